@@ -1,0 +1,64 @@
+import type { AppContext } from '../context.ts';
+import { addProjectMember, createOrganization, createToken, createUser } from '../modules/accounts/accounts.service.ts';
+import { ALL_SCOPES } from '../modules/auth/scopes.ts';
+import { provisionProjectDefaults } from '../modules/workflows/defaults.ts';
+
+const DEMO_SLUG = 'demo';
+const DEMO_PROJECT = 'DEMO';
+
+/** A ready-to-try workspace. Re-running reuses it and issues a fresh token. */
+export async function createDemo(ctx: AppContext) {
+  const existing = await ctx.db.selectFrom('organizations').select(['id', 'slug', 'name']).where('slug', '=', DEMO_SLUG).executeTakeFirst();
+  const org = existing ?? (await createOrganization(ctx, { name: 'Demo Workspace', slug: DEMO_SLUG }));
+
+  let bot = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'name'])
+    .where('organization_id', '=', org.id)
+    .where('kind', '=', 'service')
+    .where('name', '=', 'Demo Bot')
+    .executeTakeFirst();
+  if (!existing) await createUser(ctx, { org: DEMO_SLUG, kind: 'human', name: 'Demo Owner', email: 'owner@demo.example', role: 'owner' });
+  bot ??= await createUser(ctx, { org: DEMO_SLUG, kind: 'service', name: 'Demo Bot', role: 'admin' });
+
+  let project = await ctx.db
+    .selectFrom('projects')
+    .select(['id', 'key'])
+    .where('organization_id', '=', org.id)
+    .where('key', '=', DEMO_PROJECT)
+    .executeTakeFirst();
+  if (!project) {
+    const now = ctx.clock.nowIso();
+    project = await ctx.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('projects')
+        .values({
+          organization_id: org.id,
+          key: DEMO_PROJECT,
+          name: 'Demo project',
+          description: 'Created by `tasktracker demo`.',
+          task_counter: 0,
+          created_by: bot.id,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning(['id', 'key'])
+        .executeTakeFirstOrThrow();
+      await provisionProjectDefaults(trx, row.id, now);
+      return row;
+    });
+  }
+  await addProjectMember(ctx, { projectKey: DEMO_PROJECT, userId: bot.id, role: 'admin' });
+
+  const token = await createToken(ctx, { accountId: bot.id, scopes: ALL_SCOPES });
+  const baseUrl = ctx.config.publicBaseUrl ?? `http://localhost:${ctx.config.port}`;
+  return {
+    token: token.token,
+    token_id: token.id,
+    base_url: baseUrl,
+    organization: org.slug,
+    account: { id: bot.id, name: bot.name },
+    project: project.key,
+    try: `curl -s -H "Authorization: Bearer ${token.token}" ${baseUrl}/api/v1/me/`,
+  };
+}

@@ -1,0 +1,117 @@
+import { Command, InvalidArgumentError } from 'commander';
+import type { AppContext } from '../context.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { ApiError } from '../http/errors.ts';
+import * as accounts from '../modules/accounts/accounts.service.ts';
+import type { ProjectRole, WorkspaceRole } from '../db/schema.ts';
+import { openContext } from './context.ts';
+import { createDemo } from './demo.ts';
+import { serve } from './serve.ts';
+
+/**
+ * The operator CLI (the human side; never the HTTP API). Each command prints exactly one
+ * JSON object on stdout and exits 0, or prints an error on stderr and exits non-zero.
+ */
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** Runs one admin command against an opened context and prints its result. */
+function action<A extends unknown[]>(run: (ctx: AppContext, ...args: A) => Promise<unknown>) {
+  return async (...args: A) => {
+    const ctx = await openContext();
+    try {
+      process.stdout.write(`${JSON.stringify(await run(ctx, ...args))}\n`);
+    } finally {
+      await ctx.database.close();
+    }
+  };
+}
+
+const program = new Command('tasktracker').description('tasktracker operator CLI').showHelpAfterError();
+
+program.command('migrate').description('bring the database schema up to date').action(
+  action(async (ctx) => ({ applied: await migrateToLatest(ctx.database) })),
+);
+
+program.command('serve').description('run the HTTP API with the webhook worker and scheduler').action(async () => {
+  await serve(await openContext(), { api: true, worker: true });
+});
+
+program.command('worker').description('run only the delivery worker and scheduler (to scale out)').action(async () => {
+  await serve(await openContext(), { api: false, worker: true });
+});
+
+const org = program.command('org').description('organizations (workspaces)');
+org
+  .command('create')
+  .requiredOption('--name <name>')
+  .requiredOption('--slug <slug>')
+  .action(action((ctx, opts: { name: string; slug: string }) => accounts.createOrganization(ctx, opts)));
+
+program
+  .command('user')
+  .description('people')
+  .command('create')
+  .requiredOption('--org <slug>')
+  .requiredOption('--email <email>')
+  .requiredOption('--name <name>')
+  .requiredOption('--role <role>', 'owner|admin|member|guest')
+  .action(
+    action((ctx, opts: { org: string; email: string; name: string; role: WorkspaceRole }) =>
+      accounts.createUser(ctx, { ...opts, kind: 'human' }),
+    ),
+  );
+
+program
+  .command('service-account')
+  .description('accounts that API tokens belong to')
+  .command('create')
+  .requiredOption('--org <slug>')
+  .requiredOption('--name <name>')
+  .requiredOption('--role <role>', 'admin|member|guest')
+  .action(
+    action((ctx, opts: { org: string; name: string; role: WorkspaceRole }) => accounts.createUser(ctx, { ...opts, kind: 'service' })),
+  );
+
+const token = program.command('token').description('API tokens (shown once, stored hashed)');
+token
+  .command('create')
+  .requiredOption('--account <id>', 'account id', positiveInt)
+  .requiredOption('--scopes <list>', 'comma-separated, e.g. tasks:read,projects:write', list)
+  .option('--projects <keys>', 'restrict the token to these project keys', list)
+  .option('--expires-in <days>', 'expire after this many days', positiveInt)
+  .action(
+    action((ctx, opts: { account: number; scopes: string[]; projects?: string[]; expiresIn?: number }) =>
+      accounts.createToken(ctx, { accountId: opts.account, scopes: opts.scopes, projectKeys: opts.projects, expiresInDays: opts.expiresIn }),
+    ),
+  );
+token
+  .command('revoke')
+  .requiredOption('--id <id>', 'token id', positiveInt)
+  .action(action((ctx, opts: { id: number }) => accounts.revokeToken(ctx, opts.id)));
+
+program
+  .command('project')
+  .description('project administration')
+  .command('add-member')
+  .requiredOption('--project <key>')
+  .requiredOption('--user <id>', 'user or service account id', positiveInt)
+  .option('--role <role>', 'admin|member|viewer', 'member')
+  .action(
+    action((ctx, opts: { project: string; user: number; role: ProjectRole }) =>
+      accounts.addProjectMember(ctx, { projectKey: opts.project, userId: opts.user, role: opts.role }),
+    ),
+  );
+
+program.command('demo').description('create a demo workspace and print a token for it').action(action(createDemo));
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  const message = error instanceof ApiError ? `${error.code}: ${error.message} ${JSON.stringify(error.details)}` : String(error);
+  process.stderr.write(`tasktracker: ${message}\n`);
+  process.exit(1);
+});

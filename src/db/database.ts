@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import type { Database } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+export type Trx = Transaction<Database>;
+/** Repositories take either the pool or an open transaction. */
+export type Executor = Db | Trx;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  /** PostgreSQL schema the tables live in, when not the default search_path. */
+  pgSchema?: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL only: schema placed first on the search_path (tests isolate themselves this way). */
+  pgSchema?: string;
+  pgPoolSize?: number;
+}
+
+// PostgreSQL returns COUNT(*) and BIGINT as strings; every count we take fits in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export function dialectOf(url: string): Dialect {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url}"`);
+}
+
+export function openDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
+  const dialect = dialectOf(url);
+  if (dialect === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.pgPoolSize ?? 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect, pgSchema: options.pgSchema, close: () => db.destroy() };
+  }
+
+  const file = url.slice('sqlite:'.length);
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new BetterSqlite3(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect, close: () => db.destroy() };
+}
+
+/** True when the error is a unique-constraint violation on either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string } | null;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,34 @@
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import type { DatabaseHandle } from './database.ts';
+import type { MigrationContext } from './migrations/helpers.ts';
+import * as foundation from './migrations/0001_foundation.ts';
+
+interface DialectMigration {
+  up(context: MigrationContext): Promise<void>;
+}
+
+/** Ordered list; names are permanent once released. */
+const MIGRATIONS: Array<[string, DialectMigration]> = [['0001_foundation', foundation]];
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly handle: DatabaseHandle) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const dialect = this.handle.dialect;
+    return Object.fromEntries(
+      MIGRATIONS.map(([name, migration]) => [name, { up: (db) => migration.up({ db, dialect }) }]),
+    );
+  }
+}
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: new StaticProvider(handle),
+    // Kysely looks for its bookkeeping tables across schemas; pin them to ours.
+    ...(handle.pgSchema ? { migrationTableSchema: handle.pgSchema } : {}),
+  });
+  const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

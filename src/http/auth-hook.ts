@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { authenticate, requireScope } from '../modules/auth/auth.service.ts';
+import type { Principal } from '../modules/auth/principal.ts';
+import type { Scope } from '../modules/auth/scopes.ts';
+import { ApiError } from './errors.ts';
+import { type Bucket, RateLimitedError, type RateLimits, rateLimitHeaders } from './rate-limit.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope the route needs (spec 5), or 'authenticated' for any valid token. Absent: public route. */
+    scope?: Scope | 'authenticated';
+    /** Which rate-limit bucket the route draws from; default 'default'. */
+    bucket?: Bucket;
+  }
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+/** Authentication, scope check and rate limiting, in that order, before the body is even parsed. */
+export function registerAuth(app: FastifyInstance, ctx: AppContext, limits: RateLimits): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const scope = request.routeOptions.config.scope;
+    if (!scope) return;
+    const principal = await authenticate(ctx.db, ctx.clock, request.headers.authorization);
+    request.principal = principal;
+    if (scope !== 'authenticated') requireScope(principal, scope);
+    try {
+      const state = await limits.consume(request.routeOptions.config.bucket ?? 'default', principal.tokenId, principal.organizationId);
+      reply.headers(rateLimitHeaders(state));
+    } catch (error) {
+      if (error instanceof RateLimitedError) {
+        reply.headers({ ...rateLimitHeaders(error.state), 'retry-after': String(error.state.resetSeconds) });
+      }
+      throw error;
+    }
+  });
+}
+
+/** The authenticated caller; routes with a scope always have one. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new ApiError('UNAUTHENTICATED', 'Authentication required.');
+  return request.principal;
+}

@@ -1,0 +1,9 @@
+import type { Pagination } from './pagination.ts';
+
+export function ok<T>(data: T): { success: true; data: T } {
+  return { success: true, data };
+}
+
+export function list<T>(data: T[], pagination: Pagination): { success: true; data: T[]; pagination: Pagination } {
+  return { success: true, data, pagination };
+}

@@ -1,0 +1,73 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError, errorBody } from './errors.ts';
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** `/tasks/0/title` -> `tasks[0].title`, the way integrators write field paths. */
+function fieldPath(instancePath: string, child?: unknown): string {
+  const parts = instancePath.split('/').filter(Boolean);
+  if (typeof child === 'string') parts.push(child);
+  return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+}
+
+export function validationFields(issues: AjvIssue[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    if (issue.keyword === 'required') {
+      fields[fieldPath(issue.instancePath, issue.params.missingProperty)] ??= 'is required';
+    } else if (issue.keyword === 'additionalProperties') {
+      fields[fieldPath(issue.instancePath, issue.params.additionalProperty)] ??= 'is not a known field';
+    } else {
+      fields[fieldPath(issue.instancePath) || '(root)'] ??= issue.message ?? 'is invalid';
+    }
+  }
+  return fields;
+}
+
+const PARSER_ERRORS: Record<string, [code: string, status: number, message: string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 415, 'Unsupported Content-Type. Send application/json.'],
+  FST_ERR_CTP_BODY_TOO_LARGE: ['PAYLOAD_TOO_LARGE', 413, 'The request body is too large.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['VALIDATION_ERROR', 400, 'Content-Length does not match the body.'],
+  FST_ERR_CTP_INVALID_JSON_BODY: ['MALFORMED_JSON', 400, 'The body is not valid JSON.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['MALFORMED_JSON', 400, 'The body is empty but Content-Type is application/json.'],
+};
+
+/** Every failure leaves in the spec's error shape; internals are logged, never returned. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.code(error.status).send(errorBody(error.code, error.message, error.details));
+    }
+    if (error.validation) {
+      const fields = validationFields(error.validation as AjvIssue[]);
+      const location = error.validationContext ?? 'request';
+      return reply
+        .code(400)
+        .send(errorBody('VALIDATION_ERROR', `Invalid ${location}: ${Object.keys(fields).join(', ')}.`, { location, fields }));
+    }
+    const known = error.code ? PARSER_ERRORS[error.code] : undefined;
+    if (known) return reply.code(known[1]).send(errorBody(known[0], known[2]));
+    if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON|prototype|constructor/i.test(error.message))) {
+      return reply.code(400).send(errorBody('MALFORMED_JSON', 'The body is not valid JSON.'));
+    }
+    if (error.statusCode === 503) {
+      return reply.code(503).send(errorBody('SERVICE_UNAVAILABLE', 'The service is unavailable; retry shortly.'));
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.code(error.statusCode).send(errorBody('VALIDATION_ERROR', 'The request could not be processed.'));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply
+      .code(500)
+      .send(errorBody('INTERNAL_ERROR', `Unexpected error. Quote request id ${request.id} when reporting it.`, { request_id: request.id }));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`));
+  });
+}

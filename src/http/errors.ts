@@ -1,0 +1,61 @@
+/**
+ * The one error type services throw, and the one list of error codes that feeds both the
+ * HTTP error handler and the published OpenAPI document.
+ */
+export const ERROR_CODES = {
+  VALIDATION_ERROR: { status: 400, description: 'The request is invalid. `details` names each bad field.' },
+  MALFORMED_JSON: { status: 400, description: 'The body is not valid JSON.' },
+  UNAUTHENTICATED: { status: 401, description: 'Missing, invalid, expired or revoked bearer token.' },
+  INSUFFICIENT_SCOPE: { status: 403, description: 'The token lacks the scope named in `details.required`.' },
+  FORBIDDEN: { status: 403, description: 'The resource is visible but the caller may not perform this action.' },
+  NOT_FOUND: { status: 404, description: 'Unknown resource, or one the caller cannot see.' },
+  METHOD_NOT_ALLOWED: { status: 405, description: 'The path exists but not with this method.' },
+  CONFLICT: { status: 409, description: 'Idempotency key reused with a different request, or while the first is running.' },
+  ALREADY_EXISTS: { status: 409, description: 'A resource with the same unique value exists (`details.field`).' },
+  LAST_ADMIN: { status: 409, description: 'The change would leave the project without an admin.' },
+  STATUS_IN_USE: { status: 409, description: 'The status is referenced by tasks (`details.task_count`).' },
+  DUPLICATE_LINK: { status: 409, description: 'The link, or its mirror, already exists.' },
+  PRECONDITION_FAILED: { status: 412, description: 'The `If-Match` header no longer matches the resource.' },
+  PAYLOAD_TOO_LARGE: { status: 413, description: 'The body exceeds the size limit.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The Content-Type is not accepted by this endpoint.' },
+  INVALID_TRANSITION: { status: 422, description: 'The workflow has no transition between `details.from` and `details.to`.' },
+  DEPENDENCY_CYCLE: { status: 422, description: 'The link would close a loop; `details.path` lists it.' },
+  RATE_LIMITED: { status: 429, description: 'A rate limit is exhausted; retry after `Retry-After` seconds.' },
+  INTERNAL_ERROR: { status: 500, description: 'Unexpected failure. Safe to retry; nothing internal is disclosed.' },
+  SERVICE_UNAVAILABLE: { status: 503, description: 'The service is shutting down or a dependency is down.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export type ErrorDetails = Record<string, unknown>;
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: ErrorDetails;
+
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.details = details;
+  }
+}
+
+export const notFound = (what = 'Resource'): ApiError => new ApiError('NOT_FOUND', `${what} not found.`);
+
+export const forbidden = (message: string): ApiError => new ApiError('FORBIDDEN', message);
+
+/** A 400 naming one or more bad fields: `{ fields: { name: reason } }`. */
+export const invalid = (fields: Record<string, string>, message?: string): ApiError =>
+  new ApiError('VALIDATION_ERROR', message ?? `Invalid ${Object.keys(fields).join(', ')}.`, { fields });
+
+export interface ErrorBody {
+  success: false;
+  error: { code: string; message: string; details: ErrorDetails };
+}
+
+export function errorBody(code: string, message: string, details: ErrorDetails = {}): ErrorBody {
+  return { success: false, error: { code, message, details } };
+}

@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isoFromMs } from '../clock.ts';
+import type { AppContext } from '../context.ts';
+import { isUniqueViolation } from '../db/database.ts';
+import { canonicalJson } from './canonical-json.ts';
+import { ApiError, invalid } from './errors.ts';
+import * as repo from './idempotency.repository.ts';
+
+/**
+ * `Idempotency-Key` handling (spec 3 "Idempotency key record", 4.1 rules 1-8).
+ * The claim is committed before the handler runs, so a concurrent twin gets 409 at once
+ * instead of waiting on a lock. It runs after authentication, scope and rate-limit checks
+ * (onRequest), so 401/403/429 answers are never stored.
+ */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyClaimId?: number;
+  }
+}
+
+function requestHash(request: FastifyRequest): string {
+  const path = request.url.split('?')[0] ?? '';
+  return createHash('sha256')
+    .update(`${request.method} ${path}\n${canonicalJson(request.body ?? null)}`)
+    .digest('hex');
+}
+
+type ClaimResult = { kind: 'claimed'; id: number } | { kind: 'replay'; record: repo.IdempotencyRecord };
+
+async function claim(ctx: AppContext, tokenId: number, key: string, hash: string): Promise<ClaimResult> {
+  const nowMs = ctx.clock.nowMs();
+  const now = ctx.clock.nowIso();
+  const fresh = { request_hash: hash, lease_expires_at: isoFromMs(nowMs + ctx.config.idempotency.leaseSeconds * 1000), created_at: now };
+  try {
+    return { kind: 'claimed', id: await repo.insertClaim(ctx.db, { token_id: tokenId, key, ...fresh }) };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+
+  const existing = await repo.findByKey(ctx.db, tokenId, key);
+  if (!existing) throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry shortly.');
+
+  const forgotten = existing.created_at <= isoFromMs(nowMs - ctx.config.idempotency.ttlSeconds * 1000);
+  const abandoned = existing.state === 'in_flight' && existing.lease_expires_at <= now;
+  if (forgotten || abandoned) {
+    if (await repo.takeOver(ctx.db, existing, fresh)) return { kind: 'claimed', id: existing.id };
+    throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry shortly.');
+  }
+  if (existing.request_hash !== hash) {
+    throw new ApiError('CONFLICT', 'This Idempotency-Key was already used with a different request (method, path or body).', {
+      header: 'Idempotency-Key',
+    });
+  }
+  if (existing.state === 'in_flight') {
+    throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is still in progress; retry shortly.', {
+      header: 'Idempotency-Key',
+    });
+  }
+  return { kind: 'replay', record: existing };
+}
+
+export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void {
+  app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'POST' || !request.principal) return;
+    const key = request.headers[IDEMPOTENCY_HEADER];
+    if (key === undefined) return;
+    if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+      throw invalid({ 'Idempotency-Key': 'must be 1-255 printable ASCII characters' });
+    }
+    const result = await claim(ctx, request.principal.tokenId, key, requestHash(request));
+    if (result.kind === 'claimed') {
+      request.idempotencyClaimId = result.id;
+      return;
+    }
+    const { record } = result;
+    return reply
+      .code(record.response_status ?? 200)
+      .header('idempotent-replayed', 'true')
+      .type('application/json; charset=utf-8')
+      .send(record.response_body ?? '');
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const id = request.idempotencyClaimId;
+    if (id === undefined) return payload;
+    request.idempotencyClaimId = undefined;
+    if (reply.statusCode >= 500) {
+      await repo.release(ctx.db, id);
+    } else {
+      const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+      await repo.complete(ctx.db, id, reply.statusCode, body);
+    }
+    return payload;
+  });
+}
+
+/** Forgets keys older than the replay window (spec 4.1 rule 8); run by the worker's scheduler. */
+export function purgeExpiredIdempotencyKeys(ctx: AppContext): Promise<number> {
+  return repo.purgeCreatedBefore(ctx.db, isoFromMs(ctx.clock.nowMs() - ctx.config.idempotency.ttlSeconds * 1000));
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ApiError } from './errors.ts';
+
+/** Prometheus metrics: request counts and latency by route template and status. */
+export function registerMetrics(app: FastifyInstance, metricsToken: string | null): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['method', 'route', 'status_code'] as const;
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames, registers: [registry] });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency',
+    labelNames,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route template, not the raw URL, keeps label cardinality bounded.
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) };
+    requests.inc(labels);
+    duration.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (metricsToken && request.headers.authorization !== `Bearer ${metricsToken}`) {
+      throw new ApiError('UNAUTHENTICATED', 'Metrics need the METRICS_TOKEN bearer token.');
+    }
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+  return registry;
+}

@@ -1,0 +1,49 @@
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import type { AppContext } from '../context.ts';
+import { ERROR_CODES } from './errors.ts';
+
+const errorTable = Object.entries(ERROR_CODES)
+  .map(([code, { status, description }]) => `| ${code} | ${status} | ${description} |`)
+  .join('\n');
+
+const DESCRIPTION = `Self-hosted project and task tracking API.
+
+Every request carries \`Authorization: Bearer <token>\`. Each operation names the scope it needs;
+a write scope implies the read scope of the same area.
+
+Successful responses: \`{"success": true, "data": ..., "pagination": ...}\`.
+Errors: \`{"success": false, "error": {"code", "message", "details"}}\`.
+
+| code | HTTP | meaning |
+|---|---|---|
+${errorTable}
+`;
+
+/** OpenAPI 3.1 generated from the route schemas; each operation's scope comes from its route config. */
+export function openApiOptions(ctx: AppContext): FastifyDynamicSwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'tasktracker API', version: 'v1', description: DESCRIPTION },
+      servers: ctx.config.publicBaseUrl ? [{ url: ctx.config.publicBaseUrl }] : [],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+    transform: ({ schema, url, route }) => {
+      const scope = route.config?.scope;
+      if (!scope || !schema) return { schema, url };
+      const note = scope === 'authenticated' ? 'Any valid token; no scope needed.' : `Scope: \`${scope}\`.`;
+      return {
+        url,
+        schema: {
+          ...schema,
+          description: schema.description ? `${schema.description}\n\n${note}` : note,
+          security: [{ bearerAuth: [] }],
+          'x-required-scope': scope === 'authenticated' ? null : scope,
+        } as typeof schema,
+      };
+    },
+  };
+}

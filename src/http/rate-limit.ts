@@ -1,0 +1,91 @@
+import { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import type { Config } from '../config.ts';
+import { ApiError } from './errors.ts';
+
+/**
+ * The two tiers of spec 8 (per-token burst, per-organization sustained) plus search's own
+ * bucket. Counters live in memory, or in Redis when REDIS_URL is set so several API
+ * processes share them; if Redis fails the in-memory limiter insures it rather than
+ * failing requests.
+ */
+export type Bucket = 'default' | 'search';
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+interface Tier {
+  limiter: RateLimiterAbstract;
+  points: number;
+}
+
+export class RateLimits {
+  private readonly redis: Redis | null;
+  private readonly tokenBurst: Tier;
+  private readonly orgSustained: Tier;
+  private readonly search: Tier;
+
+  constructor(config: Config) {
+    this.redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : null;
+    const rl = config.rateLimit;
+    this.tokenBurst = this.tier('rl:token', rl.tokenBurst, rl.tokenBurstWindowSeconds);
+    this.orgSustained = this.tier('rl:org', rl.orgHourly, 3600);
+    this.search = this.tier('rl:search', rl.searchPerMinute, 60);
+  }
+
+  private tier(keyPrefix: string, points: number, duration: number): Tier {
+    const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+    const limiter = this.redis
+      ? new RateLimiterRedis({ storeClient: this.redis, keyPrefix, points, duration, insuranceLimiter: memory })
+      : memory;
+    return { limiter, points };
+  }
+
+  /** Takes one request from the caller's budget, or throws 429 RATE_LIMITED. */
+  async consume(bucket: Bucket, tokenId: number, organizationId: number): Promise<RateLimitState> {
+    if (bucket === 'search') return consumeTier(this.search, `t${tokenId}`);
+    const token = await consumeTier(this.tokenBurst, `t${tokenId}`);
+    const org = await consumeTier(this.orgSustained, `o${organizationId}`);
+    return org.remaining < token.remaining ? org : token;
+  }
+
+  async close(): Promise<void> {
+    this.redis?.disconnect();
+  }
+}
+
+async function consumeTier(tier: Tier, key: string): Promise<RateLimitState> {
+  try {
+    const res = await tier.limiter.consume(key, 1);
+    return { limit: tier.points, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+    throw new RateLimitedError({ limit: tier.points, remaining: 0, resetSeconds: retryAfter });
+  }
+}
+
+export class RateLimitedError extends ApiError {
+  constructor(readonly state: RateLimitState) {
+    super('RATE_LIMITED', `Rate limit exceeded. Retry after ${state.resetSeconds} seconds.`, {
+      limit: state.limit,
+      retry_after: state.resetSeconds,
+    });
+  }
+}
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    'ratelimit-limit': String(state.limit),
+    'ratelimit-remaining': String(state.remaining),
+    'ratelimit-reset': String(state.resetSeconds),
+  };
+}

@@ -1,0 +1,102 @@
+import type { AppContext } from '../../context.ts';
+import { isUniqueViolation, type Executor } from '../../db/database.ts';
+import type { ProjectRole } from '../../db/schema.ts';
+import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { type PageRequest, paginate } from '../../http/pagination.ts';
+import { canAdministerProject, type Principal } from '../auth/principal.ts';
+import { findVisibleProjectRef, visibleProjectIds } from './visibility.ts';
+
+function selectMemberships(db: Executor, principal: Principal) {
+  return db
+    .selectFrom('project_memberships as m')
+    .innerJoin('projects as p', 'p.id', 'm.project_id')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .where('m.project_id', 'in', visibleProjectIds(db, principal))
+    .select([
+      'm.id',
+      'm.project_id as project',
+      'p.key as project_key',
+      'm.user_id as user',
+      'u.name as user_name',
+      'u.kind as user_kind',
+      'm.role',
+      'm.created_at',
+      'm.updated_at',
+    ]);
+}
+
+export async function listMemberships(ctx: AppContext, principal: Principal, projectId: number | undefined, page: PageRequest) {
+  let query = selectMemberships(ctx.db, principal);
+  if (projectId !== undefined) query = query.where('m.project_id', '=', projectId);
+  const { rows, pagination } = await paginate(query, page, {
+    idColumn: 'm.id',
+    orderable: { id: 'm.id', created_at: 'm.created_at', role: 'm.role', user: 'm.user_id' },
+    defaultOrdering: 'id',
+  });
+  return { data: rows, pagination };
+}
+
+export async function getMembership(ctx: AppContext, principal: Principal, id: number) {
+  const row = await selectMemberships(ctx.db, principal).where('m.id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Membership');
+  return row;
+}
+
+/** Loads the project the caller must administer; invisible is 404 (so an account cannot add itself anywhere new). */
+async function administeredProject(ctx: AppContext, principal: Principal, projectId: number) {
+  const project = await findVisibleProjectRef(ctx.db, principal, { id: projectId });
+  if (!project) throw notFound('Project');
+  if (!canAdministerProject(principal, project.role)) throw forbidden('Only project admins can manage memberships.');
+  return project;
+}
+
+export async function createMembership(ctx: AppContext, principal: Principal, input: { project: number; user: number; role?: ProjectRole }) {
+  await administeredProject(ctx, principal, input.project);
+  const user = await ctx.db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', input.user)
+    .where('organization_id', '=', principal.organizationId)
+    .executeTakeFirst();
+  if (!user) throw invalid({ user: 'no such user in this workspace' });
+
+  const now = ctx.clock.nowIso();
+  try {
+    const row = await ctx.db
+      .insertInto('project_memberships')
+      .values({ project_id: input.project, user_id: input.user, role: input.role ?? 'member', created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return getMembership(ctx, principal, row.id);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError('ALREADY_EXISTS', 'The user is already a member of this project.', { field: 'user' });
+    throw error;
+  }
+}
+
+async function assertAnotherAdminRemains(ctx: AppContext, projectId: number, membershipId: number): Promise<void> {
+  const other = await ctx.db
+    .selectFrom('project_memberships')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('role', '=', 'admin')
+    .where('id', '!=', membershipId)
+    .executeTakeFirst();
+  if (!other) throw new ApiError('LAST_ADMIN', 'A project must keep at least one admin.');
+}
+
+export async function updateMembership(ctx: AppContext, principal: Principal, id: number, role: ProjectRole | undefined) {
+  const current = await getMembership(ctx, principal, id);
+  await administeredProject(ctx, principal, current.project);
+  if (role === undefined || role === current.role) return current;
+  if (current.role === 'admin') await assertAnotherAdminRemains(ctx, current.project, id);
+  await ctx.db.updateTable('project_memberships').set({ role, updated_at: ctx.clock.nowIso() }).where('id', '=', id).execute();
+  return getMembership(ctx, principal, id);
+}
+
+export async function deleteMembership(ctx: AppContext, principal: Principal, id: number): Promise<void> {
+  const current = await getMembership(ctx, principal, id);
+  await administeredProject(ctx, principal, current.project);
+  if (current.role === 'admin') await assertAnotherAdminRemains(ctx, current.project, id);
+  await ctx.db.deleteFrom('project_memberships').where('id', '=', id).execute();
+}

@@ -1,0 +1,161 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.ts';
+import { principalOf } from '../../http/auth-hook.ts';
+import { list, ok } from '../../http/envelope.ts';
+import { pageRequest } from '../../http/pagination.ts';
+import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
+import type { Api } from '../../http/types.ts';
+import * as memberships from './memberships.service.ts';
+import * as projects from './projects.service.ts';
+import {
+  Membership,
+  MembershipCreateBody,
+  MembershipPatchBody,
+  MembershipPutBody,
+  Project,
+  ProjectCreateBody,
+  ProjectPatchBody,
+  ProjectPutBody,
+} from './projects.schemas.ts';
+
+export const projectModels = [Project, Membership];
+
+export function registerProjectRoutes(app: Api, ctx: AppContext): void {
+  const tags = ['Projects'];
+  const one = Envelope(Type.Ref(Project));
+
+  app.get('/api/v1/projects/', {
+    schema: {
+      tags,
+      summary: 'List the projects the caller can see',
+      querystring: Type.Object(PaginationQuery),
+      response: { 200: ListEnvelope(Type.Ref(Project)), ...errorResponses() },
+    },
+    config: { scope: 'projects:read' },
+  }, async (request) => {
+    const { data, pagination } = await projects.listProjects(ctx, principalOf(request), pageRequest(request.query));
+    return list(data, pagination);
+  });
+
+  app.post('/api/v1/projects/', {
+    schema: {
+      tags,
+      summary: 'Create a project (provisioned with default statuses, types, priorities and workflow)',
+      body: ProjectCreateBody,
+      response: { 201: one, ...errorResponses(409) },
+    },
+    config: { scope: 'projects:write' },
+  }, async (request, reply) => {
+    reply.code(201);
+    return ok(await projects.createProject(ctx, principalOf(request), request.body));
+  });
+
+  app.get('/api/v1/projects/:id/', {
+    schema: { tags, summary: 'Read a project', params: IdParams, response: { 200: one, ...errorResponses(404) } },
+    config: { scope: 'projects:read' },
+  }, async (request) => ok(await projects.getProject(ctx, principalOf(request), request.params.id)));
+
+  app.put('/api/v1/projects/:id/', {
+    schema: {
+      tags,
+      summary: 'Replace a project\'s writable fields',
+      params: IdParams,
+      body: ProjectPutBody,
+      response: { 200: one, ...errorResponses(404) },
+    },
+    config: { scope: 'projects:write' },
+  }, async (request) => ok(await projects.updateProject(ctx, principalOf(request), request.params.id, request.body, 'put')));
+
+  app.patch('/api/v1/projects/:id/', {
+    schema: {
+      tags,
+      summary: 'Change some of a project\'s fields',
+      params: IdParams,
+      body: ProjectPatchBody,
+      response: { 200: one, ...errorResponses(404) },
+    },
+    config: { scope: 'projects:write' },
+  }, async (request) => ok(await projects.updateProject(ctx, principalOf(request), request.params.id, request.body, 'patch')));
+
+  app.delete('/api/v1/projects/:id/', {
+    schema: {
+      tags,
+      summary: 'Delete a project and everything in it',
+      params: IdParams,
+      response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
+    },
+    config: { scope: 'projects:write' },
+  }, async (request, reply) => {
+    await projects.deleteProject(ctx, principalOf(request), request.params.id);
+    return reply.code(204).send(null);
+  });
+
+  const memberTags = ['Memberships'];
+  const member = Envelope(Type.Ref(Membership));
+
+  app.get('/api/v1/memberships/', {
+    schema: {
+      tags: memberTags,
+      summary: 'List project memberships of visible projects',
+      querystring: Type.Object({ ...PaginationQuery, project: Type.Optional(Type.Integer({ minimum: 1, description: 'Project id filter.' })) }),
+      response: { 200: ListEnvelope(Type.Ref(Membership)), ...errorResponses() },
+    },
+    config: { scope: 'projects:read' },
+  }, async (request) => {
+    const { data, pagination } = await memberships.listMemberships(ctx, principalOf(request), request.query.project, pageRequest(request.query));
+    return list(data, pagination);
+  });
+
+  app.post('/api/v1/memberships/', {
+    schema: {
+      tags: memberTags,
+      summary: 'Add a user to a project (project admins)',
+      body: MembershipCreateBody,
+      response: { 201: member, ...errorResponses(404, 409) },
+    },
+    config: { scope: 'projects:write' },
+  }, async (request, reply) => {
+    reply.code(201);
+    return ok(await memberships.createMembership(ctx, principalOf(request), request.body));
+  });
+
+  app.get('/api/v1/memberships/:id/', {
+    schema: { tags: memberTags, summary: 'Read a membership', params: IdParams, response: { 200: member, ...errorResponses(404) } },
+    config: { scope: 'projects:read' },
+  }, async (request) => ok(await memberships.getMembership(ctx, principalOf(request), request.params.id)));
+
+  app.put('/api/v1/memberships/:id/', {
+    schema: {
+      tags: memberTags,
+      summary: 'Set a membership\'s role',
+      params: IdParams,
+      body: MembershipPutBody,
+      response: { 200: member, ...errorResponses(404, 409) },
+    },
+    config: { scope: 'projects:write' },
+  }, async (request) => ok(await memberships.updateMembership(ctx, principalOf(request), request.params.id, request.body.role)));
+
+  app.patch('/api/v1/memberships/:id/', {
+    schema: {
+      tags: memberTags,
+      summary: 'Change a membership\'s role',
+      params: IdParams,
+      body: MembershipPatchBody,
+      response: { 200: member, ...errorResponses(404, 409) },
+    },
+    config: { scope: 'projects:write' },
+  }, async (request) => ok(await memberships.updateMembership(ctx, principalOf(request), request.params.id, request.body.role)));
+
+  app.delete('/api/v1/memberships/:id/', {
+    schema: {
+      tags: memberTags,
+      summary: 'Remove a user from a project',
+      params: IdParams,
+      response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(404, 409) },
+    },
+    config: { scope: 'projects:write' },
+  }, async (request, reply) => {
+    await memberships.deleteMembership(ctx, principalOf(request), request.params.id);
+    return reply.code(204).send(null);
+  });
+}

@@ -1,0 +1,126 @@
+import type { AppContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/database.ts';
+import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { type PageRequest, paginate } from '../../http/pagination.ts';
+import { canAdministerProject, canCreateProjects, type Principal } from '../auth/principal.ts';
+import { provisionProjectDefaults } from '../workflows/defaults.ts';
+import { presentProject } from './projects.presenter.ts';
+import { findNamedId, findVisibleProject, selectVisibleProjects } from './projects.repository.ts';
+
+export interface ProjectCreate {
+  name: string;
+  key: string;
+  description?: string;
+}
+
+export interface ProjectChanges {
+  name?: string;
+  key?: string;
+  description?: string;
+  default_status?: string;
+  default_task_type?: string;
+  default_priority?: string;
+}
+
+const ORDERABLE = { id: 'p.id', key: 'p.key', name: 'p.name', created_at: 'p.created_at', updated_at: 'p.updated_at' };
+
+export async function listProjects(ctx: AppContext, principal: Principal, page: PageRequest) {
+  const { rows, pagination } = await paginate(selectVisibleProjects(ctx.db, principal), page, {
+    idColumn: 'p.id',
+    orderable: ORDERABLE,
+    defaultOrdering: 'key',
+  });
+  return { data: rows.map(presentProject), pagination };
+}
+
+export async function getProject(ctx: AppContext, principal: Principal, id: number) {
+  const row = await findVisibleProject(ctx.db, principal, id);
+  if (!row) throw notFound('Project');
+  return presentProject(row);
+}
+
+export async function createProject(ctx: AppContext, principal: Principal, input: ProjectCreate) {
+  if (!canCreateProjects(principal)) {
+    throw forbidden(
+      principal.projectRestriction
+        ? 'A token restricted to specific projects cannot create projects.'
+        : 'Your workspace role cannot create projects.',
+    );
+  }
+  const now = ctx.clock.nowIso();
+  let projectId: number;
+  try {
+    projectId = await ctx.db.transaction().execute(async (trx) => {
+      const project = await trx
+        .insertInto('projects')
+        .values({
+          organization_id: principal.organizationId,
+          key: input.key,
+          name: input.name,
+          description: input.description ?? '',
+          task_counter: 0,
+          created_by: principal.userId,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('project_memberships')
+        .values({ project_id: project.id, user_id: principal.userId, role: 'admin', created_at: now, updated_at: now })
+        .execute();
+      await provisionProjectDefaults(trx, project.id, now);
+      return project.id;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new ApiError('ALREADY_EXISTS', `A project with key ${input.key} already exists in this workspace.`, { field: 'key' });
+    }
+    throw error;
+  }
+  return getProject(ctx, principal, projectId);
+}
+
+/** PUT replaces the writable fields (omitted description becomes empty); PATCH changes only what is sent. */
+export async function updateProject(ctx: AppContext, principal: Principal, id: number, changes: ProjectChanges, mode: 'put' | 'patch') {
+  const current = await findVisibleProject(ctx.db, principal, id);
+  if (!current) throw notFound('Project');
+  if (!canAdministerProject(principal, current.role)) throw forbidden('Only project admins can change a project.');
+  if (changes.key !== undefined && changes.key !== current.key) {
+    throw invalid({ key: 'is immutable after creation' }, 'A project key cannot be changed.');
+  }
+
+  const set: { name?: string; description?: string; default_status_id?: number; default_task_type_id?: number; default_priority_id?: number } = {};
+  if (changes.name !== undefined) set.name = changes.name;
+  if (changes.description !== undefined) set.description = changes.description;
+  else if (mode === 'put') set.description = '';
+
+  const badFields: Record<string, string> = {};
+  const defaults = [
+    ['default_status', 'statuses', 'default_status_id'],
+    ['default_task_type', 'task_types', 'default_task_type_id'],
+    ['default_priority', 'priorities', 'default_priority_id'],
+  ] as const;
+  for (const [field, table, column] of defaults) {
+    const name = changes[field];
+    if (name === undefined) continue;
+    const found = await findNamedId(ctx.db, table, id, name);
+    if (found) set[column] = found.id;
+    else badFields[field] = `"${name}" is not one of this project's ${table.replace('_', ' ')}`;
+  }
+  if (Object.keys(badFields).length) throw invalid(badFields);
+
+  await ctx.db.updateTable('projects').set({ ...set, updated_at: ctx.clock.nowIso() }).where('id', '=', id).execute();
+  return getProject(ctx, principal, id);
+}
+
+/**
+ * Deleting a project deletes everything in it (cascading foreign keys, one transaction): no
+ * orphaned rows remain. It is irreversible, so only project admins may do it.
+ */
+export async function deleteProject(ctx: AppContext, principal: Principal, id: number): Promise<void> {
+  const current = await findVisibleProject(ctx.db, principal, id);
+  if (!current) throw notFound('Project');
+  if (!canAdministerProject(principal, current.role)) throw forbidden('Only project admins can delete a project.');
+  await ctx.db.deleteFrom('projects').where('id', '=', id).execute();
+}

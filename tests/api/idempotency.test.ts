@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/http/errors.ts';
+import { purgeExpiredIdempotencyKeys } from '../../src/http/idempotency.ts';
+import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
+
+describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
+  let h: TestHarness;
+  let actor: Actor;
+  let failures = 0;
+
+  beforeAll(async () => {
+    h = await createHarness({
+      // A route that fails with a 5xx the first time, to show 5xx answers are not remembered.
+      beforeReady: (app) => {
+        app.post('/api/v1/test-flaky/', { config: { scope: 'projects:write' } }, async (_request, reply) => {
+          failures++;
+          if (failures === 1) throw new Error('boom');
+          if (failures === 2) throw new ApiError('SERVICE_UNAVAILABLE', 'down');
+          return reply.code(201).send({ success: true, data: { attempt: failures } });
+        });
+      },
+    });
+    actor = await h.actor();
+  });
+  afterAll(() => h.close());
+
+  const create = (key: string | undefined, body: object, token = actor.token) =>
+    h.request('POST', '/api/v1/projects/', { token, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
+  const projectCount = async () => (await h.request('GET', '/api/v1/projects/', { token: actor.token })).body.pagination.count;
+
+  it('rules 2-3: a repeat with the same key and body replays the stored response without repeating the work', async () => {
+    const first = await create('k-replay', { name: 'One', key: 'ONE' });
+    expect(first.status).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const before = await projectCount();
+    const again = await create('k-replay', { key: 'ONE', name: 'One' });
+    expect(again.status).toBe(201);
+    expect(again.text).toBe(first.text);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await projectCount()).toBe(before);
+  });
+
+  it('rule 4: the same key with a different body is 409 CONFLICT', async () => {
+    await create('k-diff', { name: 'Two', key: 'TWO' });
+    const res = await create('k-diff', { name: 'Two', key: 'TWOB' });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('CONFLICT');
+  });
+
+  it('rule 4: the same key on a different path is 409 CONFLICT', async () => {
+    const p = await create('k-path', { name: 'Path', key: 'PATH' });
+    const res = await h.request('POST', '/api/v1/memberships/', {
+      token: actor.token,
+      body: { project: p.body.data.id, user: actor.accountId },
+      headers: { 'idempotency-key': 'k-path' },
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('CONFLICT');
+  });
+
+  it('rule 5: 20 concurrent POSTs with one key create exactly one project; the others get 409 or the replay', async () => {
+    const before = await projectCount();
+    const results = await Promise.all(Array.from({ length: 20 }, () => create('k-race', { name: 'Race', key: 'RACE' })));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    expect(results.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+    expect(await projectCount()).toBe(before + 1);
+    for (const conflict of results.filter((r) => r.status === 409)) expect(conflict.body.error.code).toBe('CONFLICT');
+  });
+
+  it('rule 6: 4xx responses are stored and replayed', async () => {
+    const first = await create('k-4xx', { name: 'bad', key: 'lower' });
+    expect(first.status).toBe(400);
+    const again = await create('k-4xx', { name: 'bad', key: 'lower' });
+    expect(again.status).toBe(400);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.text).toBe(first.text);
+  });
+
+  it('rule 6: 5xx responses are not stored; a retry runs again', async () => {
+    const send = () => h.request('POST', '/api/v1/test-flaky/', { token: actor.token, headers: { 'idempotency-key': 'k-5xx' } });
+    const crash = await send();
+    expect(crash.status).toBe(500);
+    expect(crash.body.error.code).toBe('INTERNAL_ERROR');
+    expect(crash.text).not.toContain('boom');
+    expect((await send()).status).toBe(503);
+    const ok = await send();
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.attempt).toBe(3);
+    const replay = await send();
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.data.attempt).toBe(3);
+  });
+
+  it('rule 7: keys are scoped to the token', async () => {
+    const other = await h.tokenFor(actor.accountId);
+    expect((await create('k-scope', { name: 'S1', key: 'SCOPEA' })).status).toBe(201);
+    const res = await create('k-scope', { name: 'S1', key: 'SCOPEB' }, other.token);
+    expect(res.status).toBe(201);
+    expect(res.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('rule 8: after 24 hours the key is forgotten and a request with it is new', async () => {
+    expect((await create('k-ttl', { name: 'T', key: 'TTLA' })).status).toBe(201);
+    h.clock.advance(23 * 3600_000);
+    expect((await create('k-ttl', { name: 'T', key: 'TTLB' })).status).toBe(409);
+    h.clock.advance(3600_000 + 1000);
+    const res = await create('k-ttl', { name: 'T', key: 'TTLB' });
+    expect(res.status).toBe(201);
+    expect(res.body.data.key).toBe('TTLB');
+  });
+
+  it('the purge job deletes keys older than 24 hours', async () => {
+    await create('k-purge', { name: 'P', key: 'PURGE' });
+    h.clock.advance(24 * 3600_000 + 1000);
+    expect(await purgeExpiredIdempotencyKeys(h.ctx)).toBeGreaterThanOrEqual(1);
+    const left = await h.ctx.db.selectFrom('idempotency_keys').select('key').where('key', '=', 'k-purge').execute();
+    expect(left).toEqual([]);
+  });
+
+  it('a claim left in flight by a crashed process is taken over after the lease', async () => {
+    const now = h.clock.nowIso();
+    await h.ctx.db
+      .insertInto('idempotency_keys')
+      .values({ token_id: actor.tokenId, key: 'k-crash', request_hash: 'x', state: 'in_flight', response_status: null, response_body: null, lease_expires_at: now, created_at: now })
+      .execute();
+    h.clock.advance(1000);
+    const res = await create('k-crash', { name: 'C', key: 'CRASH' });
+    expect(res.status).toBe(201);
+  });
+
+  it('a claim still within its lease answers 409', async () => {
+    const now = h.clock.nowIso();
+    const later = new Date(h.clock.nowMs() + 60_000).toISOString();
+    await h.ctx.db
+      .insertInto('idempotency_keys')
+      .values({ token_id: actor.tokenId, key: 'k-busy', request_hash: 'x', state: 'in_flight', response_status: null, response_body: null, lease_expires_at: later, created_at: now })
+      .execute();
+    const res = await create('k-busy', { name: 'B', key: 'BUSY' });
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toMatch(/in progress|different/);
+  });
+
+  it('rule 1: the header is ignored on PUT, PATCH, DELETE and GET', async () => {
+    const p = (await create(undefined, { name: 'Ign', key: 'IGN' })).body.data;
+    for (const name of ['a', 'b']) {
+      const res = await h.request('PATCH', `/api/v1/projects/${p.id}/`, { token: actor.token, body: { name }, headers: { 'idempotency-key': 'k-patch' } });
+      expect(res.body.data.name).toBe(name);
+    }
+    const get = await h.request('GET', '/api/v1/projects/', { token: actor.token, headers: { 'idempotency-key': 'k-patch' } });
+    expect(get.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('keys must be 1-255 printable ASCII characters', async () => {
+    for (const key of ['x'.repeat(256), 'tab\there', 'é']) {
+      const res = await h.request('POST', '/api/v1/projects/', { token: actor.token, body: { name: 'K', key: 'KEYS' }, headers: { 'idempotency-key': key } });
+      expect(res.status, key).toBe(400);
+      expect(res.body.error.details.fields).toHaveProperty('Idempotency-Key');
+    }
+  });
+
+  it('401 and 403 answers are never stored', async () => {
+    const readOnly = await h.tokenFor(actor.accountId, ['projects:read']);
+    const denied = await create('k-auth', { name: 'A', key: 'AUTHK' }, readOnly.token);
+    expect(denied.status).toBe(403);
+    const rows = await h.ctx.db.selectFrom('idempotency_keys').select('id').where('key', '=', 'k-auth').execute();
+    expect(rows).toEqual([]);
+  });
+});

@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/database.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { systemClock } from '../src/clock.ts';
+
+const run = promisify(execFile);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-cli-'));
+const env = { ...process.env, DATABASE_URL: `sqlite:${path.join(dir, 'cli.db')}` };
+const bin = path.resolve('bin/tasktracker.js');
+
+async function cli(...args: string[]) {
+  const { stdout } = await run('node', [bin, ...args], { env });
+  const lines = stdout.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]!);
+}
+
+async function cliFails(...args: string[]) {
+  try {
+    await run('node', [bin, ...args], { env });
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return e;
+  }
+  throw new Error('expected the command to fail');
+}
+
+/** The operator CLI (API-DECISIONS "Operator CLI"): one JSON object on stdout, or stderr and a non-zero exit. */
+describe('operator CLI', () => {
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('administers organizations, people, service accounts, tokens and memberships end to end', async () => {
+    expect(await cli('migrate')).toHaveProperty('applied');
+    const org = await cli('org', 'create', '--name', 'Acme', '--slug', 'acme');
+    expect(org).toMatchObject({ slug: 'acme', name: 'Acme' });
+    const person = await cli('user', 'create', '--org', 'acme', '--email', 'a@acme.test', '--name', 'Ann', '--role', 'owner');
+    expect(person).toMatchObject({ kind: 'human', role: 'owner' });
+    const bot = await cli('service-account', 'create', '--org', 'acme', '--name', 'Sync bot', '--role', 'member');
+    expect(bot).toMatchObject({ kind: 'service', role: 'member' });
+    const token = await cli('token', 'create', '--account', String(bot.id), '--scopes', 'projects:write', '--expires-in', '30');
+    expect(token.token).toMatch(/^tt_[A-Za-z0-9_-]{43}$/);
+    expect(token.expires_at).toMatch(/Z$/);
+
+    // The token works against an app on the same database, then the account creates a project.
+    const database = openDatabase(env.DATABASE_URL);
+    const app = await buildApp({ config: loadConfig({}), database, db: database.db, dialect: database.dialect, clock: systemClock }, { logger: false });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v1/projects/',
+      headers: { authorization: `Bearer ${token.token}` },
+      payload: { name: 'Ops', key: 'OPS' },
+    });
+    expect(created.statusCode).toBe(201);
+
+    const member = await cli('project', 'add-member', '--project', 'OPS', '--user', String(person.id), '--role', 'viewer');
+    expect(member).toMatchObject({ project: 'OPS', user: person.id, role: 'viewer' });
+    const restricted = await cli('token', 'create', '--account', String(bot.id), '--scopes', 'projects:read', '--projects', 'OPS');
+    expect(restricted.projects).toEqual(['OPS']);
+
+    expect(await cli('token', 'revoke', '--id', String(token.id))).toMatchObject({ id: token.id });
+    const after = await app.inject({ method: 'GET', url: '/api/v1/projects/', headers: { authorization: `Bearer ${token.token}` } });
+    expect(after.statusCode).toBe(401);
+    await app.close();
+    await database.close();
+  });
+
+  it('demo prints a working token and can be run again', async () => {
+    const first = await cli('demo');
+    expect(first).toMatchObject({ organization: 'demo', project: 'DEMO', base_url: expect.stringMatching(/^http/) });
+    const second = await cli('demo');
+    expect(second.token).not.toBe(first.token);
+    expect(second.account.id).toBe(first.account.id);
+  });
+
+  it('errors go to stderr with a non-zero exit and nothing on stdout', async () => {
+    const dup = await cliFails('org', 'create', '--name', 'Acme', '--slug', 'acme');
+    expect(dup.code).not.toBe(0);
+    expect(dup.stdout).toBe('');
+    expect(dup.stderr).toMatch(/ALREADY_EXISTS/);
+    const badScope = await cliFails('token', 'create', '--account', '1', '--scopes', 'everything');
+    expect(badScope.stderr).toMatch(/scopes/);
+    const badRole = await cliFails('user', 'create', '--org', 'acme', '--email', 'b@acme.test', '--name', 'B', '--role', 'emperor');
+    expect(badRole.stderr).toMatch(/role/);
+  });
+});
