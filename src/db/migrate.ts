@@ -2,13 +2,17 @@ import { Migrator, type Migration, type MigrationProvider, type MigrationResultS
 import type { DatabaseHandle } from './database.ts';
 import type { MigrationContext } from './migrations/helpers.ts';
 import * as foundation from './migrations/0001_foundation.ts';
+import * as tasks from './migrations/0002_tasks.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
 }
 
 /** Ordered list; names are permanent once released. */
-const MIGRATIONS: Array<[string, DialectMigration]> = [['0001_foundation', foundation]];
+const MIGRATIONS: Array<[string, DialectMigration]> = [
+  ['0001_foundation', foundation],
+  ['0002_tasks', tasks],
+];
 
 class StaticProvider implements MigrationProvider {
   constructor(private readonly handle: DatabaseHandle) {}

@@ -123,6 +123,114 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
+export interface MilestonesTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  description: string;
+  due_date: string | null;
+  state: 'open' | 'closed';
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SprintsTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  goal: string;
+  start_date: string | null;
+  end_date: string | null;
+  state: 'planned' | 'active' | 'completed';
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LabelsTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  color: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TasksTable {
+  id: Generated<number>;
+  project_id: number;
+  /** Per-project sequence number; the key is `${project.key}-${number}`. */
+  number: number;
+  key: string;
+  title: string;
+  description: string;
+  task_type_id: number;
+  priority_id: number;
+  status_id: number;
+  assignee_id: number | null;
+  parent_id: number | null;
+  /** YYYY-MM-DD */
+  due_date: string | null;
+  milestone_id: number | null;
+  sprint_id: number | null;
+  /** Incremented on every change; the ETag is derived from it. */
+  version: number;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TaskLabelsTable {
+  id: Generated<number>;
+  task_id: number;
+  label_id: number;
+}
+
+export interface TaskFollowersTable {
+  id: Generated<number>;
+  task_id: number;
+  user_id: number;
+  created_at: string;
+}
+
+export interface ActivitiesTable {
+  id: Generated<number>;
+  task_id: number;
+  actor_id: number | null;
+  /** created, updated, and event-like entries such as due_soon or escalated. */
+  action: string;
+  field: string | null;
+  /** JSON values. */
+  from_value: string | null;
+  to_value: string | null;
+  created_at: string;
+}
+
+export interface TaskChangesTable {
+  id: Generated<number>;
+  project_id: number;
+  task_id: number;
+  task_key: string;
+  action: 'created' | 'updated' | 'deleted';
+  /** JSON of the task as it was after the change; null for deletions. */
+  task: string | null;
+  changed_at: string;
+}
+
+export interface EventOutboxTable {
+  id: Generated<number>;
+  event_id: string;
+  type: string;
+  organization_id: number;
+  project_id: number | null;
+  actor_id: number | null;
+  correlation_id: string;
+  /** The delivery envelope, serialized once; these exact bytes are signed and sent. */
+  envelope: string;
+  occurred_at: string;
+  fanned_out_at: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -135,4 +243,13 @@ export interface Database {
   task_types: TaskTypesTable;
   priorities: PrioritiesTable;
   idempotency_keys: IdempotencyKeysTable;
+  milestones: MilestonesTable;
+  sprints: SprintsTable;
+  labels: LabelsTable;
+  tasks: TasksTable;
+  task_labels: TaskLabelsTable;
+  task_followers: TaskFollowersTable;
+  activities: ActivitiesTable;
+  task_changes: TaskChangesTable;
+  event_outbox: EventOutboxTable;
 }

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { Executor } from '../db/database.ts';
+import type { Principal } from '../modules/auth/principal.ts';
+import { API_VERSION, type EventType } from './catalog.ts';
+
+export type EventSource = 'app' | 'api' | 'scheduler';
+
+export interface EventActor {
+  id: number;
+  email: string;
+  name: string;
+}
+
+/** Who and what caused a change: shared by every event one action produces. */
+export interface ActionOrigin {
+  organization: { id: number; slug: string; name: string };
+  actor: EventActor;
+  source: EventSource;
+  correlationId: string;
+}
+
+export function originFromPrincipal(principal: Principal, correlationId: string, source: EventSource = 'api'): ActionOrigin {
+  return {
+    organization: { id: principal.organizationId, slug: principal.organizationSlug, name: principal.organizationName },
+    actor: { id: principal.userId, email: principal.userEmail ?? '', name: principal.userName },
+    source,
+    correlationId,
+  };
+}
+
+export function newEventId(): string {
+  return `evt_${randomUUID().replaceAll('-', '')}`;
+}
+
+/**
+ * Writes one event to the outbox. Call it inside the transaction of the change it reports,
+ * so the event exists if and only if the change committed. The envelope (spec 6) is
+ * serialized here, once; delivery signs and sends these exact bytes, replays included.
+ */
+export async function recordEvent(
+  trx: Executor,
+  event: { type: EventType; origin: ActionOrigin; projectId: number | null; occurredAt: string; data: Record<string, unknown> },
+): Promise<string> {
+  const id = newEventId();
+  const envelope = {
+    id,
+    type: event.type,
+    api_version: API_VERSION,
+    occurred_at: event.occurredAt,
+    source: event.origin.source,
+    correlation_id: event.origin.correlationId,
+    organization: event.origin.organization,
+    actor: event.origin.actor,
+    data: event.data,
+  };
+  await trx
+    .insertInto('event_outbox')
+    .values({
+      event_id: id,
+      type: event.type,
+      organization_id: event.origin.organization.id,
+      project_id: event.projectId,
+      actor_id: event.origin.actor.id,
+      correlation_id: event.origin.correlationId,
+      envelope: JSON.stringify(envelope),
+      occurred_at: event.occurredAt,
+      fanned_out_at: null,
+    })
+    .execute();
+  return id;
+}
