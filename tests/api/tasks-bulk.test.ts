@@ -111,6 +111,19 @@ describe('bulk create and bulk update (API-DECISIONS Tasks: bulk; spec 8)', () =
     expect((await eventsFor(h, a.key)).map((e) => e.type)).toEqual(['task.created']);
   });
 
+  it('concurrent bulk updates touching the same tasks in opposite orders both complete (no deadlock)', async () => {
+    const a = await createTask(h, admin, 'BULK');
+    const b = await createTask(h, admin, 'BULK');
+    const results = await Promise.all([
+      bulkUpdate({ tasks: [{ key: a.key, description: '1' }, { key: b.key, description: '1' }] }),
+      bulkUpdate({ tasks: [{ key: b.key, description: '2' }, { key: a.key, description: '2' }] }),
+      h.request('PUT', `/api/v1/tasks/${b.key}/`, { token: admin.token, body: { title: 'solo' } }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    const final = await h.request('GET', `/api/v1/tasks/${a.key}/`, { token: admin.token });
+    expect(final.headers.etag).toBe('"v3"');
+  });
+
   it('bulk-update items are applied in order, so the same task can move twice in one call', async () => {
     const a = await createTask(h, admin, 'BULK');
     const res = await bulkUpdate({ tasks: [{ key: a.key, status: 'In Progress' }, { key: a.key, status: 'Done' }] });

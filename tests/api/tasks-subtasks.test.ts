@@ -72,6 +72,15 @@ describe('subtasks and parents (API-DECISIONS Tasks: subtasks)', () => {
     expect(read.body.data).toMatchObject({ parent: null, title: 'level 1' });
   });
 
+  it('two concurrent re-parentings that would close a loop: exactly one wins, the other is refused', async () => {
+    const a = (await createTask(h, admin, 'TREE', { title: 'A' })).key;
+    const b = (await createTask(h, admin, 'TREE', { title: 'B' })).key;
+    const results = await Promise.all([put(a, { parent: b }), put(b, { parent: a })]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+    const parents = await Promise.all([a, b].map(async (key) => (await h.request('GET', `/api/v1/tasks/${key}/`, { token: admin.token })).body.data.parent));
+    expect(parents.filter((p) => p !== null)).toHaveLength(1);
+  });
+
   it('the parent must be in the same project; null detaches', async () => {
     const other = await createTask(h, admin, 'ELSE');
     const [top, child] = await chain(2);
