@@ -76,6 +76,13 @@ describe('operator CLI', () => {
     const second = await cli('demo');
     expect(second.token).not.toBe(first.token);
     expect(second.account.id).toBe(first.account.id);
+    // The first run wrote a few demo tasks through the task service; the second added none.
+    const database = openDatabase(env.DATABASE_URL);
+    const tasks = await database.db.selectFrom('tasks').select(['key', 'parent_id']).orderBy('id').execute();
+    expect(tasks.map((t) => t.key)).toEqual(['DEMO-1', 'DEMO-2', 'DEMO-3', 'DEMO-4']);
+    const events = await database.db.selectFrom('event_outbox').select('type').execute();
+    expect(events.filter((e) => e.type === 'task.created')).toHaveLength(4);
+    await database.close();
   });
 
   it('errors go to stderr with a non-zero exit and nothing on stdout', async () => {

@@ -1,6 +1,10 @@
 import type { AppContext } from '../context.ts';
+import { randomUUID } from 'node:crypto';
+import { originFromPrincipal } from '../events/record-event.ts';
 import { addProjectMember, createOrganization, createToken, createUser } from '../modules/accounts/accounts.service.ts';
+import { authenticate } from '../modules/auth/auth.service.ts';
 import { ALL_SCOPES } from '../modules/auth/scopes.ts';
+import * as tasks from '../modules/tasks/task.service.ts';
 import { provisionProjectDefaults } from '../modules/workflows/defaults.ts';
 
 const DEMO_SLUG = 'demo';
@@ -51,6 +55,9 @@ export async function createDemo(ctx: AppContext) {
   await addProjectMember(ctx, { projectKey: DEMO_PROJECT, userId: bot.id, role: 'admin' });
 
   const token = await createToken(ctx, { accountId: bot.id, scopes: ALL_SCOPES });
+  if (!(await ctx.db.selectFrom('tasks').select('id').where('project_id', '=', project.id).executeTakeFirst())) {
+    await createDemoTasks(ctx, token.token);
+  }
   const baseUrl = ctx.config.publicBaseUrl ?? `http://localhost:${ctx.config.port}`;
   return {
     token: token.token,
@@ -61,4 +68,20 @@ export async function createDemo(ctx: AppContext) {
     project: project.key,
     try: `curl -s -H "Authorization: Bearer ${token.token}" ${baseUrl}/api/v1/me/`,
   };
+}
+
+/** A few tasks to look at, written through the task service as the demo bot (events and all). */
+async function createDemoTasks(ctx: AppContext, token: string): Promise<void> {
+  const principal = await authenticate(ctx.db, ctx.clock, `Bearer ${token}`);
+  const caller = { principal, origin: originFromPrincipal(principal, `demo-${randomUUID()}`, 'app') };
+  const board = await tasks.createTask(ctx, caller, DEMO_PROJECT, { title: 'Set up the project board', description: 'Columns follow the workflow statuses.' });
+  await tasks.updateTask(ctx, caller, board.task.key, { status: 'In Progress' });
+  await tasks.createTask(ctx, caller, DEMO_PROJECT, {
+    title: 'Fix the login redirect loop',
+    task_type: 'Bug',
+    priority: 'High',
+    assignee: principal.userId,
+  });
+  const guide = await tasks.createTask(ctx, caller, DEMO_PROJECT, { title: 'Write the API quickstart', task_type: 'Story' });
+  await tasks.createSubtask(ctx, caller, guide.task.key, { title: 'Explain cursor pagination' });
 }

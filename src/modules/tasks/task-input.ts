@@ -1,0 +1,142 @@
+import type { Executor } from '../../db/database.ts';
+import { parentProblem } from './hierarchy.ts';
+import type { TaskRow } from './task.repository.ts';
+import type { TaskUpdateInput } from './task.schemas.ts';
+import type { TaskChanges, TaskValues } from './task-writes.ts';
+
+export type FieldErrors = Record<string, string>;
+
+type NamedTable = 'task_types' | 'priorities' | 'statuses';
+
+/**
+ * Turns the API's names and keys into the ids a task row stores, checked against one
+ * project: its task types, priorities, statuses, labels, milestones, sprints, members and
+ * tasks. Unknown values become per-field messages rather than exceptions, so bulk calls can
+ * report every bad item. The project's vocabulary is loaded once per resolver (one per request).
+ */
+export class TaskInputResolver {
+  private readonly named = new Map<NamedTable, Promise<Map<string, number>>>();
+
+  constructor(
+    private readonly db: Executor,
+    private readonly project: { id: number },
+  ) {}
+
+  private vocabulary(table: NamedTable): Promise<Map<string, number>> {
+    let loaded = this.named.get(table);
+    if (!loaded) {
+      loaded = this.db
+        .selectFrom(table)
+        .select(['id', 'name'])
+        .where('project_id', '=', this.project.id)
+        .execute()
+        .then((rows) => new Map(rows.map((r) => [r.name, r.id])));
+      this.named.set(table, loaded);
+    }
+    return loaded;
+  }
+
+  private async namedId(table: NamedTable, name: string): Promise<number | undefined> {
+    return (await this.vocabulary(table)).get(name);
+  }
+
+  /** The project's defaults for a new task; a missing default falls back to the first in order. */
+  async defaults(): Promise<Pick<TaskValues, 'task_type_id' | 'priority_id' | 'status_id'>> {
+    const project = await this.db
+      .selectFrom('projects')
+      .select(['default_task_type_id', 'default_priority_id', 'default_status_id'])
+      .where('id', '=', this.project.id)
+      .executeTakeFirstOrThrow();
+    const first = async (table: NamedTable) => {
+      const row = await this.db.selectFrom(table).select('id').where('project_id', '=', this.project.id).orderBy('position').orderBy('id').executeTakeFirst();
+      if (!row) throw new Error(`project ${this.project.id} has no ${table}`);
+      return row.id;
+    };
+    return {
+      task_type_id: project.default_task_type_id ?? (await first('task_types')),
+      priority_id: project.default_priority_id ?? (await first('priorities')),
+      status_id: project.default_status_id ?? (await first('statuses')),
+    };
+  }
+
+  /**
+   * Resolves the fields present in `input`. `current` is the task being changed (null when
+   * creating): values equal to the current ones skip the checks that only guard changes
+   * (membership of the assignee, the hierarchy rules), so an unrelated edit never fails on them.
+   */
+  async resolve(input: TaskUpdateInput, current: TaskRow | null): Promise<{ changes: TaskChanges; errors: FieldErrors }> {
+    const changes: TaskChanges = {};
+    const errors: FieldErrors = {};
+    const db = this.db;
+    const projectId = this.project.id;
+
+    if (input.title !== undefined) {
+      if (input.title.trim() === '') errors.title = 'must not be blank';
+      else changes.title = input.title;
+    }
+    if (input.description !== undefined) changes.description = input.description;
+
+    const named: Array<[field: 'task_type' | 'priority' | 'status', table: NamedTable, column: 'task_type_id' | 'priority_id' | 'status_id', what: string]> = [
+      ['task_type', 'task_types', 'task_type_id', 'task types'],
+      ['priority', 'priorities', 'priority_id', 'priorities'],
+      ['status', 'statuses', 'status_id', 'statuses'],
+    ];
+    for (const [field, table, column, what] of named) {
+      const name = input[field];
+      if (name === undefined) continue;
+      const id = await this.namedId(table, name);
+      if (id === undefined) errors[field] = `"${name}" is not one of this project's ${what}`;
+      else changes[column] = id;
+    }
+
+    if (input.assignee !== undefined) {
+      if (input.assignee !== null && input.assignee !== current?.assignee_id) {
+        const member = await db
+          .selectFrom('project_memberships')
+          .select('id')
+          .where('project_id', '=', projectId)
+          .where('user_id', '=', input.assignee)
+          .executeTakeFirst();
+        if (!member) errors.assignee = `user ${input.assignee} is not a member of this project`;
+      }
+      if (!errors.assignee) changes.assignee_id = input.assignee;
+    }
+
+    if (input.due_date !== undefined) changes.due_date = input.due_date;
+
+    if (input.labels !== undefined) {
+      const rows = input.labels.length
+        ? await db.selectFrom('labels').select(['id', 'name']).where('project_id', '=', projectId).where('name', 'in', input.labels).execute()
+        : [];
+      const unknown = input.labels.filter((name) => !rows.some((r) => r.name === name));
+      if (unknown.length) errors.labels = `not labels of this project: ${unknown.map((n) => `"${n}"`).join(', ')}`;
+      else changes.label_ids = rows.map((r) => r.id);
+    }
+
+    for (const [field, table] of [['milestone', 'milestones'], ['sprint', 'sprints']] as const) {
+      const id = input[field];
+      if (id === undefined) continue;
+      if (id !== null) {
+        const row = await db.selectFrom(table).select('id').where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
+        if (!row) {
+          errors[field] = `no ${field} with id ${id} in this project`;
+          continue;
+        }
+      }
+      changes[`${field}_id`] = id;
+    }
+
+    if (input.parent !== undefined) {
+      if (input.parent === null) changes.parent_id = null;
+      else if (input.parent !== current?.parent_key) {
+        const parent = await db.selectFrom('tasks').select('id').where('project_id', '=', projectId).where('key', '=', input.parent).executeTakeFirst();
+        const problem = parent
+          ? await parentProblem(db, current?.id ?? null, parent.id)
+          : `no task ${input.parent} in this project (a parent must be in the same project)`;
+        if (problem) errors.parent = problem;
+        else changes.parent_id = parent!.id;
+      }
+    }
+    return { changes, errors };
+  }
+}

@@ -1,0 +1,206 @@
+import type { AppContext } from '../../context.ts';
+import type { Trx } from '../../db/database.ts';
+import { notFound } from '../../http/errors.ts';
+import { type ActionOrigin, recordEvent } from '../../events/record-event.ts';
+import { loadSnapshot, type TaskSnapshot } from './task.presenter.ts';
+import { labelIdsOf, lockTask } from './task.repository.ts';
+import { type TaskJson, WRITABLE_FIELDS, type WritableField } from './task.schemas.ts';
+
+/**
+ * The only code that writes tasks. Every create, update and delete goes through here so that,
+ * in the caller's transaction, it always also writes: the change record the changes feed
+ * serves, the outbox events, the activity rows, and the bumped version / updated_at.
+ *
+ * Values are already resolved (ids, checked against the project's rules); callers validate
+ * first (task-input.ts, the workflow transition check, the hierarchy check).
+ */
+export interface TaskValues {
+  title: string;
+  description: string;
+  task_type_id: number;
+  priority_id: number;
+  status_id: number;
+  assignee_id: number | null;
+  due_date: string | null;
+  milestone_id: number | null;
+  sprint_id: number | null;
+  parent_id: number | null;
+  label_ids: number[];
+}
+export type TaskChanges = Partial<TaskValues>;
+
+/** `{field: {from, to}}` in task-JSON terms (names, keys, ids), as in task.updated events. */
+export type FieldChanges = Partial<Record<WritableField, { from: unknown; to: unknown }>>;
+
+export interface TaskUpdateResult extends TaskSnapshot {
+  changes: FieldChanges;
+}
+
+const COLUMNS = [
+  'title',
+  'description',
+  'task_type_id',
+  'priority_id',
+  'status_id',
+  'assignee_id',
+  'due_date',
+  'milestone_id',
+  'sprint_id',
+  'parent_id',
+] as const;
+
+async function recordChange(trx: Trx, projectId: number, taskId: number, key: string, action: 'created' | 'updated' | 'deleted', task: TaskJson | null, at: string) {
+  await trx
+    .insertInto('task_changes')
+    .values({ project_id: projectId, task_id: taskId, task_key: key, action, task: task === null ? null : JSON.stringify(task), changed_at: at })
+    .execute();
+}
+
+async function setLabels(trx: Trx, taskId: number, labelIds: number[]) {
+  await trx.deleteFrom('task_labels').where('task_id', '=', taskId).execute();
+  if (labelIds.length) await trx.insertInto('task_labels').values(labelIds.map((label_id) => ({ task_id: taskId, label_id }))).execute();
+}
+
+/**
+ * Creates a task with the next key of its project. The number comes from an atomic increment
+ * of projects.task_counter inside this transaction: concurrent creates queue on the project
+ * row, a rolled-back create gives its number back, and a deleted task's number is never reused.
+ */
+export async function createTaskRecord(
+  trx: Trx,
+  ctx: AppContext,
+  origin: ActionOrigin,
+  project: { id: number; key: string },
+  values: TaskValues,
+): Promise<TaskSnapshot> {
+  const { task_counter: number } = await trx
+    .updateTable('projects')
+    .set((eb) => ({ task_counter: eb('task_counter', '+', 1) }))
+    .where('id', '=', project.id)
+    .returning('task_counter')
+    .executeTakeFirstOrThrow();
+  const now = ctx.clock.nowIso();
+  const { label_ids, ...columns } = values;
+  const { id } = await trx
+    .insertInto('tasks')
+    .values({
+      ...columns,
+      project_id: project.id,
+      number,
+      key: `${project.key}-${number}`,
+      version: 1,
+      created_by: origin.actor.id,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (label_ids.length) await setLabels(trx, id, label_ids);
+
+  const snapshot = (await loadSnapshot(trx, id))!;
+  await trx
+    .insertInto('activities')
+    .values({ task_id: id, actor_id: origin.actor.id, action: 'created', field: null, from_value: null, to_value: null, created_at: now })
+    .execute();
+  await recordChange(trx, project.id, id, snapshot.task.key, 'created', snapshot.task, now);
+  await recordEvent(trx, { type: 'task.created', origin, projectId: project.id, occurredAt: now, data: { task: snapshot.task } });
+  return snapshot;
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const sameSet = (a: number[], b: number[]) => a.length === b.length && a.every((id) => b.includes(id));
+
+/**
+ * Applies resolved changes to one task. Fields equal to their current value are ignored; when
+ * nothing differs, nothing is written (no version bump, no event) and `changes` is empty.
+ * Otherwise, atomically with the caller's transaction: version + 1, updated_at, one activity
+ * row per changed field, one change record, task.updated (plus task.status_changed and
+ * task.assigned when those fields moved).
+ */
+export async function applyTaskUpdate(
+  trx: Trx,
+  ctx: AppContext,
+  origin: ActionOrigin,
+  taskId: number,
+  changes: TaskChanges,
+): Promise<TaskUpdateResult> {
+  await lockTask(trx, ctx.dialect, taskId);
+  const before = await loadSnapshot(trx, taskId);
+  if (!before) throw notFound('Task');
+
+  const set: Partial<Omit<TaskValues, 'label_ids'>> = {};
+  for (const column of COLUMNS) {
+    const value = changes[column];
+    if (value !== undefined && value !== before.row[column]) Object.assign(set, { [column]: value });
+  }
+  const labelsChanged = changes.label_ids !== undefined && !sameSet(changes.label_ids, await labelIdsOf(trx, taskId));
+  if (Object.keys(set).length === 0 && !labelsChanged) return { ...before, changes: {} };
+
+  const now = ctx.clock.nowIso();
+  await trx
+    .updateTable('tasks')
+    .set({ ...set, version: before.row.version + 1, updated_at: now })
+    .where('id', '=', taskId)
+    .execute();
+  if (labelsChanged) await setLabels(trx, taskId, changes.label_ids!);
+  const after = (await loadSnapshot(trx, taskId))!;
+
+  const fieldChanges: FieldChanges = {};
+  for (const field of WRITABLE_FIELDS) {
+    if (!sameJson(before.task[field], after.task[field])) fieldChanges[field] = { from: before.task[field], to: after.task[field] };
+  }
+  const entries = Object.entries(fieldChanges) as Array<[WritableField, { from: unknown; to: unknown }]>;
+  if (entries.length) {
+    await trx
+      .insertInto('activities')
+      .values(
+        entries.map(([field, { from, to }]) => ({
+          task_id: taskId,
+          actor_id: origin.actor.id,
+          action: 'updated',
+          field,
+          from_value: JSON.stringify(from),
+          to_value: JSON.stringify(to),
+          created_at: now,
+        })),
+      )
+      .execute();
+  }
+
+  const task = after.task;
+  const projectId = after.row.project_id;
+  await recordChange(trx, projectId, taskId, task.key, 'updated', task, now);
+  const event = { origin, projectId, occurredAt: now };
+  await recordEvent(trx, { ...event, type: 'task.updated', data: { task, changes: fieldChanges } });
+  if (fieldChanges.status) {
+    await recordEvent(trx, { ...event, type: 'task.status_changed', data: { task: { key: task.key, title: task.title }, ...fieldChanges.status } });
+  }
+  if (fieldChanges.assignee) {
+    await recordEvent(trx, { ...event, type: 'task.assigned', data: { task: { key: task.key, title: task.title }, ...fieldChanges.assignee } });
+  }
+  return { ...after, changes: fieldChanges };
+}
+
+/**
+ * Deletes a task. Its subtasks are detached first (parent -> null), each through
+ * applyTaskUpdate so each gets its own change record and task.updated: nothing changes silently.
+ * Activity and followers go with the task; its change records stay (the feed reports the deletion).
+ */
+export async function deleteTaskRecord(trx: Trx, ctx: AppContext, origin: ActionOrigin, taskId: number): Promise<void> {
+  await lockTask(trx, ctx.dialect, taskId);
+  const row = await trx.selectFrom('tasks').select(['id', 'key', 'title', 'project_id']).where('id', '=', taskId).executeTakeFirst();
+  if (!row) throw notFound('Task');
+  const children = await trx.selectFrom('tasks').select('id').where('parent_id', '=', taskId).orderBy('id').execute();
+  for (const child of children) await applyTaskUpdate(trx, ctx, origin, child.id, { parent_id: null });
+
+  await trx.deleteFrom('tasks').where('id', '=', taskId).execute();
+  const now = ctx.clock.nowIso();
+  await recordChange(trx, row.project_id, taskId, row.key, 'deleted', null, now);
+  await recordEvent(trx, {
+    type: 'task.deleted',
+    origin,
+    projectId: row.project_id,
+    occurredAt: now,
+    data: { task: { key: row.key, title: row.title } },
+  });
+}

@@ -1,0 +1,106 @@
+import type { Dialect, Executor } from '../../db/database.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { ProjectRef } from '../projects/visibility.ts';
+import { visibleProjects } from '../projects/visibility.ts';
+
+/** Task rows with everything the task JSON needs except labels (fetched per page, see presenter). */
+export function selectTaskRows(db: Executor) {
+  return db
+    .selectFrom('tasks as t')
+    .innerJoin('projects as p', 'p.id', 't.project_id')
+    .innerJoin('statuses as s', 's.id', 't.status_id')
+    .innerJoin('task_types as tt', 'tt.id', 't.task_type_id')
+    .innerJoin('priorities as pr', 'pr.id', 't.priority_id')
+    .leftJoin('tasks as pt', 'pt.id', 't.parent_id')
+    .select([
+      't.id',
+      't.project_id',
+      't.number',
+      't.key',
+      'p.key as project_key',
+      't.title',
+      't.description',
+      't.task_type_id',
+      'tt.name as task_type',
+      't.priority_id',
+      'pr.name as priority',
+      't.status_id',
+      's.name as status',
+      's.category as status_category',
+      't.assignee_id',
+      't.parent_id',
+      'pt.key as parent_key',
+      't.due_date',
+      't.milestone_id',
+      't.sprint_id',
+      't.version',
+      't.created_by',
+      't.created_at',
+      't.updated_at',
+    ]);
+}
+
+export type TaskRow = Awaited<ReturnType<ReturnType<typeof selectTaskRows>['executeTakeFirstOrThrow']>>;
+
+export function findTaskRow(db: Executor, taskId: number): Promise<TaskRow | undefined> {
+  return selectTaskRows(db).where('t.id', '=', taskId).executeTakeFirst();
+}
+
+export interface TaskRef {
+  id: number;
+  key: string;
+  project: ProjectRef;
+}
+
+/** The task with this key in a project the caller can see (invisible = absent, so callers answer 404). */
+export async function findVisibleTaskRef(db: Executor, principal: Principal, key: string): Promise<TaskRef | undefined> {
+  const row = await visibleProjects(db, principal)
+    .innerJoin('tasks as t', 't.project_id', 'p.id')
+    .select(['t.id as task_id', 't.key as task_key', 'p.id', 'p.key', 'p.name', 'p.organization_id', 'p.workflow_id', 'pm.role'])
+    .where('t.key', '=', key)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { task_id, task_key, ...project } = row;
+  return { id: task_id, key: task_key, project };
+}
+
+/**
+ * PostgreSQL: takes the row lock so concurrent writers of one task queue up instead of losing
+ * updates. SQLite runs one transaction at a time on its single connection, so nothing to do.
+ */
+export async function lockTask(db: Executor, dialect: Dialect, taskId: number): Promise<void> {
+  if (dialect === 'postgres') await db.selectFrom('tasks').select('id').where('id', '=', taskId).forUpdate().execute();
+}
+
+/**
+ * PostgreSQL: serializes changes to a project's task tree (re-parenting, deletion, numbering).
+ * It is the same lock the key counter takes, so the order is always project row, then task rows.
+ */
+export async function lockProject(db: Executor, dialect: Dialect, projectId: number): Promise<void> {
+  if (dialect === 'postgres') await db.selectFrom('projects').select('id').where('id', '=', projectId).forNoKeyUpdate().execute();
+}
+
+/** Label names per task for a page of tasks, in one query; each list sorted by code point. */
+export async function labelNamesByTask(db: Executor, taskIds: number[]): Promise<Map<number, string[]>> {
+  const result = new Map<number, string[]>();
+  if (taskIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('task_labels as tl')
+    .innerJoin('labels as l', 'l.id', 'tl.label_id')
+    .select(['tl.task_id', 'l.name'])
+    .where('tl.task_id', 'in', taskIds)
+    .execute();
+  for (const row of rows) {
+    const names = result.get(row.task_id) ?? [];
+    names.push(row.name);
+    result.set(row.task_id, names);
+  }
+  // Sorted here rather than in SQL so both databases agree regardless of collation.
+  for (const names of result.values()) names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return result;
+}
+
+export async function labelIdsOf(db: Executor, taskId: number): Promise<number[]> {
+  const rows = await db.selectFrom('task_labels').select('label_id').where('task_id', '=', taskId).execute();
+  return rows.map((r) => r.label_id);
+}

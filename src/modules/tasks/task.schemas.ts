@@ -1,0 +1,223 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { PaginationQuery, Timestamp } from '../../http/schemas.ts';
+import { ProjectKey } from '../projects/projects.schemas.ts';
+
+/** Subtasks nest at most this many levels: a top-level task is level 1. */
+export const MAX_TASK_DEPTH = 5;
+/** Items per bulk or bulk-update call. */
+export const MAX_BULK_ITEMS = 100;
+
+const MAX_ID = 2147483647;
+const Nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
+const Id = Type.Integer({ minimum: 1, maximum: MAX_ID });
+
+export const TaskKey = Type.String({
+  pattern: '^[A-Z][A-Z0-9]{1,9}-[1-9][0-9]{0,9}$',
+  description: 'Project key, a dash and the task number, e.g. WEB-12. Stable for the life of the task; never reused.',
+  examples: ['WEB-12'],
+});
+export const TaskKeyParams = Type.Object({ task_key: TaskKey });
+export const ProjectKeyParams = Type.Object({ project_key: ProjectKey });
+
+const StatusCategory = Type.Union([Type.Literal('todo'), Type.Literal('in_progress'), Type.Literal('done')]);
+const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+
+export const Task = Type.Object(
+  {
+    key: Type.String({ description: 'Public identifier, e.g. WEB-12. There is no numeric task id in the API.' }),
+    project: Type.String({ description: 'Project key.' }),
+    title: Type.String(),
+    description: Type.String(),
+    task_type: Type.String({ description: 'Name of one of the project\'s task types.' }),
+    priority: Type.String({ description: 'Name of one of the project\'s priorities.' }),
+    status: Type.String({ description: 'Name of one of the project\'s statuses.' }),
+    status_category: Type.Union([StatusCategory], { description: 'Category of the status: use it for "open/closed" logic, never status names.' }),
+    assignee: Nullable(Type.Integer(), 'User id of the assignee.'),
+    parent: Nullable(Type.String(), 'Key of the parent task, null at top level.'),
+    due_date: Nullable(DateOnly),
+    labels: Type.Array(Type.String(), { description: 'Label names, sorted.' }),
+    milestone: Nullable(Type.Integer(), 'Milestone id.'),
+    sprint: Nullable(Type.Integer(), 'Sprint id.'),
+    custom_fields: Type.Record(Type.String(), Type.Unknown(), { description: 'Custom field values keyed by field id.' }),
+    created_by: Nullable(Type.Integer(), 'User id of the creator.'),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Task', title: 'Task' },
+);
+export type TaskJson = Static<typeof Task>;
+
+/** Fields whose changes are recorded (activity rows, `changes` in task.updated). */
+export const WRITABLE_FIELDS = [
+  'title',
+  'description',
+  'task_type',
+  'priority',
+  'status',
+  'assignee',
+  'due_date',
+  'labels',
+  'milestone',
+  'sprint',
+  'parent',
+] as const;
+export type WritableField = (typeof WRITABLE_FIELDS)[number];
+
+const fields = {
+  title: Type.String({ minLength: 1, maxLength: 500, description: '1-500 characters, not blank.' }),
+  description: Type.String({ maxLength: 65536 }),
+  task_type: Type.String({ minLength: 1, maxLength: 200, description: 'Name of one of the project\'s task types.' }),
+  priority: Type.String({ minLength: 1, maxLength: 200, description: 'Name of one of the project\'s priorities.' }),
+  assignee: Nullable(Id, 'User id; must be a member of the project. null: unassigned.'),
+  due_date: Nullable(DateOnly),
+  labels: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+    uniqueItems: true,
+    maxItems: 100,
+    description: 'Names of the project\'s labels; replaces the whole set.',
+  }),
+  milestone: Nullable(Id, 'Id of one of the project\'s milestones.'),
+  sprint: Nullable(Id, 'Id of one of the project\'s sprints.'),
+  parent: Nullable(TaskKey, `Key of a task of the same project. Nesting is limited to ${MAX_TASK_DEPTH} levels.`),
+};
+const status = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'Name of one of the project\'s statuses; the move must follow a transition of the project\'s workflow.',
+});
+
+const createFields = {
+  title: fields.title,
+  description: Type.Optional(fields.description),
+  task_type: Type.Optional(fields.task_type),
+  priority: Type.Optional(fields.priority),
+  assignee: Type.Optional(fields.assignee),
+  due_date: Type.Optional(fields.due_date),
+  labels: Type.Optional(fields.labels),
+  milestone: Type.Optional(fields.milestone),
+  sprint: Type.Optional(fields.sprint),
+};
+
+export const TaskCreateBody = Type.Object(
+  { ...createFields, parent: Type.Optional(fields.parent) },
+  {
+    additionalProperties: false,
+    description: 'Omitted task_type and priority take the project defaults; a new task always starts in the project\'s default status.',
+  },
+);
+export type TaskCreateInput = Static<typeof TaskCreateBody>;
+
+export const SubtaskCreateBody = Type.Object(createFields, {
+  additionalProperties: false,
+  description: 'The task-create body without `parent`: the path names the parent.',
+});
+
+const updateFields = {
+  title: Type.Optional(fields.title),
+  description: Type.Optional(fields.description),
+  task_type: Type.Optional(fields.task_type),
+  priority: Type.Optional(fields.priority),
+  status: Type.Optional(status),
+  assignee: Type.Optional(fields.assignee),
+  due_date: Type.Optional(fields.due_date),
+  labels: Type.Optional(fields.labels),
+  milestone: Type.Optional(fields.milestone),
+  sprint: Type.Optional(fields.sprint),
+  parent: Type.Optional(fields.parent),
+};
+
+export const TaskUpdateBody = Type.Object(updateFields, {
+  additionalProperties: false,
+  description: 'Any subset of the writable fields; omitted fields keep their values and null clears a nullable one.',
+});
+export type TaskUpdateInput = Static<typeof TaskUpdateBody>;
+
+export const AssignBody = Type.Object({ assignee: fields.assignee }, { additionalProperties: false });
+
+export const BulkCreateBody = Type.Object(
+  { tasks: Type.Array(TaskCreateBody, { minItems: 1, maxItems: MAX_BULK_ITEMS }) },
+  { additionalProperties: false },
+);
+export const BulkUpdateBody = Type.Object(
+  {
+    tasks: Type.Array(
+      Type.Object({ key: TaskKey, ...updateFields }, { additionalProperties: false }),
+      { minItems: 1, maxItems: MAX_BULK_ITEMS },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const IdOrNone = Type.String({ pattern: '^([1-9][0-9]{0,9}|none)$' });
+const csv = (description: string) => Type.Optional(Type.String({ maxLength: 2000, description }));
+
+const TaskOrdering = Type.Optional(
+  Type.String({
+    maxLength: 200,
+    description: 'Offset mode: created_at, updated_at, priority (by the project\'s priority order), due_date (no date sorts last), key (by number); `-` for descending. Default: key.',
+  }),
+);
+export const SubtaskListQuery = Type.Object({ ...PaginationQuery, ordering: TaskOrdering });
+
+export const TaskListQuery = Type.Object({
+  ...PaginationQuery,
+  ordering: TaskOrdering,
+  status: csv('Status names, comma-separated (any of).'),
+  status_category: Type.Optional(
+    Type.String({ pattern: '^(todo|in_progress|done)(,(todo|in_progress|done))*$', description: 'todo, in_progress, done; comma-separated.' }),
+  ),
+  assignee: Type.Optional(Type.Union([IdOrNone], { description: 'User id, or `none` for unassigned.' })),
+  task_type: csv('Task type names, comma-separated.'),
+  priority: csv('Priority names, comma-separated.'),
+  label: csv('Label names, comma-separated: tasks carrying any of them.'),
+  milestone: Type.Optional(Type.Union([IdOrNone], { description: 'Milestone id, or `none`.' })),
+  sprint: Type.Optional(Type.Union([IdOrNone], { description: 'Sprint id, or `none`.' })),
+  parent: Type.Optional(
+    Type.String({ pattern: '^([A-Z][A-Z0-9]{1,9}-[1-9][0-9]{0,9}|none)$', description: 'Parent task key, or `none` for top-level tasks.' }),
+  ),
+  updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601; tasks updated at or after it. Send `Z` or `%2B00:00`.' })),
+  due_before: Type.Optional(Type.Union([DateOnly], { description: 'Due on or before this date.' })),
+  due_after: Type.Optional(Type.Union([DateOnly], { description: 'Due on or after this date.' })),
+});
+export type TaskListFilters = Static<typeof TaskListQuery>;
+
+export const TaskActivity = Type.Object(
+  {
+    id: Type.Integer(),
+    action: Type.String({ description: '`created` or `updated` (one row per changed field).' }),
+    field: Nullable(Type.String(), 'The changed field, for `updated`.'),
+    from: Type.Unknown({ description: 'Previous value as it appears in the task JSON.' }),
+    to: Type.Unknown({ description: 'New value as it appears in the task JSON.' }),
+    actor: Nullable(Type.Object({ id: Type.Integer(), name: Type.String() })),
+    created_at: Timestamp,
+  },
+  { $id: 'TaskActivity', title: 'TaskActivity' },
+);
+export const ActivityListQuery = Type.Object({
+  ...PaginationQuery,
+  ordering: Type.Optional(Type.String({ maxLength: 200, description: 'created_at or -created_at (default: newest first).' })),
+});
+
+export const TaskFollower = Type.Object(
+  {
+    user: Type.Integer(),
+    name: Type.String(),
+    kind: Type.Union([Type.Literal('human'), Type.Literal('service')]),
+    followed_at: Timestamp,
+  },
+  { $id: 'TaskFollower', title: 'TaskFollower' },
+);
+export const FollowerListQuery = Type.Object({
+  ...PaginationQuery,
+  ordering: Type.Optional(Type.String({ maxLength: 200, description: 'followed_at or -followed_at (default: oldest first).' })),
+});
+
+export const FollowState = Type.Object(
+  {
+    task: Type.String({ description: 'Task key.' }),
+    user: Type.Integer({ description: 'The token\'s account.' }),
+    following: Type.Boolean(),
+    followed_at: Timestamp,
+  },
+  { $id: 'FollowState', title: 'FollowState' },
+);

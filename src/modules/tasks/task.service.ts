@@ -1,0 +1,390 @@
+import { sql } from 'kysely';
+import { isoFromMicros } from '../../clock.ts';
+import type { AppContext } from '../../context.ts';
+import type { Executor, Trx } from '../../db/database.ts';
+import type { ActionOrigin } from '../../events/record-event.ts';
+import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { type PageRequest, paginate } from '../../http/pagination.ts';
+import { canWriteInProject, type Principal } from '../auth/principal.ts';
+import { findVisibleProjectRef, type ProjectRef } from '../projects/visibility.ts';
+import { TaskInputResolver } from './task-input.ts';
+import { etagOf, presentTasks, type TaskSnapshot } from './task.presenter.ts';
+import { findTaskRow, findVisibleTaskRef, lockProject, lockTask, selectTaskRows, type TaskRef, type TaskRow } from './task.repository.ts';
+import type { TaskCreateInput, TaskJson, TaskListFilters, TaskUpdateInput } from './task.schemas.ts';
+import { applyTaskUpdate, createTaskRecord, deleteTaskRecord, type TaskValues } from './task-writes.ts';
+
+/** Who acts, and the origin stamped on the events the action produces. */
+export interface Caller {
+  principal: Principal;
+  origin: ActionOrigin;
+}
+
+async function visibleProject(ctx: AppContext, principal: Principal, key: string): Promise<ProjectRef> {
+  const project = await findVisibleProjectRef(ctx.db, principal, { key });
+  if (!project) throw notFound('Project');
+  return project;
+}
+
+function assertCanWrite(principal: Principal, project: ProjectRef): void {
+  if (!canWriteInProject(principal, project.role)) throw forbidden('Project viewers can read tasks but not change them.');
+}
+
+async function visibleTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
+  const task = await findVisibleTaskRef(ctx.db, principal, key);
+  if (!task) throw notFound('Task');
+  return task;
+}
+
+async function writableTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
+  const task = await visibleTask(ctx, principal, key);
+  assertCanWrite(principal, task.project);
+  return task;
+}
+
+/** `If-Match` (RFC 9110): `*` or a list of entity tags; W/ prefixes are tolerated because proxies add them. */
+function assertIfMatch(ifMatch: string | undefined, row: TaskRow): void {
+  if (ifMatch === undefined) return;
+  const current = etagOf(row.version);
+  const tags = ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  if (!tags.includes('*') && !tags.includes(current)) {
+    throw new ApiError('PRECONDITION_FAILED', 'The task changed since you read it (If-Match does not match its ETag). Read it again and retry.', {
+      etag: current,
+    });
+  }
+}
+
+const blank = (errors: Record<string, string>) => Object.keys(errors).length === 0;
+
+// ---------------------------------------------------------------- reads
+
+const ORDERABLE = {
+  created_at: 't.created_at',
+  updated_at: 't.updated_at',
+  priority: 'pr.position',
+  // An output alias (see tasksQuery), so tasks without a due date sort last on both databases.
+  due_date: 'due_sort',
+  key: 't.number',
+};
+
+function tasksQuery(db: Executor) {
+  return selectTaskRows(db).select(sql<string>`coalesce(t.due_date, '9999-12-31')`.as('due_sort'));
+}
+
+async function pageOfTasks(ctx: AppContext, query: ReturnType<typeof tasksQuery>, page: PageRequest) {
+  const { rows, pagination } = await paginate(query, page, { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key' });
+  return { data: await presentTasks(ctx.db, rows), pagination };
+}
+
+const csv = (value: string) => value.split(',').map((part) => part.trim()).filter(Boolean);
+
+/** ISO 8601 with any offset -> the stored form (UTC, microseconds), which compares as text. */
+function storedTimestamp(field: string, value: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw invalid({ [field]: 'not a valid ISO 8601 timestamp' });
+  const fraction = /\.(\d+)/.exec(value)?.[1] ?? '';
+  return isoFromMicros(ms * 1000 + Number(fraction.slice(3, 6).padEnd(3, '0')));
+}
+
+export async function listTasks(ctx: AppContext, principal: Principal, projectKey: string, filters: TaskListFilters, page: PageRequest) {
+  const project = await visibleProject(ctx, principal, projectKey);
+  let query = tasksQuery(ctx.db).where('t.project_id', '=', project.id);
+  if (filters.status) query = query.where('s.name', 'in', csv(filters.status));
+  if (filters.status_category) query = query.where('s.category', 'in', csv(filters.status_category) as Array<'todo' | 'in_progress' | 'done'>);
+  if (filters.task_type) query = query.where('tt.name', 'in', csv(filters.task_type));
+  if (filters.priority) query = query.where('pr.name', 'in', csv(filters.priority));
+  for (const [field, column] of [['assignee', 't.assignee_id'], ['milestone', 't.milestone_id'], ['sprint', 't.sprint_id']] as const) {
+    const value = filters[field];
+    if (value === undefined) continue;
+    if (value === 'none') {
+      query = query.where(column, 'is', null);
+      continue;
+    }
+    const id = Number(value);
+    if (id > 2147483647) throw invalid({ [field]: 'not a valid id' });
+    query = query.where(column, '=', id);
+  }
+  if (filters.parent) query = filters.parent === 'none' ? query.where('t.parent_id', 'is', null) : query.where('pt.key', '=', filters.parent);
+  if (filters.label) {
+    const names = csv(filters.label);
+    query = query.where('t.id', 'in', (eb) =>
+      eb.selectFrom('task_labels as tl').innerJoin('labels as l', 'l.id', 'tl.label_id').select('tl.task_id').where('l.name', 'in', names),
+    );
+  }
+  if (filters.updated_since) query = query.where('t.updated_at', '>=', storedTimestamp('updated_since', filters.updated_since));
+  if (filters.due_before) query = query.where('t.due_date', '<=', filters.due_before);
+  if (filters.due_after) query = query.where('t.due_date', '>=', filters.due_after);
+  return pageOfTasks(ctx, query, page);
+}
+
+export async function getTask(ctx: AppContext, principal: Principal, key: string): Promise<{ task: TaskJson; version: number }> {
+  const ref = await visibleTask(ctx, principal, key);
+  const row = await findTaskRow(ctx.db, ref.id);
+  if (!row) throw notFound('Task');
+  const [task] = await presentTasks(ctx.db, [row]);
+  return { task: task!, version: row.version };
+}
+
+export async function listSubtasks(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
+  const ref = await visibleTask(ctx, principal, key);
+  return pageOfTasks(ctx, tasksQuery(ctx.db).where('t.parent_id', '=', ref.id), page);
+}
+
+// ---------------------------------------------------------------- writes
+
+/** Creates one task in an open transaction; a bad input throws before anything is written. */
+async function createOne(trx: Trx, ctx: AppContext, origin: ActionOrigin, project: ProjectRef, resolver: TaskInputResolver, input: TaskCreateInput) {
+  // Numbering and hierarchy checks hold the project row from here to commit (see lockProject).
+  await lockProject(trx, ctx.dialect, project.id);
+  const { changes, errors } = await resolver.resolve(input, null);
+  if (!blank(errors)) throw invalid(errors);
+  const values: TaskValues = {
+    title: input.title,
+    description: '',
+    assignee_id: null,
+    due_date: null,
+    milestone_id: null,
+    sprint_id: null,
+    parent_id: null,
+    label_ids: [],
+    ...(await resolver.defaults()),
+    ...changes,
+  };
+  return createTaskRecord(trx, ctx, origin, project, values);
+}
+
+async function assertTransition(trx: Trx, project: ProjectRef, current: TaskRow, toStatusId: number): Promise<void> {
+  const allowed =
+    project.workflow_id !== null &&
+    (await trx
+      .selectFrom('transitions')
+      .select('id')
+      .where('workflow_id', '=', project.workflow_id)
+      .where('from_status_id', '=', current.status_id)
+      .where('to_status_id', '=', toStatusId)
+      .executeTakeFirst());
+  if (allowed) return;
+  const to = await trx.selectFrom('statuses').select('name').where('id', '=', toStatusId).executeTakeFirstOrThrow();
+  throw new ApiError('INVALID_TRANSITION', `The project's workflow has no transition from "${current.status}" to "${to.name}".`, {
+    from: current.status,
+    to: to.name,
+  });
+}
+
+/** Updates one locked task; every check runs before the first write. */
+async function updateOne(
+  trx: Trx,
+  ctx: AppContext,
+  origin: ActionOrigin,
+  project: ProjectRef,
+  resolver: TaskInputResolver,
+  current: TaskRow,
+  input: TaskUpdateInput,
+) {
+  const { changes, errors } = await resolver.resolve(input, current);
+  if (!blank(errors)) throw invalid(errors);
+  // Same status is a no-op, not a transition (spec 3).
+  if (changes.status_id !== undefined && changes.status_id !== current.status_id) await assertTransition(trx, project, current, changes.status_id);
+  return applyTaskUpdate(trx, ctx, origin, current.id, changes);
+}
+
+/** Locks the task (and the project row first when the tree may change) and reads it. */
+async function lockAndRead(trx: Trx, ctx: AppContext, ref: TaskRef, treeChanges: boolean): Promise<TaskRow> {
+  if (treeChanges) await lockProject(trx, ctx.dialect, ref.project.id);
+  await lockTask(trx, ctx.dialect, ref.id);
+  const row = await findTaskRow(trx, ref.id);
+  if (!row) throw notFound('Task');
+  return row;
+}
+
+export async function createTask(ctx: AppContext, caller: Caller, projectKey: string, input: TaskCreateInput): Promise<TaskSnapshot> {
+  const project = await visibleProject(ctx, caller.principal, projectKey);
+  assertCanWrite(caller.principal, project);
+  return ctx.db.transaction().execute((trx) => createOne(trx, ctx, caller.origin, project, new TaskInputResolver(trx, project), input));
+}
+
+export async function createSubtask(ctx: AppContext, caller: Caller, parentKey: string, input: Omit<TaskCreateInput, 'parent'>): Promise<TaskSnapshot> {
+  const parent = await writableTask(ctx, caller.principal, parentKey);
+  return ctx.db
+    .transaction()
+    .execute((trx) => createOne(trx, ctx, caller.origin, parent.project, new TaskInputResolver(trx, parent.project), { ...input, parent: parent.key }));
+}
+
+export async function updateTask(ctx: AppContext, caller: Caller, key: string, input: TaskUpdateInput, ifMatch?: string): Promise<TaskSnapshot> {
+  const ref = await writableTask(ctx, caller.principal, key);
+  return ctx.db.transaction().execute(async (trx) => {
+    const current = await lockAndRead(trx, ctx, ref, input.parent !== undefined);
+    assertIfMatch(ifMatch, current);
+    return updateOne(trx, ctx, caller.origin, ref.project, new TaskInputResolver(trx, ref.project), current, input);
+  });
+}
+
+export function assignTask(ctx: AppContext, caller: Caller, key: string, assignee: number | null, ifMatch?: string): Promise<TaskSnapshot> {
+  return updateTask(ctx, caller, key, { assignee }, ifMatch);
+}
+
+export async function deleteTask(ctx: AppContext, caller: Caller, key: string, ifMatch?: string): Promise<void> {
+  const ref = await writableTask(ctx, caller.principal, key);
+  await ctx.db.transaction().execute(async (trx) => {
+    const current = await lockAndRead(trx, ctx, ref, true);
+    assertIfMatch(ifMatch, current);
+    await deleteTaskRecord(trx, ctx, caller.origin, ref.id);
+  });
+}
+
+// ---------------------------------------------------------------- bulk
+
+export interface BulkItemError {
+  index: number;
+  key?: string;
+  code: string;
+  message: string;
+  fields: Record<string, string>;
+  [detail: string]: unknown;
+}
+
+/** The field a non-validation refusal is about, so every item error names one. */
+const FIELD_OF_CODE: Record<string, string> = { INVALID_TRANSITION: 'status', NOT_FOUND: 'key' };
+
+function itemError(index: number, key: string | undefined, error: ApiError): BulkItemError {
+  const { fields, ...rest } = error.details as { fields?: Record<string, string> };
+  return {
+    index,
+    ...(key !== undefined ? { key } : {}),
+    code: error.code,
+    message: error.message,
+    fields: fields ?? { [FIELD_OF_CODE[error.code] ?? 'item']: error.message },
+    ...rest,
+  };
+}
+
+export function bulkFailure(items: BulkItemError[]): ApiError {
+  const noun = items.length === 1 ? 'item was' : 'items were';
+  return new ApiError('VALIDATION_ERROR', `${items.length} ${noun} refused; nothing was changed. See details.items.`, { items });
+}
+
+/**
+ * Runs every item in one transaction. `start` prepares the transaction (locks, lookups) and
+ * returns the per-item step. A refused item does not stop the others from being checked (so
+ * the caller learns about all of them), but any refusal rolls everything back.
+ */
+async function runBulk<I, R>(
+  ctx: AppContext,
+  items: I[],
+  keyOf: (item: I) => string | undefined,
+  start: (trx: Trx) => Promise<(item: I) => Promise<R>>,
+): Promise<R[]> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const run = await start(trx);
+    const results: R[] = [];
+    const failures: BulkItemError[] = [];
+    for (const [index, item] of items.entries()) {
+      try {
+        results.push(await run(item));
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        failures.push(itemError(index, keyOf(item), error));
+      }
+    }
+    if (failures.length) throw bulkFailure(failures);
+    return results;
+  });
+}
+
+export async function bulkCreate(ctx: AppContext, caller: Caller, projectKey: string, items: TaskCreateInput[]): Promise<TaskJson[]> {
+  const project = await visibleProject(ctx, caller.principal, projectKey);
+  assertCanWrite(caller.principal, project);
+  const created = await runBulk(ctx, items, () => undefined, async (trx) => {
+    const resolver = new TaskInputResolver(trx, project);
+    return (item) => createOne(trx, ctx, caller.origin, project, resolver, item);
+  });
+  return created.map((c) => c.task);
+}
+
+export async function bulkUpdate(ctx: AppContext, caller: Caller, projectKey: string, items: Array<TaskUpdateInput & { key: string }>): Promise<TaskJson[]> {
+  const project = await visibleProject(ctx, caller.principal, projectKey);
+  assertCanWrite(caller.principal, project);
+  const updated = await runBulk(ctx, items, (item) => item.key, async (trx) => {
+    const resolver = new TaskInputResolver(trx, project);
+    if (items.some((item) => item.parent !== undefined)) await lockProject(trx, ctx.dialect, project.id);
+    // Every task of the call is locked up front in id order, so two bulk calls touching the
+    // same tasks in different orders queue instead of deadlocking.
+    const keys = [...new Set(items.map((item) => item.key))];
+    const tasks = await trx.selectFrom('tasks').select(['id', 'key']).where('project_id', '=', project.id).where('key', 'in', keys).orderBy('id').execute();
+    for (const task of tasks) await lockTask(trx, ctx.dialect, task.id);
+    const idOf = new Map(tasks.map((t) => [t.key, t.id]));
+    return async ({ key, ...input }) => {
+      const id = idOf.get(key);
+      if (id === undefined) throw new ApiError('NOT_FOUND', `No task ${key} in project ${project.key}.`);
+      const current = await findTaskRow(trx, id);
+      if (!current) throw new ApiError('NOT_FOUND', `No task ${key} in project ${project.key}.`);
+      return updateOne(trx, ctx, caller.origin, project, resolver, current, input);
+    };
+  });
+  return updated.map((u) => u.task);
+}
+
+// ---------------------------------------------------------------- activity and followers
+
+export async function listActivities(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
+  const ref = await visibleTask(ctx, principal, key);
+  const query = ctx.db
+    .selectFrom('activities as a')
+    .leftJoin('users as u', 'u.id', 'a.actor_id')
+    .select(['a.id', 'a.action', 'a.field', 'a.from_value', 'a.to_value', 'a.created_at', 'u.id as actor_id', 'u.name as actor_name'])
+    .where('a.task_id', '=', ref.id);
+  const { rows, pagination } = await paginate(query, page, {
+    idColumn: 'a.id',
+    orderable: { created_at: 'a.created_at' },
+    defaultOrdering: '-created_at',
+  });
+  const data = rows.map((r) => ({
+    id: r.id,
+    action: r.action,
+    field: r.field,
+    from: r.from_value === null ? null : (JSON.parse(r.from_value) as unknown),
+    to: r.to_value === null ? null : (JSON.parse(r.to_value) as unknown),
+    actor: r.actor_id === null ? null : { id: r.actor_id, name: r.actor_name! },
+    created_at: r.created_at,
+  }));
+  return { data, pagination };
+}
+
+/**
+ * Following is the token's account subscribing itself; it changes nothing on the task, so
+ * project viewers may follow too (like watching an issue you can read).
+ */
+export async function follow(ctx: AppContext, principal: Principal, key: string) {
+  const ref = await visibleTask(ctx, principal, key);
+  await ctx.db
+    .insertInto('task_followers')
+    .values({ task_id: ref.id, user_id: principal.userId, created_at: ctx.clock.nowIso() })
+    .onConflict((oc) => oc.columns(['task_id', 'user_id']).doNothing())
+    .execute();
+  const row = await ctx.db
+    .selectFrom('task_followers')
+    .select('created_at')
+    .where('task_id', '=', ref.id)
+    .where('user_id', '=', principal.userId)
+    .executeTakeFirstOrThrow();
+  return { task: ref.key, user: principal.userId, following: true, followed_at: row.created_at };
+}
+
+export async function unfollow(ctx: AppContext, principal: Principal, key: string): Promise<void> {
+  const ref = await visibleTask(ctx, principal, key);
+  await ctx.db.deleteFrom('task_followers').where('task_id', '=', ref.id).where('user_id', '=', principal.userId).execute();
+}
+
+export async function listFollowers(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
+  const ref = await visibleTask(ctx, principal, key);
+  const query = ctx.db
+    .selectFrom('task_followers as f')
+    .innerJoin('users as u', 'u.id', 'f.user_id')
+    .select(['f.id', 'u.id as user', 'u.name', 'u.kind', 'f.created_at as followed_at'])
+    .where('f.task_id', '=', ref.id);
+  const { rows, pagination } = await paginate(query, page, {
+    idColumn: 'f.id',
+    orderable: { followed_at: 'f.created_at' },
+    defaultOrdering: 'followed_at',
+  });
+  return { data: rows.map(({ id: _id, ...follower }) => follower), pagination };
+}
