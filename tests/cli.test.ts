@@ -32,7 +32,7 @@ async function cliFails(...args: string[]) {
 }
 
 /** The operator CLI (API-DECISIONS "Operator CLI"): one JSON object on stdout, or stderr and a non-zero exit. */
-describe('operator CLI', () => {
+describe('operator CLI', { timeout: 120_000 }, () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('administers organizations, people, service accounts, tokens and memberships end to end', async () => {

@@ -5,8 +5,6 @@ import { ApiError } from '../http/errors.ts';
 import * as accounts from '../modules/accounts/accounts.service.ts';
 import type { ProjectRole, WorkspaceRole } from '../db/schema.ts';
 import { openContext } from './context.ts';
-import { createDemo } from './demo.ts';
-import { serve } from './serve.ts';
 
 /**
  * The operator CLI (the human side; never the HTTP API). Each command prints exactly one
@@ -38,11 +36,14 @@ program.command('migrate').description('bring the database schema up to date').a
   action(async (ctx) => ({ applied: await migrateToLatest(ctx.database) })),
 );
 
+// The server and the demo load the whole application; admin commands stay fast without them.
 program.command('serve').description('run the HTTP API with the webhook worker and scheduler').action(async () => {
+  const { serve } = await import('./serve.ts');
   await serve(await openContext(), { api: true, worker: true });
 });
 
 program.command('worker').description('run only the delivery worker and scheduler (to scale out)').action(async () => {
+  const { serve } = await import('./serve.ts');
   await serve(await openContext(), { api: false, worker: true });
 });
 
@@ -108,7 +109,10 @@ program
     ),
   );
 
-program.command('demo').description('create a demo workspace and print a token for it').action(action(createDemo));
+program
+  .command('demo')
+  .description('create a demo workspace and print a token for it')
+  .action(action(async (ctx) => (await import('./demo.ts')).createDemo(ctx)));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = error instanceof ApiError ? `${error.code}: ${error.message} ${JSON.stringify(error.details)}` : String(error);
