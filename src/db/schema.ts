@@ -231,6 +231,18 @@ export interface EventOutboxTable {
   fanned_out_at: string | null;
 }
 
+export type LinkType = 'blocks' | 'relates_to' | 'duplicates';
+
+export interface TaskLinksTable {
+  id: Generated<number>;
+  /** For `blocks`: the blocking task. For `relates_to`: the lower task id. */
+  from_task_id: number;
+  to_task_id: number;
+  type: LinkType;
+  created_by: number | null;
+  created_at: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -252,4 +264,5 @@ export interface Database {
   activities: ActivitiesTable;
   task_changes: TaskChangesTable;
   event_outbox: EventOutboxTable;
+  task_links: TaskLinksTable;
 }
