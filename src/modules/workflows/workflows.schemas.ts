@@ -1,8 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { PaginationQuery, Timestamp } from '../../http/schemas.ts';
+import { DisplayName, PaginationQuery, Timestamp } from '../../http/schemas.ts';
 
-/** A display name: 1-100 characters, no leading or trailing whitespace. */
-export const DisplayName = Type.String({ minLength: 1, maxLength: 100, pattern: '^\\S(.*\\S)?$' });
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
 const Description = Type.String({ maxLength: 65536 });
 
