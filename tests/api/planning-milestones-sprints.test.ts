@@ -163,6 +163,17 @@ describe('milestones and sprints (spec 4.2)', () => {
       expect(await names('/api/v1/projects/ACT/sprints/?state=active')).toEqual(['B']);
     });
 
+    it('concurrent starts of different sprints: exactly one wins, the others get 409', async () => {
+      await h.project(admin, 'CSTART');
+      const ids: number[] = [];
+      for (let i = 0; i < 5; i++) ids.push((await post('sprints', { name: `C${i}` }, 'CSTART')).body.data.id);
+      const results = await Promise.all(ids.map((id) => put('sprints', id, { state: 'active' })));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+      const losers = results.filter((r) => r.status !== 200);
+      expect(losers.map((r) => r.body.error.code)).toEqual(Array(4).fill('ACTIVE_SPRINT_EXISTS'));
+      expect(await names('/api/v1/projects/CSTART/sprints/?state=active')).toHaveLength(1);
+    });
+
     it('the database itself refuses a second active sprint, so concurrent starts cannot both win', async () => {
       const p = await h.project(admin, 'RACE');
       const now = h.clock.nowIso();

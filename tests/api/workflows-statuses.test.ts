@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { insertTask, taskRows } from '../helpers/task-rows.ts';
 
@@ -131,6 +132,15 @@ describe('statuses (spec 4.5, spec 3 rules 2 and 3)', () => {
     ]);
   });
 
+  it('concurrent creates still leave one status per board position', async () => {
+    const p = await h.project(admin, 'CONC');
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => create({ project: p.id, name: `Lane ${i}`, category: 'in_progress', position: 1 })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
+    expect((await statusesOf(p.id)).map((s) => s.position)).toEqual([...Array(10).keys()]);
+  });
+
   it('status names are unique per project (409 ALREADY_EXISTS) and validated', async () => {
     const dup = await create({ project: project.id, name: 'Done', category: 'done' });
     expect(dup.status).toBe(409);
@@ -199,6 +209,45 @@ describe('statuses (spec 4.5, spec 3 rules 2 and 3)', () => {
     expect((await h.request('DELETE', `/api/v1/statuses/${progress.id}/`, { token: admin.token })).status).toBe(204);
     expect((await h.request('GET', `/api/v1/statuses/${progress.id}/`, { token: admin.token })).status).toBe(404);
     expect((await taskRows(h, p.id)).map((t) => t.id)).toContain(a);
+  });
+
+  // PostgreSQL only: SQLite runs one transaction at a time, so the race cannot happen there.
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))('spec 3 rule 2 under a race: a task moved in during the delete still makes it 409, never 500', async () => {
+    const p = await h.project(admin, 'RACE');
+    const [, , review] = await statusesOf(p.id);
+    const taskId = await insertTask(h, p.id);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let moved!: () => void;
+    const taskMoved = new Promise<void>((resolve) => (moved = resolve));
+    // A concurrent writer moves a task into the status and keeps its transaction open.
+    const writer = h.ctx.db.transaction().execute(async (trx) => {
+      await trx.updateTable('tasks').set({ status_id: review.id }).where('id', '=', taskId).execute();
+      moved();
+      await gate;
+    });
+    await taskMoved;
+
+    const deletion = h.request('DELETE', `/api/v1/statuses/${review.id}/`, { token: admin.token });
+    // The delete counts no committed task, then waits on the writer's lock on the status; let the writer commit then.
+    let blocked = false;
+    for (let attempt = 0; attempt < 2000 && !blocked; attempt++) {
+      const waiting = await h.ctx.db
+        .selectFrom(sql<{ query: string; wait_event_type: string | null }>`pg_stat_activity`.as('a'))
+        .select('a.query')
+        .where('a.wait_event_type', '=', 'Lock')
+        .where('a.query', 'like', 'delete from "statuses"%')
+        .execute();
+      blocked = waiting.length > 0;
+    }
+    release();
+    await writer;
+    expect(blocked).toBe(true);
+
+    const res = await deletion;
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: 'STATUS_IN_USE', details: { task_count: 1 } });
+    expect((await h.request('GET', `/api/v1/statuses/${review.id}/`, { token: admin.token })).status).toBe(200);
   });
 
   it('deleting an unreferenced status drops its transitions in every workflow and closes the board gap', async () => {

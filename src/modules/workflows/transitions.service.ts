@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import { isUniqueViolation, type Executor, type Trx } from '../../db/database.ts';
+import { isForeignKeyViolation, isUniqueViolation, type Executor, type Trx } from '../../db/database.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -66,6 +66,25 @@ async function duplicate(db: Executor, workflowId: number, from: number, to: num
   });
 }
 
+/**
+ * A status or the workflow was deleted between the checks and the write (the foreign keys
+ * caught it): answer as if the request had arrived after the delete.
+ */
+async function vanished(
+  db: Executor,
+  principal: Principal,
+  cause: unknown,
+  target: { workflow: number; project: number; from: number; to: number },
+): Promise<unknown> {
+  try {
+    await findWorkflow(db, principal, target.workflow);
+    await checkPair(db, target.project, target.from, target.to);
+  } catch (error) {
+    return error;
+  }
+  return cause;
+}
+
 /** The workflow's JSON embeds its transitions, so any transition change is a change of the workflow. */
 async function touchWorkflow(trx: Trx, workflowId: number, now: string): Promise<void> {
   await trx.updateTable('workflows').set({ updated_at: now }).where('id', '=', workflowId).execute();
@@ -100,6 +119,10 @@ export async function createTransition(
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw await duplicate(ctx.db, workflow.id, input.from_status, input.to_status);
+    if (isForeignKeyViolation(error)) {
+      const target = { workflow: workflow.id, project: workflow.project_id, from: input.from_status, to: input.to_status };
+      throw await vanished(ctx.db, principal, error, target);
+    }
     throw error;
   }
   return getTransition(ctx, principal, id);
@@ -135,6 +158,9 @@ export async function updateTransition(
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw await duplicate(ctx.db, current.workflow, from, to);
+    if (isForeignKeyViolation(error)) {
+      throw await vanished(ctx.db, principal, error, { workflow: current.workflow, project: current.project, from, to });
+    }
     throw error;
   }
   return getTransition(ctx, principal, id);
