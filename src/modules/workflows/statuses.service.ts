@@ -150,8 +150,8 @@ export async function reorderStatuses(ctx: AppContext, principal: Principal, inp
     const missing = [...positions.keys()].filter((id) => !input.statuses.includes(id));
     const unknown = input.statuses.filter((id) => !positions.has(id));
     if (missing.length || unknown.length) {
-      throw new ApiError('VALIDATION_ERROR', "statuses must list every status of the project exactly once.", {
-        fields: { statuses: "must list every status id of the project exactly once" },
+      throw new ApiError('VALIDATION_ERROR', 'statuses must list every status of the project exactly once.', {
+        fields: { statuses: 'must list every status id of the project exactly once' },
         missing,
         unknown,
       });

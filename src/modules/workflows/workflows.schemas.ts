@@ -51,7 +51,7 @@ export const StatusReorderBody = Type.Object(
     statuses: Type.Array(Id, {
       uniqueItems: true,
       maxItems: 500,
-      description: "Every status id of the project, exactly once, in the new board order.",
+      description: 'Every status id of the project, exactly once, in the new board order.',
     }),
   },
   { additionalProperties: false },
