@@ -18,6 +18,12 @@ export const Timestamp = Type.String({
   description: 'ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z',
 });
 
+/** A display name (statuses, workflows, labels...): 1-100 characters, no leading or trailing whitespace. */
+export const DisplayName = Type.String({ minLength: 1, maxLength: 100, pattern: '^\\S(.*\\S)?$' });
+
+/** A calendar date, `YYYY-MM-DD`. */
+export const DateString = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', examples: ['2026-12-01'] });
+
 export const OffsetPagination = Type.Object(
   { count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
   { title: 'OffsetPagination' },

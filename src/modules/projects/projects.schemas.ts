@@ -6,6 +6,9 @@ export const ProjectKey = Type.String({
   description: '2-10 uppercase letters or digits, starting with a letter. Unique in the workspace; immutable.',
   examples: ['WEB'],
 });
+/** Path parameters of the project-scoped routes (`/projects/{project_key}/...`). */
+export const ProjectKeyParams = Type.Object({ project_key: ProjectKey });
+
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Description = Type.String({ maxLength: 65536 });
 const ProjectRole = Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('viewer')]);

@@ -72,14 +72,6 @@ export async function lockTask(db: Executor, dialect: Dialect, taskId: number): 
   if (dialect === 'postgres') await db.selectFrom('tasks').select('id').where('id', '=', taskId).forUpdate().execute();
 }
 
-/**
- * PostgreSQL: serializes changes to a project's task tree (re-parenting, deletion, numbering).
- * It is the same lock the key counter takes, so the order is always project row, then task rows.
- */
-export async function lockProject(db: Executor, dialect: Dialect, projectId: number): Promise<void> {
-  if (dialect === 'postgres') await db.selectFrom('projects').select('id').where('id', '=', projectId).forNoKeyUpdate().execute();
-}
-
 /** Label names per task for a page of tasks, in one query; each list sorted by code point. */
 export async function labelNamesByTask(db: Executor, taskIds: number[]): Promise<Map<number, string[]>> {
   const result = new Map<number, string[]>();

@@ -1,3 +1,4 @@
+import { ProjectKeyParams } from '../projects/projects.schemas.ts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
@@ -16,7 +17,6 @@ import {
   BulkUpdateBody,
   FollowerListQuery,
   FollowState,
-  ProjectKeyParams,
   SubtaskCreateBody,
   SubtaskListQuery,
   Task,

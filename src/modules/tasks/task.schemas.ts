@@ -1,6 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PaginationQuery, Timestamp } from '../../http/schemas.ts';
-import { ProjectKey } from '../projects/projects.schemas.ts';
 
 /** Subtasks nest at most this many levels: a top-level task is level 1. */
 export const MAX_TASK_DEPTH = 5;
@@ -18,7 +17,6 @@ export const TaskKey = Type.String({
   examples: ['WEB-12'],
 });
 export const TaskKeyParams = Type.Object({ task_key: TaskKey });
-export const ProjectKeyParams = Type.Object({ project_key: ProjectKey });
 
 const StatusCategory = Type.Union([Type.Literal('todo'), Type.Literal('in_progress'), Type.Literal('done')]);
 const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD' });

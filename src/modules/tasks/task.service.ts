@@ -9,7 +9,8 @@ import { canWriteInProject, type Principal } from '../auth/principal.ts';
 import { findVisibleProjectRef, type ProjectRef } from '../projects/visibility.ts';
 import { TaskInputResolver } from './task-input.ts';
 import { etagOf, presentTasks, type TaskSnapshot } from './task.presenter.ts';
-import { findTaskRow, findVisibleTaskRef, lockProject, lockTask, selectTaskRows, type TaskRef, type TaskRow } from './task.repository.ts';
+import { lockProject } from '../projects/lock.ts';
+import { findTaskRow, findVisibleTaskRef, lockTask, selectTaskRows, type TaskRef, type TaskRow } from './task.repository.ts';
 import type { TaskCreateInput, TaskJson, TaskListFilters, TaskUpdateInput } from './task.schemas.ts';
 import { applyTaskUpdate, createTaskRecord, deleteTaskRecord, type TaskValues } from './task-writes.ts';
 

@@ -1,0 +1,106 @@
+import type { AppContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/database.ts';
+import { notFound } from '../../http/errors.ts';
+import { type PageRequest, paginate } from '../../http/pagination.ts';
+import type { Principal } from '../auth/principal.ts';
+import { nameTaken, visibleProjectByKey, writableProjectById, writableProjectByKey } from './access.ts';
+import { detachFromTasks } from './detach.ts';
+import { presentMilestone, selectMilestones } from './planning.repository.ts';
+
+type MilestoneState = 'open' | 'closed';
+
+export interface MilestoneFields {
+  name: string;
+  description: string;
+  due_date: string | null;
+  state: MilestoneState;
+}
+
+const ORDERABLE = {
+  id: 'm.id',
+  name: 'm.name',
+  due_date: 'due_date_sort',
+  state: 'm.state',
+  created_at: 'm.created_at',
+  updated_at: 'm.updated_at',
+};
+
+export async function listMilestones(
+  ctx: AppContext,
+  principal: Principal,
+  projectKey: string,
+  filters: { state?: MilestoneState },
+  page: PageRequest,
+) {
+  const project = await visibleProjectByKey(ctx.db, principal, projectKey);
+  let query = selectMilestones(ctx.db, principal).where('m.project_id', '=', project.id);
+  if (filters.state !== undefined) query = query.where('m.state', '=', filters.state);
+  const { rows, pagination } = await paginate(query, page, { idColumn: 'm.id', orderable: ORDERABLE, defaultOrdering: 'due_date' });
+  return { data: rows.map(presentMilestone), pagination };
+}
+
+async function findMilestone(ctx: AppContext, principal: Principal, id: number) {
+  const row = await selectMilestones(ctx.db, principal).where('m.id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Milestone');
+  return row;
+}
+
+export async function getMilestone(ctx: AppContext, principal: Principal, id: number) {
+  return presentMilestone(await findMilestone(ctx, principal, id));
+}
+
+export async function createMilestone(
+  ctx: AppContext,
+  principal: Principal,
+  projectKey: string,
+  input: Partial<MilestoneFields> & { name: string },
+) {
+  const project = await writableProjectByKey(ctx.db, principal, projectKey);
+  const now = ctx.clock.nowIso();
+  try {
+    const row = await ctx.db
+      .insertInto('milestones')
+      .values({
+        project_id: project.id,
+        name: input.name,
+        description: input.description ?? '',
+        due_date: input.due_date ?? null,
+        state: input.state ?? 'open',
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return getMilestone(ctx, principal, row.id);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken('milestone', input.name);
+    throw error;
+  }
+}
+
+export async function updateMilestone(ctx: AppContext, principal: Principal, id: number, changes: Partial<MilestoneFields>) {
+  const current = await findMilestone(ctx, principal, id);
+  await writableProjectById(ctx.db, principal, current.project_id);
+  const set: Partial<MilestoneFields> = {};
+  for (const field of ['name', 'description', 'due_date', 'state'] as const) {
+    if (changes[field] !== undefined && changes[field] !== current[field]) Object.assign(set, { [field]: changes[field] });
+  }
+  if (Object.keys(set).length === 0) return presentMilestone(current);
+  try {
+    await ctx.db.updateTable('milestones').set({ ...set, updated_at: ctx.clock.nowIso() }).where('id', '=', id).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken('milestone', changes.name ?? current.name);
+    throw error;
+  }
+  return getMilestone(ctx, principal, id);
+}
+
+/** Tasks in the milestone lose it (`milestone` becomes null) and the milestone is deleted, in one transaction. */
+export async function deleteMilestone(ctx: AppContext, principal: Principal, id: number): Promise<void> {
+  const current = await findMilestone(ctx, principal, id);
+  await writableProjectById(ctx.db, principal, current.project_id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await detachFromTasks(trx, { kind: 'milestone', id }, ctx.clock.nowIso());
+    await trx.deleteFrom('milestones').where('id', '=', id).execute();
+  });
+}

@@ -1,0 +1,195 @@
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import type { AppContext } from '../../context.ts';
+import { principalOf } from '../../http/auth-hook.ts';
+import { list, ok } from '../../http/envelope.ts';
+import { type PageRequest, type Pagination, pageRequest } from '../../http/pagination.ts';
+import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
+import type { Api } from '../../http/types.ts';
+import type { Principal } from '../auth/principal.ts';
+import { ProjectKeyParams } from '../projects/projects.schemas.ts';
+import * as labels from './labels.service.ts';
+import * as milestones from './milestones.service.ts';
+import {
+  Label,
+  LabelCreateBody,
+  LabelListQuery,
+  LabelUpdateBody,
+  Milestone,
+  MilestoneCreateBody,
+  MilestoneListQuery,
+  MilestoneUpdateBody,
+  Sprint,
+  SprintCreateBody,
+  SprintListQuery,
+  SprintUpdateBody,
+} from './planning.schemas.ts';
+import * as sprints from './sprints.service.ts';
+
+export const planningModels = [Label, Milestone, Sprint];
+
+type Item = Record<string, unknown>;
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the three resources share one route shape; TypeBox validates each body and query. */
+interface PlanningResource {
+  /** Path segment, e.g. `milestones`. */
+  plural: string;
+  singular: string;
+  model: TObject & { $id?: string };
+  listQuery: TObject;
+  createBody: TSchema;
+  updateBody: TSchema;
+  /** Filters the list takes besides pagination. */
+  filters: (query: any) => Record<string, unknown>;
+  list(ctx: AppContext, principal: Principal, key: string, filters: any, page: PageRequest): Promise<{ data: Item[]; pagination: Pagination }>;
+  create(ctx: AppContext, principal: Principal, key: string, body: any): Promise<Item>;
+  get(ctx: AppContext, principal: Principal, id: number): Promise<Item>;
+  update(ctx: AppContext, principal: Principal, id: number, body: any): Promise<Item>;
+  remove(ctx: AppContext, principal: Principal, id: number): Promise<void>;
+  notes: { create?: string; update?: string; remove: string };
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const DETACH_NOTE =
+  'Every task carrying it loses it in the same transaction, and each such task counts as updated (new `updated_at` and ETag). ' +
+  'The tasks themselves stay.';
+
+const RESOURCES: PlanningResource[] = [
+  {
+    plural: 'labels',
+    singular: 'label',
+    model: Label,
+    listQuery: LabelListQuery,
+    createBody: LabelCreateBody,
+    updateBody: LabelUpdateBody,
+    filters: () => ({}),
+    list: (ctx, principal, key, _filters, page) => labels.listLabels(ctx, principal, key, page),
+    create: labels.createLabel,
+    get: labels.getLabel,
+    update: labels.updateLabel,
+    remove: labels.deleteLabel,
+    notes: {
+      create: 'Names are unique in the project (409 ALREADY_EXISTS). `color` defaults to `#ededed`.',
+      update: 'Id-addressed label endpoints are an extension of the specification.',
+      remove: `Id-addressed label endpoints are an extension of the specification. ${DETACH_NOTE}`,
+    },
+  },
+  {
+    plural: 'milestones',
+    singular: 'milestone',
+    model: Milestone,
+    listQuery: MilestoneListQuery,
+    createBody: MilestoneCreateBody,
+    updateBody: MilestoneUpdateBody,
+    filters: (query: { state?: string }) => ({ state: query.state }),
+    list: milestones.listMilestones,
+    create: milestones.createMilestone,
+    get: milestones.getMilestone,
+    update: milestones.updateMilestone,
+    remove: milestones.deleteMilestone,
+    notes: {
+      create: 'Names are unique in the project (409 ALREADY_EXISTS).',
+      remove: DETACH_NOTE,
+    },
+  },
+  {
+    plural: 'sprints',
+    singular: 'sprint',
+    model: Sprint,
+    listQuery: SprintListQuery,
+    createBody: SprintCreateBody,
+    updateBody: SprintUpdateBody,
+    filters: (query: { state?: string }) => ({ state: query.state }),
+    list: sprints.listSprints,
+    create: sprints.createSprint,
+    get: sprints.getSprint,
+    update: sprints.updateSprint,
+    remove: sprints.deleteSprint,
+    notes: {
+      create:
+        'Names are unique in the project (409 ALREADY_EXISTS). `end_date` before `start_date` is a 400. A second `active` sprint ' +
+        'is 409 ACTIVE_SPRINT_EXISTS (`details.sprint` names the active one).',
+      update: 'Any state change is allowed (start, complete, reopen) while at most one sprint of the project is active.',
+      remove: DETACH_NOTE,
+    },
+  },
+];
+
+const LIST_ORDERING: Record<string, string> = {
+  labels: 'Ordered by `name` by default; also `id`, `created_at`, `updated_at`.',
+  milestones: 'Ordered by `due_date` by default, undated last; also `name`, `state`, `id`, `created_at`, `updated_at`.',
+  sprints: 'Ordered by `start_date` by default, undated last; also `end_date`, `name`, `state`, `id`, `created_at`, `updated_at`.',
+};
+
+/** Spec 4.2: labels, milestones and sprints per project, plus their id-addressed endpoints. */
+export function registerPlanningRoutes(app: Api, ctx: AppContext): void {
+  for (const resource of RESOURCES) registerResource(app, ctx, resource);
+}
+
+function registerResource(app: Api, ctx: AppContext, r: PlanningResource): void {
+  const tags = [r.plural[0]!.toUpperCase() + r.plural.slice(1)];
+  const one = Envelope(Type.Ref(r.model));
+  const collection = `/api/v1/projects/:project_key/${r.plural}/`;
+  const item = `/api/v1/${r.plural}/:id/`;
+
+  app.get(collection, {
+    schema: {
+      tags,
+      summary: `List a project's ${r.plural}`,
+      description: LIST_ORDERING[r.plural],
+      params: ProjectKeyParams,
+      querystring: r.listQuery,
+      response: { 200: ListEnvelope(Type.Ref(r.model)), ...errorResponses(404) },
+    },
+    config: { scope: 'tasks:read' },
+  }, async (request) => {
+    const query = request.query as Record<string, unknown>;
+    const { data, pagination } = await r.list(ctx, principalOf(request), request.params.project_key, r.filters(query), pageRequest(query));
+    return list(data, pagination);
+  });
+
+  app.post(collection, {
+    schema: {
+      tags,
+      summary: `Create a ${r.singular} in a project (any project role but viewer)`,
+      description: r.notes.create,
+      params: ProjectKeyParams,
+      body: r.createBody,
+      response: { 201: one, ...errorResponses(404, 409) },
+    },
+    config: { scope: 'tasks:write' },
+  }, async (request, reply) => {
+    reply.code(201);
+    return ok(await r.create(ctx, principalOf(request), request.params.project_key, request.body));
+  });
+
+  app.get(item, {
+    schema: { tags, summary: `Read a ${r.singular}`, params: IdParams, response: { 200: one, ...errorResponses(404) } },
+    config: { scope: 'tasks:read' },
+  }, async (request) => ok(await r.get(ctx, principalOf(request), request.params.id)));
+
+  app.put(item, {
+    schema: {
+      tags,
+      summary: `Change a ${r.singular} (omitted fields keep their values)`,
+      description: r.notes.update,
+      params: IdParams,
+      body: r.updateBody,
+      response: { 200: one, ...errorResponses(404, 409) },
+    },
+    config: { scope: 'tasks:write' },
+  }, async (request) => ok(await r.update(ctx, principalOf(request), request.params.id, request.body)));
+
+  app.delete(item, {
+    schema: {
+      tags,
+      summary: `Delete a ${r.singular} and take it off its tasks`,
+      description: r.notes.remove,
+      params: IdParams,
+      response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
+    },
+    config: { scope: 'tasks:write' },
+  }, async (request, reply) => {
+    await r.remove(ctx, principalOf(request), request.params.id);
+    return reply.code(204).send(null);
+  });
+}
