@@ -110,13 +110,21 @@ describe('labels (spec 4.2)', () => {
 
     const after = await taskRows(h, project.id);
     expect(after.map((t) => t.id)).toEqual(before.map((t) => t.id));
-    const changedAt = after.find((t) => t.id === t1)!.updated_at;
-    expect(changedAt > before.find((t) => t.id === t1)!.updated_at).toBe(true);
     for (const task of after) {
       const was = before.find((t) => t.id === task.id)!;
-      if (task.id === t1 || task.id === t2) expect(task).toEqual({ ...was, version: was.version + 1, updated_at: changedAt });
-      else expect(task).toEqual(was);
+      if (task.id === t1 || task.id === t2) {
+        expect(task).toEqual({ ...was, version: was.version + 1, updated_at: task.updated_at });
+        expect(task.updated_at > was.updated_at).toBe(true);
+      } else expect(task).toEqual(was);
     }
+    // Each detached task goes through the task write path: a change record and a task.updated event.
+    const changes = await h.ctx.db.selectFrom('task_changes').select(['task_id', 'action']).orderBy('id').execute();
+    expect(changes).toEqual([{ task_id: t1, action: 'updated' }, { task_id: t2, action: 'updated' }]);
+    const events = await h.ctx.db.selectFrom('event_outbox').select('envelope').where('type', '=', 'task.updated').orderBy('id').execute();
+    expect(events.map((e) => JSON.parse(e.envelope).data.changes.labels)).toEqual([
+      { from: ['doomed'], to: [] },
+      { from: ['doomed', 'kept'], to: ['kept'] },
+    ]);
     const links = await h.ctx.db.selectFrom('task_labels').select(['task_id', 'label_id']).orderBy('task_id').execute();
     expect(links.filter((l) => [t1, t2, untouched].includes(l.task_id))).toEqual([
       { task_id: t2, label_id: kept.id },

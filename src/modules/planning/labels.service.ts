@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
+import type { ActionOrigin } from '../../events/record-event.ts';
 import type { Principal } from '../auth/principal.ts';
 import { nameTaken, visibleProjectByKey, writableProjectById, writableProjectByKey } from './access.ts';
 import { detachFromTasks } from './detach.ts';
@@ -75,11 +76,11 @@ export async function updateLabel(ctx: AppContext, principal: Principal, id: num
 }
 
 /** The label comes off every task that carries it, and is deleted, in one transaction. */
-export async function deleteLabel(ctx: AppContext, principal: Principal, id: number): Promise<void> {
+export async function deleteLabel(ctx: AppContext, principal: Principal, id: number, origin: ActionOrigin): Promise<void> {
   const current = await findLabel(ctx, principal, id);
   await writableProjectById(ctx.db, principal, current.project_id);
   await ctx.db.transaction().execute(async (trx) => {
-    await detachFromTasks(trx, { kind: 'label', id }, ctx.clock.nowIso());
+    await detachFromTasks(trx, ctx, origin, { kind: 'label', id });
     await trx.deleteFrom('labels').where('id', '=', id).execute();
   });
 }

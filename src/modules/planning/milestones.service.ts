@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
+import type { ActionOrigin } from '../../events/record-event.ts';
 import type { Principal } from '../auth/principal.ts';
 import { nameTaken, visibleProjectByKey, writableProjectById, writableProjectByKey } from './access.ts';
 import { detachFromTasks } from './detach.ts';
@@ -96,11 +97,11 @@ export async function updateMilestone(ctx: AppContext, principal: Principal, id:
 }
 
 /** Tasks in the milestone lose it (`milestone` becomes null) and the milestone is deleted, in one transaction. */
-export async function deleteMilestone(ctx: AppContext, principal: Principal, id: number): Promise<void> {
+export async function deleteMilestone(ctx: AppContext, principal: Principal, id: number, origin: ActionOrigin): Promise<void> {
   const current = await findMilestone(ctx, principal, id);
   await writableProjectById(ctx.db, principal, current.project_id);
   await ctx.db.transaction().execute(async (trx) => {
-    await detachFromTasks(trx, { kind: 'milestone', id }, ctx.clock.nowIso());
+    await detachFromTasks(trx, ctx, origin, { kind: 'milestone', id });
     await trx.deleteFrom('milestones').where('id', '=', id).execute();
   });
 }

@@ -1,5 +1,6 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { originFromPrincipal, type ActionOrigin } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
 import { type PageRequest, type Pagination, pageRequest } from '../../http/pagination.ts';
@@ -44,7 +45,7 @@ interface PlanningResource {
   create(ctx: AppContext, principal: Principal, key: string, body: any): Promise<Item>;
   get(ctx: AppContext, principal: Principal, id: number): Promise<Item>;
   update(ctx: AppContext, principal: Principal, id: number, body: any): Promise<Item>;
-  remove(ctx: AppContext, principal: Principal, id: number): Promise<void>;
+  remove(ctx: AppContext, principal: Principal, id: number, origin: ActionOrigin): Promise<void>;
   notes: { create?: string; update?: string; remove: string };
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
@@ -189,7 +190,8 @@ function registerResource(app: Api, ctx: AppContext, r: PlanningResource): void 
     },
     config: { scope: 'tasks:write' },
   }, async (request, reply) => {
-    await r.remove(ctx, principalOf(request), request.params.id);
+    const principal = principalOf(request);
+    await r.remove(ctx, principal, request.params.id, originFromPrincipal(principal, request.id));
     return reply.code(204).send(null);
   });
 }

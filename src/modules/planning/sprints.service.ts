@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
+import type { ActionOrigin } from '../../events/record-event.ts';
 import type { Principal } from '../auth/principal.ts';
 import { nameTaken, visibleProjectByKey, writableProjectById, writableProjectByKey } from './access.ts';
 import { detachFromTasks } from './detach.ts';
@@ -121,11 +122,11 @@ export async function updateSprint(ctx: AppContext, principal: Principal, id: nu
 }
 
 /** Tasks in the sprint lose it (`sprint` becomes null) and the sprint is deleted, in one transaction. */
-export async function deleteSprint(ctx: AppContext, principal: Principal, id: number): Promise<void> {
+export async function deleteSprint(ctx: AppContext, principal: Principal, id: number, origin: ActionOrigin): Promise<void> {
   const current = await findSprint(ctx, principal, id);
   await writableProjectById(ctx.db, principal, current.project_id);
   await ctx.db.transaction().execute(async (trx) => {
-    await detachFromTasks(trx, { kind: 'sprint', id }, ctx.clock.nowIso());
+    await detachFromTasks(trx, ctx, origin, { kind: 'sprint', id });
     await trx.deleteFrom('sprints').where('id', '=', id).execute();
   });
 }
