@@ -3,11 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
 import { meModels, registerMeRoutes } from './modules/accounts/me.routes.ts';
 import { projectModels, registerProjectRoutes } from './modules/projects/projects.routes.ts';
+import { registerWebhookRoutes, webhookModels } from './modules/webhooks/webhooks.routes.ts';
 
 /** Every API module, in one place: its shared models (OpenAPI components) and its routes. */
 export function registerRoutes(fastify: FastifyInstance, ctx: AppContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  for (const model of [...meModels, ...projectModels]) app.addSchema(model);
+  for (const model of [...meModels, ...projectModels, ...webhookModels]) app.addSchema(model);
   registerMeRoutes(app, ctx);
   registerProjectRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
 }

@@ -3,6 +3,7 @@ import type { DatabaseHandle } from './database.ts';
 import type { MigrationContext } from './migrations/helpers.ts';
 import * as foundation from './migrations/0001_foundation.ts';
 import * as tasks from './migrations/0002_tasks.ts';
+import * as webhooks from './migrations/0005_webhooks.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -12,6 +13,7 @@ interface DialectMigration {
 const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0001_foundation', foundation],
   ['0002_tasks', tasks],
+  ['0005_webhooks', webhooks],
 ];
 
 class StaticProvider implements MigrationProvider {
