@@ -5,6 +5,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { generate } from 'selfsigned';
 import { loadConfig, type Config } from '../../src/config.ts';
+import type { EventType } from '../../src/events/catalog.ts';
+import { recordEvent } from '../../src/events/record-event.ts';
 import type { ResolvedAddress, Resolver } from '../../src/modules/webhooks/url-guard.ts';
 import type { MailMessage } from '../../src/modules/webhooks/io.ts';
 import { createHarness, type TestHarness } from './harness.ts';
@@ -175,4 +177,23 @@ export async function createWebhookHarness(options: { allowPrivate: boolean; con
     mailer: { send: async (message) => void mail.push(message) },
   };
   return Object.assign(h, { resolver, mail });
+}
+
+/** Writes an outbox event for a project the way a task change does (inside a transaction). */
+export async function emitEvent(h: TestHarness, projectId: number, type: EventType = 'task.updated', data: Record<string, unknown> = {}): Promise<string> {
+  const org = await h.ctx.db
+    .selectFrom('projects as p')
+    .innerJoin('organizations as o', 'o.id', 'p.organization_id')
+    .select(['o.id', 'o.slug', 'o.name'])
+    .where('p.id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  return h.ctx.db.transaction().execute((trx) =>
+    recordEvent(trx, {
+      type,
+      origin: { organization: org, actor: { id: 1, email: 'ann@example.test', name: 'Ann' }, source: 'api', correlationId: 'req-test' },
+      projectId,
+      occurredAt: h.ctx.clock.nowIso(),
+      data: { task: { key: 'T-1', title: 'Prénom «quoted» \u2028 emoji 🚀' }, ...data },
+    }),
+  );
 }

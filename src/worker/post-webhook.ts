@@ -1,0 +1,93 @@
+/**
+ * One HTTP POST of a delivery attempt. The connection goes to an address the SSRF guard has
+ * just checked (a custom `lookup` answers with the checked addresses instead of asking DNS
+ * again), redirects are never followed (node:https does not follow them), the whole exchange
+ * is bounded by the caller's AbortSignal (a total deadline, not an idle timer), and at most
+ * `maxBodyBytes` of the answer are kept.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { CheckedTarget } from '../modules/webhooks/url-guard.ts';
+
+export interface PostResult {
+  /** Status of the answer, or null when none arrived before the deadline or the connection failed. */
+  status: number | null;
+  /** The first bytes of the answer as text. */
+  body: string | null;
+  /** Why no answer arrived; null when one did. */
+  error: string | null;
+}
+
+export interface PostOptions {
+  signal: AbortSignal;
+  /** Trusted CA certificates instead of the system roots (tests only). */
+  ca?: string | Buffer | Array<string | Buffer>;
+  maxBodyBytes: number;
+  timeoutMs: number;
+}
+
+function describe(error: unknown, options: PostOptions): string {
+  if (options.signal.aborted) return `timeout: no complete response status within ${options.timeoutMs} ms`;
+  const e = error as { code?: string; message?: string };
+  return e.code ? `${e.code}: ${e.message ?? ''}`.trim() : (e.message ?? String(error));
+}
+
+export function postWebhook(target: CheckedTarget, body: Buffer, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
+  const addresses = target.addresses;
+  const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
+    if (lookupOptions.all) {
+      (callback as (err: null, addresses: Array<{ address: string; family: number }>) => void)(null, addresses);
+    } else {
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    }
+  };
+  const client = target.url.protocol === 'http:' ? http : https;
+
+  return new Promise<PostResult>((resolve) => {
+    let status: number | null = null;
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let settled = false;
+
+    const finish = (result: PostResult) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+      request.destroy();
+    };
+    const answered = () => finish({ status, body: Buffer.concat(chunks).toString('utf8'), error: null });
+
+    const request = client.request(target.url, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(body.length) },
+      // A fresh connection per attempt: it goes to an address checked for this very attempt.
+      agent: false,
+      lookup,
+      signal: options.signal,
+      ...(options.ca ? { ca: options.ca } : {}),
+    });
+
+    request.on('response', (response) => {
+      // Success is decided by the status line (API-DECISIONS); the body is only kept for the log.
+      status = response.statusCode ?? null;
+      response.on('data', (chunk: Buffer) => {
+        const room = options.maxBodyBytes - kept;
+        if (room > 0) {
+          const part = chunk.subarray(0, room);
+          chunks.push(part);
+          kept += part.length;
+        }
+        if (kept >= options.maxBodyBytes) answered();
+      });
+      response.on('end', answered);
+      response.on('error', answered);
+      response.on('aborted', answered);
+    });
+    request.on('error', (error) => {
+      if (status !== null) answered();
+      else finish({ status: null, body: null, error: describe(error, options) });
+    });
+    request.end(body);
+  });
+}
