@@ -71,6 +71,9 @@ export async function claimDueDeliveries(ctx: AppContext, limit: number): Promis
       .updateTable('webhook_deliveries')
       .set({ locked_until: isoFromMs(nowMs + ctx.config.webhooks.leaseMs), lease_token: leaseToken })
       .where('id', 'in', due)
+      // Re-checked on the row itself, so a claim that waited on a lock never takes a row someone else just claimed.
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
       .returning(['id', 'attempts', 'endpoint_id', 'outbox_id', 'event_id', 'is_test'])
       .execute();
     if (claimed.length === 0) return [];

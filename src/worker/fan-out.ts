@@ -22,6 +22,7 @@ export async function fanOut(ctx: AppContext, limit = 200): Promise<number> {
       .updateTable('event_outbox')
       .set({ fanned_out_at: now })
       .where('id', 'in', pending)
+      .where('fanned_out_at', 'is', null)
       .returning(['id', 'event_id', 'type', 'organization_id', 'project_id'])
       .execute();
     if (events.length === 0) return 0;
