@@ -5,6 +5,7 @@ import { ApiError } from '../http/errors.ts';
 import * as accounts from '../modules/accounts/accounts.service.ts';
 import type { ProjectRole, WorkspaceRole } from '../db/schema.ts';
 import { openContext } from './context.ts';
+import { listNotifications } from '../modules/webhooks/notifications.ts';
 import { createDemo } from './demo.ts';
 import { serve } from './serve.ts';
 
@@ -107,6 +108,14 @@ program
       accounts.addProjectMember(ctx, { projectKey: opts.project, userId: opts.user, role: opts.role }),
     ),
   );
+
+program
+  .command('notifications')
+  .description('operator notices, such as webhook endpoints disabled after repeated failures')
+  .command('list')
+  .option('--org <slug>', 'only this organization')
+  .option('--limit <n>', 'newest first, at most this many', positiveInt, 50)
+  .action(action((ctx, opts: { org?: string; limit: number }) => listNotifications(ctx, opts)));
 
 program.command('demo').description('create a demo workspace and print a token for it').action(action(createDemo));
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/modules/accounts/accounts.service.ts';
 import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/delivery-policy.ts';
+import { listNotifications } from '../../src/modules/webhooks/notifications.ts';
 import { verifyWebhook } from '../../src/webhooks-consumer/verify.ts';
 import { attemptDelivery, claimDueDeliveries, deliverDue, LOST_ATTEMPT_ERROR, recordOutcome } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
@@ -208,6 +209,10 @@ describe('webhook delivery to a real HTTPS receiver (spec 3, 6, 8)', () => {
     expect(JSON.parse(notes[0]!.data)).toMatchObject({ endpoint_id: ep.id, last_error: 'HTTP 500: the receiver did not answer 2xx' });
     expect(h.mail).toEqual([{ to: ['olga@example.test'], subject: `Webhook endpoint ${ep.id} was disabled`, text: expect.stringContaining('"enabled": true') }]);
     expect(notes.find((n) => n.user_id === owner.id)!.emailed_at).toMatch(/Z$/);
+    const listed = await listNotifications(h.ctx, { org: admin.org, limit: 10 });
+    expect(listed.notifications.map((n) => [n.user, n.kind])).toEqual(
+      notes.map((n) => [n.user_id, 'webhook_endpoint_disabled']).sort((a, b) => Number(b[0]) - Number(a[0])),
+    );
     expect(lines.some((l) => l.level === 40 && l.endpoint_id === ep.id && /disabled after 20 consecutive/.test(l.msg))).toBe(true);
 
     // While disabled: no new deliveries, and tests and replays are refused.

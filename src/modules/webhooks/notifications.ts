@@ -93,3 +93,30 @@ export async function announceDisabled(ctx: AppContext, log: FastifyBaseLogger, 
     }
   }
 }
+
+/** Operator view of notifications, newest first (`tasktracker notifications list`). */
+export async function listNotifications(ctx: AppContext, options: { org?: string; limit: number }) {
+  let query = ctx.db
+    .selectFrom('notifications as n')
+    .innerJoin('users as u', 'u.id', 'n.user_id')
+    .innerJoin('organizations as o', 'o.id', 'n.organization_id')
+    .select([
+      'n.id',
+      'o.slug as organization',
+      'n.user_id as user',
+      'u.name as user_name',
+      'u.email as user_email',
+      'n.kind',
+      'n.subject',
+      'n.body',
+      'n.data',
+      'n.created_at',
+      'n.emailed_at',
+      'n.email_error',
+    ])
+    .orderBy('n.id', 'desc')
+    .limit(options.limit);
+  if (options.org) query = query.where('o.slug', '=', options.org);
+  const rows = await query.execute();
+  return { notifications: rows.map((row) => ({ ...row, data: JSON.parse(row.data) as unknown })) };
+}
