@@ -8,6 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import tls, { type SecureContext } from 'node:tls';
 import type { CheckedTarget } from '../modules/webhooks/url-guard.ts';
 
 export interface PostResult {
@@ -27,6 +28,20 @@ export interface PostOptions {
   timeoutMs: number;
 }
 
+type TrustedCa = PostOptions['ca'];
+
+// Building a TLS context parses every trusted certificate; do it once per trust list, not per attempt.
+const contexts = new Map<TrustedCa, SecureContext>();
+
+function secureContextFor(ca: TrustedCa): SecureContext {
+  let context = contexts.get(ca);
+  if (!context) {
+    context = tls.createSecureContext(ca ? { ca } : {});
+    contexts.set(ca, context);
+  }
+  return context;
+}
+
 function describe(error: unknown, options: PostOptions): string {
   if (options.signal.aborted) return `timeout: no complete response status within ${options.timeoutMs} ms`;
   const e = error as { code?: string; message?: string };
@@ -42,7 +57,6 @@ export function postWebhook(target: CheckedTarget, body: Buffer, headers: Record
       callback(null, addresses[0]!.address, addresses[0]!.family);
     }
   };
-  const client = target.url.protocol === 'http:' ? http : https;
 
   return new Promise<PostResult>((resolve) => {
     let status: number | null = null;
@@ -58,15 +72,18 @@ export function postWebhook(target: CheckedTarget, body: Buffer, headers: Record
     };
     const answered = () => finish({ status, body: Buffer.concat(chunks).toString('utf8'), error: null });
 
-    const request = client.request(target.url, {
+    const requestOptions: https.RequestOptions = {
       method: 'POST',
       headers: { ...headers, 'content-length': String(body.length) },
       // A fresh connection per attempt: it goes to an address checked for this very attempt.
       agent: false,
       lookup,
       signal: options.signal,
-      ...(options.ca ? { ca: options.ca } : {}),
-    });
+    };
+    // Plain http only exists with WEBHOOK_ALLOW_PRIVATE_TARGETS (development and tests).
+    // tls.connect takes `secureContext`; @types/node does not list it on https.RequestOptions.
+    const tlsOptions: https.RequestOptions & { secureContext: SecureContext } = { ...requestOptions, secureContext: secureContextFor(options.ca) };
+    const request = target.url.protocol === 'http:' ? http.request(target.url, requestOptions) : https.request(target.url, tlsOptions);
 
     request.on('response', (response) => {
       // Success is decided by the status line (API-DECISIONS); the body is only kept for the log.
