@@ -241,7 +241,7 @@ export interface WebhookEndpointsTable {
   description: string;
   /** JSON array of subscribed event types. */
   events: string;
-  /** The signing secret, AES-256-GCM encrypted (see webhooks/secret-box.ts). */
+  /** The signing secret, AES-256-GCM encrypted (see crypto/secret-box.ts). */
   secret_ciphertext: string;
   enabled: number;
   disabled_reason: string | null;

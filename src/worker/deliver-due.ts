@@ -19,7 +19,7 @@ import type { AppContext } from '../context.ts';
 import { DISABLE_AFTER_ABANDONED, failureFor, isSuccessStatus, MAX_RESPONSE_BYTES, nextAttemptAt } from '../modules/webhooks/delivery-policy.ts';
 import { webhookIo } from '../modules/webhooks/io.ts';
 import { announceDisabled, type DisabledNotice, disableForFailures } from '../modules/webhooks/notifications.ts';
-import { decryptSecret, secretKey } from '../modules/webhooks/secret-box.ts';
+import { decryptSecret, secretKey } from '../crypto/secret-box.ts';
 import { checkTarget, UnsafeTargetError } from '../modules/webhooks/url-guard.ts';
 import { computeSignature } from '../webhooks-consumer/verify.ts';
 import { postWebhook } from './post-webhook.ts';

@@ -69,6 +69,20 @@ describe('webhook catalog and endpoints (spec 4.7, API-DECISIONS "Webhooks")', (
     expect(installation.map((r) => r.name)).toEqual(['webhook_secret_key']);
   });
 
+  it('an Idempotency-Key replay of create returns the same secret, which is stored encrypted with the replay', async () => {
+    const headers = { 'idempotency-key': 'create-crm-hook' };
+    const body = { url: URL_OK, events: ['task.created'] };
+    const first = await h.request('POST', '/api/v1/webhooks/endpoints/', { token: admin.token, body, headers });
+    const again = await h.request('POST', '/api/v1/webhooks/endpoints/', { token: admin.token, body, headers });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const stored = await h.ctx.db.selectFrom('idempotency_keys').select('response_body').where('key', '=', 'create-crm-hook').executeTakeFirstOrThrow();
+    expect(stored.response_body).toMatch(/^sealed:v1\./);
+    expect(stored.response_body).not.toContain(first.body.data.secret);
+  });
+
   it('events default to every subscribable type', async () => {
     const res = await create(admin, { url: URL_OK });
     expect(res.body.data.events).toEqual(SUBSCRIBABLE_EVENT_TYPES);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
-import { decryptSecret, encryptSecret, newSigningSecret } from '../../src/modules/webhooks/secret-box.ts';
+import { decryptSecret, encryptSecret, newSigningSecret } from '../../src/crypto/secret-box.ts';
 import { deliverDue } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
 import { captureLogger, createWebhookHarness, emitEvent, type WebhookHarness } from '../helpers/webhooks.ts';

@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal.ts';
 import { assertMayBeOrgWide, bindableProject, manageableEndpoint } from './access.ts';
 import { getDelivery } from './deliveries.service.ts';
 import { webhookIo } from './io.ts';
-import { decryptSecret, encryptSecret, newSigningSecret, secretKey } from './secret-box.ts';
+import { decryptSecret, encryptSecret, newSigningSecret, secretKey } from '../../crypto/secret-box.ts';
 import { checkTarget, UnsafeTargetError } from './url-guard.ts';
 import { signatureMatches } from '../../webhooks-consumer/verify.ts';
 import { presentEndpoint } from './webhooks.presenter.ts';

@@ -58,7 +58,8 @@ export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
       body: EndpointCreateBody,
       response: { 201: Envelope(Type.Ref(WebhookEndpointCreated)), ...errorResponses(404) },
     },
-    config: { scope: 'webhooks:write' },
+    // An Idempotency-Key replay returns the secret again, so the stored copy is encrypted.
+    config: { scope: 'webhooks:write', sealStoredResponse: true },
   }, async (request, reply) => {
     reply.code(201);
     return ok(await endpoints.createEndpoint(ctx, principalOf(request), request.body));

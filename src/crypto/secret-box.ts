@@ -1,12 +1,12 @@
 /**
- * Endpoint signing secrets: generated from a CSPRNG, shown once, and stored encrypted
- * (AES-256-GCM) so the worker can sign with them while a copy of the database alone does not
- * reveal them. The key comes from WEBHOOK_SECRET_KEY through HKDF-SHA256; without it, a random
+ * Secrets at rest: webhook signing secrets (generated from a CSPRNG, shown once) and stored
+ * idempotent responses that carry one, encrypted with AES-256-GCM so the worker can still sign
+ * while a copy of the database alone does not reveal them. The key comes from WEBHOOK_SECRET_KEY through HKDF-SHA256; without it, a random
  * per-installation key is created in the database on first use (which only keeps secrets out
  * of casual reads such as logs and dumps of one table; serve and worker warn about it).
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../context.ts';
 
 const INSTALLATION_KEY = 'webhook_secret_key';
 const FORMAT = 'v1';
