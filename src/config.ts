@@ -27,6 +27,8 @@ export interface Config {
     attemptTimeoutMs: number;
     /** A claimed attempt whose worker died is due again after this long. */
     leaseMs: number;
+    /** Finished deliveries (and outbox events nothing references) are purged after this many days. */
+    retentionDays: number;
   };
   scheduler: {
     /** task.due_soon fires when the end of a task's due date is this close. */
@@ -88,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivateTargets: boolFrom(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
       attemptTimeoutMs: 5000,
       leaseMs: 60_000,
+      retentionDays: positiveFrom(env, 'WEBHOOK_RETENTION_DAYS', 30),
     },
     scheduler: {
       dueSoonWindowHours: positiveFrom(env, 'DUE_SOON_WINDOW_HOURS', 24),

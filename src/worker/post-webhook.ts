@@ -70,7 +70,8 @@ export function postWebhook(target: CheckedTarget, body: Buffer, headers: Record
       resolve(result);
       request.destroy();
     };
-    const answered = () => finish({ status, body: Buffer.concat(chunks).toString('utf8'), error: null });
+    // PostgreSQL text cannot hold NUL, and a receiver may answer with anything.
+    const answered = () => finish({ status, body: Buffer.concat(chunks).toString('utf8').replaceAll('\0', '\uFFFD'), error: null });
 
     const requestOptions: https.RequestOptions = {
       method: 'POST',

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { purgeExpiredIdempotencyKeys } from '../http/idempotency.ts';
 import { deliverDue } from './deliver-due.ts';
 import { fanOut } from './fan-out.ts';
+import { purgeOldDeliveries } from './retention.ts';
 import { emitDueSoon, escalateStuckTasks } from './scheduler.ts';
 
 export interface WorkerJob {
@@ -27,10 +28,22 @@ export const WORKER_JOBS: WorkerJob[] = [
   { name: 'deliver-due', intervalMs: 250, run: async (ctx, log) => (await deliverDue(ctx, log, DELIVERY_BATCH)) === DELIVERY_BATCH },
   { name: 'due-soon', intervalMs: 60_000, run: async (ctx) => (await emitDueSoon(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH },
   { name: 'escalate-stuck-tasks', intervalMs: 60_000, run: async (ctx) => (await escalateStuckTasks(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH },
-  { name: 'purge-idempotency-keys', intervalMs: 60_000, run: async (ctx) => {
-    await purgeExpiredIdempotencyKeys(ctx);
-    return false;
-  } },
+  {
+    name: 'purge-old-deliveries',
+    intervalMs: 3_600_000,
+    run: async (ctx) => {
+      await purgeOldDeliveries(ctx);
+      return false;
+    },
+  },
+  {
+    name: 'purge-idempotency-keys',
+    intervalMs: 60_000,
+    run: async (ctx) => {
+      await purgeExpiredIdempotencyKeys(ctx);
+      return false;
+    },
+  },
 ];
 
 export interface RunningWorker {
