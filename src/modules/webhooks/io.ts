@@ -3,7 +3,7 @@
  * can inject each seam: a resolver that answers "public" at save time and "private" at delivery
  * time, a test CA for local HTTPS receivers, a mail transport that records messages.
  */
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { AppContext } from '../../context.ts';
 import { type Resolver, systemResolver } from './url-guard.ts';
 
@@ -29,10 +29,12 @@ export interface WebhookIo {
 }
 
 function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+  // Loaded on first use: most processes never send mail, and the CLI should start fast.
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(message) {
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+      transport ??= import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(url));
+      await (await transport).sendMail({ from, to: message.to, subject: message.subject, text: message.text });
     },
   };
 }
