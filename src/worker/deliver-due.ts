@@ -178,8 +178,8 @@ export async function attemptDelivery(ctx: AppContext, claim: ClaimedAttempt): P
     const error = result.error ?? (isSuccessStatus(result.status) ? null : failureFor(result.status!));
     return outcome(result.status, error, result.body);
   } catch (error) {
-    if (error instanceof UnsafeTargetError) return outcome(null, `refused before connecting: the URL ${error.message}`, null);
     if (signal.aborted) return outcome(null, `timeout: no answer within ${timeoutMs} ms`, null);
+    if (error instanceof UnsafeTargetError) return outcome(null, `refused before connecting: the URL ${error.message}`, null);
     return outcome(null, String(error), null);
   }
 }

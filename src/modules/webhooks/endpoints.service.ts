@@ -28,6 +28,8 @@ export interface EndpointChanges {
   enabled?: boolean;
 }
 
+const SAVE_RESOLVE_TIMEOUT_MS = 5000;
+
 const KNOWN_TYPES = new Set<string>(EVENT_CATALOG.map((e) => e.type));
 
 export function listCatalog() {
@@ -50,7 +52,12 @@ function validateEvents(events: string[]): string[] {
 /** The URL as it will be called, after the SSRF guard (spec 6) accepted it. */
 async function checkedUrl(ctx: AppContext, url: string): Promise<string> {
   try {
-    const target = await checkTarget(url, { allowPrivate: ctx.config.webhooks.allowPrivateTargets, resolve: webhookIo(ctx).resolve });
+    const target = await checkTarget(url, {
+      allowPrivate: ctx.config.webhooks.allowPrivateTargets,
+      resolve: webhookIo(ctx).resolve,
+      // A name server that never answers must not hold the request open.
+      signal: AbortSignal.timeout(SAVE_RESOLVE_TIMEOUT_MS),
+    });
     return target.url.href;
   } catch (error) {
     if (error instanceof UnsafeTargetError) throw invalid({ url: error.message }, `The webhook URL is refused: ${error.message}.`);

@@ -145,7 +145,7 @@ export async function checkTarget(raw: string, options: GuardOptions): Promise<C
     try {
       addresses = await abortable(options.resolve(hostname), options.signal);
     } catch (error) {
-      if (options.signal?.aborted) throw error;
+      if (options.signal?.aborted) throw new UnsafeTargetError(`host ${hostname} did not resolve within the deadline`);
       throw new UnsafeTargetError(`host ${hostname} does not resolve (${(error as { code?: string }).code ?? 'lookup failed'})`);
     }
     if (addresses.length === 0) throw new UnsafeTargetError(`host ${hostname} does not resolve`);
