@@ -2,9 +2,9 @@ import type { AppContext } from '../../context.ts';
 import type { DeliveryStatus } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
-import { presentAttempt, presentDelivery } from './webhooks.presenter.ts';
 import type { Principal } from '../auth/principal.ts';
 import { manageableEndpoint } from './access.ts';
+import { presentAttempt, presentDelivery } from './webhooks.presenter.ts';
 import { DELIVERY_COLUMNS, findVisibleDelivery, insertDelivery, visibleDeliveries } from './webhooks.repository.ts';
 
 export async function listDeliveries(
@@ -24,23 +24,22 @@ export async function listDeliveries(
   return { data: rows.map(presentDelivery), pagination };
 }
 
-export async function getDelivery(ctx: AppContext, principal: Principal, id: number, options: { withAttempts: false }): Promise<ReturnType<typeof presentDelivery>>;
-export async function getDelivery(
-  ctx: AppContext,
-  principal: Principal,
-  id: number,
-): Promise<ReturnType<typeof presentDelivery> & { attempt_history: Array<ReturnType<typeof presentAttempt>> }>;
-export async function getDelivery(ctx: AppContext, principal: Principal, id: number, options = { withAttempts: true }) {
+export async function getDelivery(ctx: AppContext, principal: Principal, id: number) {
   const row = await findVisibleDelivery(ctx.db, principal, id);
   if (!row) throw notFound('Webhook delivery');
-  if (!options.withAttempts) return presentDelivery(row);
+  return presentDelivery(row);
+}
+
+/** The delivery with every attempt, oldest first. */
+export async function getDeliveryDetail(ctx: AppContext, principal: Principal, id: number) {
+  const delivery = await getDelivery(ctx, principal, id);
   const attempts = await ctx.db
     .selectFrom('webhook_attempts')
     .select(['number', 'started_at', 'duration_ms', 'response_status', 'error', 'response_body'])
     .where('delivery_id', '=', id)
     .orderBy('id')
     .execute();
-  return { ...presentDelivery(row), attempt_history: attempts.map(presentAttempt) };
+  return { ...delivery, attempt_history: attempts.map(presentAttempt) };
 }
 
 /**
@@ -68,5 +67,5 @@ export async function replayDelivery(ctx: AppContext, principal: Principal, id: 
     replay_of: original.id,
     now: ctx.clock.nowIso(),
   });
-  return getDelivery(ctx, principal, replayId, { withAttempts: false });
+  return getDelivery(ctx, principal, replayId);
 }

@@ -1,15 +1,15 @@
 import type { AppContext } from '../../context.ts';
+import { decryptSecret, encryptSecret, newSigningSecret, secretKey } from '../../crypto/secret-box.ts';
 import { EVENT_CATALOG, SUBSCRIBABLE_EVENT_TYPES } from '../../events/catalog.ts';
 import { originFromPrincipal, recordEvent } from '../../events/record-event.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
+import { signatureMatches } from '../../webhooks-consumer/verify.ts';
 import type { Principal } from '../auth/principal.ts';
 import { assertMayBeOrgWide, bindableProject, manageableEndpoint } from './access.ts';
 import { getDelivery } from './deliveries.service.ts';
 import { webhookIo } from './io.ts';
-import { decryptSecret, encryptSecret, newSigningSecret, secretKey } from '../../crypto/secret-box.ts';
 import { checkTarget, UnsafeTargetError } from './url-guard.ts';
-import { signatureMatches } from '../../webhooks-consumer/verify.ts';
 import { presentEndpoint } from './webhooks.presenter.ts';
 import { ENDPOINT_COLUMNS, findVisibleEndpoint, insertDelivery, isWorkspaceAdmin, visibleEndpoints } from './webhooks.repository.ts';
 
@@ -188,7 +188,7 @@ export async function sendTestEvent(ctx: AppContext, principal: Principal, id: n
       now,
     });
   });
-  return getDelivery(ctx, principal, deliveryId, { withAttempts: false });
+  return getDelivery(ctx, principal, deliveryId);
 }
 
 /** Checks a caller-computed signature with the endpoint's secret, in constant time (spec 4.7 rule 4). */

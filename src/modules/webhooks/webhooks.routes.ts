@@ -130,7 +130,7 @@ export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
       response: { 200: Envelope(Type.Ref(WebhookDeliveryDetail)), ...errorResponses(404) },
     },
     config: { scope: 'webhooks:read' },
-  }, async (request) => ok(await deliveries.getDelivery(ctx, principalOf(request), request.params.id)));
+  }, async (request) => ok(await deliveries.getDeliveryDetail(ctx, principalOf(request), request.params.id)));
 
   app.post('/api/v1/webhooks/deliveries/:id/replay/', {
     schema: {
