@@ -18,6 +18,28 @@ export interface Config {
   };
   bodyLimitBytes: number;
   metricsToken: string | null;
+  webhooks: {
+    /** Encrypts endpoint signing secrets at rest; null means a per-installation key kept in the database. */
+    secretKey: string | null;
+    /** Development and tests only: allows http:// and loopback/private targets. */
+    allowPrivateTargets: boolean;
+    /** Total deadline of one delivery attempt (spec 8: 5 s). */
+    attemptTimeoutMs: number;
+    /** A claimed attempt whose worker died is due again after this long. */
+    leaseMs: number;
+    /** Finished deliveries (and outbox events nothing references) are purged after this many days. */
+    retentionDays: number;
+  };
+  scheduler: {
+    /** task.due_soon fires when the end of a task's due date is this close. */
+    dueSoonWindowHours: number;
+    /** task.escalated fires for a task left unchanged this long in an in_progress-category status. */
+    escalateAfterDays: number;
+  };
+  smtp: {
+    url: string | null;
+    from: string;
+  };
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -27,6 +49,19 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   if (!Number.isInteger(value) || value < 0) {
     throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   }
+  return value;
+}
+
+function boolFrom(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (['', '0', 'false', 'no', 'off'].includes(raw)) return false;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function positiveFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = intFrom(env, name, fallback);
+  if (value === 0) throw new Error(`${name} must be at least 1`);
   return value;
 }
 
@@ -50,5 +85,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     bodyLimitBytes: 1024 * 1024,
     metricsToken: env.METRICS_TOKEN || null,
+    webhooks: {
+      secretKey: env.WEBHOOK_SECRET_KEY || null,
+      allowPrivateTargets: boolFrom(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+      attemptTimeoutMs: 5000,
+      leaseMs: 60_000,
+      retentionDays: positiveFrom(env, 'WEBHOOK_RETENTION_DAYS', 30),
+    },
+    scheduler: {
+      dueSoonWindowHours: positiveFrom(env, 'DUE_SOON_WINDOW_HOURS', 24),
+      escalateAfterDays: positiveFrom(env, 'ESCALATE_AFTER_DAYS', 3),
+    },
+    smtp: {
+      url: env.SMTP_URL || null,
+      from: env.SMTP_FROM || 'tasktracker <tasktracker@localhost>',
+    },
   };
 }

@@ -5,15 +5,18 @@ import { meModels, registerMeRoutes } from './modules/accounts/me.routes.ts';
 import { planningModels, registerPlanningRoutes } from './modules/planning/planning.routes.ts';
 import { projectModels, registerProjectRoutes } from './modules/projects/projects.routes.ts';
 import { registerTaskRoutes, taskModels } from './modules/tasks/task.routes.ts';
+import { registerWebhookRoutes, webhookModels } from './modules/webhooks/webhooks.routes.ts';
 import { registerWorkflowRoutes, workflowModels } from './modules/workflows/workflows.routes.ts';
 
 /** Every API module, in one place: its shared models (OpenAPI components) and its routes. */
 export function registerRoutes(fastify: FastifyInstance, ctx: AppContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  for (const model of [...meModels, ...projectModels, ...taskModels, ...workflowModels, ...planningModels]) app.addSchema(model);
+  const models = [...meModels, ...projectModels, ...taskModels, ...workflowModels, ...planningModels, ...webhookModels];
+  for (const model of models) app.addSchema(model);
   registerMeRoutes(app, ctx);
   registerProjectRoutes(app, ctx);
   registerTaskRoutes(app, ctx);
   registerWorkflowRoutes(app, ctx);
   registerPlanningRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
 }

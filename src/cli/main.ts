@@ -5,6 +5,7 @@ import { ApiError } from '../http/errors.ts';
 import * as accounts from '../modules/accounts/accounts.service.ts';
 import type { ProjectRole, WorkspaceRole } from '../db/schema.ts';
 import { openContext } from './context.ts';
+import { listNotifications } from '../modules/webhooks/notifications.ts';
 
 /**
  * The operator CLI (the human side; never the HTTP API). Each command prints exactly one
@@ -108,6 +109,14 @@ program
       accounts.addProjectMember(ctx, { projectKey: opts.project, userId: opts.user, role: opts.role }),
     ),
   );
+
+program
+  .command('notifications')
+  .description('operator notices, such as webhook endpoints disabled after repeated failures')
+  .command('list')
+  .option('--org <slug>', 'only this organization')
+  .option('--limit <n>', 'newest first, at most this many', positiveInt, 50)
+  .action(action((ctx, opts: { org?: string; limit: number }) => listNotifications(ctx, opts)));
 
 program
   .command('demo')

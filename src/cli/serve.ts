@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { buildApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
-import { startWorker } from '../worker/run-worker.ts';
+import { startWorker, warnAboutWebhookConfig } from '../worker/run-worker.ts';
 
 /** Runs the HTTP API and/or the worker until SIGTERM or SIGINT, then drains and closes the database. */
 export async function serve(ctx: AppContext, parts: { api: boolean; worker: boolean }): Promise<void> {
@@ -9,6 +9,7 @@ export async function serve(ctx: AppContext, parts: { api: boolean; worker: bool
     level: ctx.config.logLevel,
     redact: { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]'], censor: '[redacted]' },
   });
+  warnAboutWebhookConfig(ctx, log);
   const app = parts.api ? await buildApp(ctx, { logger: log }) : null;
   const worker = parts.worker ? startWorker(ctx, app?.log ?? log) : null;
   if (app) await app.listen({ host: ctx.config.host, port: ctx.config.port });

@@ -5,6 +5,7 @@ import * as foundation from './migrations/0001_foundation.ts';
 import * as tasks from './migrations/0002_tasks.ts';
 import * as links from './migrations/0003_links.ts';
 import * as workflowsExtra from './migrations/0004_workflows_extra.ts';
+import * as webhooks from './migrations/0005_webhooks.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -16,6 +17,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0002_tasks', tasks],
   ['0003_links', links],
   ['0004_workflows_extra', workflowsExtra],
+  ['0005_webhooks', webhooks],
 ];
 
 class StaticProvider implements MigrationProvider {

@@ -243,6 +243,104 @@ export interface TaskLinksTable {
   created_at: string;
 }
 
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  organization_id: number;
+  /** The account whose project visibility bounds an endpoint without a project. */
+  created_by: number;
+  project_id: number | null;
+  url: string;
+  description: string;
+  /** JSON array of subscribed event types. */
+  events: string;
+  /** The signing secret, AES-256-GCM encrypted (see crypto/secret-box.ts). */
+  secret_ciphertext: string;
+  enabled: number;
+  disabled_reason: string | null;
+  /** Abandoned deliveries in a row (test deliveries excluded); 20 disables the endpoint. */
+  consecutive_failures: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  organization_id: number;
+  /** The outbox row holding the envelope bytes; replays point at the same row. */
+  outbox_id: number;
+  event_id: string;
+  event_type: string;
+  /** 1 for webhook.test deliveries (and their replays): they never count toward auto-disable. */
+  is_test: number;
+  replay_of: number | null;
+  status: DeliveryStatus;
+  /** Attempts whose outcome was recorded. */
+  attempts: number;
+  /** When the next attempt is due; null once delivered or failed. */
+  next_attempt_at: string | null;
+  /** While an attempt is in flight: after this the claim is treated as lost and the attempt re-run. */
+  locked_until: string | null;
+  /** Fences a worker's outcome to its own claim. */
+  lease_token: string | null;
+  response_status: number | null;
+  error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  number: number;
+  started_at: string;
+  /** Null while the attempt is in flight. */
+  finished_at: string | null;
+  duration_ms: number | null;
+  response_status: number | null;
+  error: string | null;
+  /** At most 4 KiB of the receiver's answer. */
+  response_body: string | null;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  organization_id: number;
+  /** Recipient. */
+  user_id: number;
+  kind: string;
+  subject: string;
+  body: string;
+  /** JSON context, e.g. {endpoint_id}. */
+  data: string;
+  created_at: string;
+  emailed_at: string | null;
+  email_error: string | null;
+}
+
+export interface InstallationSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
+export interface TaskDueNoticesTable {
+  id: Generated<number>;
+  task_id: number;
+  due_date: string;
+  created_at: string;
+}
+
+export interface TaskEscalationsTable {
+  id: Generated<number>;
+  task_id: number;
+  /** The task's updated_at when the stuck episode began; a later change starts a new episode. */
+  stuck_since: string;
+  created_at: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -265,4 +363,11 @@ export interface Database {
   task_changes: TaskChangesTable;
   event_outbox: EventOutboxTable;
   task_links: TaskLinksTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  notifications: NotificationsTable;
+  installation_secrets: InstallationSecretsTable;
+  task_due_notices: TaskDueNoticesTable;
+  task_escalations: TaskEscalationsTable;
 }

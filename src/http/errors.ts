@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   WORKFLOW_IN_USE: { status: 409, description: "The workflow is the project's active one; activate another first." },
   ACTIVE_SPRINT_EXISTS: { status: 409, description: 'The project already has an active sprint (`details.sprint`).' },
   DUPLICATE_LINK: { status: 409, description: 'The link, or its mirror, already exists.' },
+  ENDPOINT_DISABLED: { status: 409, description: 'The webhook endpoint is disabled; re-enable it with PATCH {"enabled": true} first.' },
+  DELIVERY_PENDING: { status: 409, description: 'The delivery is still being attempted; replay it once it is delivered or failed.' },
   PRECONDITION_FAILED: { status: 412, description: 'The `If-Match` header no longer matches the resource.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body exceeds the size limit.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The Content-Type is not accepted by this endpoint.' },

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isoFromMs } from '../clock.ts';
 import type { AppContext } from '../context.ts';
+import { decryptSecret, encryptSecret, secretKey } from '../crypto/secret-box.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { ApiError, invalid } from './errors.ts';
@@ -20,7 +21,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotencyClaimId?: number;
   }
+  interface FastifyContextConfig {
+    /** The response carries a secret shown once (a webhook signing secret): store it encrypted for replays. */
+    sealStoredResponse?: boolean;
+  }
 }
+
+const SEALED = 'sealed:';
 
 function requestHash(request: FastifyRequest): string {
   const path = request.url.split('?')[0] ?? '';
@@ -77,11 +84,13 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       return;
     }
     const { record } = result;
+    let body = record.response_body ?? '';
+    if (body.startsWith(SEALED)) body = decryptSecret(await secretKey(ctx), body.slice(SEALED.length));
     return reply
       .code(record.response_status ?? 200)
       .header('idempotent-replayed', 'true')
       .type('application/json; charset=utf-8')
-      .send(record.response_body ?? '');
+      .send(body);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -92,7 +101,8 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       await repo.release(ctx.db, id);
     } else {
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
-      await repo.complete(ctx.db, id, reply.statusCode, body);
+      const stored = request.routeOptions.config.sealStoredResponse ? SEALED + encryptSecret(await secretKey(ctx), body) : body;
+      await repo.complete(ctx.db, id, reply.statusCode, stored);
     }
     return payload;
   });

@@ -1,0 +1,151 @@
+/**
+ * End-to-end webhook throughput: events written to the outbox the way a task change writes
+ * them (one transaction each), fanned out and delivered by the real worker loop over HTTPS to a
+ * local receiver. Prints events per second from the first write to the last receipt, then exits.
+ *
+ *   npm run bench:webhooks                          # 2000 events, 1 endpoint, temporary SQLite
+ *   EVENTS=5000 ENDPOINTS=3 DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench npm run bench:webhooks
+ *
+ * Bounded: gives up (exit code 1) after BENCH_TIMEOUT_SECONDS (default 120).
+ */
+import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { generate } from 'selfsigned';
+import { systemClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import type { AppContext } from '../src/context.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { recordEvent } from '../src/events/record-event.ts';
+import type { Principal } from '../src/modules/auth/principal.ts';
+import { createEndpoint } from '../src/modules/webhooks/endpoints.service.ts';
+import { startWorker, WORKER_JOBS } from '../src/worker/run-worker.ts';
+
+const EVENTS = Number(process.env.EVENTS ?? 2000);
+const ENDPOINTS = Number(process.env.ENDPOINTS ?? 1);
+const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 120) * 1000;
+
+async function main(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-bench-'));
+  const databaseUrl = process.env.DATABASE_URL ?? `sqlite:${path.join(tmp, 'bench.db')}`;
+  const database = openDatabase(databaseUrl);
+  await migrateToLatest(database);
+  const base = loadConfig({});
+  const ctx: AppContext = {
+    config: { ...base, webhooks: { ...base.webhooks, allowPrivateTargets: true } },
+    database,
+    db: database.db,
+    dialect: database.dialect,
+    clock: systemClock,
+  };
+
+  // A local HTTPS receiver with a throwaway CA the deliverer is told to trust.
+  const ca = await generate([{ name: 'commonName', value: 'bench CA' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [{ name: 'basicConstraints', cA: true }, { name: 'keyUsage', keyCertSign: true }],
+  });
+  const leaf = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    ca: { key: ca.private, cert: ca.cert },
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  });
+  ctx.webhookIo = { ca: ca.cert };
+  let received = 0;
+  let resolveDone: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  const expected = EVENTS * ENDPOINTS;
+  const server = https.createServer({ key: leaf.private, cert: leaf.cert }, (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(204).end();
+      received += 1;
+      if (received === expected) resolveDone();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  // A workspace, a project its creator is a member of, and the endpoints.
+  const now = systemClock.nowIso();
+  const slug = `bench-${process.pid}-${Date.now()}`;
+  const org = await ctx.db.insertInto('organizations').values({ slug, name: 'Bench', created_at: now }).returning(['id', 'slug', 'name']).executeTakeFirstOrThrow();
+  const user = await ctx.db
+    .insertInto('users')
+    .values({ organization_id: org.id, kind: 'service', email: null, name: 'bench', role: 'admin', created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const project = await ctx.db
+    .insertInto('projects')
+    .values({ organization_id: org.id, key: 'BENCH', name: 'Bench', description: '', task_counter: 0, created_by: user.id, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await ctx.db.insertInto('project_memberships').values({ project_id: project.id, user_id: user.id, role: 'admin', created_at: now, updated_at: now }).execute();
+  const principal: Principal = {
+    tokenId: 0,
+    userId: user.id,
+    userName: 'bench',
+    userEmail: null,
+    userKind: 'service',
+    organizationId: org.id,
+    organizationSlug: org.slug,
+    organizationName: org.name,
+    role: 'admin',
+    scopes: ['webhooks:write', 'webhooks:read'],
+    projectRestriction: null,
+    expiresAt: null,
+  };
+  for (let i = 0; i < ENDPOINTS; i += 1) {
+    await createEndpoint(ctx, principal, { url: `https://127.0.0.1:${port}/hook/${i}`, project: project.id, events: ['task.updated'] });
+  }
+
+  const log = pino({ level: 'warn' });
+  const worker = startWorker(ctx, log, WORKER_JOBS.filter((job) => job.name === 'fan-out' || job.name === 'deliver-due'));
+  const timeout = setTimeout(() => {
+    console.error(`gave up after ${TIMEOUT_MS / 1000} s: ${received}/${expected} received`);
+    process.exit(1);
+  }, TIMEOUT_MS);
+
+  const started = performance.now();
+  for (let i = 0; i < EVENTS; i += 1) {
+    await ctx.db.transaction().execute((trx) =>
+      recordEvent(trx, {
+        type: 'task.updated',
+        origin: { organization: org, actor: { id: user.id, email: '', name: 'bench' }, source: 'api', correlationId: `bench-${i}` },
+        projectId: project.id,
+        occurredAt: systemClock.nowIso(),
+        data: { task: { key: `BENCH-${i}`, title: `Task ${i}` }, changes: { title: { from: 'a', to: 'b' } } },
+      }),
+    );
+  }
+  const written = performance.now();
+  await done;
+  const finished = performance.now();
+  clearTimeout(timeout);
+
+  await worker.stop();
+  await new Promise((resolve) => server.close(resolve));
+  await database.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+
+  const seconds = (finished - started) / 1000;
+  console.log(
+    JSON.stringify({
+      database: ctx.dialect,
+      events: EVENTS,
+      endpoints: ENDPOINTS,
+      deliveries: expected,
+      write_seconds: Number(((written - started) / 1000).toFixed(3)),
+      total_seconds: Number(seconds.toFixed(3)),
+      events_per_second: Math.round(EVENTS / seconds),
+      deliveries_per_second: Math.round(expected / seconds),
+    }),
+  );
+}
+
+await main();

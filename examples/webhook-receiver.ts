@@ -1,0 +1,116 @@
+/**
+ * An example tasktracker webhook receiver, the shape every consumer should have (spec 6):
+ *
+ * 1. read the raw request bytes (never a parsed and re-serialized body),
+ * 2. verify X-Service-Signature over "{X-Service-Timestamp}.{raw body}" in constant time and
+ *    reject timestamps more than 300 s from the local clock,
+ * 3. store the event durably, deduplicated on the envelope `id` (retries and replays repeat it),
+ * 4. only then answer 2xx, and do the real work later from the stored copy.
+ *
+ * Run it (behind an HTTPS reverse proxy, or with TLS_CERT_FILE and TLS_KEY_FILE to serve HTTPS
+ * itself; tasktracker only calls https:// URLs):
+ *
+ *   WEBHOOK_SECRET=whsec_... PORT=9000 EVENTS_DB=./events.db node --import tsx examples/webhook-receiver.ts
+ */
+import fs from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { verifyWebhook } from '../src/webhooks-consumer/verify.ts';
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ReceiverOptions {
+  /** The endpoint's signing secret, shown once when the endpoint was created. */
+  secret: string;
+  /** SQLite file holding received events. */
+  dbPath: string;
+  /** Local clock in Unix seconds (tests inject one). */
+  nowSeconds?: () => number;
+}
+
+export interface WebhookReceiver {
+  handle(request: IncomingMessage, response: ServerResponse): void;
+  db: Database.Database;
+  close(): void;
+}
+
+function answer(response: ServerResponse, status: number, body: Record<string, unknown>): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+export function createWebhookReceiver(options: ReceiverOptions): WebhookReceiver {
+  const db = new Database(options.dbPath);
+  db.pragma('journal_mode = WAL');
+  // FULL: a commit is on disk before the 2xx goes out, so an acknowledged event survives a crash.
+  db.pragma('synchronous = FULL');
+  db.exec(`CREATE TABLE IF NOT EXISTS events (
+    id TEXT PRIMARY KEY,
+    type TEXT NOT NULL,
+    body TEXT NOT NULL,
+    received_at TEXT NOT NULL,
+    processed_at TEXT
+  )`);
+  const insert = db.prepare('INSERT OR IGNORE INTO events (id, type, body, received_at) VALUES (?, ?, ?, ?)');
+
+  const handle = (request: IncomingMessage, response: ServerResponse) => {
+    if (request.method !== 'POST') return answer(response, 405, { error: 'POST only' });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        answer(response, 413, { error: 'body too large' });
+        request.destroy();
+      } else {
+        chunks.push(chunk);
+      }
+    });
+    request.on('end', () => {
+      if (response.writableEnded) return;
+      const raw = Buffer.concat(chunks);
+      const header = (name: string) => {
+        const value = request.headers[name];
+        return Array.isArray(value) ? value[0] : value;
+      };
+      const verdict = verifyWebhook({
+        rawBody: raw,
+        signature: header('x-service-signature'),
+        timestamp: header('x-service-timestamp'),
+        secret: options.secret,
+        nowSeconds: options.nowSeconds?.(),
+      });
+      if (!verdict.valid) return answer(response, verdict.reason === 'bad_signature' ? 401 : 400, { error: verdict.reason });
+
+      let envelope: { id?: unknown; type?: unknown };
+      try {
+        envelope = JSON.parse(raw.toString('utf8'));
+      } catch {
+        return answer(response, 400, { error: 'body is not JSON' });
+      }
+      if (typeof envelope.id !== 'string' || typeof envelope.type !== 'string') return answer(response, 400, { error: 'not an event envelope' });
+
+      // Stored as received; a repeated id (a retry whose 2xx got lost, or a replay) is acknowledged again, not stored twice.
+      const stored = insert.run(envelope.id, envelope.type, raw.toString('utf8'), new Date().toISOString());
+      answer(response, 200, { id: envelope.id, duplicate: stored.changes === 0 });
+    });
+  };
+
+  return { handle, db, close: () => db.close() };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const secret = process.env.WEBHOOK_SECRET;
+  if (!secret) {
+    console.error('Set WEBHOOK_SECRET to the endpoint signing secret (whsec_...).');
+    process.exit(1);
+  }
+  const receiver = createWebhookReceiver({ secret, dbPath: process.env.EVENTS_DB ?? './events.db' });
+  const tls = process.env.TLS_CERT_FILE && process.env.TLS_KEY_FILE;
+  const server = tls
+    ? https.createServer({ cert: fs.readFileSync(process.env.TLS_CERT_FILE!), key: fs.readFileSync(process.env.TLS_KEY_FILE!) }, receiver.handle)
+    : http.createServer(receiver.handle);
+  const port = Number(process.env.PORT ?? 9000);
+  server.listen(port, () => console.log(`webhook receiver listening on ${tls ? 'https' : 'http'}://0.0.0.0:${port}/`));
+}

@@ -1,0 +1,71 @@
+import type { AppContext } from '../../context.ts';
+import type { DeliveryStatus } from '../../db/schema.ts';
+import { ApiError, notFound } from '../../http/errors.ts';
+import { type PageRequest, paginate } from '../../http/pagination.ts';
+import type { Principal } from '../auth/principal.ts';
+import { manageableEndpoint } from './access.ts';
+import { presentAttempt, presentDelivery } from './webhooks.presenter.ts';
+import { DELIVERY_COLUMNS, findVisibleDelivery, insertDelivery, visibleDeliveries } from './webhooks.repository.ts';
+
+export async function listDeliveries(
+  ctx: AppContext,
+  principal: Principal,
+  filters: { endpoint?: number; status?: DeliveryStatus },
+  page: PageRequest,
+) {
+  let query = visibleDeliveries(ctx.db, principal).select(DELIVERY_COLUMNS);
+  if (filters.endpoint !== undefined) query = query.where('d.endpoint_id', '=', filters.endpoint);
+  if (filters.status !== undefined) query = query.where('d.status', '=', filters.status);
+  const { rows, pagination } = await paginate(query, page, {
+    idColumn: 'd.id',
+    orderable: { id: 'd.id', created_at: 'd.created_at', next_attempt_at: 'd.next_attempt_at', delivered_at: 'd.delivered_at' },
+    defaultOrdering: '-id',
+  });
+  return { data: rows.map(presentDelivery), pagination };
+}
+
+export async function getDelivery(ctx: AppContext, principal: Principal, id: number) {
+  const row = await findVisibleDelivery(ctx.db, principal, id);
+  if (!row) throw notFound('Webhook delivery');
+  return presentDelivery(row);
+}
+
+/** The delivery with every attempt, oldest first. */
+export async function getDeliveryDetail(ctx: AppContext, principal: Principal, id: number) {
+  const delivery = await getDelivery(ctx, principal, id);
+  const attempts = await ctx.db
+    .selectFrom('webhook_attempts')
+    .select(['number', 'started_at', 'duration_ms', 'response_status', 'error', 'response_body'])
+    .where('delivery_id', '=', id)
+    .orderBy('id')
+    .execute();
+  return { ...delivery, attempt_history: attempts.map(presentAttempt) };
+}
+
+/**
+ * Replay (spec 6 rule 4): a new delivery of the same stored envelope bytes, so the event id is
+ * the same and a consumer deduplicating on it sees the same event. Allowed once the original is
+ * delivered or failed; replays count toward auto-disable like any delivery (tests stay tests).
+ */
+export async function replayDelivery(ctx: AppContext, principal: Principal, id: number) {
+  const original = await findVisibleDelivery(ctx.db, principal, id);
+  if (!original) throw notFound('Webhook delivery');
+  if (original.status === 'pending') {
+    throw new ApiError('DELIVERY_PENDING', 'The delivery is still being attempted; replay it once it is delivered or failed.', {
+      status: original.status,
+    });
+  }
+  const endpoint = await manageableEndpoint(ctx, principal, original.endpoint_id);
+  if (endpoint.enabled !== 1) throw new ApiError('ENDPOINT_DISABLED', 'The endpoint is disabled; re-enable it before replaying.');
+  const replayId = await insertDelivery(ctx.db, {
+    endpoint_id: original.endpoint_id,
+    organization_id: principal.organizationId,
+    outbox_id: original.outbox_id,
+    event_id: original.event_id,
+    event_type: original.event_type,
+    is_test: original.is_test,
+    replay_of: original.id,
+    now: ctx.clock.nowIso(),
+  });
+  return getDelivery(ctx, principal, replayId);
+}

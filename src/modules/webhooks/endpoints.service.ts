@@ -1,0 +1,209 @@
+import type { AppContext } from '../../context.ts';
+import { decryptSecret, encryptSecret, newSigningSecret, secretKey } from '../../crypto/secret-box.ts';
+import { EVENT_CATALOG, SUBSCRIBABLE_EVENT_TYPES } from '../../events/catalog.ts';
+import { originFromPrincipal, recordEvent } from '../../events/record-event.ts';
+import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { type PageRequest, paginate } from '../../http/pagination.ts';
+import { signatureMatches } from '../../webhooks-consumer/verify.ts';
+import type { Principal } from '../auth/principal.ts';
+import { assertMayBeOrgWide, bindableProject, manageableEndpoint } from './access.ts';
+import { getDelivery } from './deliveries.service.ts';
+import { webhookIo } from './io.ts';
+import { checkTarget, UnsafeTargetError } from './url-guard.ts';
+import { presentEndpoint } from './webhooks.presenter.ts';
+import { ENDPOINT_COLUMNS, findVisibleEndpoint, insertDelivery, isWorkspaceAdmin, visibleEndpoints } from './webhooks.repository.ts';
+
+export interface EndpointCreate {
+  url: string;
+  description?: string;
+  events?: string[];
+  project?: number | null;
+}
+
+export interface EndpointChanges {
+  url?: string;
+  description?: string;
+  events?: string[];
+  project?: number | null;
+  enabled?: boolean;
+}
+
+const SAVE_RESOLVE_TIMEOUT_MS = 5000;
+
+const KNOWN_TYPES = new Set<string>(EVENT_CATALOG.map((e) => e.type));
+
+export function listCatalog() {
+  return EVENT_CATALOG.map(({ type, description, subscribable }) => ({ type, description, subscribable }));
+}
+
+/** Subscriptions are checked against the catalog, the same definition GET .../catalog/ serves (spec 4.7 rule 2). */
+function validateEvents(events: string[]): string[] {
+  for (const type of events) {
+    if (!KNOWN_TYPES.has(type)) {
+      throw invalid({ events: `unknown event type "${type}"; the catalog (GET /api/v1/webhooks/catalog/) lists them` });
+    }
+    if (!SUBSCRIBABLE_EVENT_TYPES.includes(type)) {
+      throw invalid({ events: `"${type}" is not subscribable; POST /api/v1/webhooks/endpoints/{id}/test/ sends it` });
+    }
+  }
+  return events;
+}
+
+/** The URL as it will be called, after the SSRF guard (spec 6) accepted it. */
+async function checkedUrl(ctx: AppContext, url: string): Promise<string> {
+  try {
+    const target = await checkTarget(url, {
+      allowPrivate: ctx.config.webhooks.allowPrivateTargets,
+      resolve: webhookIo(ctx).resolve,
+      // A name server that never answers must not hold the request open.
+      signal: AbortSignal.timeout(SAVE_RESOLVE_TIMEOUT_MS),
+    });
+    return target.url.href;
+  } catch (error) {
+    if (error instanceof UnsafeTargetError) throw invalid({ url: error.message }, `The webhook URL is refused: ${error.message}.`);
+    throw error;
+  }
+}
+
+export async function listEndpoints(ctx: AppContext, principal: Principal, page: PageRequest) {
+  const { rows, pagination } = await paginate(visibleEndpoints(ctx.db, principal).select(ENDPOINT_COLUMNS), page, {
+    idColumn: 'e.id',
+    orderable: { id: 'e.id', created_at: 'e.created_at', url: 'e.url' },
+    defaultOrdering: 'id',
+  });
+  return { data: rows.map(presentEndpoint), pagination };
+}
+
+export async function getEndpoint(ctx: AppContext, principal: Principal, id: number) {
+  const endpoint = await findVisibleEndpoint(ctx.db, principal, id);
+  if (!endpoint) throw notFound('Webhook endpoint');
+  return presentEndpoint(endpoint);
+}
+
+export async function createEndpoint(ctx: AppContext, principal: Principal, input: EndpointCreate) {
+  const events = validateEvents(input.events ?? [...SUBSCRIBABLE_EVENT_TYPES]);
+  const projectId = input.project == null ? null : await bindableProject(ctx, principal, input.project);
+  if (projectId === null) assertMayBeOrgWide(principal);
+  const url = await checkedUrl(ctx, input.url);
+  const secret = newSigningSecret();
+  const now = ctx.clock.nowIso();
+  const row = await ctx.db
+    .insertInto('webhook_endpoints')
+    .values({
+      organization_id: principal.organizationId,
+      created_by: principal.userId,
+      project_id: projectId,
+      url,
+      description: input.description ?? '',
+      events: JSON.stringify(events),
+      secret_ciphertext: encryptSecret(await secretKey(ctx), secret),
+      enabled: 1,
+      disabled_reason: null,
+      consecutive_failures: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { ...(await getEndpoint(ctx, principal, row.id)), secret };
+}
+
+export async function updateEndpoint(ctx: AppContext, principal: Principal, id: number, changes: EndpointChanges) {
+  const current = await manageableEndpoint(ctx, principal, id);
+  const set: {
+    url?: string;
+    description?: string;
+    events?: string;
+    project_id?: number | null;
+    enabled?: number;
+    disabled_reason?: string | null;
+    consecutive_failures?: number;
+  } = {};
+  if (changes.url !== undefined) set.url = await checkedUrl(ctx, changes.url);
+  if (changes.description !== undefined) set.description = changes.description;
+  if (changes.events !== undefined) set.events = JSON.stringify(validateEvents(changes.events));
+  if (changes.project !== undefined) {
+    if (changes.project === null) {
+      assertMayBeOrgWide(principal);
+      // Otherwise the caller would lose sight of the endpoint it just changed.
+      if (!isWorkspaceAdmin(principal) && current.created_by !== principal.userId) {
+        throw forbidden('Only its creator or a workspace owner/admin can make an endpoint span every project.');
+      }
+      set.project_id = null;
+    } else {
+      set.project_id = await bindableProject(ctx, principal, changes.project);
+    }
+  }
+  if (changes.enabled === true) {
+    // Re-enabling (also after auto-disable) starts a fresh count of consecutive failures.
+    Object.assign(set, { enabled: 1, disabled_reason: null, consecutive_failures: 0 });
+  } else if (changes.enabled === false && current.enabled === 1) {
+    Object.assign(set, { enabled: 0, disabled_reason: 'Disabled through the API.' });
+  }
+  await ctx.db.updateTable('webhook_endpoints').set({ ...set, updated_at: ctx.clock.nowIso() }).where('id', '=', id).execute();
+  return getEndpoint(ctx, principal, id);
+}
+
+/** Deleting an endpoint deletes its delivery history with it. */
+export async function deleteEndpoint(ctx: AppContext, principal: Principal, id: number): Promise<void> {
+  await manageableEndpoint(ctx, principal, id);
+  await ctx.db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+}
+
+/**
+ * Sends `webhook.test` to this endpoint only (spec 4.7 rule 3). It is written to the outbox
+ * like any event (so it is signed and sent from stored bytes and can be replayed) but marked
+ * fanned out at once, and its delivery follows the normal schedule without ever counting
+ * toward auto-disable.
+ */
+export async function sendTestEvent(ctx: AppContext, principal: Principal, id: number, correlationId: string) {
+  const endpoint = await manageableEndpoint(ctx, principal, id);
+  if (endpoint.enabled !== 1) throw new ApiError('ENDPOINT_DISABLED', 'The endpoint is disabled; re-enable it before sending a test.');
+  const deliveryId = await ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.clock.nowIso();
+    const eventId = await recordEvent(trx, {
+      type: 'webhook.test',
+      origin: originFromPrincipal(principal, correlationId),
+      projectId: endpoint.project_id,
+      occurredAt: now,
+      data: {
+        endpoint: { id: endpoint.id, url: endpoint.url },
+        message: 'A test event sent on request. Verify its signature, store it, and answer 2xx.',
+      },
+    });
+    const outbox = await trx
+      .updateTable('event_outbox')
+      .set({ fanned_out_at: now })
+      .where('event_id', '=', eventId)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return insertDelivery(trx, {
+      endpoint_id: endpoint.id,
+      organization_id: principal.organizationId,
+      outbox_id: outbox.id,
+      event_id: eventId,
+      event_type: 'webhook.test',
+      is_test: 1,
+      replay_of: null,
+      now,
+    });
+  });
+  return getDelivery(ctx, principal, deliveryId);
+}
+
+/** Checks a caller-computed signature with the endpoint's secret, in constant time (spec 4.7 rule 4). */
+export async function verifySignature(
+  ctx: AppContext,
+  principal: Principal,
+  input: { endpoint: number; timestamp: string; signature: string; payload: string },
+) {
+  const endpoint = await ctx.db
+    .selectFrom('webhook_endpoints')
+    .select('secret_ciphertext')
+    .where('id', 'in', visibleEndpoints(ctx.db, principal).select('e.id'))
+    .where('id', '=', input.endpoint)
+    .executeTakeFirst();
+  if (!endpoint) throw notFound('Webhook endpoint');
+  const secret = decryptSecret(await secretKey(ctx), endpoint.secret_ciphertext);
+  return { valid: signatureMatches(secret, input.timestamp, input.payload, input.signature) };
+}

@@ -1,0 +1,113 @@
+import type { Executor } from '../../db/database.ts';
+import type { Principal } from '../auth/principal.ts';
+import { visibleProjectIds } from '../projects/visibility.ts';
+
+export function isWorkspaceAdmin(principal: Principal): boolean {
+  return principal.role === 'owner' || principal.role === 'admin';
+}
+
+/**
+ * Endpoints the caller can see, so anything else is a 404: endpoints of a project the caller
+ * sees, and endpoints without a project for their creator and workspace owners/admins. A token
+ * restricted to projects sees only endpoints bound to one of them (it "sees fewer, never more").
+ */
+export function visibleEndpoints(db: Executor, principal: Principal) {
+  return db
+    .selectFrom('webhook_endpoints as e')
+    .where('e.organization_id', '=', principal.organizationId)
+    .where((eb) => {
+      const ofVisibleProject = eb('e.project_id', 'in', visibleProjectIds(db, principal));
+      if (principal.projectRestriction !== null) return ofVisibleProject;
+      const orgWide = isWorkspaceAdmin(principal)
+        ? eb('e.project_id', 'is', null)
+        : eb.and([eb('e.project_id', 'is', null), eb('e.created_by', '=', principal.userId)]);
+      return eb.or([ofVisibleProject, orgWide]);
+    });
+}
+
+export const ENDPOINT_COLUMNS = [
+  'e.id',
+  'e.url',
+  'e.description',
+  'e.events',
+  'e.project_id',
+  'e.enabled',
+  'e.disabled_reason',
+  'e.created_at',
+  'e.created_by',
+] as const;
+
+export function findVisibleEndpoint(db: Executor, principal: Principal, id: number) {
+  return visibleEndpoints(db, principal).select(ENDPOINT_COLUMNS).where('e.id', '=', id).executeTakeFirst();
+}
+
+export type EndpointRow = NonNullable<Awaited<ReturnType<typeof findVisibleEndpoint>>>;
+
+export const DELIVERY_COLUMNS = [
+  'd.id',
+  'd.endpoint_id',
+  'd.event_id',
+  'd.event_type',
+  'd.status',
+  'd.attempts',
+  'd.next_attempt_at',
+  'd.response_status',
+  'd.error',
+  'd.created_at',
+  'd.delivered_at',
+  'd.is_test',
+  'd.replay_of',
+] as const;
+
+/** Deliveries of visible endpoints. */
+export function visibleDeliveries(db: Executor, principal: Principal) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .where('d.organization_id', '=', principal.organizationId)
+    .where('d.endpoint_id', 'in', visibleEndpoints(db, principal).select('e.id'));
+}
+
+export function findVisibleDelivery(db: Executor, principal: Principal, id: number) {
+  return visibleDeliveries(db, principal).select([...DELIVERY_COLUMNS, 'd.outbox_id']).where('d.id', '=', id).executeTakeFirst();
+}
+
+export type DeliveryRow = Omit<NonNullable<Awaited<ReturnType<typeof findVisibleDelivery>>>, 'outbox_id'>;
+
+export interface NewDelivery {
+  endpoint_id: number;
+  organization_id: number;
+  outbox_id: number;
+  event_id: string;
+  event_type: string;
+  is_test: number;
+  replay_of: number | null;
+  now: string;
+}
+
+/** The row of a new pending delivery, due now. */
+function pendingDelivery({ now, ...rest }: NewDelivery) {
+  return {
+    ...rest,
+    status: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: now,
+    locked_until: null,
+    lease_token: null,
+    response_status: null,
+    error: null,
+    created_at: now,
+    delivered_at: null,
+  };
+}
+
+export async function insertDelivery(db: Executor, delivery: NewDelivery): Promise<number> {
+  const row = await db.insertInto('webhook_deliveries').values(pendingDelivery(delivery)).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertDeliveries(db: Executor, deliveries: NewDelivery[]): Promise<void> {
+  // Bounded batches keep each statement under the drivers' parameter limits.
+  for (let i = 0; i < deliveries.length; i += 500) {
+    await db.insertInto('webhook_deliveries').values(deliveries.slice(i, i + 500).map(pendingDelivery)).execute();
+  }
+}

@@ -1,0 +1,157 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.ts';
+import { principalOf } from '../../http/auth-hook.ts';
+import { list, ok } from '../../http/envelope.ts';
+import { pageRequest } from '../../http/pagination.ts';
+import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
+import type { Api } from '../../http/types.ts';
+import * as deliveries from './deliveries.service.ts';
+import * as endpoints from './endpoints.service.ts';
+import {
+  CatalogEntry,
+  DeliveriesQuery,
+  EndpointCreateBody,
+  EndpointPatchBody,
+  VerifyBody,
+  VerifyResult,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookEndpoint,
+  WebhookEndpointCreated,
+} from './webhooks.schemas.ts';
+
+export const webhookModels = [CatalogEntry, WebhookEndpoint, WebhookEndpointCreated, WebhookDelivery, WebhookAttempt, WebhookDeliveryDetail, VerifyResult];
+
+export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
+  const tags = ['Webhooks'];
+  const endpoint = Envelope(Type.Ref(WebhookEndpoint));
+  const delivery = Envelope(Type.Ref(WebhookDelivery));
+
+  app.get('/api/v1/webhooks/catalog/', {
+    schema: {
+      tags,
+      summary: 'The event catalog: every event type and whether it can be subscribed to',
+      description: 'A fixed definition returned whole (no pagination). Read event types from here rather than hard-coding them.',
+      response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(Type.Ref(CatalogEntry)) }), ...errorResponses() },
+    },
+    config: { scope: 'webhooks:read' },
+  }, async () => ok(endpoints.listCatalog()));
+
+  app.get('/api/v1/webhooks/endpoints/', {
+    schema: {
+      tags,
+      summary: 'List the webhook endpoints the caller can see',
+      querystring: Type.Object(PaginationQuery),
+      response: { 200: ListEnvelope(Type.Ref(WebhookEndpoint)), ...errorResponses() },
+    },
+    config: { scope: 'webhooks:read' },
+  }, async (request) => {
+    const { data, pagination } = await endpoints.listEndpoints(ctx, principalOf(request), pageRequest(request.query));
+    return list(data, pagination);
+  });
+
+  app.post('/api/v1/webhooks/endpoints/', {
+    schema: {
+      tags,
+      summary: 'Create a webhook endpoint (the response shows its signing secret, once)',
+      body: EndpointCreateBody,
+      response: { 201: Envelope(Type.Ref(WebhookEndpointCreated)), ...errorResponses(404) },
+    },
+    // An Idempotency-Key replay returns the secret again, so the stored copy is encrypted.
+    config: { scope: 'webhooks:write', sealStoredResponse: true },
+  }, async (request, reply) => {
+    reply.code(201);
+    return ok(await endpoints.createEndpoint(ctx, principalOf(request), request.body));
+  });
+
+  app.get('/api/v1/webhooks/endpoints/:id/', {
+    schema: { tags, summary: 'Read a webhook endpoint', params: IdParams, response: { 200: endpoint, ...errorResponses(404) } },
+    config: { scope: 'webhooks:read' },
+  }, async (request) => ok(await endpoints.getEndpoint(ctx, principalOf(request), request.params.id)));
+
+  app.patch('/api/v1/webhooks/endpoints/:id/', {
+    schema: {
+      tags,
+      summary: 'Change a webhook endpoint; {"enabled": true} re-enables it and resets its failure count',
+      params: IdParams,
+      body: EndpointPatchBody,
+      response: { 200: endpoint, ...errorResponses(404) },
+    },
+    config: { scope: 'webhooks:write' },
+  }, async (request) => ok(await endpoints.updateEndpoint(ctx, principalOf(request), request.params.id, request.body)));
+
+  app.delete('/api/v1/webhooks/endpoints/:id/', {
+    schema: {
+      tags,
+      summary: 'Delete a webhook endpoint and its delivery history',
+      params: IdParams,
+      response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
+    },
+    config: { scope: 'webhooks:write' },
+  }, async (request, reply) => {
+    await endpoints.deleteEndpoint(ctx, principalOf(request), request.params.id);
+    return reply.code(204).send(null);
+  });
+
+  app.post('/api/v1/webhooks/endpoints/:id/test/', {
+    schema: {
+      tags,
+      summary: 'Send a webhook.test event to this endpoint only',
+      description: 'Creates a delivery that follows the normal retry schedule but never counts toward auto-disable.',
+      params: IdParams,
+      response: { 201: delivery, ...errorResponses(404, 409) },
+    },
+    config: { scope: 'webhooks:write' },
+  }, async (request, reply) => {
+    reply.code(201);
+    return ok(await endpoints.sendTestEvent(ctx, principalOf(request), request.params.id, request.id));
+  });
+
+  app.get('/api/v1/webhooks/deliveries/', {
+    schema: {
+      tags,
+      summary: 'List deliveries of visible endpoints (newest first by default)',
+      querystring: Type.Object({ ...PaginationQuery, ...DeliveriesQuery }),
+      response: { 200: ListEnvelope(Type.Ref(WebhookDelivery)), ...errorResponses() },
+    },
+    config: { scope: 'webhooks:read' },
+  }, async (request) => {
+    const { endpoint: endpointId, status } = request.query;
+    const { data, pagination } = await deliveries.listDeliveries(ctx, principalOf(request), { endpoint: endpointId, status }, pageRequest(request.query));
+    return list(data, pagination);
+  });
+
+  app.get('/api/v1/webhooks/deliveries/:id/', {
+    schema: {
+      tags,
+      summary: 'Read a delivery with its attempt history',
+      params: IdParams,
+      response: { 200: Envelope(Type.Ref(WebhookDeliveryDetail)), ...errorResponses(404) },
+    },
+    config: { scope: 'webhooks:read' },
+  }, async (request) => ok(await deliveries.getDeliveryDetail(ctx, principalOf(request), request.params.id)));
+
+  app.post('/api/v1/webhooks/deliveries/:id/replay/', {
+    schema: {
+      tags,
+      summary: 'Re-send a delivered or failed delivery: a new delivery of the original envelope bytes and event id',
+      params: IdParams,
+      response: { 201: delivery, ...errorResponses(404, 409) },
+    },
+    config: { scope: 'webhooks:write' },
+  }, async (request, reply) => {
+    reply.code(201);
+    return ok(await deliveries.replayDelivery(ctx, principalOf(request), request.params.id));
+  });
+
+  app.post('/api/v1/webhooks/verify/', {
+    schema: {
+      tags,
+      summary: "Check a signature computed over a payload with an endpoint's secret",
+      body: VerifyBody,
+      response: { 200: Envelope(Type.Ref(VerifyResult)), ...errorResponses(404) },
+    },
+    config: { scope: 'webhooks:write' },
+  }, async (request) => ok(await endpoints.verifySignature(ctx, principalOf(request), request.body)));
+}

@@ -1,0 +1,81 @@
+/**
+ * Fan-out: turns outbox events into deliveries, one per enabled endpoint that subscribes to
+ * the event's type and whose scope covers the event's project. An endpoint's scope is its
+ * project, or every project its creator can see; either way the creator must see the project
+ * when the event is fanned out (API-DECISIONS: "an endpoint sees only events of projects its
+ * creator can see").
+ *
+ * Claiming and marking are one UPDATE ... RETURNING at the start of the transaction, so the
+ * rows are ours (PostgreSQL: SKIP LOCKED lets other workers take other rows; SQLite: the write
+ * lock is taken first, so a second process waits instead of reading stale rows). A crash
+ * before commit rolls the marks back and the events are fanned out again.
+ */
+import type { AppContext } from '../context.ts';
+import { insertDeliveries, type NewDelivery } from '../modules/webhooks/webhooks.repository.ts';
+
+export async function fanOut(ctx: AppContext, limit = 200): Promise<number> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.clock.nowIso();
+    let pending = trx.selectFrom('event_outbox').select('id').where('fanned_out_at', 'is', null).orderBy('id').limit(limit);
+    if (ctx.dialect === 'postgres') pending = pending.forUpdate().skipLocked();
+    const events = await trx
+      .updateTable('event_outbox')
+      .set({ fanned_out_at: now })
+      .where('id', 'in', pending)
+      .where('fanned_out_at', 'is', null)
+      .returning(['id', 'event_id', 'type', 'organization_id', 'project_id'])
+      .execute();
+    if (events.length === 0) return 0;
+    events.sort((a, b) => a.id - b.id);
+
+    const endpoints = (
+      await trx
+        .selectFrom('webhook_endpoints')
+        .select(['id', 'organization_id', 'created_by', 'project_id', 'events'])
+        .where('organization_id', 'in', [...new Set(events.map((e) => e.organization_id))])
+        .where('enabled', '=', 1)
+        .orderBy('id')
+        .execute()
+    ).map((e) => ({ ...e, events: new Set(JSON.parse(e.events) as string[]) }));
+    if (endpoints.length === 0) return events.length;
+
+    const projectIds = [...new Set(events.flatMap((e) => (e.project_id === null ? [] : [e.project_id])))];
+    const creatorIds = [...new Set(endpoints.map((e) => e.created_by))];
+    const sees = new Set(
+      projectIds.length === 0
+        ? []
+        : (
+            await trx
+              .selectFrom('project_memberships')
+              .select(['user_id', 'project_id'])
+              .where('user_id', 'in', creatorIds)
+              .where('project_id', 'in', projectIds)
+              .execute()
+          ).map((m) => `${m.user_id}:${m.project_id}`),
+    );
+
+    const deliveries: NewDelivery[] = [];
+    for (const event of events) {
+      for (const endpoint of endpoints) {
+        if (endpoint.organization_id !== event.organization_id || !endpoint.events.has(event.type)) continue;
+        const covered =
+          event.project_id === null
+            ? endpoint.project_id === null
+            : (endpoint.project_id === null || endpoint.project_id === event.project_id) && sees.has(`${endpoint.created_by}:${event.project_id}`);
+        if (!covered) continue;
+        deliveries.push({
+          endpoint_id: endpoint.id,
+          organization_id: event.organization_id,
+          outbox_id: event.id,
+          event_id: event.event_id,
+          event_type: event.type,
+          is_test: 0,
+          replay_of: null,
+          now,
+        });
+      }
+    }
+    await insertDeliveries(trx, deliveries);
+    return events.length;
+  });
+}

@@ -1,0 +1,385 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../src/modules/accounts/accounts.service.ts';
+import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/delivery-policy.ts';
+import { listNotifications } from '../../src/modules/webhooks/notifications.ts';
+import { verifyWebhook } from '../../src/webhooks-consumer/verify.ts';
+import { attemptDelivery, claimDueDeliveries, deliverDue, LOST_ATTEMPT_ERROR, recordOutcome } from '../../src/worker/deliver-due.ts';
+import { fanOut } from '../../src/worker/fan-out.ts';
+import { purgeOldDeliveries } from '../../src/worker/retention.ts';
+import { startWorker, WORKER_JOBS } from '../../src/worker/run-worker.ts';
+import type { Actor } from '../helpers/harness.ts';
+import { captureLogger, createWebhookHarness, emitEvent, type Receiver, startDripReceiver, startReceiver, type WebhookHarness } from '../helpers/webhooks.ts';
+
+describe('webhook delivery to a real HTTPS receiver (spec 3, 6, 8)', () => {
+  let h: WebhookHarness;
+  let admin: Actor;
+  let project: { id: number; key: string };
+  let receiver: Receiver;
+  const { log, lines } = captureLogger();
+
+  beforeAll(async () => {
+    h = await createWebhookHarness({ allowPrivate: true });
+    admin = await h.actor({ role: 'admin' });
+    project = await h.project(admin, 'DLV');
+    receiver = await startReceiver();
+  });
+  afterEach(() => {
+    receiver.requests.length = 0;
+    receiver.respond = () => ({ status: 200, body: 'ok' });
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await h.close();
+  });
+
+  async function endpoint(body: Record<string, unknown> = {}) {
+    const res = await h.request('POST', '/api/v1/webhooks/endpoints/', {
+      token: admin.token,
+      body: { url: receiver.url(), project: project.id, events: ['task.updated'], ...body },
+    });
+    expect(res.status, res.text).toBe(201);
+    return res.body.data as { id: number; secret: string };
+  }
+
+  async function deliveriesOf(endpointId: number) {
+    const res = await h.request('GET', `/api/v1/webhooks/deliveries/?endpoint=${endpointId}&ordering=id`, { token: admin.token });
+    return res.body.data as Array<Record<string, unknown> & { id: number }>;
+  }
+
+  const detail = async (id: number) => (await h.request('GET', `/api/v1/webhooks/deliveries/${id}/`, { token: admin.token })).body.data;
+
+  /** Runs the worker through every attempt the schedule allows, moving the clock by each delay. */
+  async function runWholeSchedule() {
+    await deliverDue(h.ctx, log, 100);
+    for (const delay of RETRY_DELAYS_MS) {
+      h.clock.advance(delay);
+      await deliverDue(h.ctx, log, 100);
+    }
+  }
+
+  async function disableOthers(keep: number) {
+    await h.ctx.db.updateTable('webhook_endpoints').set({ enabled: 0 }).where('id', '!=', keep).execute();
+  }
+
+  it('POSTs the stored envelope bytes, signed over "{timestamp}.{raw body}", with the event and delivery ids', async () => {
+    const ep = await endpoint();
+    await disableOthers(ep.id);
+    const eventId = await emitEvent(h, project.id, 'task.updated', { changes: { title: { from: 'a', to: 'b' } } });
+    expect(await fanOut(h.ctx)).toBe(1);
+    expect(await deliverDue(h.ctx, log)).toBe(1);
+
+    expect(receiver.requests).toHaveLength(1);
+    const [request] = receiver.requests;
+    const stored = await h.ctx.db.selectFrom('event_outbox').select('envelope').where('event_id', '=', eventId).executeTakeFirstOrThrow();
+    expect(request!.body.equals(Buffer.from(stored.envelope, 'utf8'))).toBe(true);
+    expect(request!.method).toBe('POST');
+    expect(request!.url).toBe('/hook');
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(request!.headers['x-service-event-id']).toBe(eventId);
+    const timestamp = request!.headers['x-service-timestamp'] as string;
+    expect(timestamp).toBe(String(Math.floor(h.clock.nowMs() / 1000)));
+    expect(request!.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(
+      verifyWebhook({ rawBody: request!.body, signature: request!.headers['x-service-signature'] as string, timestamp, secret: ep.secret, nowSeconds: Number(timestamp) }),
+    ).toEqual({ valid: true });
+
+    const envelope = JSON.parse(request!.body.toString('utf8'));
+    expect(Object.keys(envelope)).toEqual(['id', 'type', 'api_version', 'occurred_at', 'source', 'correlation_id', 'organization', 'actor', 'data']);
+    expect(envelope).toMatchObject({ id: eventId, type: 'task.updated', api_version: 'v1', source: 'api', correlation_id: 'req-test' });
+    expect(envelope.occurred_at).toMatch(/\.\d{6}Z$/);
+
+    const [delivery] = await deliveriesOf(ep.id);
+    expect(request!.headers['x-service-delivery-id']).toBe(String(delivery!.id));
+    expect(delivery).toMatchObject({ event_id: eventId, event_type: 'task.updated', status: 'delivered', attempts: 1, next_attempt_at: null, response_status: 200, error: null, test: false, replay_of: null });
+    expect(delivery!.delivered_at).toMatch(/Z$/);
+    const history = (await detail(delivery!.id)).attempt_history;
+    expect(history).toEqual([{ number: 1, started_at: expect.any(String), duration_ms: expect.any(Number), response_status: 200, error: null, response_body: 'ok' }]);
+  });
+
+  it('spec 6 rule 2: retries after exactly 1 min, 5 min, 30 min, 2 h, 6 h (no jitter), then abandons after the 6th failure', async () => {
+    const ep = await endpoint();
+    await disableOthers(ep.id);
+    receiver.respond = () => ({ status: 503, body: 'down' });
+    const eventId = await emitEvent(h, project.id);
+    await fanOut(h.ctx);
+
+    const attemptTimes: number[] = [];
+    await deliverDue(h.ctx, log);
+    attemptTimes.push(h.clock.nowMs());
+    for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
+      const [pending] = await deliveriesOf(ep.id);
+      expect(pending).toMatchObject({ status: 'pending', attempts: i + 1, response_status: 503, error: 'HTTP 503: the receiver did not answer 2xx' });
+      expect(Date.parse(pending!.next_attempt_at as string) - attemptTimes[i]!).toBe(delay);
+      h.clock.advance(delay - 1);
+      expect(await deliverDue(h.ctx, log), `attempt ${i + 2} must not start early`).toBe(0);
+      h.clock.advance(1);
+      expect(await deliverDue(h.ctx, log)).toBe(1);
+      attemptTimes.push(h.clock.nowMs());
+    }
+    expect(attemptTimes.map((t) => t - attemptTimes[0]!)).toEqual([0, 60_000, 360_000, 2_160_000, 9_360_000, 30_960_000]);
+
+    const [failed] = await deliveriesOf(ep.id);
+    expect(failed).toMatchObject({ status: 'failed', attempts: 6, next_attempt_at: null, delivered_at: null });
+    h.clock.advance(24 * 3_600_000);
+    expect(await deliverDue(h.ctx, log)).toBe(0);
+    expect(receiver.requests).toHaveLength(6);
+    expect(new Set(receiver.requests.map((r) => r.headers['x-service-event-id']))).toEqual(new Set([eventId]));
+    expect(new Set(receiver.requests.map((r) => r.body.toString('base64'))).size).toBe(1);
+    // Every attempt is signed with a fresh timestamp.
+    expect(new Set(receiver.requests.map((r) => r.headers['x-service-timestamp'])).size).toBe(6);
+    const history = (await detail(failed!.id)).attempt_history;
+    expect(history.map((a: { number: number }) => a.number)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(history.every((a: { response_body: string }) => a.response_body === 'down')).toBe(true);
+
+    const failedList = await h.request('GET', `/api/v1/webhooks/deliveries/?status=failed&endpoint=${ep.id}`, { token: admin.token });
+    expect(failedList.body.data.map((d: { id: number }) => d.id)).toEqual([failed!.id]);
+  });
+
+  it('spec 6 rule 1: a 3xx is a failure and the redirect is never followed', async () => {
+    const ep = await endpoint();
+    await disableOthers(ep.id);
+    receiver.respond = (req) => (req.url === '/hook' ? { status: 302, headers: { location: receiver.url('/moved') } } : { status: 200 });
+    await emitEvent(h, project.id);
+    await fanOut(h.ctx);
+    await deliverDue(h.ctx, log);
+    expect(receiver.requests.map((r) => r.url)).toEqual(['/hook']);
+    const [delivery] = await deliveriesOf(ep.id);
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, response_status: 302 });
+    expect(delivery!.error).toMatch(/redirects are not followed/);
+  });
+
+  it('keeps at most 4 KiB of the answer in the attempt log, whatever its bytes', async () => {
+    const ep = await endpoint();
+    await disableOthers(ep.id);
+    receiver.respond = () => ({ status: 200, body: `\0${'x'.repeat(100_000)}` });
+    await emitEvent(h, project.id);
+    await fanOut(h.ctx);
+    await deliverDue(h.ctx, log);
+    const [delivery] = await deliveriesOf(ep.id);
+    expect(delivery!.status).toBe('delivered');
+    // NUL (which PostgreSQL text refuses) is replaced, so any answer can be logged.
+    expect((await detail(delivery!.id)).attempt_history[0].response_body).toBe(`\uFFFD${'x'.repeat(4095)}`);
+  });
+
+  it('spec 8: the attempt deadline is total, not idle: a receiver dripping one byte at a time fails at the deadline', async () => {
+    const drip = await startDripReceiver(40);
+    const ep = await endpoint({ url: `https://hooks.test:${drip.port}/hook` });
+    await disableOthers(ep.id);
+    const configured = h.ctx.config.webhooks.attemptTimeoutMs;
+    h.ctx.config.webhooks.attemptTimeoutMs = 300;
+    try {
+      await emitEvent(h, project.id);
+      await fanOut(h.ctx);
+      await deliverDue(h.ctx, log);
+    } finally {
+      h.ctx.config.webhooks.attemptTimeoutMs = configured;
+      await drip.close();
+    }
+    const [delivery] = await deliveriesOf(ep.id);
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, response_status: null });
+    expect(delivery!.error).toMatch(/^timeout: .*300 ms/);
+    const [attempt] = (await detail(delivery!.id)).attempt_history;
+    // The full answer would take ~2.5 s; the attempt ended at the 300 ms deadline.
+    expect(attempt.duration_ms).toBeGreaterThanOrEqual(290);
+    expect(attempt.duration_ms).toBeLessThan(2000);
+  });
+
+  it('spec 3: 20 consecutive abandoned deliveries disable the endpoint and notify its creator and the workspace owners', async () => {
+    const owner = await createUser(h.ctx, { org: admin.org, kind: 'human', name: 'Olga Owner', email: 'olga@example.test', role: 'owner' });
+    const ep = await endpoint();
+    await disableOthers(ep.id);
+    receiver.respond = () => ({ status: 500, body: 'broken' });
+    for (let i = 0; i < 20; i += 1) await emitEvent(h, project.id);
+    await fanOut(h.ctx);
+
+    // A test delivery that is abandoned too never counts toward auto-disable.
+    const test = await h.request('POST', `/api/v1/webhooks/endpoints/${ep.id}/test/`, { token: admin.token });
+    expect(test.status).toBe(201);
+    await runWholeSchedule();
+
+    const deliveries = await deliveriesOf(ep.id);
+    expect(deliveries).toHaveLength(21);
+    expect(deliveries.every((d) => d.status === 'failed' && d.attempts === 6)).toBe(true);
+    expect(receiver.requests).toHaveLength(21 * 6);
+
+    const read = await h.request('GET', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token });
+    expect(read.body.data).toMatchObject({ enabled: false, disabled_reason: 'Disabled automatically after 20 consecutive abandoned deliveries.' });
+
+    const notes = await h.ctx.db.selectFrom('notifications').selectAll().where('kind', '=', 'webhook_endpoint_disabled').orderBy('user_id').execute();
+    expect(notes.map((n) => n.user_id).sort()).toEqual([admin.accountId, owner.id].sort());
+    expect(notes[0]!.subject).toBe(`Webhook endpoint ${ep.id} was disabled`);
+    expect(JSON.parse(notes[0]!.data)).toMatchObject({ endpoint_id: ep.id, last_error: 'HTTP 500: the receiver did not answer 2xx' });
+    expect(h.mail).toEqual([{ to: ['olga@example.test'], subject: `Webhook endpoint ${ep.id} was disabled`, text: expect.stringContaining('"enabled": true') }]);
+    expect(notes.find((n) => n.user_id === owner.id)!.emailed_at).toMatch(/Z$/);
+    const listed = await listNotifications(h.ctx, { org: admin.org, limit: 10 });
+    expect(listed.notifications.map((n) => [n.user, n.kind])).toEqual(
+      notes.map((n) => [n.user_id, 'webhook_endpoint_disabled']).sort((a, b) => Number(b[0]) - Number(a[0])),
+    );
+    expect(lines.some((l) => l.level === 40 && l.endpoint_id === ep.id && /disabled after 20 consecutive/.test(l.msg))).toBe(true);
+
+    // While disabled: no new deliveries, and tests and replays are refused.
+    await emitEvent(h, project.id);
+    await fanOut(h.ctx);
+    expect(await deliveriesOf(ep.id)).toHaveLength(21);
+    expect((await h.request('POST', `/api/v1/webhooks/endpoints/${ep.id}/test/`, { token: admin.token })).body.error.code).toBe('ENDPOINT_DISABLED');
+    expect((await h.request('POST', `/api/v1/webhooks/deliveries/${deliveries[0]!.id}/replay/`, { token: admin.token })).status).toBe(409);
+
+    // Re-enabling resets the count: one more abandoned delivery does not disable it again.
+    const enabled = await h.request('PATCH', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token, body: { enabled: true } });
+    expect(enabled.body.data).toMatchObject({ enabled: true, disabled_reason: null });
+    const counter = await h.ctx.db.selectFrom('webhook_endpoints').select('consecutive_failures').where('id', '=', ep.id).executeTakeFirstOrThrow();
+    expect(counter.consecutive_failures).toBe(0);
+    await emitEvent(h, project.id);
+    await fanOut(h.ctx);
+    await runWholeSchedule();
+    expect((await h.request('GET', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token })).body.data.enabled).toBe(true);
+  });
+
+  it('a delivered delivery resets the consecutive count; replays count, test deliveries do not', async () => {
+    const ep = await endpoint();
+    await disableOthers(ep.id);
+    const failures = async () =>
+      (await h.ctx.db.selectFrom('webhook_endpoints').select('consecutive_failures').where('id', '=', ep.id).executeTakeFirstOrThrow()).consecutive_failures;
+
+    receiver.respond = () => ({ status: 500 });
+    await emitEvent(h, project.id);
+    await emitEvent(h, project.id);
+    await fanOut(h.ctx);
+    await runWholeSchedule();
+    expect(await failures()).toBe(2);
+
+    const [first] = await deliveriesOf(ep.id);
+    await h.request('POST', `/api/v1/webhooks/deliveries/${first!.id}/replay/`, { token: admin.token });
+    await runWholeSchedule();
+    expect(await failures()).toBe(3);
+
+    receiver.respond = () => ({ status: 204 });
+    await h.request('POST', `/api/v1/webhooks/endpoints/${ep.id}/test/`, { token: admin.token });
+    await deliverDue(h.ctx, log);
+    expect(await failures()).toBe(3);
+
+    await emitEvent(h, project.id);
+    await fanOut(h.ctx);
+    await deliverDue(h.ctx, log);
+    expect(await failures()).toBe(0);
+  });
+
+  it('spec 6 rule 4: replay re-sends the original envelope bytes and event id as a new delivery, signed afresh', async () => {
+    const ep = await endpoint();
+    await disableOthers(ep.id);
+    const eventId = await emitEvent(h, project.id);
+    await fanOut(h.ctx);
+    await deliverDue(h.ctx, log);
+    const [original] = await deliveriesOf(ep.id);
+
+    h.clock.advance(3 * 3_600_000);
+    const replay = await h.request('POST', `/api/v1/webhooks/deliveries/${original!.id}/replay/`, { token: admin.token });
+    expect(replay.status).toBe(201);
+    expect(replay.body.data).toMatchObject({ event_id: eventId, status: 'pending', attempts: 0, replay_of: original!.id, endpoint: ep.id });
+    expect(replay.body.data.id).not.toBe(original!.id);
+    await deliverDue(h.ctx, log);
+
+    const [first, second] = receiver.requests;
+    expect(second!.body.equals(first!.body)).toBe(true);
+    expect(second!.headers['x-service-event-id']).toBe(eventId);
+    expect(second!.headers['x-service-delivery-id']).toBe(String(replay.body.data.id));
+    const timestamp = second!.headers['x-service-timestamp'] as string;
+    expect(Number(timestamp) - Number(first!.headers['x-service-timestamp'])).toBe(3 * 3600);
+    expect(verifyWebhook({ rawBody: second!.body, signature: second!.headers['x-service-signature'] as string, timestamp, secret: ep.secret, nowSeconds: Math.floor(h.clock.nowMs() / 1000) })).toEqual({ valid: true });
+    expect((await deliveriesOf(ep.id)).map((d) => d.status)).toEqual(['delivered', 'delivered']);
+
+    // A delivery still being attempted cannot be replayed.
+    receiver.respond = () => ({ status: 500 });
+    await emitEvent(h, project.id);
+    await fanOut(h.ctx);
+    const pending = (await deliveriesOf(ep.id)).at(-1)!;
+    const refused = await h.request('POST', `/api/v1/webhooks/deliveries/${pending.id}/replay/`, { token: admin.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('DELIVERY_PENDING');
+  });
+
+  it('spec 4.7 rule 3: test sends webhook.test to that one endpoint only', async () => {
+    const a = await endpoint({ events: ['task.created', 'task.updated'] });
+    const b = await endpoint({ events: ['task.created', 'task.updated'] });
+    await disableOthers(-1);
+    await h.ctx.db.updateTable('webhook_endpoints').set({ enabled: 1 }).where('id', 'in', [a.id, b.id]).execute();
+
+    const res = await h.request('POST', `/api/v1/webhooks/endpoints/${a.id}/test/`, { token: admin.token });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ endpoint: a.id, event_type: 'webhook.test', status: 'pending', test: true });
+    expect(await fanOut(h.ctx)).toBe(0);
+    await deliverDue(h.ctx, log);
+
+    expect(receiver.requests).toHaveLength(1);
+    const envelope = JSON.parse(receiver.requests[0]!.body.toString());
+    expect(envelope).toMatchObject({ type: 'webhook.test', id: res.body.data.event_id, actor: { id: admin.accountId }, data: { endpoint: { id: a.id } } });
+    expect(await deliveriesOf(b.id)).toEqual([]);
+    expect((await deliveriesOf(a.id))[0]).toMatchObject({ status: 'delivered', test: true });
+  });
+
+  it('a worker that dies mid-attempt: the delivery is due again after the lease and completes per the schedule', async () => {
+    const ep = await endpoint();
+    await disableOthers(ep.id);
+    await emitEvent(h, project.id);
+    await fanOut(h.ctx);
+
+    // The worker claims and sends, then dies before recording the outcome.
+    const [claim] = await claimDueDeliveries(h.ctx, 10);
+    const lostResult = await attemptDelivery(h.ctx, claim!);
+    expect(receiver.requests).toHaveLength(1);
+
+    const lease = h.ctx.config.webhooks.leaseMs;
+    expect(await deliverDue(h.ctx, log)).toBe(0);
+    h.clock.advance(lease - 1);
+    expect(await deliverDue(h.ctx, log)).toBe(0);
+    h.clock.advance(1);
+    receiver.respond = () => ({ status: 500 });
+    expect(await deliverDue(h.ctx, log)).toBe(1);
+    expect(receiver.requests).toHaveLength(2);
+    expect(receiver.requests[1]!.headers['x-service-event-id']).toBe(receiver.requests[0]!.headers['x-service-event-id']);
+
+    // The dead worker's late write is fenced off by the lease token.
+    await recordOutcome(h.ctx, log, claim!, lostResult);
+    const [delivery] = await deliveriesOf(ep.id);
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, response_status: 500 });
+    expect(Date.parse(delivery!.next_attempt_at as string)).toBe(h.clock.nowMs() + RETRY_DELAYS_MS[0]);
+
+    receiver.respond = () => ({ status: 200 });
+    h.clock.advance(RETRY_DELAYS_MS[0]);
+    expect(await deliverDue(h.ctx, log)).toBe(1);
+    const done = await detail(delivery!.id);
+    expect(done).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(done.attempt_history.map((a: { number: number; error: string | null }) => [a.number, a.error === LOST_ATTEMPT_ERROR])).toEqual([
+      [1, true],
+      [1, false],
+      [2, false],
+    ]);
+  });
+
+  it('the worker loop fans out and delivers on its own and stops cleanly', async () => {
+    const ep = await endpoint();
+    await disableOthers(ep.id);
+    const worker = startWorker(h.ctx, log, WORKER_JOBS.filter((j) => j.name === 'fan-out' || j.name === 'deliver-due'));
+    try {
+      await emitEvent(h, project.id);
+      for (let i = 0; i < 200 && receiver.requests.length === 0; i += 1) await new Promise((r) => setTimeout(r, 25));
+    } finally {
+      await worker.stop();
+    }
+    expect(receiver.requests).toHaveLength(1);
+    expect((await deliveriesOf(ep.id))[0]).toMatchObject({ status: 'delivered' });
+  });
+
+  it('finished deliveries are purged after WEBHOOK_RETENTION_DAYS; pending ones and their events stay', async () => {
+    const db = h.ctx.db;
+    const pendingBefore = await db.selectFrom('webhook_deliveries').select(['id', 'outbox_id']).where('status', '=', 'pending').execute();
+    expect(pendingBefore.length).toBeGreaterThan(0);
+    h.clock.advance((h.ctx.config.webhooks.retentionDays + 1) * 86_400_000);
+    expect(await purgeOldDeliveries(h.ctx)).toBeGreaterThan(0);
+
+    const left = await db.selectFrom('webhook_deliveries').select(['id', 'status']).execute();
+    expect(left.map((d) => d.id).sort()).toEqual(pendingBefore.map((d) => d.id).sort());
+    const events = await db.selectFrom('event_outbox').select('id').execute();
+    expect(events.map((e) => e.id).sort()).toEqual([...new Set(pendingBefore.map((d) => d.outbox_id))].sort());
+  });
+});
