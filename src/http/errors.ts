@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   ALREADY_EXISTS: { status: 409, description: 'A resource with the same unique value exists (`details.field`).' },
   LAST_ADMIN: { status: 409, description: 'The change would leave the project without an admin.' },
   STATUS_IN_USE: { status: 409, description: 'The status is referenced by tasks (`details.task_count`).' },
+  STANDUP_ALREADY_SUBMITTED: { status: 409, description: "Today's standup entry is submitted; only PUT /standups/me/ changes it now." },
   DUPLICATE_LINK: { status: 409, description: 'The link, or its mirror, already exists.' },
   PRECONDITION_FAILED: { status: 412, description: 'The `If-Match` header no longer matches the resource.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body exceeds the size limit.' },
