@@ -5,18 +5,18 @@ import type { Actor, TestHarness } from './harness.ts';
  * A fresh organization for one standup scenario: `lead` (workspace admin) owns projects WEB and
  * OPS; every other person is a member of WEB only unless listed in `ops`.
  */
-export async function team(h: TestHarness, names: string[], options: { ops?: string[] } = {}) {
+export async function team<N extends string>(h: TestHarness, names: N[], options: { ops?: N[] } = {}): Promise<{ lead: Actor } & Record<N, Actor>> {
   const lead = await h.actor({ role: 'admin' });
   await h.project(lead, 'WEB');
   await h.project(lead, 'OPS');
-  const people: Record<string, Actor> = {};
+  const people = {} as Record<N, Actor>;
   for (const name of names) {
     const person = await h.actor({ org: lead.org, role: 'member' });
     await h.addMember('WEB', person.accountId);
     people[name] = person;
   }
   for (const name of options.ops ?? []) await h.addMember('OPS', people[name]!.accountId);
-  return { lead, ...people };
+  return { ...people, lead };
 }
 
 /** Creates a task through the API as `actor` and optionally moves it along the default workflow. */
