@@ -6,6 +6,7 @@ import * as tasks from './migrations/0002_tasks.ts';
 import * as links from './migrations/0003_links.ts';
 import * as workflowsExtra from './migrations/0004_workflows_extra.ts';
 import * as webhooks from './migrations/0005_webhooks.ts';
+import * as standups from './migrations/0009_standups.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -18,6 +19,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0003_links', links],
   ['0004_workflows_extra', workflowsExtra],
   ['0005_webhooks', webhooks],
+  ['0009_standups', standups],
 ];
 
 class StaticProvider implements MigrationProvider {

@@ -341,6 +341,53 @@ export interface TaskEscalationsTable {
   created_at: string;
 }
 
+export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+
+export interface StandupSettingsTable {
+  organization_id: number;
+  /** IANA name, canonical form. */
+  timezone: string;
+  /** JSON array of Weekday, in week order. */
+  days: string;
+  /** HH:MM in the team timezone. */
+  reminder_time: string;
+  /** JSON array of strings. */
+  questions: string;
+  updated_by: number | null;
+  updated_at: string;
+}
+
+export type StandupState = 'draft' | 'submitted' | 'skipped';
+
+export interface StandupEntriesTable {
+  id: Generated<number>;
+  organization_id: number;
+  user_id: number;
+  /** YYYY-MM-DD: the team-day (settings timezone) the entry belongs to. */
+  date: string;
+  state: StandupState;
+  done: string;
+  doing: string;
+  /** JSON array of {key, title, status, status_category, project_id}: frozen when submitted. */
+  tasks: string;
+  submitted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StandupBlockersTable {
+  id: Generated<number>;
+  entry_id: number;
+  position: number;
+  text: string;
+  /** Key of the task the blocker is about, as written. */
+  task_key: string | null;
+  /** Project of that task when written; decides who may see the blocker. */
+  project_id: number | null;
+  /** When the person first declared this blocker (carried over from their previous entry). */
+  since: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -370,4 +417,7 @@ export interface Database {
   installation_secrets: InstallationSecretsTable;
   task_due_notices: TaskDueNoticesTable;
   task_escalations: TaskEscalationsTable;
+  standup_settings: StandupSettingsTable;
+  standup_entries: StandupEntriesTable;
+  standup_blockers: StandupBlockersTable;
 }

@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   STATUS_IS_DEFAULT: { status: 409, description: "The status is the project's default for new tasks; change the default first." },
   WORKFLOW_IN_USE: { status: 409, description: "The workflow is the project's active one; activate another first." },
   ACTIVE_SPRINT_EXISTS: { status: 409, description: 'The project already has an active sprint (`details.sprint`).' },
+  STANDUP_ALREADY_SUBMITTED: { status: 409, description: "Today's standup entry is submitted; only PUT /standups/me/ changes it now." },
   DUPLICATE_LINK: { status: 409, description: 'The link, or its mirror, already exists.' },
   ENDPOINT_DISABLED: { status: 409, description: 'The webhook endpoint is disabled; re-enable it with PATCH {"enabled": true} first.' },
   DELIVERY_PENDING: { status: 409, description: 'The delivery is still being attempted; replay it once it is delivered or failed.' },

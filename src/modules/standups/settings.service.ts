@@ -1,0 +1,89 @@
+import { isoFromMs } from '../../clock.ts';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/database.ts';
+import type { Weekday } from '../../db/schema.ts';
+import { forbidden, invalid } from '../../http/errors.ts';
+import type { Principal } from '../auth/principal.ts';
+import { type SettingsPatch, type StandupSettingsJson, WEEKDAYS } from './standups.schemas.ts';
+import { canonicalTimeZone, localDate, startOfLocalDay } from './team-day.ts';
+
+/** What an organization gets until an owner or admin changes it. */
+export const DEFAULT_SETTINGS: StandupSettingsJson = {
+  timezone: 'UTC',
+  days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+  reminder_time: '09:30',
+  questions: ['What did you do since your last check-in?', 'What are you working on today?', 'Is anything blocking you?'],
+};
+
+export async function readSettings(db: Executor, organizationId: number): Promise<StandupSettingsJson> {
+  const row = await db.selectFrom('standup_settings').selectAll().where('organization_id', '=', organizationId).executeTakeFirst();
+  if (!row) return DEFAULT_SETTINGS;
+  return {
+    timezone: row.timezone,
+    days: JSON.parse(row.days) as Weekday[],
+    reminder_time: row.reminder_time,
+    questions: JSON.parse(row.questions) as string[],
+  };
+}
+
+export async function updateSettings(ctx: AppContext, principal: Principal, patch: SettingsPatch): Promise<StandupSettingsJson> {
+  if (principal.role !== 'owner' && principal.role !== 'admin') {
+    throw forbidden('Only workspace owners and admins can change standup settings.');
+  }
+  const errors: Record<string, string> = {};
+  let timezone: string | undefined;
+  if (patch.timezone !== undefined) {
+    timezone = canonicalTimeZone(patch.timezone) ?? undefined;
+    if (!timezone) errors.timezone = `"${patch.timezone}" is not an IANA timezone name (e.g. Europe/Berlin, America/New_York, UTC)`;
+  }
+  if (patch.questions?.some((q) => q.trim() === '')) errors.questions = 'questions cannot be blank';
+  if (Object.keys(errors).length) throw invalid(errors);
+
+  // Concurrent PATCHes of different fields must not undo each other: make sure the row exists,
+  // then hold it (PostgreSQL row lock; SQLite runs one transaction at a time) while merging.
+  return ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('standup_settings')
+      .values({ organization_id: principal.organizationId, ...stored(DEFAULT_SETTINGS), updated_by: null, updated_at: ctx.clock.nowIso() })
+      .onConflict((oc) => oc.column('organization_id').doNothing())
+      .execute();
+    let lock = trx.selectFrom('standup_settings').select('organization_id').where('organization_id', '=', principal.organizationId);
+    if (ctx.dialect === 'postgres') lock = lock.forUpdate();
+    await lock.execute();
+    const current = await readSettings(trx, principal.organizationId);
+    const next: StandupSettingsJson = {
+      timezone: timezone ?? current.timezone,
+      days: patch.days ? WEEKDAYS.filter((day) => patch.days!.includes(day)) : current.days,
+      reminder_time: patch.reminder_time ?? current.reminder_time,
+      questions: patch.questions ?? current.questions,
+    };
+    await trx
+      .updateTable('standup_settings')
+      .set({ ...stored(next), updated_by: principal.userId, updated_at: ctx.clock.nowIso() })
+      .where('organization_id', '=', principal.organizationId)
+      .execute();
+    return next;
+  });
+}
+
+function stored(settings: StandupSettingsJson) {
+  return {
+    timezone: settings.timezone,
+    days: JSON.stringify(settings.days),
+    reminder_time: settings.reminder_time,
+    questions: JSON.stringify(settings.questions),
+  };
+}
+
+/** The team's current day: its date, and its first instant as a stored timestamp (for "changed today"). */
+export interface TeamDay {
+  date: string;
+  timezone: string;
+  startIso: string;
+}
+
+export async function teamToday(ctx: AppContext, organizationId: number): Promise<TeamDay> {
+  const { timezone } = await readSettings(ctx.db, organizationId);
+  const date = localDate(timezone, ctx.clock.nowMs());
+  return { date, timezone, startIso: isoFromMs(startOfLocalDay(timezone, date)) };
+}

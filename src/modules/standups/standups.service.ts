@@ -1,0 +1,313 @@
+import { isoFromMs } from '../../clock.ts';
+import type { AppContext } from '../../context.ts';
+import type { Executor, Trx } from '../../db/database.ts';
+import { ApiError, invalid, notFound } from '../../http/errors.ts';
+import { type PageRequest, paginate } from '../../http/pagination.ts';
+import type { Principal } from '../auth/principal.ts';
+import { visibleProjectIds } from '../projects/visibility.ts';
+import { findVisibleTaskRef } from '../tasks/task.repository.ts';
+import { type TeamDay, teamToday } from './settings.service.ts';
+import {
+  type BlockerValues,
+  blockersOf,
+  type EntryRow,
+  findEntry,
+  type FrozenTask,
+  presentEntries,
+  previousSubmittedEntry,
+  replaceBlockers,
+  selectEntries,
+  userInOrganization,
+  visibleProjectIdSet,
+  worklistQuery,
+} from './standups.repository.ts';
+import { type EntryListFilters, type EntryPut, MAX_SNAPSHOT_TASKS, type StandupEntryJson } from './standups.schemas.ts';
+import { previousDate, startOfLocalDay } from './team-day.ts';
+
+/**
+ * Standup entries. Every write acts on the caller's own entry for the team's current day:
+ * the person is always the token's service account (spec 4.4 rules 1 and 2), and there is
+ * no way to name anyone else.
+ */
+
+async function presentOne(ctx: AppContext, principal: Principal, row: EntryRow): Promise<StandupEntryJson> {
+  const [entry] = await presentEntries(ctx.db, [row], await visibleProjectIdSet(ctx.db, principal));
+  return entry!;
+}
+
+async function reload(ctx: AppContext, principal: Principal, id: number): Promise<StandupEntryJson> {
+  return presentOne(ctx, principal, await selectEntries(ctx.db).where('e.id', '=', id).executeTakeFirstOrThrow());
+}
+
+/**
+ * Today's entry of the caller, created as an empty draft if missing, and held until commit
+ * (PostgreSQL row lock; SQLite runs one transaction at a time), so two writes of one person's
+ * day queue up instead of overwriting each other's checks.
+ */
+async function lockTodaysEntry(trx: Trx, ctx: AppContext, principal: Principal, date: string): Promise<EntryRow> {
+  const now = ctx.clock.nowIso();
+  await trx
+    .insertInto('standup_entries')
+    .values({
+      organization_id: principal.organizationId,
+      user_id: principal.userId,
+      date,
+      state: 'draft',
+      done: '',
+      doing: '',
+      tasks: '[]',
+      submitted_at: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.columns(['user_id', 'date']).doNothing())
+    .execute();
+  let query = selectEntries(trx).where('e.user_id', '=', principal.userId).where('e.date', '=', date);
+  if (ctx.dialect === 'postgres') query = query.forUpdate();
+  return query.executeTakeFirstOrThrow();
+}
+
+function alreadySubmitted(today: TeamDay, action: string): ApiError {
+  return new ApiError(
+    'STANDUP_ALREADY_SUBMITTED',
+    `Today's entry (${today.date}) is already submitted, so it cannot be ${action}. PUT /api/v1/standups/me/ edits it.`,
+    { date: today.date },
+  );
+}
+
+// ---------------------------------------------------------------- reads
+
+export async function getMyEntry(ctx: AppContext, principal: Principal): Promise<StandupEntryJson> {
+  const today = await teamToday(ctx, principal.organizationId);
+  const row = await findEntry(ctx.db, principal.userId, today.date);
+  if (!row) {
+    throw new ApiError(
+      'NOT_FOUND',
+      `You have no standup entry for today (${today.date}, ${today.timezone}) yet. PUT /api/v1/standups/me/ submits one; POST /api/v1/standups/me/redraft/ starts a draft.`,
+      { date: today.date },
+    );
+  }
+  return presentOne(ctx, principal, row);
+}
+
+const ENTRY_ORDERING = { user: 'e.user_id', date: 'e.date', submitted_at: 'e.submitted_at', created_at: 'e.created_at', updated_at: 'e.updated_at' };
+
+export async function listEntries(ctx: AppContext, principal: Principal, filters: EntryListFilters, page: PageRequest) {
+  const date = filters.date ?? (await teamToday(ctx, principal.organizationId)).date;
+  let query = selectEntries(ctx.db)
+    .where('e.organization_id', '=', principal.organizationId)
+    .where('e.date', '=', date)
+    // A draft is its author's until submitted.
+    .where((eb) => eb.or([eb('e.state', '!=', 'draft'), eb('e.user_id', '=', principal.userId)]));
+  if (filters.user !== undefined) query = query.where('e.user_id', '=', filters.user);
+  if (filters.state !== undefined) query = query.where('e.state', '=', filters.state);
+  const { rows, pagination } = await paginate(query, page, { idColumn: 'e.id', orderable: ENTRY_ORDERING, defaultOrdering: 'user' });
+  return { data: await presentEntries(ctx.db, rows, await visibleProjectIdSet(ctx.db, principal)), pagination };
+}
+
+async function assertSameOrganization(ctx: AppContext, principal: Principal, userId: number): Promise<void> {
+  if (!(await userInOrganization(ctx.db, userId, principal.organizationId))) throw notFound('User');
+}
+
+/** Spec 4.4 rule 5: the person's submitted and skipped days before today, newest first, exactly as written. */
+export async function history(ctx: AppContext, principal: Principal, userId: number, page: PageRequest) {
+  await assertSameOrganization(ctx, principal, userId);
+  const today = await teamToday(ctx, principal.organizationId);
+  const query = selectEntries(ctx.db)
+    .where('e.organization_id', '=', principal.organizationId)
+    .where('e.user_id', '=', userId)
+    .where('e.state', 'in', ['submitted', 'skipped'])
+    .where('e.date', '<', today.date);
+  const { rows, pagination } = await paginate(query, page, { idColumn: 'e.id', orderable: { date: 'e.date' }, defaultOrdering: '-date' });
+  return { data: await presentEntries(ctx.db, rows, await visibleProjectIdSet(ctx.db, principal)), pagination };
+}
+
+const WORKLIST_ORDERING = { updated_at: 't.updated_at', priority: 'pr.position' };
+
+/** Spec 4.4 rule 4: computed on every call from the person's tasks, today only. */
+export async function worklist(ctx: AppContext, principal: Principal, userId: number, page: PageRequest) {
+  await assertSameOrganization(ctx, principal, userId);
+  const today = await teamToday(ctx, principal.organizationId);
+  const { rows, pagination } = await paginate(worklistQuery(ctx.db, principal, userId, today.startIso), page, {
+    idColumn: 't.id',
+    orderable: WORKLIST_ORDERING,
+    defaultOrdering: '-updated_at',
+  });
+  return {
+    data: rows.map((r) => ({
+      key: r.key,
+      project: r.project,
+      title: r.title,
+      status: r.status,
+      status_category: r.status_category,
+      priority: r.priority,
+      changed_today: Boolean(r.changed_today),
+      updated_at: r.updated_at,
+    })),
+    pagination,
+  };
+}
+
+// ---------------------------------------------------------------- writes
+
+/** The caller's worklist right now, most recently updated first, in the form frozen into an entry. */
+async function currentWorklist(db: Executor, principal: Principal, today: TeamDay): Promise<FrozenTask[]> {
+  const rows = await worklistQuery(db, principal, principal.userId, today.startIso)
+    .orderBy('t.updated_at', 'desc')
+    .orderBy('t.id', 'desc')
+    .limit(MAX_SNAPSHOT_TASKS)
+    .execute();
+  return rows.map((r) => ({ key: r.key, title: r.title, status: r.status, status_category: r.status_category, project_id: r.project_id }));
+}
+
+/** Blockers naming a task must name one the writer can see; it is recorded with its project for later visibility checks. */
+async function resolveBlockers(ctx: AppContext, principal: Principal, blockers: NonNullable<EntryPut['blockers']>) {
+  const errors: Record<string, string> = {};
+  const resolved: Array<Omit<BlockerValues, 'since'>> = [];
+  for (const [index, blocker] of blockers.entries()) {
+    const text = blocker.text.trim();
+    if (text === '') errors[`blockers[${index}].text`] = 'cannot be blank';
+    let projectId: number | null = null;
+    if (blocker.task) {
+      const task = await findVisibleTaskRef(ctx.db, principal, blocker.task);
+      if (task) projectId = task.project.id;
+      else errors[`blockers[${index}].task`] = `no task ${blocker.task} in a project you can see`;
+    }
+    resolved.push({ text, task_key: blocker.task ?? null, project_id: projectId });
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
+  return resolved;
+}
+
+const normalized = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
+
+function sameBlocker(a: Omit<BlockerValues, 'since'>, b: Omit<BlockerValues, 'since'>): boolean {
+  if (a.task_key !== null || b.task_key !== null) return a.task_key === b.task_key;
+  return normalized(a.text) === normalized(b.text);
+}
+
+/**
+ * A blocker keeps the date it was first declared while the person keeps declaring it: the
+ * same task, or the same words when it names no task, in today's entry or their previous one.
+ */
+function withSince(blockers: Array<Omit<BlockerValues, 'since'>>, earlier: BlockerValues[], now: string): BlockerValues[] {
+  return blockers.map((blocker) => {
+    const since = earlier.filter((e) => sameBlocker(blocker, e)).map((e) => e.since).sort()[0];
+    return { ...blocker, since: since ?? now };
+  });
+}
+
+/**
+ * PUT me: writes today's entry and submits it. Omitted fields keep today's current values
+ * (a redraft, or an earlier submission), so `{}` submits the draft as it is. The task
+ * snapshot is the caller's worklist at this moment and is frozen from now on.
+ */
+export async function submitMyEntry(ctx: AppContext, principal: Principal, body: EntryPut): Promise<StandupEntryJson> {
+  const today = await teamToday(ctx, principal.organizationId);
+  const declared = body.blockers ? await resolveBlockers(ctx, principal, body.blockers) : undefined;
+  const snapshot = await currentWorklist(ctx.db, principal, today);
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const entry = await lockTodaysEntry(trx, ctx, principal, today.date);
+    const current = await blockersOf(trx, [entry.id]);
+    const previous = await previousSubmittedEntry(trx, principal.userId, today.date);
+    const earlier = [...current, ...(previous ? await blockersOf(trx, [previous.id]) : [])];
+    const now = ctx.clock.nowIso();
+    await trx
+      .updateTable('standup_entries')
+      .set({
+        state: 'submitted',
+        done: body.done ?? entry.done,
+        doing: body.doing ?? entry.doing,
+        tasks: JSON.stringify(snapshot),
+        submitted_at: now,
+        updated_at: now,
+      })
+      .where('id', '=', entry.id)
+      .execute();
+    await replaceBlockers(trx, entry.id, withSince(declared ?? current, earlier, now));
+    return entry.id;
+  });
+  return reload(ctx, principal, id);
+}
+
+/** Tasks the caller worked on since `sinceIso` (any activity row of theirs), in visible projects. */
+async function workedOnSince(db: Executor, principal: Principal, sinceIso: string) {
+  return db
+    .selectFrom('activities as a')
+    .innerJoin('tasks as t', 't.id', 'a.task_id')
+    .innerJoin('statuses as s', 's.id', 't.status_id')
+    .where('a.actor_id', '=', principal.userId)
+    .where('a.created_at', '>=', sinceIso)
+    .where('t.project_id', 'in', visibleProjectIds(db, principal))
+    .groupBy(['t.id', 't.key', 't.title', 's.name', 's.category'])
+    .select((eb) => [
+      't.key',
+      't.title',
+      's.name as status',
+      's.category as status_category',
+      eb.fn.max(eb.case().when('a.field', '=', 'status').then(1).else(0).end()).as('moved'),
+      eb.fn.max(eb.case().when('a.action', '=', 'created').then(1).else(0).end()).as('created'),
+    ])
+    .orderBy((eb) => eb.fn.min('a.id'))
+    .limit(MAX_SNAPSHOT_TASKS)
+    .execute();
+}
+
+/**
+ * Redraft: rebuilds today's draft (never submits). `done` lists the tasks the caller worked on
+ * since their last submitted entry (or since the start of yesterday when there is none), with
+ * those moved into a done-category status marked so; `doing` lists their live worklist without
+ * finished tasks; blockers carry over from their last submitted entry. A submitted day is
+ * refused: redrafting would silently take it back from the team.
+ */
+export async function redraftMyEntry(ctx: AppContext, principal: Principal): Promise<StandupEntryJson> {
+  const today = await teamToday(ctx, principal.organizationId);
+  const previous = await previousSubmittedEntry(ctx.db, principal.userId, today.date);
+  const sinceIso = previous?.submitted_at ?? isoFromMs(startOfLocalDay(today.timezone, previousDate(today.date)));
+  const worked = await workedOnSince(ctx.db, principal, sinceIso);
+  const inFlight = (await currentWorklist(ctx.db, principal, today)).filter((t) => t.status_category !== 'done');
+  const carried = previous ? await blockersOf(ctx.db, [previous.id]) : [];
+
+  const done = worked
+    .map((t) => {
+      const what = Number(t.moved) && t.status_category === 'done' ? `moved to ${t.status}` : Number(t.created) ? 'created' : 'updated';
+      return `- ${t.key} ${t.title}: ${what}`;
+    })
+    .join('\n');
+  const doing = inFlight.map((t) => `- ${t.key} ${t.title} (${t.status})`).join('\n');
+
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const entry = await lockTodaysEntry(trx, ctx, principal, today.date);
+    if (entry.state === 'submitted') throw alreadySubmitted(today, 'redrafted');
+    await trx
+      .updateTable('standup_entries')
+      .set({ state: 'draft', done, doing, tasks: '[]', submitted_at: null, updated_at: ctx.clock.nowIso() })
+      .where('id', '=', entry.id)
+      .execute();
+    await replaceBlockers(
+      trx,
+      entry.id,
+      carried.map(({ text, task_key, project_id, since }) => ({ text, task_key, project_id, since })),
+    );
+    return entry.id;
+  });
+  return reload(ctx, principal, id);
+}
+
+/** Skip: today is marked skipped (idempotent) and any draft text is dropped. A submitted day is refused. */
+export async function skipMyDay(ctx: AppContext, principal: Principal): Promise<StandupEntryJson> {
+  const today = await teamToday(ctx, principal.organizationId);
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const entry = await lockTodaysEntry(trx, ctx, principal, today.date);
+    if (entry.state === 'submitted') throw alreadySubmitted(today, 'skipped');
+    if (entry.state === 'skipped') return entry.id;
+    await trx
+      .updateTable('standup_entries')
+      .set({ state: 'skipped', done: '', doing: '', tasks: '[]', submitted_at: null, updated_at: ctx.clock.nowIso() })
+      .where('id', '=', entry.id)
+      .execute();
+    await replaceBlockers(trx, entry.id, []);
+    return entry.id;
+  });
+  return reload(ctx, principal, id);
+}

@@ -1,0 +1,53 @@
+/**
+ * Calendar days in a team's timezone, from the platform's ICU data (Intl), so DST rules
+ * and IANA aliases are the same ones every other Node.js tool uses.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timeZone, format);
+  }
+  return format;
+}
+
+/** The canonical IANA name (`america/new_york` -> `America/New_York`), or null when Intl does not know it. */
+export function canonicalTimeZone(name: string): string | null {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+/** The calendar date (YYYY-MM-DD) at instant `ms` in `timeZone`. */
+export function localDate(timeZone: string, ms: number): string {
+  const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * The first instant (epoch ms) whose local date in `timeZone` is `date`. UTC offsets lie
+ * within -12 h and +14 h, so the boundary is inside a 28-hour window around UTC midnight;
+ * a binary search finds it exactly, including on days where DST skips local midnight.
+ */
+export function startOfLocalDay(timeZone: string, date: string): number {
+  const utcMidnight = Date.parse(`${date}T00:00:00Z`);
+  let before = utcMidnight - 15 * HOUR; // local date is the previous day here, whatever the offset
+  let atOrAfter = utcMidnight + 13 * HOUR; // and `date` (or later) here
+  while (atOrAfter - before > 1) {
+    const middle = Math.floor((before + atOrAfter) / 2);
+    if (localDate(timeZone, middle) >= date) atOrAfter = middle;
+    else before = middle;
+  }
+  return atOrAfter;
+}
+
+/** The calendar day before `date` (YYYY-MM-DD). */
+export function previousDate(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - 24 * HOUR).toISOString().slice(0, 10);
+}
