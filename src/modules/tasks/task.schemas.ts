@@ -184,7 +184,9 @@ export type TaskListFilters = Static<typeof TaskListQuery>;
 export const TaskActivity = Type.Object(
   {
     id: Type.Integer(),
-    action: Type.String({ description: '`created` or `updated` (one row per changed field).' }),
+    action: Type.String({
+      description: '`created`, `updated` (one row per changed field), or `linked` / `unlinked` (field `links`; the value is the link `{id, type, task}` seen from this task).',
+    }),
     field: Nullable(Type.String(), 'The changed field, for `updated`.'),
     from: Type.Unknown({ description: 'Previous value as it appears in the task JSON.' }),
     to: Type.Unknown({ description: 'New value as it appears in the task JSON.' }),
