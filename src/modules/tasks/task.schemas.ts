@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PaginationQuery, Timestamp } from '../../http/schemas.ts';
+import { CustomFieldValuesInput } from '../custom-fields/custom-fields.schemas.ts';
 import { ProjectKey } from '../projects/projects.schemas.ts';
 
 /** Subtasks nest at most this many levels: a top-level task is level 1. */
@@ -39,7 +40,9 @@ export const Task = Type.Object(
     labels: Type.Array(Type.String(), { description: 'Label names, sorted.' }),
     milestone: Nullable(Type.Integer(), 'Milestone id.'),
     sprint: Nullable(Type.Integer(), 'Sprint id.'),
-    custom_fields: Type.Record(Type.String(), Type.Unknown(), { description: 'Custom field values keyed by field id.' }),
+    custom_fields: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'Custom field values keyed by field id, only fields that have a value: select holds an option id, multi_select a list of option ids sorted ascending.',
+    }),
     created_by: Nullable(Type.Integer(), 'User id of the creator.'),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -79,6 +82,7 @@ const fields = {
   milestone: Nullable(Id, 'Id of one of the project\'s milestones.'),
   sprint: Nullable(Id, 'Id of one of the project\'s sprints.'),
   parent: Nullable(TaskKey, `Key of a task of the same project. Nesting is limited to ${MAX_TASK_DEPTH} levels.`),
+  custom_fields: CustomFieldValuesInput,
 };
 const status = Type.String({
   minLength: 1,
@@ -96,6 +100,7 @@ const createFields = {
   labels: Type.Optional(fields.labels),
   milestone: Type.Optional(fields.milestone),
   sprint: Type.Optional(fields.sprint),
+  custom_fields: Type.Optional(fields.custom_fields),
 };
 
 export const TaskCreateBody = Type.Object(
@@ -124,6 +129,7 @@ const updateFields = {
   milestone: Type.Optional(fields.milestone),
   sprint: Type.Optional(fields.sprint),
   parent: Type.Optional(fields.parent),
+  custom_fields: Type.Optional(fields.custom_fields),
 };
 
 export const TaskUpdateBody = Type.Object(updateFields, {
