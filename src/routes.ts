@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
 import { meModels, registerMeRoutes } from './modules/accounts/me.routes.ts';
+import { customFieldModels, registerCustomFieldRoutes } from './modules/custom-fields/custom-fields.routes.ts';
 import { linkModels, registerLinkRoutes } from './modules/links/links.routes.ts';
 import { projectModels, registerProjectRoutes } from './modules/projects/projects.routes.ts';
 import { registerTaskRoutes, taskModels } from './modules/tasks/task.routes.ts';
@@ -9,9 +10,10 @@ import { registerTaskRoutes, taskModels } from './modules/tasks/task.routes.ts';
 /** Every API module, in one place: its shared models (OpenAPI components) and its routes. */
 export function registerRoutes(fastify: FastifyInstance, ctx: AppContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  for (const model of [...meModels, ...projectModels, ...taskModels, ...linkModels]) app.addSchema(model);
+  for (const model of [...meModels, ...projectModels, ...taskModels, ...linkModels, ...customFieldModels]) app.addSchema(model);
   registerMeRoutes(app, ctx);
   registerProjectRoutes(app, ctx);
   registerTaskRoutes(app, ctx);
   registerLinkRoutes(app, ctx);
+  registerCustomFieldRoutes(app, ctx);
 }
