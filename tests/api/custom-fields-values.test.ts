@@ -308,6 +308,18 @@ describe('custom field values on tasks (spec 2 Task, 4.6, 3 rule 4)', () => {
     }
   });
 
+  it('concurrency: deleting a definition while a task holding a value is deleted: both succeed', async () => {
+    for (let round = 0; round < 3; round++) {
+      const doomed = await field('text');
+      const task = await createTask(h, admin, 'VALS', { custom_fields: { [doomed.id]: 'x' } });
+      const results = await Promise.all([
+        h.request('DELETE', `/api/v1/custom-fields/${doomed.id}/`, { token: admin.token }),
+        h.request('DELETE', `/api/v1/tasks/${task.key}/`, { token: admin.token }),
+      ]);
+      expect(results.map((r) => r.status), `round ${round}`).toEqual([204, 204]);
+    }
+  });
+
   it('concurrency: deleting a definition while tasks write values leaves no value behind and records every removal', async () => {
     for (let round = 0; round < 3; round++) {
       const doomed = await field('text');

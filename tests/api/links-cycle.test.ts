@@ -59,6 +59,19 @@ describe('dependency cycles: deep graphs and concurrent link creation (spec 7 DE
     }
   });
 
+  it('deleting a link and one of its tasks at the same time: both succeed or the link is already gone (404), never a 500', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = [await newTask(), await newTask()];
+      const created = (await link(a, b, 'relates_to')).body.data;
+      const [unlinked, deleted] = await Promise.all([
+        h.request('DELETE', `/api/v1/tasks/${b}/links/${created.id}/`, { token: admin.token }),
+        h.request('DELETE', `/api/v1/tasks/${a}/`, { token: admin.token }),
+      ]);
+      expect(deleted.status).toBe(204);
+      expect([204, 404], `round ${round}`).toContain(unlinked.status);
+    }
+  });
+
   it('a 10,000-task chain: closing the loop reports all 10,000 tasks; a link that closes nothing still walks the chain and succeeds', async () => {
     const keys = await seedBlockingChain(h, 'DEEP', 10_000);
     const first = keys[0]!;

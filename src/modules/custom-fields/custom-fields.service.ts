@@ -5,6 +5,7 @@ import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { findVisibleProjectRef, visibleProjects } from '../projects/visibility.ts';
 import type { Caller } from '../tasks/task.service.ts';
+import { lockTask } from '../tasks/task.repository.ts';
 import { applyTaskUpdate } from '../tasks/task-writes.ts';
 import {
   OPTION_TYPES,
@@ -261,8 +262,11 @@ export async function deleteField(ctx: AppContext, caller: Caller, id: number): 
   assertCanManage(caller.principal);
   await ctx.db.transaction().execute(async (trx) => {
     await lockedField(trx, ctx, caller.principal, id);
-    const holders = await trx.selectFrom('task_custom_values').select('task_id').where('field_id', '=', id).orderBy('task_id').execute();
-    for (const { task_id } of holders) await applyTaskUpdate(trx, ctx, caller.origin, task_id, { custom_fields: { [id]: null } });
+    const holdersOf = () => trx.selectFrom('task_custom_values').select('task_id').where('field_id', '=', id).orderBy('task_id').execute();
+    // No new holder can appear while the field is locked; holders deleted while we wait for their
+    // locks drop out of the second read (their values went with them).
+    for (const { task_id } of await holdersOf()) await lockTask(trx, ctx.dialect, task_id);
+    for (const { task_id } of await holdersOf()) await applyTaskUpdate(trx, ctx, caller.origin, task_id, { custom_fields: { [id]: null } });
     await trx.deleteFrom('custom_fields').where('id', '=', id).execute();
   });
 }

@@ -106,7 +106,7 @@ export async function createLink(ctx: AppContext, caller: Caller, key: string, i
   if (other.id === task.id) throw invalid({ task: 'a task cannot be linked to itself' });
   const edge = canonicalEdge(task.id, other.id, input.type);
 
-  const linkId = await ctx.db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await lockLinkGraph(trx, ctx.dialect, task.project.organization_id);
     if (!(await holdTasks(trx, ctx.dialect, [task.id, other.id]))) throw notFound('Task');
 
@@ -118,7 +118,8 @@ export async function createLink(ctx: AppContext, caller: Caller, key: string, i
         const cycle = cycleFrom(task.id, edge.from_task_id, path);
         const keys = await taskKeys(trx, cycle);
         const names = cycle.map((id) => keys.get(id)!);
-        throw new ApiError('DEPENDENCY_CYCLE', `The link would close a dependency loop: ${names.join(' blocks ')}.`, { path: names });
+        const loop = names.length <= 11 ? names.join(' blocks ') : `${names.length - 1} tasks, ${names.slice(0, 3).join(' blocks ')} blocks ...`;
+        throw new ApiError('DEPENDENCY_CYCLE', `The link would close a dependency loop: ${loop} (details.path lists it).`, { path: names });
       }
     }
 
@@ -129,10 +130,9 @@ export async function createLink(ctx: AppContext, caller: Caller, key: string, i
       .returning('id')
       .executeTakeFirstOrThrow();
     await recordLinkActivity(trx, caller.origin, 'linked', { id: inserted.id, ...edge }, new Map([[task.id, task.key], [other.id, other.key]]), now);
-    return inserted.id;
+    const row = await selectVisibleLinks(trx, caller.principal, task.id).where('l.id', '=', inserted.id).executeTakeFirstOrThrow();
+    return present(row, task.id);
   });
-  const row = await selectVisibleLinks(ctx.db, caller.principal, task.id).where('l.id', '=', linkId).executeTakeFirstOrThrow();
-  return present(row, task.id);
 }
 
 /** The task's links whose other end the caller can see, each from this task's side. */
@@ -151,11 +151,14 @@ export async function deleteLink(ctx: AppContext, caller: Caller, key: string, l
   const task = await writableTask(ctx, caller.principal, key);
   const link = await selectVisibleLinks(ctx.db, caller.principal, task.id).where('l.id', '=', linkId).executeTakeFirst();
   if (!link) throw notFound('Link');
+  const otherId = sideOf(link, task.id).otherId;
   await ctx.db.transaction().execute(async (trx) => {
+    // A task deleted meanwhile took the link with it (cascade).
+    if (!(await holdTasks(trx, ctx.dialect, [task.id, otherId]))) throw notFound('Link');
     const deleted = await trx.deleteFrom('task_links').where('id', '=', linkId).executeTakeFirst();
     // A concurrent delete won the race: the link is gone either way, but only one request records it.
     if (Number(deleted.numDeletedRows) === 0) throw notFound('Link');
-    const keys = new Map([[task.id, task.key], [sideOf(link, task.id).otherId, link.key]]);
+    const keys = new Map([[task.id, task.key], [otherId, link.key]]);
     await recordLinkActivity(trx, caller.origin, 'unlinked', link, keys, ctx.clock.nowIso());
   });
 }
