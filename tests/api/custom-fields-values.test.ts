@@ -51,7 +51,7 @@ describe('custom field values on tasks (spec 2 Task, 4.6, 3 rule 4)', () => {
       ['date', await field('date'), ['2026-02-28', '2024-02-29'], ['2026-02-30', '2026-2-3', '2026-02-28T00:00:00Z', 20260228]],
       ['boolean', await field('boolean'), [true, false], [0, 'true', 'yes']],
       ['url', await field('url'), ['https://example.com/a?b=1', 'http://intranet:8080/x'], ['ftp://example.com', 'example.com', 'javascript:alert(1)', 'https://', `https://e.com/${'a'.repeat(2048)}`]],
-      ['user', await field('user'), [admin.accountId, teammate.accountId], [outsider.accountId, 999999, 'me', 0]],
+      ['user', await field('user'), [admin.accountId, teammate.accountId], [outsider.accountId, 999999, 9999999999, 'me', 0]],
       ['select', select, [a], [foreignOption, 999999, [a], 'A']],
       ['multi_select', multi, [[x], [z, x]], [[x, x], [foreignOption], x, ['X']]],
     ];
@@ -95,6 +95,7 @@ describe('custom field values on tasks (spec 2 Task, 4.6, 3 rule 4)', () => {
     expect(create.status).toBe(400);
 
     expect((await setValue(task.key, 999999, 'x')).body.error.details.fields).toHaveProperty(['custom_fields.999999']);
+    expect((await setValue(task.key, 9999999999, 'x')).body.error.details.fields).toHaveProperty(['custom_fields.9999999999']);
     const stranger = await h.actor();
     const theirs = await h.request('POST', '/api/v1/custom-fields/', { token: stranger.token, body: { name: 'Theirs', type: 'text' } });
     expect((await setValue(task.key, theirs.body.data.id, 'x')).status).toBe(400);

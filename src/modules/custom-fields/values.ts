@@ -37,6 +37,8 @@ function isWebUrl(text: string): boolean {
 }
 
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1;
+/** Whether an id fits the integer columns ids are stored in. */
+export const isStoredId = (value: unknown): value is number => isId(value) && value <= 2147483647;
 
 /**
  * Checks one raw value against its field's type. `null`, `""` (text) and `[]` (multi_select)
@@ -60,7 +62,7 @@ export function checkValue(field: FieldForValues, raw: unknown): Checked {
     case 'url':
       return typeof raw === 'string' && isWebUrl(raw) ? { value: raw } : { error: `must be an http or https URL of at most ${MAX_URL_LENGTH} characters` };
     case 'user':
-      return isId(raw) ? { value: raw } : { error: 'must be a user id' };
+      return isStoredId(raw) ? { value: raw } : { error: 'must be a user id' };
     case 'select':
       if (!isId(raw)) return { error: 'must be an option id of this field' };
       return field.optionIds.has(raw) ? { value: raw } : { error: `${raw} is not an option of this field` };
@@ -142,7 +144,8 @@ export async function resolveCustomFieldValues(
   const errors: FieldErrors = {};
   const entries = Object.entries(input ?? {}).map(([id, raw]) => [Number(id), raw] as const);
   const creating = current === null;
-  const fields = await loadFieldsForValues(db, project, entries.map(([id]) => id), creating);
+  // Keys beyond the integer range cannot be field ids (and PostgreSQL would refuse to compare them).
+  const fields = await loadFieldsForValues(db, project, entries.map(([id]) => id).filter(isStoredId), creating);
 
   const usersToCheck = new Map<number, number>();
   for (const [id, raw] of entries) {

@@ -7,6 +7,7 @@ import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import { canWriteInProject, type Principal } from '../auth/principal.ts';
 import { lockFields } from '../custom-fields/custom-fields.repository.ts';
+import { isStoredId } from '../custom-fields/values.ts';
 import { findVisibleProjectRef, type ProjectRef } from '../projects/visibility.ts';
 import { TaskInputResolver } from './task-input.ts';
 import { etagOf, presentTasks, type TaskSnapshot } from './task.presenter.ts';
@@ -58,7 +59,7 @@ const blank = (errors: Record<string, string>) => Object.keys(errors).length ===
 
 /** Custom field ids a set of inputs writes; their definitions are locked before any task (see lockFields). */
 const customFieldIds = (inputs: Array<{ custom_fields?: Record<string, unknown> }>) =>
-  [...new Set(inputs.flatMap((input) => Object.keys(input.custom_fields ?? {}).map(Number)))];
+  [...new Set(inputs.flatMap((input) => Object.keys(input.custom_fields ?? {}).map(Number).filter(isStoredId)))];
 
 // ---------------------------------------------------------------- reads
 
