@@ -1,7 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
+import type { Api } from './http/types.ts';
 import { meModels, registerMeRoutes } from './modules/accounts/me.routes.ts';
+import { customFieldModels, registerCustomFieldRoutes } from './modules/custom-fields/custom-fields.routes.ts';
+import { linkModels, registerLinkRoutes } from './modules/links/links.routes.ts';
 import { planningModels, registerPlanningRoutes } from './modules/planning/planning.routes.ts';
 import { projectModels, registerProjectRoutes } from './modules/projects/projects.routes.ts';
 import { registerStandupRoutes, standupModels } from './modules/standups/standups.routes.ts';
@@ -10,15 +14,20 @@ import { registerWebhookRoutes, webhookModels } from './modules/webhooks/webhook
 import { registerWorkflowRoutes, workflowModels } from './modules/workflows/workflows.routes.ts';
 
 /** Every API module, in one place: its shared models (OpenAPI components) and its routes. */
+const MODULES: Array<{ models: TSchema[]; register: (app: Api, ctx: AppContext) => void }> = [
+  { models: meModels, register: registerMeRoutes },
+  { models: projectModels, register: registerProjectRoutes },
+  { models: taskModels, register: registerTaskRoutes },
+  { models: linkModels, register: registerLinkRoutes },
+  { models: customFieldModels, register: registerCustomFieldRoutes },
+  { models: workflowModels, register: registerWorkflowRoutes },
+  { models: planningModels, register: registerPlanningRoutes },
+  { models: webhookModels, register: registerWebhookRoutes },
+  { models: standupModels, register: registerStandupRoutes },
+];
+
 export function registerRoutes(fastify: FastifyInstance, ctx: AppContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const models = [...meModels, ...projectModels, ...taskModels, ...workflowModels, ...planningModels, ...webhookModels, ...standupModels];
-  for (const model of models) app.addSchema(model);
-  registerMeRoutes(app, ctx);
-  registerProjectRoutes(app, ctx);
-  registerTaskRoutes(app, ctx);
-  registerWorkflowRoutes(app, ctx);
-  registerPlanningRoutes(app, ctx);
-  registerWebhookRoutes(app, ctx);
-  registerStandupRoutes(app, ctx);
+  for (const { models } of MODULES) for (const model of models) app.addSchema(model);
+  for (const { register } of MODULES) register(app, ctx);
 }

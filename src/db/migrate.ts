@@ -6,6 +6,7 @@ import * as tasks from './migrations/0002_tasks.ts';
 import * as links from './migrations/0003_links.ts';
 import * as workflowsExtra from './migrations/0004_workflows_extra.ts';
 import * as webhooks from './migrations/0005_webhooks.ts';
+import * as customFields from './migrations/0007_custom_fields.ts';
 import * as standups from './migrations/0009_standups.ts';
 
 interface DialectMigration {
@@ -19,6 +20,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0003_links', links],
   ['0004_workflows_extra', workflowsExtra],
   ['0005_webhooks', webhooks],
+  ['0007_custom_fields', customFields],
   ['0009_standups', standups],
 ];
 

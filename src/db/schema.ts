@@ -388,6 +388,43 @@ export interface StandupBlockersTable {
   since: string;
 }
 
+export type CustomFieldType = 'text' | 'number' | 'date' | 'boolean' | 'url' | 'user' | 'select' | 'multi_select';
+
+export interface CustomFieldsTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  type: CustomFieldType;
+  description: string;
+  required: number;
+  /** 1: applies to every project (API `projects: null`); 0: to the rows of custom_field_projects. */
+  all_projects: number;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CustomFieldProjectsTable {
+  id: Generated<number>;
+  field_id: number;
+  project_id: number;
+}
+
+export interface CustomFieldOptionsTable {
+  id: Generated<number>;
+  field_id: number;
+  value: string;
+  position: number;
+}
+
+export interface TaskCustomValuesTable {
+  id: Generated<number>;
+  task_id: number;
+  field_id: number;
+  /** JSON: a string, number, boolean, user id, option id, or sorted array of option ids. */
+  value: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -420,4 +457,8 @@ export interface Database {
   standup_settings: StandupSettingsTable;
   standup_entries: StandupEntriesTable;
   standup_blockers: StandupBlockersTable;
+  custom_fields: CustomFieldsTable;
+  custom_field_projects: CustomFieldProjectsTable;
+  custom_field_options: CustomFieldOptionsTable;
+  task_custom_values: TaskCustomValuesTable;
 }

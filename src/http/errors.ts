@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   DUPLICATE_LINK: { status: 409, description: 'The link, or its mirror, already exists.' },
   ENDPOINT_DISABLED: { status: 409, description: 'The webhook endpoint is disabled; re-enable it with PATCH {"enabled": true} first.' },
   DELIVERY_PENDING: { status: 409, description: 'The delivery is still being attempted; replay it once it is delivered or failed.' },
+  OPTION_IN_USE: { status: 409, description: 'Custom field options that tasks hold cannot be deleted (`details.task_count`, `details.options`).' },
+  FIELD_IN_USE: { status: 409, description: 'The custom field cannot stop applying to projects whose tasks hold values of it (`details.task_count`).' },
   PRECONDITION_FAILED: { status: 412, description: 'The `If-Match` header no longer matches the resource.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body exceeds the size limit.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The Content-Type is not accepted by this endpoint.' },

@@ -1,4 +1,6 @@
 import type { Executor } from '../../db/database.ts';
+import { customValuesByTask } from '../custom-fields/custom-fields.repository.ts';
+import { resolveCustomFieldValues } from '../custom-fields/values.ts';
 import { parentProblem } from './hierarchy.ts';
 import type { TaskRow } from './task.repository.ts';
 import type { TaskUpdateInput } from './task.schemas.ts';
@@ -19,7 +21,7 @@ export class TaskInputResolver {
 
   constructor(
     private readonly db: Executor,
-    private readonly project: { id: number },
+    private readonly project: { id: number; organization_id: number },
   ) {}
 
   private vocabulary(table: NamedTable): Promise<Map<string, number>> {
@@ -136,6 +138,14 @@ export class TaskInputResolver {
         if (problem) errors.parent = problem;
         else changes.parent_id = parent!.id;
       }
+    }
+
+    // On create this runs even without input: required fields must then be reported.
+    if (input.custom_fields !== undefined || current === null) {
+      const present = current === null ? null : ((await customValuesByTask(db, [current.id])).get(current.id) ?? {});
+      const custom = await resolveCustomFieldValues(db, this.project, input.custom_fields, present);
+      Object.assign(errors, custom.errors);
+      changes.custom_fields = custom.changes;
     }
     return { changes, errors };
   }

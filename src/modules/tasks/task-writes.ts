@@ -26,11 +26,17 @@ export interface TaskValues {
   sprint_id: number | null;
   parent_id: number | null;
   label_ids: number[];
+  /** Custom field values by field id, already checked (custom-fields/values.ts); in changes, null clears one. */
+  custom_fields: Record<number, unknown>;
 }
 export type TaskChanges = Partial<TaskValues>;
 
-/** `{field: {from, to}}` in task-JSON terms (names, keys, ids), as in task.updated events. */
-export type FieldChanges = Partial<Record<WritableField, { from: unknown; to: unknown }>>;
+/**
+ * `{field: {from, to}}` in task-JSON terms (names, keys, ids), as in task.updated events. A
+ * custom field is named `custom_fields.<id>`, its absent value being null.
+ */
+export type ChangedField = WritableField | `custom_fields.${number}`;
+export type FieldChanges = Partial<Record<ChangedField, { from: unknown; to: unknown }>>;
 
 export interface TaskUpdateResult extends TaskSnapshot {
   changes: FieldChanges;
@@ -61,6 +67,23 @@ async function setLabels(trx: Trx, taskId: number, labelIds: number[]) {
   if (labelIds.length) await trx.insertInto('task_labels').values(labelIds.map((label_id) => ({ task_id: taskId, label_id }))).execute();
 }
 
+async function setCustomValues(trx: Trx, taskId: number, values: Array<[fieldId: number, value: unknown]>) {
+  for (const [fieldId, value] of values) {
+    if (value === null) {
+      await trx.deleteFrom('task_custom_values').where('task_id', '=', taskId).where('field_id', '=', fieldId).execute();
+      continue;
+    }
+    const json = JSON.stringify(value);
+    await trx
+      .insertInto('task_custom_values')
+      .values({ task_id: taskId, field_id: fieldId, value: json })
+      .onConflict((oc) => oc.columns(['task_id', 'field_id']).doUpdateSet({ value: json }))
+      .execute();
+  }
+}
+
+const customEntries = (values: Record<number, unknown>) => Object.entries(values).map(([id, value]) => [Number(id), value] as [number, unknown]);
+
 /**
  * Creates a task with the next key of its project. The number comes from an atomic increment
  * of projects.task_counter inside this transaction: concurrent creates queue on the project
@@ -80,7 +103,7 @@ export async function createTaskRecord(
     .returning('task_counter')
     .executeTakeFirstOrThrow();
   const now = ctx.clock.nowIso();
-  const { label_ids, ...columns } = values;
+  const { label_ids, custom_fields, ...columns } = values;
   const { id } = await trx
     .insertInto('tasks')
     .values({
@@ -96,6 +119,7 @@ export async function createTaskRecord(
     .returning('id')
     .executeTakeFirstOrThrow();
   if (label_ids.length) await setLabels(trx, id, label_ids);
+  await setCustomValues(trx, id, customEntries(custom_fields).filter(([, value]) => value !== null));
 
   const snapshot = (await loadSnapshot(trx, id))!;
   await trx
@@ -128,13 +152,14 @@ export async function applyTaskUpdate(
   const before = await loadSnapshot(trx, taskId);
   if (!before) throw notFound('Task');
 
-  const set: Partial<Omit<TaskValues, 'label_ids'>> = {};
+  const set: Partial<Omit<TaskValues, 'label_ids' | 'custom_fields'>> = {};
   for (const column of COLUMNS) {
     const value = changes[column];
     if (value !== undefined && value !== before.row[column]) Object.assign(set, { [column]: value });
   }
   const labelsChanged = changes.label_ids !== undefined && !sameSet(changes.label_ids, await labelIdsOf(trx, taskId));
-  if (Object.keys(set).length === 0 && !labelsChanged) return { ...before, changes: {} };
+  const customChanged = customEntries(changes.custom_fields ?? {}).filter(([id, value]) => !sameJson(before.task.custom_fields[id] ?? null, value));
+  if (Object.keys(set).length === 0 && !labelsChanged && customChanged.length === 0) return { ...before, changes: {} };
 
   const now = ctx.clock.nowIso();
   await trx
@@ -143,13 +168,17 @@ export async function applyTaskUpdate(
     .where('id', '=', taskId)
     .execute();
   if (labelsChanged) await setLabels(trx, taskId, changes.label_ids!);
+  await setCustomValues(trx, taskId, customChanged);
   const after = (await loadSnapshot(trx, taskId))!;
 
   const fieldChanges: FieldChanges = {};
   for (const field of WRITABLE_FIELDS) {
     if (!sameJson(before.task[field], after.task[field])) fieldChanges[field] = { from: before.task[field], to: after.task[field] };
   }
-  const entries = Object.entries(fieldChanges) as Array<[WritableField, { from: unknown; to: unknown }]>;
+  for (const [id] of customChanged.sort(([a], [b]) => a - b)) {
+    fieldChanges[`custom_fields.${id}`] = { from: before.task.custom_fields[id] ?? null, to: after.task.custom_fields[id] ?? null };
+  }
+  const entries = Object.entries(fieldChanges) as Array<[ChangedField, { from: unknown; to: unknown }]>;
   if (entries.length) {
     await trx
       .insertInto('activities')

@@ -1,8 +1,9 @@
 import type { Executor } from '../../db/database.ts';
+import { customValuesByTask } from '../custom-fields/custom-fields.repository.ts';
 import { findTaskRow, labelNamesByTask, type TaskRow } from './task.repository.ts';
 import type { TaskJson } from './task.schemas.ts';
 
-export function presentTask(row: TaskRow, labels: string[]): TaskJson {
+export function presentTask(row: TaskRow, labels: string[], customFields: Record<string, unknown>): TaskJson {
   return {
     key: row.key,
     project: row.project_key,
@@ -18,17 +19,18 @@ export function presentTask(row: TaskRow, labels: string[]): TaskJson {
     labels,
     milestone: row.milestone_id,
     sprint: row.sprint_id,
-    custom_fields: {},
+    custom_fields: customFields,
     created_by: row.created_by,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
 }
 
-/** A page of tasks: labels come from one query for the whole page, never one per task. */
+/** A page of tasks: labels and custom field values come from one query each for the whole page, never one per task. */
 export async function presentTasks(db: Executor, rows: TaskRow[]): Promise<TaskJson[]> {
-  const labels = await labelNamesByTask(db, rows.map((r) => r.id));
-  return rows.map((row) => presentTask(row, labels.get(row.id) ?? []));
+  const ids = rows.map((r) => r.id);
+  const [labels, customFields] = await Promise.all([labelNamesByTask(db, ids), customValuesByTask(db, ids)]);
+  return rows.map((row) => presentTask(row, labels.get(row.id) ?? [], customFields.get(row.id) ?? {}));
 }
 
 /** One task as JSON together with the version its ETag is derived from. */

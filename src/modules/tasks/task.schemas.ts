@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PaginationQuery, Timestamp } from '../../http/schemas.ts';
+import { CustomFieldValuesInput } from '../custom-fields/custom-fields.schemas.ts';
 
 /** Subtasks nest at most this many levels: a top-level task is level 1. */
 export const MAX_TASK_DEPTH = 5;
@@ -37,7 +38,9 @@ export const Task = Type.Object(
     labels: Type.Array(Type.String(), { description: 'Label names, sorted.' }),
     milestone: Nullable(Type.Integer(), 'Milestone id.'),
     sprint: Nullable(Type.Integer(), 'Sprint id.'),
-    custom_fields: Type.Record(Type.String(), Type.Unknown(), { description: 'Custom field values keyed by field id.' }),
+    custom_fields: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'Custom field values keyed by field id, only fields that have a value: select holds an option id, multi_select a list of option ids sorted ascending.',
+    }),
     created_by: Nullable(Type.Integer(), 'User id of the creator.'),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -77,6 +80,7 @@ const fields = {
   milestone: Nullable(Id, 'Id of one of the project\'s milestones.'),
   sprint: Nullable(Id, 'Id of one of the project\'s sprints.'),
   parent: Nullable(TaskKey, `Key of a task of the same project. Nesting is limited to ${MAX_TASK_DEPTH} levels.`),
+  custom_fields: CustomFieldValuesInput,
 };
 const status = Type.String({
   minLength: 1,
@@ -94,6 +98,7 @@ const createFields = {
   labels: Type.Optional(fields.labels),
   milestone: Type.Optional(fields.milestone),
   sprint: Type.Optional(fields.sprint),
+  custom_fields: Type.Optional(fields.custom_fields),
 };
 
 export const TaskCreateBody = Type.Object(
@@ -122,6 +127,7 @@ const updateFields = {
   milestone: Type.Optional(fields.milestone),
   sprint: Type.Optional(fields.sprint),
   parent: Type.Optional(fields.parent),
+  custom_fields: Type.Optional(fields.custom_fields),
 };
 
 export const TaskUpdateBody = Type.Object(updateFields, {
@@ -182,7 +188,9 @@ export type TaskListFilters = Static<typeof TaskListQuery>;
 export const TaskActivity = Type.Object(
   {
     id: Type.Integer(),
-    action: Type.String({ description: '`created` or `updated` (one row per changed field).' }),
+    action: Type.String({
+      description: '`created`, `updated` (one row per changed field), or `linked` / `unlinked` (field `links`; the value is the link `{id, type, task}` seen from this task).',
+    }),
     field: Nullable(Type.String(), 'The changed field, for `updated`.'),
     from: Type.Unknown({ description: 'Previous value as it appears in the task JSON.' }),
     to: Type.Unknown({ description: 'New value as it appears in the task JSON.' }),

@@ -6,6 +6,8 @@ import type { ActionOrigin } from '../../events/record-event.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import { canWriteInProject, type Principal } from '../auth/principal.ts';
+import { lockFields } from '../custom-fields/custom-fields.repository.ts';
+import { isStoredId } from '../custom-fields/values.ts';
 import { findVisibleProjectRef, type ProjectRef } from '../projects/visibility.ts';
 import { TaskInputResolver } from './task-input.ts';
 import { etagOf, presentTasks, type TaskSnapshot } from './task.presenter.ts';
@@ -55,6 +57,10 @@ function assertIfMatch(ifMatch: string | undefined, row: TaskRow): void {
 }
 
 const blank = (errors: Record<string, string>) => Object.keys(errors).length === 0;
+
+/** Custom field ids a set of inputs writes; their definitions are locked before any task (see lockFields). */
+const customFieldIds = (inputs: Array<{ custom_fields?: Record<string, unknown> }>) =>
+  [...new Set(inputs.flatMap((input) => Object.keys(input.custom_fields ?? {}).map(Number).filter(isStoredId)))];
 
 // ---------------------------------------------------------------- reads
 
@@ -136,6 +142,7 @@ export async function listSubtasks(ctx: AppContext, principal: Principal, key: s
 async function createOne(trx: Trx, ctx: AppContext, origin: ActionOrigin, project: ProjectRef, resolver: TaskInputResolver, input: TaskCreateInput) {
   // Numbering and hierarchy checks hold the project row from here to commit (see lockProject).
   await lockProject(trx, ctx.dialect, project.id);
+  await lockFields(trx, ctx.dialect, customFieldIds([input]), 'share');
   const { changes, errors } = await resolver.resolve(input, null);
   if (!blank(errors)) throw invalid(errors);
   const values: TaskValues = {
@@ -147,6 +154,7 @@ async function createOne(trx: Trx, ctx: AppContext, origin: ActionOrigin, projec
     sprint_id: null,
     parent_id: null,
     label_ids: [],
+    custom_fields: {},
     ...(await resolver.defaults()),
     ...changes,
   };
@@ -188,9 +196,13 @@ async function updateOne(
   return applyTaskUpdate(trx, ctx, origin, current.id, changes);
 }
 
-/** Locks the task (and the project row first when the tree may change) and reads it. */
-async function lockAndRead(trx: Trx, ctx: AppContext, ref: TaskRef, treeChanges: boolean): Promise<TaskRow> {
+/**
+ * Locks the task and reads it. Locks are always taken in one order: the project row (when the
+ * tree may change), the custom field definitions being written, then tasks.
+ */
+async function lockAndRead(trx: Trx, ctx: AppContext, ref: TaskRef, treeChanges: boolean, fieldIds: number[] = []): Promise<TaskRow> {
   if (treeChanges) await lockProject(trx, ctx.dialect, ref.project.id);
+  await lockFields(trx, ctx.dialect, fieldIds, 'share');
   await lockTask(trx, ctx.dialect, ref.id);
   const row = await findTaskRow(trx, ref.id);
   if (!row) throw notFound('Task');
@@ -213,7 +225,7 @@ export async function createSubtask(ctx: AppContext, caller: Caller, parentKey: 
 export async function updateTask(ctx: AppContext, caller: Caller, key: string, input: TaskUpdateInput, ifMatch?: string): Promise<TaskSnapshot> {
   const ref = await writableTask(ctx, caller.principal, key);
   return ctx.db.transaction().execute(async (trx) => {
-    const current = await lockAndRead(trx, ctx, ref, input.parent !== undefined);
+    const current = await lockAndRead(trx, ctx, ref, input.parent !== undefined, customFieldIds([input]));
     assertIfMatch(ifMatch, current);
     return updateOne(trx, ctx, caller.origin, ref.project, new TaskInputResolver(trx, ref.project), current, input);
   });
@@ -307,6 +319,7 @@ export async function bulkUpdate(ctx: AppContext, caller: Caller, projectKey: st
   const updated = await runBulk(ctx, items, (item) => item.key, async (trx) => {
     const resolver = new TaskInputResolver(trx, project);
     if (items.some((item) => item.parent !== undefined)) await lockProject(trx, ctx.dialect, project.id);
+    await lockFields(trx, ctx.dialect, customFieldIds(items), 'share');
     // Every task of the call is locked up front in id order, so two bulk calls touching the
     // same tasks in different orders queue instead of deadlocking.
     const keys = [...new Set(items.map((item) => item.key))];

@@ -1,0 +1,66 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.ts';
+import { originFromPrincipal } from '../../events/record-event.ts';
+import { principalOf } from '../../http/auth-hook.ts';
+import { list, ok } from '../../http/envelope.ts';
+import { pageRequest } from '../../http/pagination.ts';
+import { Envelope, errorResponses, ListEnvelope } from '../../http/schemas.ts';
+import type { Api } from '../../http/types.ts';
+import { TaskKeyParams } from '../tasks/task.schemas.ts';
+import { LinkCreateBody, LinkListQuery, LinkParams, TaskLink } from './links.schemas.ts';
+import * as links from './links.service.ts';
+
+export const linkModels = [TaskLink];
+
+export function registerLinkRoutes(app: Api, ctx: AppContext): void {
+  const tags = ['Links'];
+
+  app.post('/api/v1/tasks/:task_key/link/', {
+    schema: {
+      tags,
+      summary: 'Link the task to another task',
+      description:
+        'Each relationship is stored once: `A blocked_by B` is the same link as `B blocks A`, so creating a link that exists, or its mirror, is 409 DUPLICATE_LINK (`details.link_id`, `details.type`). ' +
+        'A `blocks` link that would close a loop is 422 DEPENDENCY_CYCLE; `details.path` lists the loop as task keys, each blocking the next, starting and ending with this task. ' +
+        'The other task may be in another project you can see (404 otherwise); a task cannot be linked to itself (400). Both tasks get a `linked` activity entry.',
+      params: TaskKeyParams,
+      body: LinkCreateBody,
+      response: { 201: Envelope(Type.Ref(TaskLink)), ...errorResponses(404, 409, 422) },
+    },
+    config: { scope: 'tasks:write' },
+  }, async (request, reply) => {
+    const principal = principalOf(request);
+    reply.code(201);
+    return ok(await links.createLink(ctx, { principal, origin: originFromPrincipal(principal, request.id) }, request.params.task_key, request.body));
+  });
+
+  app.get('/api/v1/tasks/:task_key/links/', {
+    schema: {
+      tags,
+      summary: 'The task\'s links, each described from this task\'s side',
+      description: 'Links whose other task is in a project you cannot see are left out.',
+      params: TaskKeyParams,
+      querystring: LinkListQuery,
+      response: { 200: ListEnvelope(Type.Ref(TaskLink)), ...errorResponses(404) },
+    },
+    config: { scope: 'tasks:read' },
+  }, async (request) => {
+    const { data, pagination } = await links.listLinks(ctx, principalOf(request), request.params.task_key, pageRequest(request.query));
+    return list(data, pagination);
+  });
+
+  app.delete('/api/v1/tasks/:task_key/links/:id/', {
+    schema: {
+      tags,
+      summary: 'Delete a link (through either of its tasks)',
+      description: 'Both tasks get an `unlinked` activity entry.',
+      params: LinkParams,
+      response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
+    },
+    config: { scope: 'tasks:write' },
+  }, async (request, reply) => {
+    const principal = principalOf(request);
+    await links.deleteLink(ctx, { principal, origin: originFromPrincipal(principal, request.id) }, request.params.task_key, request.params.id);
+    return reply.code(204).send(null);
+  });
+}
