@@ -18,6 +18,12 @@ export interface Config {
   };
   bodyLimitBytes: number;
   metricsToken: string | null;
+  attachments: {
+    /** Directory holding uploaded files, each under a server-generated name. */
+    dir: string;
+    /** Largest accepted upload; a larger one is refused with 413. */
+    maxBytes: number;
+  };
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -50,5 +56,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     bodyLimitBytes: 1024 * 1024,
     metricsToken: env.METRICS_TOKEN || null,
+    attachments: {
+      dir: env.ATTACHMENTS_DIR || './data/attachments',
+      maxBytes: intFrom(env, 'ATTACHMENT_MAX_BYTES', 25 * 1024 * 1024),
+    },
   };
 }

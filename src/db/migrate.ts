@@ -4,6 +4,7 @@ import type { MigrationContext } from './migrations/helpers.ts';
 import * as foundation from './migrations/0001_foundation.ts';
 import * as tasks from './migrations/0002_tasks.ts';
 import * as links from './migrations/0003_links.ts';
+import * as taskRecords from './migrations/0008_task_records.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -14,6 +15,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0001_foundation', foundation],
   ['0002_tasks', tasks],
   ['0003_links', links],
+  ['0008_task_records', taskRecords],
 ];
 
 class StaticProvider implements MigrationProvider {
