@@ -40,6 +40,10 @@ export const Task = Type.Object(
     milestone: Nullable(Type.Integer(), 'Milestone id.'),
     sprint: Nullable(Type.Integer(), 'Sprint id.'),
     custom_fields: Type.Record(Type.String(), Type.Unknown(), { description: 'Custom field values keyed by field id.' }),
+    time_spent_minutes: Type.Integer({
+      minimum: 0,
+      description: 'Sum of the minutes of the task\'s time entries (read-only; log time through /tasks/{task_key}/time-entries/).',
+    }),
     created_by: Nullable(Type.Integer(), 'User id of the creator.'),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -63,6 +67,11 @@ export const WRITABLE_FIELDS = [
   'parent',
 ] as const;
 export type WritableField = (typeof WRITABLE_FIELDS)[number];
+
+/** Read-only fields computed from the task's records; they change through those records, not PUT. */
+export const DERIVED_FIELDS = ['time_spent_minutes'] as const;
+/** Every field whose change is recorded in activity and in `changes` of task.updated. */
+export type TrackedField = WritableField | (typeof DERIVED_FIELDS)[number];
 
 const fields = {
   title: Type.String({ minLength: 1, maxLength: 500, description: '1-500 characters, not blank.' }),
@@ -184,7 +193,9 @@ export type TaskListFilters = Static<typeof TaskListQuery>;
 export const TaskActivity = Type.Object(
   {
     id: Type.Integer(),
-    action: Type.String({ description: '`created` or `updated` (one row per changed field).' }),
+    action: Type.String({
+      description: '`created`, `updated` (one row per changed field, including `time_spent_minutes` when time is logged) or `commented` (`to` is the comment id).',
+    }),
     field: Nullable(Type.String(), 'The changed field, for `updated`.'),
     from: Type.Unknown({ description: 'Previous value as it appears in the task JSON.' }),
     to: Type.Unknown({ description: 'New value as it appears in the task JSON.' }),

@@ -29,13 +29,15 @@ function assertCanWrite(principal: Principal, project: ProjectRef): void {
   if (!canWriteInProject(principal, project.role)) throw forbidden('Project viewers can read tasks but not change them.');
 }
 
-async function visibleTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
+/** The task if the caller can see it (404 otherwise): the entry point of every task sub-resource. */
+export async function visibleTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
   const task = await findVisibleTaskRef(ctx.db, principal, key);
   if (!task) throw notFound('Task');
   return task;
 }
 
-async function writableTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
+/** As visibleTask, and the caller may change it (project viewers get 403). */
+export async function writableTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
   const task = await visibleTask(ctx, principal, key);
   assertCanWrite(principal, task.project);
   return task;
