@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { purgeExpiredIdempotencyKeys } from '../http/idempotency.ts';
+import { sweepOrphanedAttachmentFiles } from '../modules/attachments/attachment.files.ts';
 
 export interface WorkerJob {
   name: string;
@@ -11,6 +12,7 @@ export interface WorkerJob {
 /** Periodic jobs of the worker process. Each job's state lives in the database, so any number of workers may run. */
 export const WORKER_JOBS: WorkerJob[] = [
   { name: 'purge-idempotency-keys', intervalMs: 60_000, run: purgeExpiredIdempotencyKeys },
+  { name: 'sweep-orphaned-attachment-files', intervalMs: 15 * 60_000, run: sweepOrphanedAttachmentFiles },
 ];
 
 export interface RunningWorker {

@@ -5,6 +5,7 @@ import type { Executor, Trx } from '../../db/database.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
+import { removeStoredFiles, storageNamesOf } from '../attachments/attachment.files.ts';
 import { canWriteInProject, type Principal } from '../auth/principal.ts';
 import { findVisibleProjectRef, type ProjectRef } from '../projects/visibility.ts';
 import { TaskInputResolver } from './task-input.ts';
@@ -226,11 +227,15 @@ export function assignTask(ctx: AppContext, caller: Caller, key: string, assigne
 
 export async function deleteTask(ctx: AppContext, caller: Caller, key: string, ifMatch?: string): Promise<void> {
   const ref = await writableTask(ctx, caller.principal, key);
-  await ctx.db.transaction().execute(async (trx) => {
+  // Attachment rows go with the task (cascade); their files are removed once that has committed.
+  const files = await ctx.db.transaction().execute(async (trx) => {
     const current = await lockAndRead(trx, ctx, ref, true);
     assertIfMatch(ifMatch, current);
+    const names = await storageNamesOf(trx, { taskId: ref.id });
     await deleteTaskRecord(trx, ctx, caller.origin, ref.id);
+    return names;
   });
+  await removeStoredFiles(ctx, files);
 }
 
 // ---------------------------------------------------------------- bulk
