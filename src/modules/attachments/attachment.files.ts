@@ -51,8 +51,11 @@ export async function storeStream(ctx: AppContext, source: Readable): Promise<St
       done(null, chunk);
     },
   });
+  // Opened (created) before the copy starts, so a copy that fails at once cannot race the cleanup
+  // below with a file created after it.
+  const handle = await fs.promises.open(target, 'wx');
   try {
-    await pipeline(source, measure, fs.createWriteStream(target, { flags: 'wx', flush: true }));
+    await pipeline(source, measure, handle.createWriteStream({ flush: true }));
   } catch (error) {
     await removeStoredFiles(ctx, [storageName]);
     throw error;
