@@ -143,6 +143,12 @@ describe('attachments: upload, download, listing and access (API-DECISIONS "Comm
     expect(await h.ctx.db.selectFrom('attachments').select('id').execute()).toHaveLength(rowsBefore.length);
     expect(storedFiles()).toEqual(filesBefore);
 
+    // Far above the cap: refused from Content-Length before the body is read.
+    const huge = await upload(task.key, [file(Buffer.alloc(MAX + 128 * 1024, 7))]);
+    expect(huge.status).toBe(413);
+    expect(huge.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(storedFiles()).toEqual(filesBefore);
+
     const exact = await upload(task.key, [file(Buffer.alloc(MAX, 7))]);
     expect(exact.status).toBe(201);
     expect(exact.body.data.size).toBe(MAX);

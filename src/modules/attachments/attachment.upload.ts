@@ -60,8 +60,17 @@ export function notMultipart(): ApiError {
   return new ApiError('UNSUPPORTED_MEDIA_TYPE', `Upload the file as multipart/form-data with one part named "${FILE_FIELD}".`);
 }
 
+/**
+ * What a valid upload may add around its file: part headers, boundaries and the few small fields
+ * the limits allow. A declared body larger than the cap plus this cannot hold an acceptable file.
+ */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
 export async function receiveUpload(ctx: AppContext, request: FastifyRequest): Promise<Upload> {
   if (!request.isMultipart()) throw notMultipart();
+  // Refused from the header alone, so a client sending far too much learns it before uploading it all.
+  const declared = Number(request.headers['content-length']);
+  if (declared > ctx.config.attachments.maxBytes + MULTIPART_OVERHEAD_BYTES) throw tooLarge(ctx);
   let stored: StoredFile | undefined;
   let identity: Omit<UploadIdentity, 'size' | 'sha256'> | undefined;
   const problems: Record<string, string> = {};
