@@ -163,6 +163,8 @@ describe('attachments: upload, download, listing and access (API-DECISIONS "Comm
       ['file plus field', [file('one'), { name: 'note', data: 'x' }], 'note'],
       ['field before file', [{ name: 'note', data: 'x' }, file('one')], 'note'],
       ['wrong part name', [{ name: 'upload', filename: 'a.txt', contentType: 'text/plain', data: 'a' }], 'upload'],
+      ['__proto__ field', [{ name: '__proto__', data: 'x' }, file('one')], 'body'],
+      ['too many fields', Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, data: 'x' })), 'body'],
     ];
     for (const [label, parts, field] of cases) {
       const res = await upload(task.key, parts);

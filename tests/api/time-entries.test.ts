@@ -63,6 +63,41 @@ describe('time entries and the task\'s time_spent_minutes (API-DECISIONS "Commen
     expect(spent).toMatchObject({ [task.key]: 75, [other.key]: 1440, [untouched.key]: 0 });
   });
 
+  it('task lists load the totals in one query per page: the number of queries does not grow with the page (no N+1)', async () => {
+    await h.project(owner, 'BATCH');
+    const original = h.ctx.db;
+    const queriesToList = async () => {
+      let count = 0;
+      h.ctx.db = original.withPlugin({
+        transformQuery: (args) => {
+          count += 1;
+          return args.node;
+        },
+        transformResult: async (args) => args.result,
+      });
+      try {
+        const res = await h.request('GET', '/api/v1/projects/BATCH/tasks/?limit=200', { token: owner.token });
+        expect(res.status).toBe(200);
+        return { count, tasks: res.body.data.length as number };
+      } finally {
+        h.ctx.db = original;
+      }
+    };
+    const addTasks = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const task = await createTask(h, owner, 'BATCH');
+        await log(task.key, { minutes: 5, date: '2026-11-20' }, owner.token);
+      }
+    };
+    await addTasks(2);
+    const few = await queriesToList();
+    await addTasks(12);
+    const many = await queriesToList();
+    expect([few.tasks, many.tasks]).toEqual([2, 14]);
+    expect(few.count).toBeGreaterThan(0);
+    expect(many.count).toBe(few.count);
+  });
+
   it('a change of the total is a task change: new ETag and updated_at, a change record, task.updated with changes.time_spent_minutes, an activity row', async () => {
     const task = await createTask(h, owner, 'TIME');
     h.clock.advance(60_000);

@@ -50,8 +50,11 @@ function uploadError(ctx: AppContext, error: unknown): unknown {
   if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') return invalid({ body: 'too many form fields; send only the file part' });
   if (code === 'FST_PROTO_VIOLATION') return invalid({ body: 'forbidden form field name' });
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return notMultipart();
-  if (code === 'FST_MP_PREMATURE_CLOSE' || error instanceof Error) {
-    return invalid({ body: `malformed multipart/form-data (${(error as Error).message})` }, 'The multipart body could not be read.');
+  // A failing disk (ENOSPC, EACCES...) is the server's fault: it stays a 500.
+  if ((error as NodeJS.ErrnoException).syscall) return error;
+  // What remains comes from parsing the client's bytes (premature end, malformed part headers...).
+  if (error instanceof Error) {
+    return invalid({ body: `malformed multipart/form-data (${error.message})` }, 'The multipart body could not be read.');
   }
   return error;
 }
