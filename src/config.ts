@@ -40,6 +40,12 @@ export interface Config {
     url: string | null;
     from: string;
   };
+  attachments: {
+    /** Directory holding uploaded files, each under a server-generated name. */
+    dir: string;
+    /** Largest accepted upload; a larger one is refused with 413. */
+    maxBytes: number;
+  };
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -99,6 +105,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtp: {
       url: env.SMTP_URL || null,
       from: env.SMTP_FROM || 'tasktracker <tasktracker@localhost>',
+    },
+    attachments: {
+      dir: env.ATTACHMENTS_DIR || './data/attachments',
+      maxBytes: intFrom(env, 'ATTACHMENT_MAX_BYTES', 25 * 1024 * 1024),
     },
   };
 }

@@ -4,12 +4,15 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
 import type { Api } from './http/types.ts';
 import { meModels, registerMeRoutes } from './modules/accounts/me.routes.ts';
+import { attachmentModels, registerAttachmentRoutes } from './modules/attachments/attachment.routes.ts';
+import { commentModels, registerCommentRoutes } from './modules/comments/comment.routes.ts';
 import { customFieldModels, registerCustomFieldRoutes } from './modules/custom-fields/custom-fields.routes.ts';
 import { linkModels, registerLinkRoutes } from './modules/links/links.routes.ts';
 import { planningModels, registerPlanningRoutes } from './modules/planning/planning.routes.ts';
 import { projectModels, registerProjectRoutes } from './modules/projects/projects.routes.ts';
 import { registerStandupRoutes, standupModels } from './modules/standups/standups.routes.ts';
 import { registerTaskRoutes, taskModels } from './modules/tasks/task.routes.ts';
+import { registerTimeEntryRoutes, timeEntryModels } from './modules/time-entries/time-entry.routes.ts';
 import { registerWebhookRoutes, webhookModels } from './modules/webhooks/webhooks.routes.ts';
 import { registerWorkflowRoutes, workflowModels } from './modules/workflows/workflows.routes.ts';
 
@@ -18,6 +21,9 @@ const MODULES: Array<{ models: TSchema[]; register: (app: Api, ctx: AppContext) 
   { models: meModels, register: registerMeRoutes },
   { models: projectModels, register: registerProjectRoutes },
   { models: taskModels, register: registerTaskRoutes },
+  { models: commentModels, register: registerCommentRoutes },
+  { models: attachmentModels, register: registerAttachmentRoutes },
+  { models: timeEntryModels, register: registerTimeEntryRoutes },
   { models: linkModels, register: registerLinkRoutes },
   { models: customFieldModels, register: registerCustomFieldRoutes },
   { models: workflowModels, register: registerWorkflowRoutes },

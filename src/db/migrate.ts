@@ -8,6 +8,7 @@ import * as workflowsExtra from './migrations/0004_workflows_extra.ts';
 import * as webhooks from './migrations/0005_webhooks.ts';
 import * as customFields from './migrations/0007_custom_fields.ts';
 import * as standups from './migrations/0009_standups.ts';
+import * as taskRecords from './migrations/0008_task_records.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -22,6 +23,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0005_webhooks', webhooks],
   ['0007_custom_fields', customFields],
   ['0009_standups', standups],
+  ['0008_task_records', taskRecords],
 ];
 
 class StaticProvider implements MigrationProvider {

@@ -425,6 +425,45 @@ export interface TaskCustomValuesTable {
   value: string;
 }
 
+export interface CommentsTable {
+  id: Generated<number>;
+  task_id: number;
+  author_id: number | null;
+  /** Markdown, stored exactly as sent. */
+  body: string;
+  created_at: string;
+  updated_at: string;
+  /** Set when an edit changed the body. */
+  edited_at: string | null;
+}
+
+export interface AttachmentsTable {
+  id: Generated<number>;
+  task_id: number;
+  /** Server-generated file name in ATTACHMENTS_DIR; never derived from client input. */
+  storage_name: string;
+  /** The client's file name, sanitized, for display only. */
+  filename: string;
+  content_type: string;
+  size: number;
+  /** Hex SHA-256 of the stored bytes. */
+  sha256: string;
+  uploaded_by: number | null;
+  created_at: string;
+}
+
+export interface TimeEntriesTable {
+  id: Generated<number>;
+  task_id: number;
+  user_id: number | null;
+  minutes: number;
+  /** YYYY-MM-DD: the day the work was done. */
+  date: string;
+  note: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -461,4 +500,7 @@ export interface Database {
   custom_field_projects: CustomFieldProjectsTable;
   custom_field_options: CustomFieldOptionsTable;
   task_custom_values: TaskCustomValuesTable;
+  comments: CommentsTable;
+  attachments: AttachmentsTable;
+  time_entries: TimeEntriesTable;
 }

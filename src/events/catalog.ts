@@ -10,7 +10,7 @@ export const EVENT_CATALOG = [
   { type: 'task.deleted', description: 'A task is deleted.', subscribable: true },
   { type: 'task.due_soon', description: "A task's due date approaches.", subscribable: true },
   { type: 'task.escalated', description: 'Stuck work is escalated.', subscribable: true },
-  { type: 'comment.created', description: 'A comment is posted.', subscribable: true },
+  { type: 'comment.created', description: 'A comment is posted. data: {comment, task: {key, title}}.', subscribable: true },
   { type: 'webhook.test', description: 'A test sent to one endpoint on request; never subscribable.', subscribable: false },
 ] as const;
 

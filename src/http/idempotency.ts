@@ -22,6 +22,11 @@ declare module 'fastify' {
     idempotencyClaimId?: number;
   }
   interface FastifyContextConfig {
+    /**
+     * The handler claims the key itself with `claimIdempotencyKey`, once the whole request is
+     * known: an upload's body is a stream, so its content can only be compared after it is read.
+     */
+    idempotencyClaimedByHandler?: boolean;
     /** The response carries a secret shown once (a webhook signing secret): store it encrypted for replays. */
     sealStoredResponse?: boolean;
   }
@@ -29,11 +34,21 @@ declare module 'fastify' {
 
 const SEALED = 'sealed:';
 
-function requestHash(request: FastifyRequest): string {
+function requestHash(request: FastifyRequest, content: unknown): string {
   const path = request.url.split('?')[0] ?? '';
   return createHash('sha256')
-    .update(`${request.method} ${path}\n${canonicalJson(request.body ?? null)}`)
+    .update(`${request.method} ${path}\n${canonicalJson(content ?? null)}`)
     .digest('hex');
+}
+
+/** The request's key, if any; a malformed one is a 400 before any work. */
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const key = request.headers[IDEMPOTENCY_HEADER];
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+    throw invalid({ 'Idempotency-Key': 'must be 1-255 printable ASCII characters' });
+  }
+  return key;
 }
 
 type ClaimResult = { kind: 'claimed'; id: number } | { kind: 'replay'; record: repo.IdempotencyRecord };
@@ -70,27 +85,44 @@ async function claim(ctx: AppContext, tokenId: number, key: string, hash: string
   return { kind: 'replay', record: existing };
 }
 
+/** Claims the key for this request; when an identical request already completed, returns its stored response instead. */
+async function claimForRequest(ctx: AppContext, request: FastifyRequest, key: string, hash: string): Promise<StoredResponse | null> {
+  const result = await claim(ctx, request.principal!.tokenId, key, hash);
+  if (result.kind === 'replay') return result.record;
+  request.idempotencyClaimId = result.id;
+  return null;
+}
+
+export type StoredResponse = repo.IdempotencyRecord;
+
+export async function sendStoredResponse(ctx: AppContext, reply: FastifyReply, record: StoredResponse): Promise<FastifyReply> {
+  let body = record.response_body ?? '';
+  if (body.startsWith(SEALED)) body = decryptSecret(await secretKey(ctx), body.slice(SEALED.length));
+  return reply
+    .code(record.response_status ?? 200)
+    .header('idempotent-replayed', 'true')
+    .type('application/json; charset=utf-8')
+    .send(body);
+}
+
+/**
+ * For routes with `idempotencyClaimedByHandler`: claims the request's key (if it has one) with
+ * `content` standing for the body in the comparison. Returns the stored response of an earlier
+ * identical request, which the handler sends (sendStoredResponse) instead of doing the work.
+ */
+export async function claimIdempotencyKey(ctx: AppContext, request: FastifyRequest, content: unknown): Promise<StoredResponse | null> {
+  const key = request.method === 'POST' && request.principal ? idempotencyKeyOf(request) : undefined;
+  if (key === undefined) return null;
+  return claimForRequest(ctx, request, key, requestHash(request, content));
+}
+
 export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void {
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'POST' || !request.principal) return;
-    const key = request.headers[IDEMPOTENCY_HEADER];
-    if (key === undefined) return;
-    if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
-      throw invalid({ 'Idempotency-Key': 'must be 1-255 printable ASCII characters' });
-    }
-    const result = await claim(ctx, request.principal.tokenId, key, requestHash(request));
-    if (result.kind === 'claimed') {
-      request.idempotencyClaimId = result.id;
-      return;
-    }
-    const { record } = result;
-    let body = record.response_body ?? '';
-    if (body.startsWith(SEALED)) body = decryptSecret(await secretKey(ctx), body.slice(SEALED.length));
-    return reply
-      .code(record.response_status ?? 200)
-      .header('idempotent-replayed', 'true')
-      .type('application/json; charset=utf-8')
-      .send(body);
+    const key = idempotencyKeyOf(request);
+    if (key === undefined || request.routeOptions.config.idempotencyClaimedByHandler) return;
+    const stored = await claimForRequest(ctx, request, key, requestHash(request, request.body));
+    if (stored) return sendStoredResponse(ctx, reply, stored);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

@@ -2,6 +2,17 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { AppContext } from '../context.ts';
 import { ERROR_CODES } from './errors.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Documents a multipart/form-data request body. Such a body is a stream that the handler
+     * reads and checks itself, so it cannot be the route's `schema.body` (which Fastify would
+     * validate against the not-yet-parsed body); it is added to the published document only.
+     */
+    multipartBody?: Record<string, unknown>;
+  }
+}
+
 const errorTable = Object.entries(ERROR_CODES)
   .map(([code, { status, description }]) => `| ${code} | ${status} | ${description} |`)
   .join('\n');
@@ -31,7 +42,11 @@ export function openApiOptions(ctx: AppContext): FastifyDynamicSwaggerOptions {
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
-    transform: ({ schema, url, route }) => {
+    transform: ({ schema: routeSchema, url, route }) => {
+      const multipart = route.config?.multipartBody;
+      const schema = multipart && routeSchema
+        ? ({ ...routeSchema, body: { content: { 'multipart/form-data': { schema: multipart } } } } as typeof routeSchema)
+        : routeSchema;
       const scope = route.config?.scope;
       if (!scope || !schema) return { schema, url };
       const note = scope === 'authenticated' ? 'Any valid token; no scope needed.' : `Scope: \`${scope}\`.`;

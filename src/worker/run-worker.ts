@@ -6,6 +6,7 @@ import { deliverDue } from './deliver-due.ts';
 import { fanOut } from './fan-out.ts';
 import { purgeOldDeliveries } from './retention.ts';
 import { emitDueSoon, escalateStuckTasks } from './scheduler.ts';
+import { sweepOrphanedAttachmentFiles } from '../modules/attachments/attachment.files.ts';
 
 export interface WorkerJob {
   name: string;
@@ -41,6 +42,14 @@ export const WORKER_JOBS: WorkerJob[] = [
     intervalMs: 60_000,
     run: async (ctx) => {
       await purgeExpiredIdempotencyKeys(ctx);
+      return false;
+    },
+  },
+  {
+    name: 'sweep-orphaned-attachment-files',
+    intervalMs: 15 * 60_000,
+    run: async (ctx) => {
+      await sweepOrphanedAttachmentFiles(ctx);
       return false;
     },
   },

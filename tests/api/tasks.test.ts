@@ -33,6 +33,7 @@ describe('tasks: create, read, update, delete (spec 2 Task, 4.2)', () => {
       milestone: null,
       sprint: null,
       custom_fields: {},
+      time_spent_minutes: 0,
       created_by: admin.accountId,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
       updated_at: res.body.data.created_at,

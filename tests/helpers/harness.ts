@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/clock.ts';
@@ -42,15 +45,20 @@ export interface TestHarness {
 
 let orgCounter = 0;
 
+/** Settings to override; attachments default to a fresh temporary directory removed on close. */
+export type ConfigOverrides = Partial<Omit<Config, 'attachments'>> & { attachments?: Partial<Config['attachments']> };
+
 export async function createHarness(
-  options: { config?: Partial<Config>; beforeReady?: (app: FastifyInstance, ctx: AppContext) => void } = {},
+  options: { config?: ConfigOverrides; beforeReady?: (app: FastifyInstance, ctx: AppContext) => void } = {},
 ): Promise<TestHarness> {
   const database = await freshDatabase();
   const base = loadConfig({});
+  const attachmentsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-files-'));
   const config: Config = {
     ...base,
     ...options.config,
     rateLimit: { ...base.rateLimit, tokenBurst: 1_000_000, orgHourly: 1_000_000, searchPerMinute: 1_000_000, ...options.config?.rateLimit },
+    attachments: { ...base.attachments, dir: attachmentsDir, ...options.config?.attachments },
   };
   const clock = new ManualClock('2026-11-21T09:00:00Z');
   const ctx: AppContext = { config, database, db: database.db, dialect: database.dialect, clock };
@@ -107,6 +115,7 @@ export async function createHarness(
     async close() {
       await app.close();
       await database.close();
+      fs.rmSync(attachmentsDir, { recursive: true, force: true });
     },
   };
 }

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
+import { removeStoredFiles, storageNamesOf } from '../attachments/attachment.files.ts';
 import { canAdministerProject, canCreateProjects, type Principal } from '../auth/principal.ts';
 import { provisionProjectDefaults } from '../workflows/defaults.ts';
 import { presentProject } from './projects.presenter.ts';
@@ -116,11 +117,24 @@ export async function updateProject(ctx: AppContext, principal: Principal, id: n
 
 /**
  * Deleting a project deletes everything in it (cascading foreign keys, one transaction): no
- * orphaned rows remain. It is irreversible, so only project admins may do it.
+ * orphaned rows remain, and the files of its attachments are removed once that has committed.
+ * It is irreversible, so only project admins may do it.
  */
 export async function deleteProject(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   const current = await findVisibleProject(ctx.db, principal, id);
   if (!current) throw notFound('Project');
   if (!canAdministerProject(principal, current.role)) throw forbidden('Only project admins can delete a project.');
-  await ctx.db.deleteFrom('projects').where('id', '=', id).execute();
+  const files = await ctx.db.transaction().execute(async (trx) => {
+    // PostgreSQL: locking the project's tasks waits out any upload still writing its row (uploads
+    // lock their task), so the list below misses no file. Project row first, then tasks: the
+    // order every task write uses, so this cannot deadlock with them.
+    if (ctx.dialect === 'postgres') {
+      await trx.selectFrom('projects').select('id').where('id', '=', id).forUpdate().execute();
+      await trx.selectFrom('tasks').select('id').where('project_id', '=', id).forUpdate().execute();
+    }
+    const names = await storageNamesOf(trx, { projectId: id });
+    await trx.deleteFrom('projects').where('id', '=', id).execute();
+    return names;
+  });
+  await removeStoredFiles(ctx, files);
 }

@@ -4,7 +4,7 @@ import { notFound } from '../../http/errors.ts';
 import { type ActionOrigin, recordEvent } from '../../events/record-event.ts';
 import { loadSnapshot, type TaskSnapshot } from './task.presenter.ts';
 import { labelIdsOf, lockTask } from './task.repository.ts';
-import { type TaskJson, WRITABLE_FIELDS, type WritableField } from './task.schemas.ts';
+import { DERIVED_FIELDS, type TaskJson, type TrackedField, WRITABLE_FIELDS } from './task.schemas.ts';
 
 /**
  * The only code that writes tasks. Every create, update and delete goes through here so that,
@@ -35,7 +35,7 @@ export type TaskChanges = Partial<TaskValues>;
  * `{field: {from, to}}` in task-JSON terms (names, keys, ids), as in task.updated events. A
  * custom field is named `custom_fields.<id>`, its absent value being null.
  */
-export type ChangedField = WritableField | `custom_fields.${number}`;
+export type ChangedField = TrackedField | `custom_fields.${number}`;
 export type FieldChanges = Partial<Record<ChangedField, { from: unknown; to: unknown }>>;
 
 export interface TaskUpdateResult extends TaskSnapshot {
@@ -171,11 +171,29 @@ export async function applyTaskUpdate(
   await setCustomValues(trx, taskId, customChanged);
   const after = (await loadSnapshot(trx, taskId))!;
 
+  return recordUpdate(trx, origin, before, after, WRITABLE_FIELDS, customChanged.map(([id]) => id), now);
+}
+
+/**
+ * The bookkeeping of an update whose row changes are already written (version bumped): one
+ * activity row per changed field, the change record, task.updated, and task.status_changed /
+ * task.assigned when those fields moved.
+ */
+async function recordUpdate(
+  trx: Trx,
+  origin: ActionOrigin,
+  before: TaskSnapshot,
+  after: TaskSnapshot,
+  fields: readonly TrackedField[],
+  customFieldIds: number[],
+  now: string,
+): Promise<TaskUpdateResult> {
+  const taskId = after.row.id;
   const fieldChanges: FieldChanges = {};
-  for (const field of WRITABLE_FIELDS) {
+  for (const field of fields) {
     if (!sameJson(before.task[field], after.task[field])) fieldChanges[field] = { from: before.task[field], to: after.task[field] };
   }
-  for (const [id] of customChanged.sort(([a], [b]) => a - b)) {
+  for (const id of customFieldIds.sort((a, b) => a - b)) {
     fieldChanges[`custom_fields.${id}`] = { from: before.task.custom_fields[id] ?? null, to: after.task.custom_fields[id] ?? null };
   }
   const entries = Object.entries(fieldChanges) as Array<[ChangedField, { from: unknown; to: unknown }]>;
@@ -208,6 +226,27 @@ export async function applyTaskUpdate(
     await recordEvent(trx, { ...event, type: 'task.assigned', data: { task: { key: task.key, title: task.title }, ...fieldChanges.assignee } });
   }
   return { ...after, changes: fieldChanges };
+}
+
+/**
+ * Runs `write` (a change to one of the task's records, such as a time entry) under the task's
+ * lock. When it moves a derived field of the task JSON (`time_spent_minutes`), the task gets the
+ * bookkeeping of any update: version + 1 (so its ETag changes with its JSON), updated_at, an
+ * activity row, a change record for the changes feed and task.updated, so mirrors built from
+ * the feed or from events stay exact. A write that leaves the task JSON as it was touches nothing.
+ */
+export async function applyRecordChange<R>(trx: Trx, ctx: AppContext, origin: ActionOrigin, taskId: number, write: () => Promise<R>): Promise<R> {
+  await lockTask(trx, ctx.dialect, taskId);
+  const before = await loadSnapshot(trx, taskId);
+  if (!before) throw notFound('Task');
+  const result = await write();
+  const written = (await loadSnapshot(trx, taskId))!;
+  if (DERIVED_FIELDS.every((field) => sameJson(before.task[field], written.task[field]))) return result;
+
+  const now = ctx.clock.nowIso();
+  await trx.updateTable('tasks').set({ version: before.row.version + 1, updated_at: now }).where('id', '=', taskId).execute();
+  await recordUpdate(trx, origin, before, (await loadSnapshot(trx, taskId))!, DERIVED_FIELDS, [], now);
+  return result;
 }
 
 /**

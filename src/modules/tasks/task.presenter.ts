@@ -1,9 +1,16 @@
 import type { Executor } from '../../db/database.ts';
 import { customValuesByTask } from '../custom-fields/custom-fields.repository.ts';
-import { findTaskRow, labelNamesByTask, type TaskRow } from './task.repository.ts';
+import { findTaskRow, labelNamesByTask, minutesSpentByTask, type TaskRow } from './task.repository.ts';
 import type { TaskJson } from './task.schemas.ts';
 
-export function presentTask(row: TaskRow, labels: string[], customFields: Record<string, unknown>): TaskJson {
+/** What the task JSON needs beyond its row, loaded per page (see presentTasks). */
+export interface TaskExtras {
+  labels: string[];
+  customFields: Record<string, unknown>;
+  timeSpentMinutes: number;
+}
+
+export function presentTask(row: TaskRow, extras: TaskExtras): TaskJson {
   return {
     key: row.key,
     project: row.project_key,
@@ -16,21 +23,30 @@ export function presentTask(row: TaskRow, labels: string[], customFields: Record
     assignee: row.assignee_id,
     parent: row.parent_key,
     due_date: row.due_date,
-    labels,
+    labels: extras.labels,
     milestone: row.milestone_id,
     sprint: row.sprint_id,
-    custom_fields: customFields,
+    custom_fields: extras.customFields,
+    time_spent_minutes: extras.timeSpentMinutes,
     created_by: row.created_by,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
 }
 
-/** A page of tasks: labels and custom field values come from one query each for the whole page, never one per task. */
+/** A page of tasks: labels, custom field values and time totals come from one query each for the whole page, never one per task. */
 export async function presentTasks(db: Executor, rows: TaskRow[]): Promise<TaskJson[]> {
   const ids = rows.map((r) => r.id);
-  const [labels, customFields] = await Promise.all([labelNamesByTask(db, ids), customValuesByTask(db, ids)]);
-  return rows.map((row) => presentTask(row, labels.get(row.id) ?? [], customFields.get(row.id) ?? {}));
+  const labels = await labelNamesByTask(db, ids);
+  const customFields = await customValuesByTask(db, ids);
+  const minutes = await minutesSpentByTask(db, ids);
+  return rows.map((row) =>
+    presentTask(row, {
+      labels: labels.get(row.id) ?? [],
+      customFields: customFields.get(row.id) ?? {},
+      timeSpentMinutes: minutes.get(row.id) ?? 0,
+    }),
+  );
 }
 
 /** One task as JSON together with the version its ETag is derived from. */

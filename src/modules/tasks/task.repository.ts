@@ -1,4 +1,5 @@
 import type { Dialect, Executor } from '../../db/database.ts';
+import { notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ProjectRef } from '../projects/visibility.ts';
 import { visibleProjects } from '../projects/visibility.ts';
@@ -72,6 +73,18 @@ export async function lockTask(db: Executor, dialect: Dialect, taskId: number): 
   if (dialect === 'postgres') await db.selectFrom('tasks').select('id').where('id', '=', taskId).forUpdate().execute();
 }
 
+/**
+ * For writes of a task's records (comments, attachments): holds the task for the transaction and
+ * confirms it still exists, so a task deleted since the visibility check is a 404 rather than a
+ * foreign-key failure.
+ */
+export async function lockExistingTask(db: Executor, ctx: { dialect: Dialect }, taskId: number): Promise<{ key: string; title: string }> {
+  await lockTask(db, ctx.dialect, taskId);
+  const task = await db.selectFrom('tasks').select(['key', 'title']).where('id', '=', taskId).executeTakeFirst();
+  if (!task) throw notFound('Task');
+  return task;
+}
+
 /** Label names per task for a page of tasks, in one query; each list sorted by code point. */
 export async function labelNamesByTask(db: Executor, taskIds: number[]): Promise<Map<number, string[]>> {
   const result = new Map<number, string[]>();
@@ -90,6 +103,19 @@ export async function labelNamesByTask(db: Executor, taskIds: number[]): Promise
   // Sorted here rather than in SQL so both databases agree regardless of collation.
   for (const names of result.values()) names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return result;
+}
+
+/** Total logged minutes per task for a page of tasks, in one query; tasks without entries are absent. */
+export async function minutesSpentByTask(db: Executor, taskIds: number[]): Promise<Map<number, number>> {
+  if (taskIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('time_entries')
+    .select(['task_id', (eb) => eb.fn.sum<number | string>('minutes').as('minutes')])
+    .where('task_id', 'in', taskIds)
+    .groupBy('task_id')
+    .execute();
+  // PostgreSQL's sum of integers is a bigint (a string unless parsed); the totals fit a double.
+  return new Map(rows.map((r) => [r.task_id, Number(r.minutes)]));
 }
 
 export async function labelIdsOf(db: Executor, taskId: number): Promise<number[]> {

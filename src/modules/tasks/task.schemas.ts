@@ -41,6 +41,10 @@ export const Task = Type.Object(
     custom_fields: Type.Record(Type.String(), Type.Unknown(), {
       description: 'Custom field values keyed by field id, only fields that have a value: select holds an option id, multi_select a list of option ids sorted ascending.',
     }),
+    time_spent_minutes: Type.Integer({
+      minimum: 0,
+      description: 'Sum of the minutes of the task\'s time entries (read-only; log time through /tasks/{task_key}/time-entries/).',
+    }),
     created_by: Nullable(Type.Integer(), 'User id of the creator.'),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -64,6 +68,11 @@ export const WRITABLE_FIELDS = [
   'parent',
 ] as const;
 export type WritableField = (typeof WRITABLE_FIELDS)[number];
+
+/** Read-only fields computed from the task's records; they change through those records, not PUT. */
+export const DERIVED_FIELDS = ['time_spent_minutes'] as const;
+/** Every field whose change is recorded in activity and in `changes` of task.updated. */
+export type TrackedField = WritableField | (typeof DERIVED_FIELDS)[number];
 
 const fields = {
   title: Type.String({ minLength: 1, maxLength: 500, description: '1-500 characters, not blank.' }),
@@ -189,7 +198,7 @@ export const TaskActivity = Type.Object(
   {
     id: Type.Integer(),
     action: Type.String({
-      description: '`created`, `updated` (one row per changed field), or `linked` / `unlinked` (field `links`; the value is the link `{id, type, task}` seen from this task).',
+      description: '`created`, `updated` (one row per changed field, including `time_spent_minutes` when time is logged), `commented` (`to` is the comment id), or `linked` / `unlinked` (field `links`; the value is the link `{id, type, task}` seen from this task).',
     }),
     field: Nullable(Type.String(), 'The changed field, for `updated`.'),
     from: Type.Unknown({ description: 'Previous value as it appears in the task JSON.' }),

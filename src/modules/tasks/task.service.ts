@@ -5,6 +5,7 @@ import type { Executor, Trx } from '../../db/database.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
+import { removeStoredFiles, storageNamesOf } from '../attachments/attachment.files.ts';
 import { canWriteInProject, type Principal } from '../auth/principal.ts';
 import { lockFields } from '../custom-fields/custom-fields.repository.ts';
 import { isStoredId } from '../custom-fields/values.ts';
@@ -32,13 +33,15 @@ function assertCanWrite(principal: Principal, project: ProjectRef): void {
   if (!canWriteInProject(principal, project.role)) throw forbidden('Project viewers can read tasks but not change them.');
 }
 
-async function visibleTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
+/** The task if the caller can see it (404 otherwise): the entry point of every task sub-resource. */
+export async function visibleTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
   const task = await findVisibleTaskRef(ctx.db, principal, key);
   if (!task) throw notFound('Task');
   return task;
 }
 
-async function writableTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
+/** As visibleTask, and the caller may change it (project viewers get 403). */
+export async function writableTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
   const task = await visibleTask(ctx, principal, key);
   assertCanWrite(principal, task.project);
   return task;
@@ -237,11 +240,15 @@ export function assignTask(ctx: AppContext, caller: Caller, key: string, assigne
 
 export async function deleteTask(ctx: AppContext, caller: Caller, key: string, ifMatch?: string): Promise<void> {
   const ref = await writableTask(ctx, caller.principal, key);
-  await ctx.db.transaction().execute(async (trx) => {
+  // Attachment rows go with the task (cascade); their files are removed once that has committed.
+  const files = await ctx.db.transaction().execute(async (trx) => {
     const current = await lockAndRead(trx, ctx, ref, true);
     assertIfMatch(ifMatch, current);
+    const names = await storageNamesOf(trx, { taskId: ref.id });
     await deleteTaskRecord(trx, ctx, caller.origin, ref.id);
+    return names;
   });
+  await removeStoredFiles(ctx, files);
 }
 
 // ---------------------------------------------------------------- bulk

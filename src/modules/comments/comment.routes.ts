@@ -1,0 +1,81 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.ts';
+import { originFromPrincipal } from '../../events/record-event.ts';
+import { principalOf } from '../../http/auth-hook.ts';
+import { list, ok } from '../../http/envelope.ts';
+import { pageRequest } from '../../http/pagination.ts';
+import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
+import type { Api } from '../../http/types.ts';
+import { UserRef } from '../accounts/user.schemas.ts';
+import { TaskKeyParams } from '../tasks/task.schemas.ts';
+import { Comment, CommentBody, CommentListQuery } from './comment.schemas.ts';
+import * as comments from './comment.service.ts';
+
+export const commentModels = [UserRef, Comment];
+
+export function registerCommentRoutes(app: Api, ctx: AppContext): void {
+  const tags = ['Comments'];
+  const one = Envelope(Type.Ref(Comment));
+  const read = { scope: 'tasks:read' } as const;
+  const write = { scope: 'tasks:write' } as const;
+
+  app.get('/api/v1/tasks/:task_key/comments/', {
+    schema: {
+      tags,
+      summary: 'A task\'s comments (oldest first by default)',
+      params: TaskKeyParams,
+      querystring: CommentListQuery,
+      response: { 200: ListEnvelope(Type.Ref(Comment)), ...errorResponses(404) },
+    },
+    config: read,
+  }, async (request) => {
+    const { data, pagination } = await comments.listComments(ctx, principalOf(request), request.params.task_key, pageRequest(request.query));
+    return list(data, pagination);
+  });
+
+  app.post('/api/v1/tasks/:task_key/comments/', {
+    schema: {
+      tags,
+      summary: 'Comment on a task (as the token\'s account)',
+      description: 'The body is markdown, stored and returned exactly as sent. Emits `comment.created` with `data: {comment, task: {key, title}}` and adds a `commented` activity entry. Project viewers cannot comment (403).',
+      params: TaskKeyParams,
+      body: CommentBody,
+      response: { 201: one, ...errorResponses(404) },
+    },
+    config: write,
+  }, async (request, reply) => {
+    const principal = principalOf(request);
+    reply.code(201);
+    return ok(await comments.createComment(ctx, { principal, origin: originFromPrincipal(principal, request.id) }, request.params.task_key, request.body.body));
+  });
+
+  app.get('/api/v1/comments/:id/', {
+    schema: { tags, summary: 'Read a comment', params: IdParams, response: { 200: one, ...errorResponses(404) } },
+    config: read,
+  }, async (request) => ok(await comments.getComment(ctx, principalOf(request), request.params.id)));
+
+  app.put('/api/v1/comments/:id/', {
+    schema: {
+      tags,
+      summary: 'Edit a comment (its author only)',
+      description: 'Only the author may edit, project admins included (403 FORBIDDEN otherwise). `edited` becomes true when the body changes; sending the current body changes nothing.',
+      params: IdParams,
+      body: CommentBody,
+      response: { 200: one, ...errorResponses(404) },
+    },
+    config: write,
+  }, async (request) => ok(await comments.updateComment(ctx, principalOf(request), request.params.id, request.body.body)));
+
+  app.delete('/api/v1/comments/:id/', {
+    schema: {
+      tags,
+      summary: 'Delete a comment (its author, or a project admin)',
+      params: IdParams,
+      response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
+    },
+    config: write,
+  }, async (request, reply) => {
+    await comments.deleteComment(ctx, principalOf(request), request.params.id);
+    return reply.code(204).send(null);
+  });
+}

@@ -1,0 +1,89 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { originFromPrincipal } from '../../events/record-event.ts';
+import { principalOf } from '../../http/auth-hook.ts';
+import { list, ok } from '../../http/envelope.ts';
+import { pageRequest } from '../../http/pagination.ts';
+import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
+import type { Api } from '../../http/types.ts';
+import { TaskKeyParams } from '../tasks/task.schemas.ts';
+import type { Caller } from '../tasks/task.service.ts';
+import { TimeEntry, TimeEntryCreateBody, TimeEntryListQuery, TimeEntryUpdateBody } from './time-entry.schemas.ts';
+import * as entries from './time-entry.service.ts';
+
+export const timeEntryModels = [TimeEntry];
+
+function callerOf(request: FastifyRequest): Caller {
+  const principal = principalOf(request);
+  return { principal, origin: originFromPrincipal(principal, request.id) };
+}
+
+export function registerTimeEntryRoutes(app: Api, ctx: AppContext): void {
+  const tags = ['Time entries'];
+  const one = Envelope(Type.Ref(TimeEntry));
+  const read = { scope: 'tasks:read' } as const;
+  const write = { scope: 'tasks:write' } as const;
+  const totals =
+    'The task\'s `time_spent_minutes` is the sum of its entries; a write that changes it also bumps the task\'s version (ETag) and `updated_at`, and records a change (changes feed) and `task.updated` with `changes.time_spent_minutes`.';
+
+  app.get('/api/v1/tasks/:task_key/time-entries/', {
+    schema: {
+      tags,
+      summary: 'Time logged on a task (by date, oldest first, by default)',
+      params: TaskKeyParams,
+      querystring: TimeEntryListQuery,
+      response: { 200: ListEnvelope(Type.Ref(TimeEntry)), ...errorResponses(404) },
+    },
+    config: read,
+  }, async (request) => {
+    const { data, pagination } = await entries.listTimeEntries(ctx, principalOf(request), request.params.task_key, pageRequest(request.query));
+    return list(data, pagination);
+  });
+
+  app.post('/api/v1/tasks/:task_key/time-entries/', {
+    schema: {
+      tags,
+      summary: 'Log time on a task (for the token\'s account)',
+      description: `Project viewers cannot log time (403). ${totals}`,
+      params: TaskKeyParams,
+      body: TimeEntryCreateBody,
+      response: { 201: one, ...errorResponses(404) },
+    },
+    config: write,
+  }, async (request, reply) => {
+    reply.code(201);
+    return ok(await entries.createTimeEntry(ctx, callerOf(request), request.params.task_key, request.body));
+  });
+
+  app.get('/api/v1/time-entries/:id/', {
+    schema: { tags, summary: 'Read a time entry', params: IdParams, response: { 200: one, ...errorResponses(404) } },
+    config: read,
+  }, async (request) => ok(await entries.getTimeEntry(ctx, principalOf(request), request.params.id)));
+
+  app.put('/api/v1/time-entries/:id/', {
+    schema: {
+      tags,
+      summary: 'Change a time entry (the account that logged it only)',
+      description: `Any subset of minutes, date and note. Only the entry's own account may change it (403 FORBIDDEN otherwise). ${totals}`,
+      params: IdParams,
+      body: TimeEntryUpdateBody,
+      response: { 200: one, ...errorResponses(404) },
+    },
+    config: write,
+  }, async (request) => ok(await entries.updateTimeEntry(ctx, callerOf(request), request.params.id, request.body)));
+
+  app.delete('/api/v1/time-entries/:id/', {
+    schema: {
+      tags,
+      summary: 'Delete a time entry (the account that logged it only)',
+      description: totals,
+      params: IdParams,
+      response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
+    },
+    config: write,
+  }, async (request, reply) => {
+    await entries.deleteTimeEntry(ctx, callerOf(request), request.params.id);
+    return reply.code(204).send(null);
+  });
+}
