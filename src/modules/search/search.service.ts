@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/database.ts';
 import { invalid } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -25,18 +26,24 @@ export async function searchTasks(ctx: AppContext, principal: Principal, params:
   const terms = searchTerms(params.q);
   if (terms.length === 0) throw invalid({ q: 'must contain at least one word' });
 
-  const base = selectTaskRows(ctx.db).where('t.project_id', 'in', visibleProjectIds(ctx.db, principal));
-  let query =
-    ctx.dialect === 'postgres'
-      ? base
-          .where(sql<boolean>`t.search_vector @@ to_tsquery('english', ${tsQuery(terms)})`)
-          .select(sql<number>`ts_rank(t.search_vector, to_tsquery('english', ${tsQuery(terms)}))`.as('score'))
-      : base
-          .innerJoin(
-            sql<{ rowid: number; score: number }>`(select rowid, -bm25(tasks_fts, 10.0, 1.0) as score from tasks_fts where tasks_fts match ${fts5Query(terms)})`.as('f'),
-            (join) => join.onRef('f.rowid', '=', 't.id'),
-          )
-          .select('f.score');
+  let query;
+  if (ctx.dialect === 'postgres') {
+    const tsquery = tsQuery(terms);
+    query = selectTaskRows(ctx.db)
+      .where('t.project_id', 'in', visibleProjectIds(ctx.db, principal))
+      .where(sql<boolean>`t.search_vector @@ to_tsquery('english', ${tsquery})`)
+      .select(sql<number>`ts_rank(t.search_vector, to_tsquery('english', ${tsquery}))`.as('score'));
+  } else {
+    // Materialized, so the FTS query runs once; inlined, SQLite re-runs it for every task row.
+    const matches = ctx.db.with(
+      (cte) => cte('f').materialized(),
+      () => sql<{ rowid: number; score: number }>`(select rowid, -bm25(tasks_fts, 10.0, 1.0) as score from tasks_fts where tasks_fts match ${fts5Query(terms)})`,
+    );
+    query = selectTaskRows(matches as unknown as Executor)
+      .innerJoin(sql<{ rowid: number; score: number }>`f`.as('f'), (join) => join.onRef('f.rowid', '=', 't.id'))
+      .where('t.project_id', 'in', visibleProjectIds(ctx.db, principal))
+      .select('f.score');
+  }
   if (params.project) query = query.where('p.key', '=', params.project);
   if (params.status) query = query.where('s.name', '=', params.status);
   if (params.assignee !== undefined) query = query.where('t.assignee_id', '=', params.assignee);
