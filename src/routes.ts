@@ -4,12 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
 import type { Api } from './http/types.ts';
 import { meModels, registerMeRoutes } from './modules/accounts/me.routes.ts';
+import { changesModels, registerChangesRoutes } from './modules/changes/changes.routes.ts';
 import { attachmentModels, registerAttachmentRoutes } from './modules/attachments/attachment.routes.ts';
 import { commentModels, registerCommentRoutes } from './modules/comments/comment.routes.ts';
 import { customFieldModels, registerCustomFieldRoutes } from './modules/custom-fields/custom-fields.routes.ts';
 import { linkModels, registerLinkRoutes } from './modules/links/links.routes.ts';
 import { planningModels, registerPlanningRoutes } from './modules/planning/planning.routes.ts';
 import { projectModels, registerProjectRoutes } from './modules/projects/projects.routes.ts';
+import { registerSearchRoutes } from './modules/search/search.routes.ts';
 import { registerStandupRoutes, standupModels } from './modules/standups/standups.routes.ts';
 import { registerTaskRoutes, taskModels } from './modules/tasks/task.routes.ts';
 import { registerTimeEntryRoutes, timeEntryModels } from './modules/time-entries/time-entry.routes.ts';
@@ -30,6 +32,8 @@ const MODULES: Array<{ models: TSchema[]; register: (app: Api, ctx: AppContext) 
   { models: planningModels, register: registerPlanningRoutes },
   { models: webhookModels, register: registerWebhookRoutes },
   { models: standupModels, register: registerStandupRoutes },
+  { models: [], register: registerSearchRoutes },
+  { models: changesModels, register: registerChangesRoutes },
 ];
 
 export function registerRoutes(fastify: FastifyInstance, ctx: AppContext): void {

@@ -6,9 +6,10 @@ import * as tasks from './migrations/0002_tasks.ts';
 import * as links from './migrations/0003_links.ts';
 import * as workflowsExtra from './migrations/0004_workflows_extra.ts';
 import * as webhooks from './migrations/0005_webhooks.ts';
+import * as search from './migrations/0006_search.ts';
 import * as customFields from './migrations/0007_custom_fields.ts';
-import * as standups from './migrations/0009_standups.ts';
 import * as taskRecords from './migrations/0008_task_records.ts';
+import * as standups from './migrations/0009_standups.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -21,9 +22,10 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0003_links', links],
   ['0004_workflows_extra', workflowsExtra],
   ['0005_webhooks', webhooks],
+  ['0006_search', search],
   ['0007_custom_fields', customFields],
-  ['0009_standups', standups],
   ['0008_task_records', taskRecords],
+  ['0009_standups', standups],
 ];
 
 class StaticProvider implements MigrationProvider {

@@ -1,0 +1,108 @@
+/**
+ * Search latency at 100,000 tasks on SQLite (or PostgreSQL with DATABASE_URL=postgres://...).
+ *
+ *   npm run bench:search            # or: node --import tsx bench/search.ts [tasks] [requests]
+ *
+ * Seeds one project with generated titles (a 60-word product vocabulary) and descriptions (Zipf-distributed words) straight through the query builder
+ * (the FTS index follows through its triggers), then runs the search endpoint in-process with
+ * 10 concurrent clients and prints p50/p99 latency and requests per second.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildApp } from '../src/app.ts';
+import { systemClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { createOrganization, createToken, createUser } from '../src/modules/accounts/accounts.service.ts';
+
+const TASKS = Number(process.argv[2] ?? 100_000);
+const REQUESTS = Number(process.argv[3] ?? 2_000);
+const CONCURRENCY = 10;
+const WORDS = `login billing invoice deploy server cache queue report export import search index page button form
+  layout theme mobile desktop api token webhook retry timeout database migration backup restore audit review
+  release sprint milestone label customer ticket refund payment checkout cart shipping email notification
+  password session cookie header footer sidebar modal dropdown upload download image video chart graph`.split(/\s+/);
+
+let seed = 42;
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const word = () => WORDS[Math.floor(random() * WORDS.length)]!;
+// Descriptions draw from a 5,000-word vocabulary with Zipf frequencies, like natural text.
+const VOCABULARY = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}x`);
+const ZIPF = VOCABULARY.map((_, i) => 1 / (i + 1));
+const ZIPF_TOTAL = ZIPF.reduce((a, b) => a + b, 0);
+function zipfWord(): string {
+  let r = random() * ZIPF_TOTAL;
+  for (let i = 0; i < ZIPF.length; i++) if ((r -= ZIPF[i]!) <= 0) return VOCABULARY[i]!;
+  return VOCABULARY.at(-1)!;
+}
+const title = () => Array.from({ length: 3 }, word).join(' ') + ' ' + zipfWord();
+const description = () => [...Array.from({ length: 27 }, zipfWord), ...Array.from({ length: 3 }, word)].join(' ');
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-bench-'));
+  const url = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : `sqlite:${path.join(dir, 'bench.db')}`;
+  const database = openDatabase(url);
+  await migrateToLatest(database);
+  const ctx = { config: { ...loadConfig({}), rateLimit: { tokenBurst: 1e9, tokenBurstWindowSeconds: 10, orgHourly: 1e9, searchPerMinute: 1e9 } }, database, db: database.db, dialect: database.dialect, clock: systemClock };
+  const app = await buildApp(ctx, { logger: false });
+
+  const slug = `bench-${Date.now()}`;
+  await createOrganization(ctx, { name: 'Bench', slug });
+  const bot = await createUser(ctx, { org: slug, kind: 'service', name: 'bench', role: 'admin' });
+  const { token } = await createToken(ctx, { accountId: bot.id, scopes: ['tasks:write', 'projects:write'] });
+  const auth = { authorization: `Bearer ${token}` };
+  const key = `B${Date.now() % 100000}`;
+  const created = await app.inject({ method: 'POST', url: '/api/v1/projects/', headers: auth, payload: { name: 'Bench', key } });
+  const project = created.json().data;
+  const defaults = await ctx.db.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
+
+  const seedStart = performance.now();
+  const now = systemClock.nowIso();
+  for (let start = 1; start <= TASKS; start += 1000) {
+    const rows = [];
+    for (let n = start; n < Math.min(start + 1000, TASKS + 1); n++) {
+      rows.push({
+        project_id: project.id, number: n, key: `${key}-${n}`, title: title(), description: description(),
+        task_type_id: defaults.default_task_type_id!, priority_id: defaults.default_priority_id!, status_id: defaults.default_status_id!,
+        version: 1, created_at: now, updated_at: now,
+      });
+    }
+    await ctx.db.insertInto('tasks').values(rows).execute();
+  }
+  await ctx.db.updateTable('projects').set({ task_counter: TASKS }).where('id', '=', project.id).execute();
+  const seedSeconds = (performance.now() - seedStart) / 1000;
+
+  const queries = ['login', 'billing invoice', 'deploy serv', 'webhook retry timeout', 'pass', 'customer refund payment', 'w1kx', 'w2sx w3ax'];
+  const latencies: number[] = [];
+  let next = 0;
+  const runStart = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < REQUESTS) {
+        const q = queries[next++ % queries.length]!;
+        const t0 = performance.now();
+        const res = await app.inject({ method: 'GET', url: `/api/v1/search/?q=${encodeURIComponent(q)}&limit=20`, headers: auth });
+        latencies.push(performance.now() - t0);
+        if (res.statusCode !== 200) throw new Error(`search answered ${res.statusCode}: ${res.body}`);
+      }
+    }),
+  );
+  const seconds = (performance.now() - runStart) / 1000;
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(2);
+  console.log(JSON.stringify({
+    scenario: 'search', database: ctx.dialect, tasks: TASKS, requests: REQUESTS, concurrency: CONCURRENCY,
+    seed_seconds: Number(seedSeconds.toFixed(1)), req_per_s: Math.round(REQUESTS / seconds), p50_ms: Number(pct(50)), p99_ms: Number(pct(99)),
+  }));
+  await app.close();
+  await database.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
