@@ -1,7 +1,8 @@
 /**
  * End-to-end webhook throughput: events written to the outbox the way a task change writes
  * them (one transaction each), fanned out and delivered by the real worker loop over HTTPS to a
- * local receiver. Prints events per second from the first write to the last receipt, then exits.
+ * local receiver. Prints events per second from the first write to the last receipt, and the
+ * p50/p99 from each event's commit to its receipt (first attempts), then exits.
  *
  *   npm run bench:webhooks                          # 2000 events, 1 endpoint, temporary SQLite
  *   EVENTS=5000 ENDPOINTS=3 DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench npm run bench:webhooks
@@ -57,13 +58,21 @@ async function main(): Promise<void> {
   });
   ctx.webhookIo = { ca: ca.cert };
   let received = 0;
+  // Event-to-receipt latency: when each event's transaction committed, and when it arrived.
+  const writtenAt: number[] = [];
+  const latencies: number[] = [];
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 20);
   let resolveDone: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   const expected = EVENTS * ENDPOINTS;
   const server = https.createServer({ key: leaf.private, cert: leaf.cert }, (req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       res.writeHead(204).end();
+      const index = /BENCH-(\d+)/.exec(Buffer.concat(chunks).toString('utf8'))?.[1];
+      if (index !== undefined) latencies.push(performance.now() - writtenAt[Number(index)]!);
       received += 1;
       if (received === expected) resolveDone();
     });
@@ -122,11 +131,15 @@ async function main(): Promise<void> {
         data: { task: { key: `BENCH-${i}`, title: `Task ${i}` }, changes: { title: { from: 'a', to: 'b' } } },
       }),
     );
+    writtenAt[i] = performance.now();
   }
   const written = performance.now();
   await done;
   const finished = performance.now();
   clearTimeout(timeout);
+  clearInterval(sampler);
+  latencies.sort((a, b) => a - b);
+  const percentile = (p: number) => Number((latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(1));
 
   await worker.stop();
   await new Promise((resolve) => server.close(resolve));
@@ -144,6 +157,9 @@ async function main(): Promise<void> {
       total_seconds: Number(seconds.toFixed(3)),
       events_per_second: Math.round(EVENTS / seconds),
       deliveries_per_second: Math.round(expected / seconds),
+      p50_ms: percentile(50),
+      p99_ms: percentile(99),
+      peak_rss_mb: Math.round(peakRss / 1024 / 1024),
     }),
   );
 }

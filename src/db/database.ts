@@ -53,8 +53,40 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect, close: () => db.destroy() };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver calls `prepare(sql)` for every query it runs, and better-sqlite3
+ * compiles the SQL each time: a measurable share of a request's CPU (see bench/). This keeps
+ * compiled statements by SQL text. Kysely runs a statement to completion synchronously
+ * (`all`/`run`), so one is never in use twice; a statement still `busy` (an open `iterate`)
+ * is not handed out again. SQLite re-prepares a statement by itself after a schema change.
+ * Bounded: the least recently used statement goes first (lists build `in (?, ?, …)` texts).
+ */
+function withStatementCache(sqlite: BetterSqlite3.Database) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => {
+      cache.clear();
+      sqlite.close();
+    },
+    prepare: (sql: string) => {
+      const cached = cache.get(sql);
+      if (cached && !cached.busy) {
+        cache.delete(sql);
+        cache.set(sql, cached);
+        return cached;
+      }
+      const statement = sqlite.prepare(sql);
+      cache.set(sql, statement);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      return statement;
+    },
+  };
 }
 
 /** True when the error is a unique-constraint violation on either dialect. */

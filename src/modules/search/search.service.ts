@@ -27,6 +27,7 @@ export async function searchTasks(ctx: AppContext, principal: Principal, params:
   if (terms.length === 0) throw invalid({ q: 'must contain at least one word' });
 
   let query;
+  let count: (() => Promise<{ count: number }>) | undefined;
   if (ctx.dialect === 'postgres') {
     const tsquery = tsQuery(terms);
     query = selectTaskRows(ctx.db)
@@ -43,11 +44,27 @@ export async function searchTasks(ctx: AppContext, principal: Principal, params:
       .innerJoin(sql<{ rowid: number; score: number }>`f`.as('f'), (join) => join.onRef('f.rowid', '=', 't.id'))
       .where('t.project_id', 'in', visibleProjectIds(ctx.db, principal))
       .select('f.score');
+    // The total needs no bm25 score and no materialized CTE: at 100k tasks this halves the cost
+    // of a page (bench/). Same rows: the other joins of the page query are on required columns.
+    const match = fts5Query(terms);
+    count = () => {
+      let counted = ctx.db
+        .selectFrom('tasks as t')
+        .innerJoin(sql<{ rowid: number }>`tasks_fts`.as('fts'), (join) => join.onRef('fts.rowid', '=', 't.id'))
+        .innerJoin('projects as p', 'p.id', 't.project_id')
+        .innerJoin('statuses as s', 's.id', 't.status_id')
+        .where(sql<boolean>`tasks_fts match ${match}`)
+        .where('t.project_id', 'in', visibleProjectIds(ctx.db, principal));
+      if (params.project) counted = counted.where('p.key', '=', params.project);
+      if (params.status) counted = counted.where('s.name', '=', params.status);
+      if (params.assignee !== undefined) counted = counted.where('t.assignee_id', '=', params.assignee);
+      return counted.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    };
   }
   if (params.project) query = query.where('p.key', '=', params.project);
   if (params.status) query = query.where('s.name', '=', params.status);
   if (params.assignee !== undefined) query = query.where('t.assignee_id', '=', params.assignee);
 
-  const { rows, pagination } = await paginate(query, page, { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: '-relevance' });
+  const { rows, pagination } = await paginate(query, page, { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: '-relevance', count });
   return { data: await presentTasks(ctx.db, rows), pagination };
 }

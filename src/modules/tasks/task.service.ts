@@ -9,7 +9,7 @@ import { removeStoredFiles, storageNamesOf } from '../attachments/attachment.fil
 import { canWriteInProject, type Principal } from '../auth/principal.ts';
 import { lockFields } from '../custom-fields/custom-fields.repository.ts';
 import { isStoredId } from '../custom-fields/values.ts';
-import { findVisibleProjectRef, type ProjectRef } from '../projects/visibility.ts';
+import { findVisibleProjectRef, type ProjectRef, visibleProjectIds } from '../projects/visibility.ts';
 import { TaskInputResolver } from './task-input.ts';
 import { etagOf, presentTasks, type TaskSnapshot } from './task.presenter.ts';
 import { lockProject } from '../projects/lock.ts';
@@ -116,8 +116,15 @@ export async function listTasks(ctx: AppContext, principal: Principal, projectKe
   if (filters.parent) query = filters.parent === 'none' ? query.where('t.parent_id', 'is', null) : query.where('pt.key', '=', filters.parent);
   if (filters.label) {
     const names = csv(filters.label);
+    // Labels belong to one project: naming it keeps the subquery to this project's labelled
+    // tasks instead of every task of every project with a label of that name (bench/).
     query = query.where('t.id', 'in', (eb) =>
-      eb.selectFrom('task_labels as tl').innerJoin('labels as l', 'l.id', 'tl.label_id').select('tl.task_id').where('l.name', 'in', names),
+      eb
+        .selectFrom('task_labels as tl')
+        .innerJoin('labels as l', 'l.id', 'tl.label_id')
+        .select('tl.task_id')
+        .where('l.project_id', '=', project.id)
+        .where('l.name', 'in', names),
     );
   }
   if (filters.updated_since) query = query.where('t.updated_at', '>=', storedTimestamp('updated_since', filters.updated_since));
@@ -127,8 +134,8 @@ export async function listTasks(ctx: AppContext, principal: Principal, projectKe
 }
 
 export async function getTask(ctx: AppContext, principal: Principal, key: string): Promise<{ task: TaskJson; version: number }> {
-  const ref = await visibleTask(ctx, principal, key);
-  const row = await findTaskRow(ctx.db, ref.id);
+  // One query for the row and its visibility (the hottest read: bench/); invisible = 404.
+  const row = await selectTaskRows(ctx.db).where('t.key', '=', key).where('t.project_id', 'in', visibleProjectIds(ctx.db, principal)).executeTakeFirst();
   if (!row) throw notFound('Task');
   const [task] = await presentTasks(ctx.db, [row]);
   return { task: task!, version: row.version };

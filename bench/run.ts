@@ -1,0 +1,343 @@
+/**
+ * `npm run bench`: seeds a realistic workspace, starts the service and a bare node:http server
+ * in their own processes, drives both from a third (load) process over loopback, and prints
+ * every scenario next to its baseline measured in the same run. Writes bench/RESULTS.md.
+ *
+ *   npm run bench                                    # SQLite in a temporary directory
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench npm run bench
+ *   TASKS=20000 CHANGES=100000 SECONDS=5 npm run bench   # a quicker, smaller run
+ *   PROFILE=1 npm run bench                          # also a CPU profile of the service in bench/profiles/
+ *
+ * Bounded: each scenario runs SECONDS (default 6), the changes walk at most WALK_SECONDS
+ * (default 90), the webhook run gives up after 120 s; the whole run aborts after 14 minutes.
+ */
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.ts';
+import { systemClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import type { AppContext } from '../src/context.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { createOrganization, createToken, createUser } from '../src/modules/accounts/accounts.service.ts';
+import { ALL_SCOPES } from '../src/modules/auth/scopes.ts';
+import type { LoadResult, LoadSpec } from './load.ts';
+import type { ServerCommand } from './servers.ts';
+
+const PROJECTS = Number(process.env.PROJECTS ?? 20);
+const TASKS = Number(process.env.TASKS ?? 100_000);
+const CHANGES = Number(process.env.CHANGES ?? 1_000_000);
+const SECONDS = Number(process.env.SECONDS ?? 6);
+const WALK_SECONDS = Number(process.env.WALK_SECONDS ?? 90);
+const WEBHOOK_EVENTS = Number(process.env.WEBHOOK_EVENTS ?? 3000);
+const here = path.dirname(new URL(import.meta.url).pathname);
+
+const abort = setTimeout(() => {
+  console.error('bench: gave up after 14 minutes');
+  process.exit(1);
+}, 14 * 60_000);
+
+// ------------------------------------------------------------------ data generation
+
+let seed = 42;
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
+const WORDS = `login billing invoice deploy server cache queue report export import search index page button form
+  layout theme mobile desktop api token webhook retry timeout database migration backup restore audit review
+  release sprint milestone label customer ticket refund payment checkout cart shipping email notification
+  password session cookie header footer sidebar modal dropdown upload download image video chart graph`.split(/\s+/);
+// Descriptions draw from a 5,000-word vocabulary with Zipf frequencies, like natural text.
+const VOCABULARY = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}x`);
+const ZIPF = VOCABULARY.map((_, i) => 1 / (i + 1));
+const ZIPF_TOTAL = ZIPF.reduce((a, b) => a + b, 0);
+function zipfWord(): string {
+  let r = random() * ZIPF_TOTAL;
+  for (let i = 0; i < ZIPF.length; i++) if ((r -= ZIPF[i]!) <= 0) return VOCABULARY[i]!;
+  return VOCABULARY.at(-1)!;
+}
+const title = () => `${pick(WORDS)} ${pick(WORDS)} ${pick(WORDS)} ${zipfWord()}`;
+const description = () => [...Array.from({ length: 27 }, zipfWord), pick(WORDS), pick(WORDS), pick(WORDS)].join(' ');
+const projectKey = (i: number) => `P${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`;
+
+interface Seeded {
+  url: string;
+  dialect: string;
+  token: string;
+  keys: string[];
+  labelName: string;
+  seconds: number;
+}
+
+async function seedWorkspace(url: string): Promise<Seeded> {
+  const started = performance.now();
+  const database = openDatabase(url);
+  await migrateToLatest(database);
+  const base = loadConfig({});
+  const ctx: AppContext = {
+    config: { ...base, rateLimit: { tokenBurst: 1e9, tokenBurstWindowSeconds: 10, orgHourly: 1e9, searchPerMinute: 1e9 } },
+    database,
+    db: database.db,
+    dialect: database.dialect,
+    clock: systemClock,
+  };
+  const app = await buildApp(ctx, { logger: false });
+  const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+    const res = await app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload: payload as object } : {}) });
+    if (res.statusCode >= 300) throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body}`);
+    return res.json().data;
+  };
+
+  const slug = `bench-${Date.now()}`;
+  await createOrganization(ctx, { name: 'Bench', slug });
+  const bot = await createUser(ctx, { org: slug, kind: 'service', name: 'bench', role: 'admin' });
+  const { token } = await createToken(ctx, { accountId: bot.id, scopes: ALL_SCOPES });
+
+  // Two custom fields on every project; five labels per project.
+  const textField = (await call('POST', '/api/v1/custom-fields/', { name: 'Customer', type: 'text' })) as { id: number };
+  const numberField = (await call('POST', '/api/v1/custom-fields/', { name: 'Estimate', type: 'number' })) as { id: number };
+  const now = systemClock.nowIso();
+  const keys: string[] = [];
+  const perProject = Math.ceil(TASKS / PROJECTS);
+  let taskIds: Array<{ id: number; key: string; projectId: number }> = [];
+  for (let p = 0; p < PROJECTS; p++) {
+    const key = projectKey(p);
+    const project = (await call('POST', '/api/v1/projects/', { name: `Project ${key}`, key })) as { id: number };
+    const labels: number[] = [];
+    for (const name of ['bug', 'feature', 'ops', 'ux', 'security']) labels.push(((await call('POST', `/api/v1/projects/${key}/labels/`, { name })) as { id: number }).id);
+    const defaults = await ctx.db.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
+    const statuses = await ctx.db.selectFrom('statuses').select('id').where('project_id', '=', project.id).execute();
+    const priorities = await ctx.db.selectFrom('priorities').select('id').where('project_id', '=', project.id).execute();
+    const count = Math.min(perProject, TASKS - p * perProject);
+    for (let start = 1; start <= count; start += 500) {
+      const rows = [];
+      for (let n = start; n < Math.min(start + 500, count + 1); n++) {
+        rows.push({
+          project_id: project.id, number: n, key: `${key}-${n}`, title: title(), description: description(),
+          task_type_id: defaults.default_task_type_id!, priority_id: pick(priorities).id, status_id: pick(statuses).id,
+          version: 1, created_by: bot.id, created_at: now, updated_at: now,
+        });
+      }
+      const inserted = await ctx.db.insertInto('tasks').values(rows).returning(['id', 'key']).execute();
+      await ctx.db.insertInto('task_labels').values(inserted.flatMap((t, i) => (i % 3 === 2 ? [] : [{ task_id: t.id, label_id: labels[(t.id + i) % labels.length]! }]))).execute();
+      await ctx.db
+        .insertInto('task_custom_values')
+        .values(inserted.flatMap((t) => [{ task_id: t.id, field_id: textField.id, value: JSON.stringify(`Customer ${t.id % 97}`) }, { task_id: t.id, field_id: numberField.id, value: String(t.id % 13) }]))
+        .execute();
+      // Every tenth task blocks the next one.
+      const links = inserted.flatMap((t, i) => (i % 10 === 0 && inserted[i + 1] ? [{ from_task_id: t.id, to_task_id: inserted[i + 1]!.id, type: 'blocks' as const, created_by: bot.id, created_at: now }] : []));
+      if (links.length) await ctx.db.insertInto('task_links').values(links).execute();
+      taskIds = taskIds.concat(inserted.map((t) => ({ ...t, projectId: project.id })));
+    }
+    await ctx.db.updateTable('projects').set({ task_counter: count }).where('id', '=', project.id).execute();
+    keys.push(key);
+  }
+
+  // Change records: the stored snapshot of a real task, re-keyed, spread over every task.
+  const sample = JSON.stringify(await call('GET', `/api/v1/tasks/${keys[0]}-1/`));
+  for (let start = 0; start < CHANGES; start += 1000) {
+    const rows = [];
+    for (let i = start; i < Math.min(start + 1000, CHANGES); i++) {
+      const task = taskIds[i % taskIds.length]!;
+      rows.push({ project_id: task.projectId, task_id: task.id, task_key: task.key, action: i < taskIds.length ? ('created' as const) : ('updated' as const), task: sample.replace(`"${keys[0]}-1"`, `"${task.key}"`), changed_at: now });
+    }
+    await ctx.db.insertInto('task_changes').values(rows).execute();
+  }
+  if (ctx.dialect === 'postgres') await sql`analyze`.execute(ctx.db);
+  else await sql`pragma optimize`.execute(ctx.db);
+  await app.close();
+  await database.close();
+  return { url, dialect: ctx.dialect, token, keys, labelName: 'bug', seconds: (performance.now() - started) / 1000 };
+}
+
+// ------------------------------------------------------------------ processes
+
+function start(args: string[]): Promise<{ child: ChildProcess; port: number }> {
+  // PROFILE=1: the service writes a CPU profile (open it in Chrome DevTools) into bench/profiles/.
+  const profile = process.env.PROFILE && args[0] === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'profiles')}`] : [];
+  const child = fork(path.join(here, 'servers.ts'), args, { execArgv: ['--import', 'tsx', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message: { port: number }) => resolve({ child, port: message.port }));
+    child.once('exit', (code) => reject(new Error(`server ${args[0]} exited with ${code}`)));
+  });
+}
+
+function ask<T>(child: ChildProcess, message: unknown): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (answer: T) => resolve(answer));
+    child.send(message as ServerCommand);
+  });
+}
+
+const loader = fork(path.join(here, 'load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+
+interface Measured extends LoadResult {
+  rssMb: number;
+  rate: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;
+};
+
+async function measure(server: ChildProcess, run: () => Promise<LoadResult>): Promise<Measured> {
+  await ask(server, { cmd: 'reset-rss' });
+  const result = await run();
+  const { rssMb } = await ask<{ rssMb: number }>(server, { cmd: 'rss' });
+  if (result.errors) console.error(`  ${result.errors} errors, first: ${result.firstError}`);
+  return { ...result, rssMb, rate: median(result.perSecond) };
+}
+
+const load = (spec: LoadSpec) => ask<LoadResult>(loader, spec);
+
+// ------------------------------------------------------------------ scenarios
+
+interface Row {
+  scenario: string;
+  measured: Measured;
+  baseline: Measured | null;
+  baselineName: string;
+  unit: string;
+  target: string;
+  met: boolean | null;
+}
+
+async function main(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-bench-'));
+  const url = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : `sqlite:${path.join(tmp, 'bench.db')}`;
+  console.log(`seeding ${PROJECTS} projects, ${TASKS} tasks, ${CHANGES} change records on ${url.split(':')[0]} ...`);
+  const seeded = await seedWorkspace(url);
+  console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
+
+  const app = await start(['app', url]);
+  const bare = await start(['bare']);
+  const headers = { authorization: `Bearer ${seeded.token}`, accept: 'application/json' };
+  const rows: Row[] = [];
+  const duration = SECONDS * 1000;
+
+  // Fetches what the service answers, so the bare server serves byte-identical bodies.
+  async function bodiesOf(paths: string[]): Promise<Record<string, string>> {
+    const bodies: Record<string, string> = {};
+    for (const p of paths) {
+      const res = await fetch(`http://127.0.0.1:${app.port}${p}`, { headers });
+      if (res.status !== 200) throw new Error(`GET ${p} answered ${res.status}: ${await res.text()}`);
+      bodies[p] = await res.text();
+    }
+    return bodies;
+  }
+
+  async function readScenario(scenario: string, paths: string[], concurrency: number, target: string, check: (ratio: number, m: Measured) => boolean | null) {
+    await ask(bare.child, { cmd: 'bodies', bodies: await bodiesOf(paths) });
+    const requests = paths.map((p) => ({ method: 'GET' as const, path: p }));
+    console.log(`${scenario} ...`);
+    const baseline = await measure(bare.child, () => load({ port: bare.port, headers, concurrency, durationMs: duration, requests }));
+    const measured = await measure(app.child, () => load({ port: app.port, headers, concurrency, durationMs: duration, requests }));
+    rows.push({ scenario: `${scenario} (${concurrency} clients)`, measured, baseline, baselineName: 'bare node:http, same JSON from memory', unit: 'req/s', target, met: check(measured.rate / baseline.rate, measured) });
+  }
+
+  const perProject = Math.ceil(TASKS / PROJECTS);
+  const taskPaths = Array.from({ length: 200 }, () => `/api/v1/tasks/${pick(seeded.keys)}-${1 + Math.floor(random() * perProject)}/`);
+  await readScenario('GET task by key', taskPaths, 50, '≥ 0.30 × bare; peak RSS ≤ 250 MB at 50 clients', (ratio, m) => ratio >= 0.3 && m.rssMb <= 250);
+  await readScenario('list tasks, filtered (status category + label, 50 per page)', seeded.keys.map((k) => `/api/v1/projects/${k}/tasks/?status_category=todo&label=${seeded.labelName}&limit=50`), 10, 'reads ≥ 0.30 × bare', (ratio) => ratio >= 0.3);
+
+  // Cursor pages of 200 anywhere in a project: the cursors come from a walk of the first project.
+  const cursorPaths: string[] = [];
+  let cursor = '';
+  for (let i = 0; i < 20; i++) {
+    const p = `/api/v1/projects/${seeded.keys[0]}/tasks/?limit=200&cursor=${cursor}`;
+    cursorPaths.push(p);
+    const page = JSON.parse((await bodiesOf([p]))[p]!) as { pagination: { next_cursor: string; has_more: boolean } };
+    if (!page.pagination.has_more) break;
+    cursor = page.pagination.next_cursor;
+  }
+  await readScenario('cursor page of 200 tasks', cursorPaths, 10, 'reads ≥ 0.30 × bare', (ratio) => ratio >= 0.3);
+
+  const queries = ['login', 'billing invoice', 'deploy serv', 'webhook retry timeout', 'pass', 'customer refund payment', 'w1kx', 'w2sx w3ax'];
+  await readScenario('search, 20 per page', queries.map((q) => `/api/v1/search/?q=${encodeURIComponent(q)}&limit=20`), 10, `p99 ≤ 25 ms at 10 clients (${TASKS} tasks)`, (_, m) => m.p99 <= 25);
+
+  console.log('create task ...');
+  const writeProject = seeded.keys.at(-1)!;
+  const writeBaseline = await measure(app.child, () => ask<LoadResult>(app.child, { cmd: 'write-loop', token: seeded.token, projectKey: writeProject, durationMs: duration }));
+  const body = JSON.stringify({ title: 'Created over HTTP by the benchmark', description: 'Created by the load generator of the benchmark.' });
+  const created = await measure(app.child, () =>
+    load({ port: app.port, headers, concurrency: 10, durationMs: duration, idempotencyPrefix: `bench-${Date.now()}`, requests: [{ method: 'POST', path: `/api/v1/projects/${writeProject}/tasks/`, body }] }),
+  );
+  rows.push({ scenario: 'create task with Idempotency-Key (10 clients)', measured: created, baseline: writeBaseline, baselineName: 'in-process loop of createTask (same writes, no HTTP)', unit: 'req/s', target: '≥ 0.75 × in-process loop', met: created.rate / writeBaseline.rate >= 0.75 });
+
+  console.log('changes feed walk ...');
+  const walk = await measure(app.child, () => load({ port: app.port, headers, concurrency: 1, durationMs: 0, walk: { maxMs: WALK_SECONDS * 1000 }, requests: [{ method: 'GET', path: '/api/v1/changes/tasks/?limit=200' }] }));
+  walk.rate = Math.round(walk.items / walk.seconds);
+  rows.push({ scenario: `changes feed walk, limit 200 (${walk.items} of ${CHANGES + 0} records read)`, measured: walk, baseline: null, baselineName: '', unit: 'changes/s', target: '≥ 20,000 changes/s', met: walk.rate >= 20_000 });
+
+  await new Promise((resolve) => {
+    app.child.once('exit', resolve);
+    app.child.kill('SIGTERM');
+  });
+  bare.child.kill();
+  loader.kill();
+
+  console.log('webhook fan-out ...');
+  const hooks = JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(here, 'webhooks.ts')], { env: { ...process.env, EVENTS: String(WEBHOOK_EVENTS) }, encoding: 'utf8' }).trim().split('\n').at(-1)!,
+  ) as { deliveries_per_second: number; p50_ms: number; p99_ms: number; peak_rss_mb: number; total_seconds: number };
+  const hookRow: Measured = { requests: WEBHOOK_EVENTS, errors: 0, firstError: null, seconds: hooks.total_seconds, perSecond: [], p50: hooks.p50_ms, p99: hooks.p99_ms, items: WEBHOOK_EVENTS, rssMb: hooks.peak_rss_mb, rate: hooks.deliveries_per_second };
+  rows.push({ scenario: `webhook fan-out, ${WEBHOOK_EVENTS} task.updated events, 1 HTTPS receiver (latency = event written → received)`, measured: hookRow, baseline: null, baselineName: '', unit: 'deliveries/s', target: '≥ 1,000 deliveries/s, p99 ≤ 1 s', met: hooks.deliveries_per_second >= 1000 && hooks.p99_ms <= 1000 });
+
+  report(seeded, rows);
+  if (!process.env.DATABASE_URL) fs.rmSync(tmp, { recursive: true, force: true });
+  clearTimeout(abort);
+}
+
+// ------------------------------------------------------------------ report
+
+function report(seeded: Seeded, rows: Row[]): void {
+  const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(1));
+  const lines = [
+    '| scenario | service | p50 / p99 ms | peak RSS | baseline | baseline p50 / p99 ms | baseline RSS | ratio | target | met |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) =>
+      [
+        r.scenario,
+        `${fmt(r.measured.rate)} ${r.unit}`,
+        `${r.measured.p50.toFixed(2)} / ${r.measured.p99.toFixed(2)}`,
+        `${r.measured.rssMb} MB`,
+        r.baseline ? `${fmt(r.baseline.rate)} ${r.unit} (${r.baselineName})` : '—',
+        r.baseline ? `${r.baseline.p50.toFixed(2)} / ${r.baseline.p99.toFixed(2)}` : '—',
+        r.baseline ? `${r.baseline.rssMb} MB` : '—',
+        r.baseline ? (r.measured.rate / r.baseline.rate).toFixed(2) : '—',
+        r.target,
+        r.met === null ? '—' : r.met ? 'yes' : '**no**',
+      ].join(' | ').replace(/^/, '| ').concat(' |'),
+    ),
+  ];
+  const git = (args: string[]) => {
+    try {
+      return execFileSync('git', args, { encoding: 'utf8' }).trim();
+    } catch {
+      return 'unknown';
+    }
+  };
+  const packageVersion = (name: string) => (JSON.parse(fs.readFileSync(path.join(here, '..', 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  const machine = [
+    `- Date: ${new Date().toISOString()}, commit ${git(['rev-parse', '--short', 'HEAD'])}`,
+    `- Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, ${os.type()} ${os.release()}`,
+    `- Node ${process.version}; fastify ${packageVersion('fastify')}, better-sqlite3 ${packageVersion('better-sqlite3')}, pg ${packageVersion('pg')}, kysely ${packageVersion('kysely')}`,
+    `- Database: ${seeded.dialect}; workspace: ${PROJECTS} projects, ${TASKS} tasks (descriptions of 30 words, 0-1 label, 2 custom field values, a blocks link on every tenth), ${CHANGES} change records; seeded in ${seeded.seconds.toFixed(0)} s`,
+    `- Command: \`${['PROJECTS', 'TASKS', 'CHANGES', 'SECONDS', 'WALK_SECONDS', 'WEBHOOK_EVENTS'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join('')}${process.env.DATABASE_URL ? 'DATABASE_URL=postgres://… ' : ''}npm run bench\``,
+    `- Each scenario: ${SECONDS} s of load from a separate process over loopback (node:http keep-alive agents); req/s is the median of the per-second counts; RSS is the serving process's peak during the scenario.`,
+  ];
+  const text = [`## ${seeded.dialect} — ${new Date().toISOString().slice(0, 10)}`, '', ...machine, '', ...lines, ''].join('\n');
+  console.log(`\n${text}`);
+  const file = path.join(here, `RESULTS.${seeded.dialect}.latest.md`);
+  fs.writeFileSync(file, text);
+  console.log(`written to ${path.relative(process.cwd(), file)} (copy into bench/RESULTS.md to publish)`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,130 @@
+/**
+ * The servers of `npm run bench`, each in its own process so its peak RSS is its own:
+ *
+ *   node --import tsx bench/servers.ts app <database-url>   # the real service
+ *   node --import tsx bench/servers.ts bare                 # node:http answering fixed JSON from memory
+ *
+ * Both report `{ port }` once listening, then answer IPC commands: `reset-rss`, `rss` (peak RSS
+ * in MB since the last reset, sampled every 20 ms), `bodies` (bare: the JSON to serve by path)
+ * and `write-loop` (app: the in-process baseline for task creation, see below).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { AppContext } from '../src/context.ts';
+
+export type ServerCommand =
+  | { cmd: 'reset-rss' }
+  | { cmd: 'rss' }
+  | { cmd: 'bodies'; bodies: Record<string, string> }
+  | { cmd: 'write-loop'; token: string; projectKey: string; durationMs: number };
+
+let peak = 0;
+const sample = () => (peak = Math.max(peak, process.memoryUsage.rss()));
+setInterval(sample, 20).unref();
+
+const reply = (message: unknown) => process.send!(message);
+
+async function listen(server: http.Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+async function bare(): Promise<void> {
+  let bodies: Record<string, string> = {};
+  const server = http.createServer((req, res) => {
+    const body = bodies[req.url ?? ''];
+    if (body === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+  });
+  server.keepAliveTimeout = 60_000;
+  const port = await listen(server);
+  process.on('message', (message: ServerCommand) => {
+    if (message.cmd === 'bodies') {
+      bodies = message.bodies;
+      reply({ ok: true });
+    } else common(message);
+  });
+  reply({ port });
+}
+
+function common(message: ServerCommand): void {
+  if (message.cmd === 'reset-rss') {
+    peak = 0;
+    sample();
+    reply({ ok: true });
+  } else if (message.cmd === 'rss') {
+    sample();
+    reply({ rssMb: Math.round(peak / 1024 / 1024) });
+  }
+}
+
+async function app(url: string): Promise<void> {
+  // Imported here so the bare server's RSS does not include the service's modules.
+  const { buildApp } = await import('../src/app.ts');
+  const { systemClock } = await import('../src/clock.ts');
+  const { loadConfig } = await import('../src/config.ts');
+  const { openDatabase } = await import('../src/db/database.ts');
+  const { originFromPrincipal } = await import('../src/events/record-event.ts');
+  const { authenticate } = await import('../src/modules/auth/auth.service.ts');
+  const { createTask } = await import('../src/modules/tasks/task.service.ts');
+  const database = openDatabase(url);
+  const base = loadConfig({});
+  const ctx: AppContext = {
+    config: { ...base, rateLimit: { tokenBurst: 1e9, tokenBurstWindowSeconds: 10, orgHourly: 1e9, searchPerMinute: 1e9 } },
+    database,
+    db: database.db,
+    dialect: database.dialect,
+    clock: systemClock,
+  };
+  const fastify = await buildApp(ctx, { logger: false });
+  await fastify.listen({ port: 0, host: '127.0.0.1' });
+  fastify.server.keepAliveTimeout = 60_000;
+  const port = (fastify.server.address() as AddressInfo).port;
+
+  // The baseline of "create task": the same service call the route makes (task row, change
+  // record, activity, outbox event, in one transaction), one after another, with no HTTP,
+  // no authentication per request, and no idempotency record.
+  async function writeLoop(token: string, projectKey: string, durationMs: number) {
+    const principal = await authenticate(ctx.db, ctx.clock, `Bearer ${token}`);
+    const caller = { principal, origin: originFromPrincipal(principal, 'bench') };
+    const latencies: number[] = [];
+    const buckets: number[] = [];
+    const started = performance.now();
+    for (let i = 0; performance.now() - started < durationMs; i++) {
+      const t0 = performance.now();
+      await createTask(ctx, caller, projectKey, { title: `Baseline task ${i}`, description: 'Created by the in-process write loop of the benchmark.' });
+      const t1 = performance.now();
+      latencies.push(t1 - t0);
+      const second = Math.floor((t1 - started) / 1000);
+      buckets[second] = (buckets[second] ?? 0) + 1;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+    return { requests: latencies.length, errors: 0, firstError: null, seconds, perSecond: buckets.slice(0, Math.max(1, Math.floor(seconds))), p50: at(50), p99: at(99), items: 0 };
+  }
+
+  // The serving process exits on SIGTERM so a --cpu-prof profile (PROFILE=1) gets written.
+  process.on('SIGTERM', () => void fastify.close().then(() => process.exit(0)));
+  process.on('message', (message: ServerCommand) => {
+    if (message.cmd === 'write-loop') {
+      writeLoop(message.token, message.projectKey, message.durationMs).then(reply, (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      });
+    } else common(message);
+  });
+  reply({ port });
+}
+
+const [role, url] = process.argv.slice(2);
+if (role === 'bare') await bare();
+else if (role === 'app' && url) await app(url);
+else {
+  console.error('usage: servers.ts bare | app <database-url>');
+  process.exit(2);
+}
