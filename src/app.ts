@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import secureJson from 'secure-json-parse';
@@ -14,6 +14,7 @@ import { openApiOptions } from './http/openapi.ts';
 import { RateLimits } from './http/rate-limit.ts';
 import { ErrorResponse } from './http/schemas.ts';
 import { registerValidators } from './http/validation.ts';
+import { LOG_REDACT } from './logger.ts';
 import { registerRoutes } from './routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -23,14 +24,33 @@ export interface BuildAppOptions {
   logger?: FastifyBaseLogger | false;
 }
 
-const REDACT = { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]'], censor: '[redacted]' };
+/** First path (`tasks[0].title`) at which a string or key holds U+0000, or null. */
+function nulPath(value: unknown, at = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? at || '(root)' : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulPath(value[i], `${at}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      const path = at ? `${at}.${key}` : key;
+      if (key.includes('\u0000')) return path;
+      const found = nulPath(child, path);
+      if (found) return found;
+    }
+  }
+  return null;
+}
 
 /** Builds the HTTP application without listening, so tests drive it with `inject`. */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger
       ? { loggerInstance: options.logger }
-      : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: REDACT } }),
+      : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: LOG_REDACT } }),
     bodyLimit: ctx.config.bodyLimitBytes,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     // An incoming X-Request-Id is kept when it is well formed, so traces join across services.
@@ -40,6 +60,16 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     return503OnClosing: true,
+    // A path Fastify cannot decode (e.g. %ZZ) is answered before any hook: keep the spec's error shape.
+    frameworkErrors: (error, _request, frameworkReply) => {
+      const badUrl = error.code === 'FST_ERR_BAD_URL';
+      // The option's reply type is generic over every route's schema; this handler answers none of them.
+      (frameworkReply as unknown as FastifyReply)
+        .code(400)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'no-store')
+        .send(errorBody('VALIDATION_ERROR', badUrl ? 'The URL is not valid percent-encoding.' : 'The request could not be routed.', badUrl ? { location: 'url' } : {}));
+    },
   });
 
   const limits = new RateLimits(ctx.config);
@@ -54,18 +84,33 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch {
-      done(new ApiError('MALFORMED_JSON', 'The body is not valid JSON (or uses a forbidden key such as __proto__).'), undefined);
+      return done(new ApiError('MALFORMED_JSON', 'The body is not valid JSON (or uses a forbidden key such as __proto__).'), undefined);
     }
+    // PostgreSQL text cannot hold U+0000, and no field has a use for it: refused on both databases alike.
+    const nul = nulPath(parsed);
+    if (nul) return done(new ApiError('VALIDATION_ERROR', `Invalid body: ${nul}.`, { location: 'body', fields: { [nul]: 'must not contain U+0000' } }), undefined);
+    done(null, parsed);
   });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    if (request.url.startsWith('/api/')) {
+      reply.header('cache-control', 'no-store');
+      // JSON is never a document to render or frame; /docs (Swagger UI) needs scripts, so only /api/.
+      reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+      reply.header('x-frame-options', 'DENY');
+      reply.header('cross-origin-resource-policy', 'same-origin');
+    }
+    // %00 in a path segment or query value would reach PostgreSQL as U+0000, which text cannot hold.
+    if (/%00/i.test(request.url)) {
+      throw new ApiError('VALIDATION_ERROR', 'Invalid request: the URL contains U+0000.', { location: 'url', fields: { url: 'must not contain U+0000' } });
+    }
   });
 
   await app.register(swagger, openApiOptions(ctx));
