@@ -24,25 +24,36 @@ export interface BuildAppOptions {
   logger?: FastifyBaseLogger | false;
 }
 
-/** First path (`tasks[0].title`) at which a string or key holds U+0000, or null. */
-function nulPath(value: unknown, at = ''): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? at || '(root)' : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], `${at}[${i}]`);
-      if (found) return found;
+/** No request body needs deeper nesting; deeper ones would exhaust the stack of recursive code (canonical JSON for idempotency). */
+const MAX_BODY_DEPTH = 32;
+
+/**
+ * Walks a parsed body without recursion: the path (`tasks[0].title`) of the first string or key
+ * holding U+0000, or `depth` when nesting exceeds MAX_BODY_DEPTH (recursion here would overflow too).
+ */
+function bodyProblem(body: unknown): { nul: string } | { depth: true } | null {
+  const stack: Array<[value: unknown, path: string, depth: number]> = [[body, '', 0]];
+  while (stack.length) {
+    const [value, at, depth] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return { nul: at || '(root)' };
+      continue;
     }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      const path = at ? `${at}.${key}` : key;
-      if (key.includes('\u0000')) return path;
-      const found = nulPath(child, path);
-      if (found) return found;
+    if (!value || typeof value !== 'object') continue;
+    if (depth >= MAX_BODY_DEPTH) return { depth: true };
+    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [`${at}[${i}]`, v]) : Object.entries(value).map(([k, v]) => [at ? `${at}.${k}` : k, v]);
+    if (!Array.isArray(value)) {
+      const badKey = Object.keys(value).find((k) => k.includes('\u0000'));
+      if (badKey !== undefined) return { nul: at ? `${at}.${badKey}` : badKey };
     }
+    for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], entries[i]![0], depth + 1]);
   }
   return null;
+}
+
+export interface BuildAppOptions {
+  /** A pino logger to share (the CLI passes one so API and worker log alike); false silences logs. */
+  logger?: FastifyBaseLogger | false;
 }
 
 /** Builds the HTTP application without listening, so tests drive it with `inject`. */
@@ -91,8 +102,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       return done(new ApiError('MALFORMED_JSON', 'The body is not valid JSON (or uses a forbidden key such as __proto__).'), undefined);
     }
     // PostgreSQL text cannot hold U+0000, and no field has a use for it: refused on both databases alike.
-    const nul = nulPath(parsed);
-    if (nul) return done(new ApiError('VALIDATION_ERROR', `Invalid body: ${nul}.`, { location: 'body', fields: { [nul]: 'must not contain U+0000' } }), undefined);
+    const problem = bodyProblem(parsed);
+    if (problem && 'nul' in problem) {
+      return done(new ApiError('VALIDATION_ERROR', `Invalid body: ${problem.nul}.`, { location: 'body', fields: { [problem.nul]: 'must not contain U+0000' } }), undefined);
+    }
+    if (problem) return done(new ApiError('VALIDATION_ERROR', `The body is nested more than ${MAX_BODY_DEPTH} levels deep.`, { location: 'body' }), undefined);
     done(null, parsed);
   });
 

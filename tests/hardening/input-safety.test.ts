@@ -35,6 +35,25 @@ describe('U+0000 is refused in every body string and URL, on both databases (spe
     expect(key.body.error.details.fields).toEqual({ 'custom_fields.a\u0000': 'must not contain U+0000' });
   });
 
+  it('fuzz regression: a body nested deeper than 32 levels is a 400, with or without an Idempotency-Key (was a 500: stack overflow)', async () => {
+    for (const body of [`${'['.repeat(10000)}${']'.repeat(10000)}`, `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`, `{"title":"x","custom_fields":${'['.repeat(40)}${']'.repeat(40)}}`]) {
+      for (const key of [{}, { 'idempotency-key': `deep-${body.length}` }] as Array<Record<string, string>>) {
+        const res = await h.request('POST', '/api/v1/projects/NUL/tasks/', { token: owner.token, body, headers: { 'content-type': 'application/json', ...key } });
+        expect(res.status).toBe(400);
+        expect(res.body.error).toEqual({ code: 'VALIDATION_ERROR', message: 'The body is nested more than 32 levels deep.', details: { location: 'body' } });
+      }
+    }
+  });
+
+  it('a body over the size limit is a 413 in the error shape, and nothing is written', async () => {
+    const before = Number(await tasks());
+    const body = JSON.stringify({ title: 'x', description: 'y'.repeat(h.ctx.config.bodyLimitBytes) });
+    const res = await h.request('POST', '/api/v1/projects/NUL/tasks/', { token: owner.token, body, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ success: false, error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String), details: {} } });
+    expect(Number(await tasks())).toBe(before);
+  });
+
   it('%00 in a path segment or a query value is a 400 before any lookup', async () => {
     for (const url of ['/api/v1/tasks/NUL-1%00/', '/api/v1/search/?q=a%00b', '/api/v1/projects/NUL/tasks/?assignee=%00', '/api/v1/changes/tasks/?since=%00']) {
       const res = await h.request('GET', url, { token: owner.token });
