@@ -24,26 +24,34 @@ export interface BuildAppOptions {
   logger?: FastifyBaseLogger | false;
 }
 
+/**
+ * Text both databases store as sent: no U+0000 (PostgreSQL text cannot hold it) and no lone
+ * surrogate (no UTF-8 form: PostgreSQL would keep one U+FFFD, SQLite three).
+ */
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what must be found.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const storable = (text: string): boolean => !UNSTORABLE.test(text);
+
 /** No request body needs deeper nesting; deeper ones would exhaust the stack of recursive code (canonical JSON for idempotency). */
 const MAX_BODY_DEPTH = 32;
 
 /**
  * Walks a parsed body without recursion: the path (`tasks[0].title`) of the first string or key
- * holding U+0000, or `depth` when nesting exceeds MAX_BODY_DEPTH (recursion here would overflow too).
+ * that is not storable text, or `depth` when nesting exceeds MAX_BODY_DEPTH (recursion here would overflow too).
  */
 function bodyProblem(body: unknown): { nul: string } | { depth: true } | null {
   const stack: Array<[value: unknown, path: string, depth: number]> = [[body, '', 0]];
   while (stack.length) {
     const [value, at, depth] = stack.pop()!;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return { nul: at || '(root)' };
+      if (!storable(value)) return { nul: at || '(root)' };
       continue;
     }
     if (!value || typeof value !== 'object') continue;
     if (depth >= MAX_BODY_DEPTH) return { depth: true };
     const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [`${at}[${i}]`, v]) : Object.entries(value).map(([k, v]) => [at ? `${at}.${k}` : k, v]);
     if (!Array.isArray(value)) {
-      const badKey = Object.keys(value).find((k) => k.includes('\u0000'));
+      const badKey = Object.keys(value).find((k) => !storable(k));
       if (badKey !== undefined) return { nul: at ? `${at}.${badKey}` : badKey };
     }
     for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], entries[i]![0], depth + 1]);
@@ -101,10 +109,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     } catch {
       return done(new ApiError('MALFORMED_JSON', 'The body is not valid JSON (or uses a forbidden key such as __proto__).'), undefined);
     }
-    // PostgreSQL text cannot hold U+0000, and no field has a use for it: refused on both databases alike.
+    // No field has a use for U+0000 or a lone surrogate, and the databases cannot store them as sent: refused alike on both.
     const problem = bodyProblem(parsed);
     if (problem && 'nul' in problem) {
-      return done(new ApiError('VALIDATION_ERROR', `Invalid body: ${problem.nul}.`, { location: 'body', fields: { [problem.nul]: 'must not contain U+0000' } }), undefined);
+      return done(new ApiError('VALIDATION_ERROR', `Invalid body: ${problem.nul}.`, { location: 'body', fields: { [problem.nul]: 'must not contain U+0000 or a lone surrogate' } }), undefined);
     }
     if (problem) return done(new ApiError('VALIDATION_ERROR', `The body is nested more than ${MAX_BODY_DEPTH} levels deep.`, { location: 'body' }), undefined);
     done(null, parsed);

@@ -21,7 +21,7 @@ describe('U+0000 is refused in every body string and URL, on both databases (spe
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       success: false,
-      error: { code: 'VALIDATION_ERROR', message: 'Invalid body: title.', details: { location: 'body', fields: { title: 'must not contain U+0000' } } },
+      error: { code: 'VALIDATION_ERROR', message: 'Invalid body: title.', details: { location: 'body', fields: { title: 'must not contain U+0000 or a lone surrogate' } } },
     });
     expect(Number(await tasks())).toBe(before);
   });
@@ -29,10 +29,10 @@ describe('U+0000 is refused in every body string and URL, on both databases (spe
   it('nested strings and object keys are checked too, with their field path', async () => {
     const nested = await h.request('POST', '/api/v1/projects/NUL/tasks/bulk/', { token: owner.token, body: { tasks: [{ title: 'ok' }, { title: 'x', labels: ['a', '\u0000'] }] } });
     expect(nested.status).toBe(400);
-    expect(nested.body.error.details.fields).toEqual({ 'tasks[1].labels[1]': 'must not contain U+0000' });
+    expect(nested.body.error.details.fields).toEqual({ 'tasks[1].labels[1]': 'must not contain U+0000 or a lone surrogate' });
     const key = await h.request('POST', '/api/v1/projects/NUL/tasks/', { token: owner.token, body: { title: 'x', custom_fields: { 'a\u0000': 1 } } });
     expect(key.status).toBe(400);
-    expect(key.body.error.details.fields).toEqual({ 'custom_fields.a\u0000': 'must not contain U+0000' });
+    expect(key.body.error.details.fields).toEqual({ 'custom_fields.a\u0000': 'must not contain U+0000 or a lone surrogate' });
   });
 
   it('fuzz regression: a body nested deeper than 32 levels is a 400, with or without an Idempotency-Key (was a 500: stack overflow)', async () => {
@@ -86,13 +86,16 @@ describe('U+0000 is refused in every body string and URL, on both databases (spe
     expect(list.status).toBe(400);
   });
 
-  it('other unusual text is stored and read back exactly: RTL, emoji, NFD, escaped lone surrogates become U+FFFD only on PostgreSQL', async () => {
+  it('other unusual text is stored and read back exactly (RTL, emoji, NFD); a lone surrogate, which has no UTF-8 form, is a 400 (was stored as one U+FFFD on PostgreSQL, three on SQLite)', async () => {
     const title = 'שלום \u202e مرحبا 🚀👩🏽‍💻 e\u0301 \u2028';
     const res = await h.request('POST', '/api/v1/projects/NUL/tasks/', { token: owner.token, body: { title } });
     expect(res.status).toBe(201);
     expect((await h.request('GET', `/api/v1/tasks/${res.body.data.key}/`, { token: owner.token })).body.data.title).toBe(title);
-    const surrogate = await h.request('POST', '/api/v1/projects/NUL/tasks/', { token: owner.token, body: '{"title":"a\\ud800b"}', headers: { 'content-type': 'application/json' } });
-    expect(surrogate.status).toBe(201);
+    for (const text of ['{"title":"a\\ud800b"}', '{"title":"a\\udfffb"}', '{"title":"x","labels":["\\udc00\\ud800"]}']) {
+      const surrogate = await h.request('POST', '/api/v1/projects/NUL/tasks/', { token: owner.token, body: text, headers: { 'content-type': 'application/json' } });
+      expect(surrogate.status, text).toBe(400);
+      expect(surrogate.body.error.code).toBe('VALIDATION_ERROR');
+    }
   });
 });
 

@@ -54,6 +54,18 @@ describe('races with real concurrency (spec 3, 4.3, 6)', () => {
     console.info(`status vs delete outcomes (PUT/DELETE): ${JSON.stringify(outcomes)}`);
   });
 
+  it('task key allocation: 20 concurrent creates (single and bulk) get distinct consecutive keys', async () => {
+    await h.project(admin, 'KEYS');
+    const results = await Promise.all([
+      ...Array.from({ length: 16 }, (_, i) => h.request('POST', '/api/v1/projects/KEYS/tasks/', { token: admin.token, body: { title: `Concurrent ${i}` } })),
+      ...Array.from({ length: 2 }, (_, i) => h.request('POST', '/api/v1/projects/KEYS/tasks/bulk/', { token: admin.token, body: { tasks: [{ title: `Bulk ${i}a` }, { title: `Bulk ${i}b` }] } })),
+    ]);
+    for (const res of results) expect(res.status, res.text).toBe(201);
+    const rows = await h.ctx.db.selectFrom('tasks').innerJoin('projects', 'projects.id', 'tasks.project_id').select(['tasks.number', 'tasks.key']).where('projects.key', '=', 'KEYS').execute();
+    expect(rows.map((r) => r.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(new Set(rows.map((r) => r.key)).size).toBe(20);
+  });
+
   it('membership removal vs in-flight requests: each request fully succeeds or is a 404; afterwards the member is locked out', async () => {
     const outcomes: Record<number, number> = {};
     for (let round = 0; round < ROUNDS; round++) {
