@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import secureJson from 'secure-json-parse';
@@ -14,6 +14,7 @@ import { openApiOptions } from './http/openapi.ts';
 import { RateLimits } from './http/rate-limit.ts';
 import { ErrorResponse } from './http/schemas.ts';
 import { registerValidators } from './http/validation.ts';
+import { LOG_REDACT } from './logger.ts';
 import { registerRoutes } from './routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -23,14 +24,52 @@ export interface BuildAppOptions {
   logger?: FastifyBaseLogger | false;
 }
 
-const REDACT = { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]'], censor: '[redacted]' };
+/**
+ * Text both databases store as sent: no U+0000 (PostgreSQL text cannot hold it) and no lone
+ * surrogate (no UTF-8 form: PostgreSQL would keep one U+FFFD, SQLite three).
+ */
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what must be found.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const storable = (text: string): boolean => !UNSTORABLE.test(text);
+
+/** No request body needs deeper nesting; deeper ones would exhaust the stack of recursive code (canonical JSON for idempotency). */
+const MAX_BODY_DEPTH = 32;
+
+/**
+ * Walks a parsed body without recursion: the path (`tasks[0].title`) of the first string or key
+ * that is not storable text, or `depth` when nesting exceeds MAX_BODY_DEPTH (recursion here would overflow too).
+ */
+function bodyProblem(body: unknown): { nul: string } | { depth: true } | null {
+  const stack: Array<[value: unknown, path: string, depth: number]> = [[body, '', 0]];
+  while (stack.length) {
+    const [value, at, depth] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!storable(value)) return { nul: at || '(root)' };
+      continue;
+    }
+    if (!value || typeof value !== 'object') continue;
+    if (depth >= MAX_BODY_DEPTH) return { depth: true };
+    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [`${at}[${i}]`, v]) : Object.entries(value).map(([k, v]) => [at ? `${at}.${k}` : k, v]);
+    if (!Array.isArray(value)) {
+      const badKey = Object.keys(value).find((k) => !storable(k));
+      if (badKey !== undefined) return { nul: at ? `${at}.${badKey}` : badKey };
+    }
+    for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], entries[i]![0], depth + 1]);
+  }
+  return null;
+}
+
+export interface BuildAppOptions {
+  /** A pino logger to share (the CLI passes one so API and worker log alike); false silences logs. */
+  logger?: FastifyBaseLogger | false;
+}
 
 /** Builds the HTTP application without listening, so tests drive it with `inject`. */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger
       ? { loggerInstance: options.logger }
-      : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: REDACT } }),
+      : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: LOG_REDACT } }),
     bodyLimit: ctx.config.bodyLimitBytes,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     // An incoming X-Request-Id is kept when it is well formed, so traces join across services.
@@ -40,6 +79,16 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     return503OnClosing: true,
+    // A path Fastify cannot decode (e.g. %ZZ) is answered before any hook: keep the spec's error shape.
+    frameworkErrors: (error, _request, frameworkReply) => {
+      const badUrl = error.code === 'FST_ERR_BAD_URL';
+      // The option's reply type is generic over every route's schema; this handler answers none of them.
+      (frameworkReply as unknown as FastifyReply)
+        .code(400)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'no-store')
+        .send(errorBody('VALIDATION_ERROR', badUrl ? 'The URL is not valid percent-encoding.' : 'The request could not be routed.', badUrl ? { location: 'url' } : {}));
+    },
   });
 
   const limits = new RateLimits(ctx.config);
@@ -54,18 +103,36 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch {
-      done(new ApiError('MALFORMED_JSON', 'The body is not valid JSON (or uses a forbidden key such as __proto__).'), undefined);
+      return done(new ApiError('MALFORMED_JSON', 'The body is not valid JSON (or uses a forbidden key such as __proto__).'), undefined);
     }
+    // No field has a use for U+0000 or a lone surrogate, and the databases cannot store them as sent: refused alike on both.
+    const problem = bodyProblem(parsed);
+    if (problem && 'nul' in problem) {
+      return done(new ApiError('VALIDATION_ERROR', `Invalid body: ${problem.nul}.`, { location: 'body', fields: { [problem.nul]: 'must not contain U+0000 or a lone surrogate' } }), undefined);
+    }
+    if (problem) return done(new ApiError('VALIDATION_ERROR', `The body is nested more than ${MAX_BODY_DEPTH} levels deep.`, { location: 'body' }), undefined);
+    done(null, parsed);
   });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    if (request.url.startsWith('/api/')) {
+      reply.header('cache-control', 'no-store');
+      // JSON is never a document to render or frame; /docs (Swagger UI) needs scripts, so only /api/.
+      reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+      reply.header('x-frame-options', 'DENY');
+      reply.header('cross-origin-resource-policy', 'same-origin');
+    }
+    // %00 in a path segment or query value would reach PostgreSQL as U+0000, which text cannot hold.
+    if (/%00/i.test(request.url)) {
+      throw new ApiError('VALIDATION_ERROR', 'Invalid request: the URL contains U+0000.', { location: 'url', fields: { url: 'must not contain U+0000' } });
+    }
   });
 
   await app.register(swagger, openApiOptions(ctx));

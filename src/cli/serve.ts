@@ -1,14 +1,11 @@
-import pino from 'pino';
 import { buildApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
+import { createLogger } from '../logger.ts';
 import { startWorker, warnAboutWebhookConfig } from '../worker/run-worker.ts';
 
 /** Runs the HTTP API and/or the worker until SIGTERM or SIGINT, then drains and closes the database. */
 export async function serve(ctx: AppContext, parts: { api: boolean; worker: boolean }): Promise<void> {
-  const log = pino({
-    level: ctx.config.logLevel,
-    redact: { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]'], censor: '[redacted]' },
-  });
+  const log = createLogger(ctx.config.logLevel);
   warnAboutWebhookConfig(ctx, log);
   const app = parts.api ? await buildApp(ctx, { logger: log }) : null;
   const worker = parts.worker ? startWorker(ctx, app?.log ?? log) : null;

@@ -76,7 +76,8 @@ function parseOrdering(ordering: string, orderable: Record<string, string>): Arr
     .map((part) => {
       const desc = part.startsWith('-');
       const field = desc ? part.slice(1) : part;
-      const column = orderable[field];
+      // Own keys only: "__proto__" or "toString" would otherwise find Object.prototype members (a 500).
+      const column = Object.hasOwn(orderable, field) ? orderable[field] : undefined;
       if (!column) {
         throw invalid(
           { ordering: `unknown field "${field}"; allowed: ${Object.keys(orderable).join(', ') || 'none'}` },

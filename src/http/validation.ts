@@ -14,5 +14,25 @@ export function registerValidators(app: FastifyInstance): void {
   const common = { allErrors: true, useDefaults: true, strict: false, removeAdditional: false } as const;
   const bodyAjv = addFormats(new Ajv({ ...common, coerceTypes: false }));
   const textAjv = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(boundIntegers(schema)));
+}
+
+const INT32 = { minimum: -2147483648, maximum: 2147483647 };
+
+/**
+ * Every id and count column is a 32-bit integer, so an integer the schema leaves unbounded gets
+ * the int32 range: 1e86 as a project id is a 400 naming the field, not a PostgreSQL overflow
+ * (a 500). Applied to a copy used for validation only; the published schemas are unchanged.
+ */
+export function boundIntegers<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(boundIntegers) as T;
+  if (!schema || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = key === 'const' || key === 'enum' || key === 'examples' || key === 'default' ? value : boundIntegers(value);
+  const type = copy.type;
+  if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) {
+    if (copy.minimum === undefined && copy.exclusiveMinimum === undefined) copy.minimum = INT32.minimum;
+    if (copy.maximum === undefined && copy.exclusiveMaximum === undefined) copy.maximum = INT32.maximum;
+  }
+  return copy as T;
 }
