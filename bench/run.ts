@@ -19,12 +19,11 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { systemClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
-import type { AppContext } from '../src/context.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createOrganization, createToken, createUser } from '../src/modules/accounts/accounts.service.ts';
 import { ALL_SCOPES } from '../src/modules/auth/scopes.ts';
+import { benchContext } from './context.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import type { ServerCommand } from './servers.ts';
 
@@ -76,14 +75,7 @@ async function seedWorkspace(url: string): Promise<Seeded> {
   const started = performance.now();
   const database = openDatabase(url);
   await migrateToLatest(database);
-  const base = loadConfig({});
-  const ctx: AppContext = {
-    config: { ...base, rateLimit: { tokenBurst: 1e9, tokenBurstWindowSeconds: 10, orgHourly: 1e9, searchPerMinute: 1e9 } },
-    database,
-    db: database.db,
-    dialect: database.dialect,
-    clock: systemClock,
-  };
+  const ctx = benchContext(database);
   const app = await buildApp(ctx, { logger: false });
   const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
     const res = await app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload: payload as object } : {}) });

@@ -13,9 +13,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../src/app.ts';
 import { systemClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { benchContext } from './context.ts';
 import { createOrganization, createToken, createUser } from '../src/modules/accounts/accounts.service.ts';
 
 const TASKS = Number(process.argv[2] ?? 100_000);
@@ -46,7 +46,7 @@ async function main() {
   const url = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : `sqlite:${path.join(dir, 'bench.db')}`;
   const database = openDatabase(url);
   await migrateToLatest(database);
-  const ctx = { config: { ...loadConfig({}), rateLimit: { tokenBurst: 1e9, tokenBurstWindowSeconds: 10, orgHourly: 1e9, searchPerMinute: 1e9 } }, database, db: database.db, dialect: database.dialect, clock: systemClock };
+  const ctx = benchContext(database);
   const app = await buildApp(ctx, { logger: false });
 
   const slug = `bench-${Date.now()}`;

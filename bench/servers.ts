@@ -11,7 +11,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { AppContext } from '../src/context.ts';
 
 export type ServerCommand =
   | { cmd: 'reset-rss' }
@@ -65,21 +64,13 @@ function common(message: ServerCommand): void {
 async function app(url: string): Promise<void> {
   // Imported here so the bare server's RSS does not include the service's modules.
   const { buildApp } = await import('../src/app.ts');
-  const { systemClock } = await import('../src/clock.ts');
-  const { loadConfig } = await import('../src/config.ts');
   const { openDatabase } = await import('../src/db/database.ts');
+  const { benchContext } = await import('./context.ts');
   const { originFromPrincipal } = await import('../src/events/record-event.ts');
   const { authenticate } = await import('../src/modules/auth/auth.service.ts');
   const { createTask } = await import('../src/modules/tasks/task.service.ts');
   const database = openDatabase(url);
-  const base = loadConfig({});
-  const ctx: AppContext = {
-    config: { ...base, rateLimit: { tokenBurst: 1e9, tokenBurstWindowSeconds: 10, orgHourly: 1e9, searchPerMinute: 1e9 } },
-    database,
-    db: database.db,
-    dialect: database.dialect,
-    clock: systemClock,
-  };
+  const ctx = benchContext(database);
   const fastify = await buildApp(ctx, { logger: false });
   await fastify.listen({ port: 0, host: '127.0.0.1' });
   fastify.server.keepAliveTimeout = 60_000;
