@@ -24,6 +24,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { createOrganization, createToken, createUser } from '../src/modules/accounts/accounts.service.ts';
 import { ALL_SCOPES } from '../src/modules/auth/scopes.ts';
 import { benchContext } from './context.ts';
+import { pick, random, taskDescription, taskTitle } from './text.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
 import type { ServerCommand } from './servers.ts';
 
@@ -42,24 +43,6 @@ const abort = setTimeout(() => {
 
 // ------------------------------------------------------------------ data generation
 
-let seed = 42;
-const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
-const WORDS = `login billing invoice deploy server cache queue report export import search index page button form
-  layout theme mobile desktop api token webhook retry timeout database migration backup restore audit review
-  release sprint milestone label customer ticket refund payment checkout cart shipping email notification
-  password session cookie header footer sidebar modal dropdown upload download image video chart graph`.split(/\s+/);
-// Descriptions draw from a 5,000-word vocabulary with Zipf frequencies, like natural text.
-const VOCABULARY = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}x`);
-const ZIPF = VOCABULARY.map((_, i) => 1 / (i + 1));
-const ZIPF_TOTAL = ZIPF.reduce((a, b) => a + b, 0);
-function zipfWord(): string {
-  let r = random() * ZIPF_TOTAL;
-  for (let i = 0; i < ZIPF.length; i++) if ((r -= ZIPF[i]!) <= 0) return VOCABULARY[i]!;
-  return VOCABULARY.at(-1)!;
-}
-const title = () => `${pick(WORDS)} ${pick(WORDS)} ${pick(WORDS)} ${zipfWord()}`;
-const description = () => [...Array.from({ length: 27 }, zipfWord), pick(WORDS), pick(WORDS), pick(WORDS)].join(' ');
 const projectKey = (i: number) => `P${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`;
 
 interface Seeded {
@@ -108,7 +91,7 @@ async function seedWorkspace(url: string): Promise<Seeded> {
       const rows = [];
       for (let n = start; n < Math.min(start + 500, count + 1); n++) {
         rows.push({
-          project_id: project.id, number: n, key: `${key}-${n}`, title: title(), description: description(),
+          project_id: project.id, number: n, key: `${key}-${n}`, title: taskTitle(), description: taskDescription(),
           task_type_id: defaults.default_task_type_id!, priority_id: pick(priorities).id, status_id: pick(statuses).id,
           version: 1, created_by: bot.id, created_at: now, updated_at: now,
         });

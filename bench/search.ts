@@ -16,30 +16,12 @@ import { systemClock } from '../src/clock.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { benchContext } from './context.ts';
+import { taskDescription, taskTitle } from './text.ts';
 import { createOrganization, createToken, createUser } from '../src/modules/accounts/accounts.service.ts';
 
 const TASKS = Number(process.argv[2] ?? 100_000);
 const REQUESTS = Number(process.argv[3] ?? 2_000);
 const CONCURRENCY = 10;
-const WORDS = `login billing invoice deploy server cache queue report export import search index page button form
-  layout theme mobile desktop api token webhook retry timeout database migration backup restore audit review
-  release sprint milestone label customer ticket refund payment checkout cart shipping email notification
-  password session cookie header footer sidebar modal dropdown upload download image video chart graph`.split(/\s+/);
-
-let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-const word = () => WORDS[Math.floor(random() * WORDS.length)]!;
-// Descriptions draw from a 5,000-word vocabulary with Zipf frequencies, like natural text.
-const VOCABULARY = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}x`);
-const ZIPF = VOCABULARY.map((_, i) => 1 / (i + 1));
-const ZIPF_TOTAL = ZIPF.reduce((a, b) => a + b, 0);
-function zipfWord(): string {
-  let r = random() * ZIPF_TOTAL;
-  for (let i = 0; i < ZIPF.length; i++) if ((r -= ZIPF[i]!) <= 0) return VOCABULARY[i]!;
-  return VOCABULARY.at(-1)!;
-}
-const title = () => Array.from({ length: 3 }, word).join(' ') + ' ' + zipfWord();
-const description = () => [...Array.from({ length: 27 }, zipfWord), ...Array.from({ length: 3 }, word)].join(' ');
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-bench-'));
@@ -65,7 +47,7 @@ async function main() {
     const rows = [];
     for (let n = start; n < Math.min(start + 1000, TASKS + 1); n++) {
       rows.push({
-        project_id: project.id, number: n, key: `${key}-${n}`, title: title(), description: description(),
+        project_id: project.id, number: n, key: `${key}-${n}`, title: taskTitle(), description: taskDescription(),
         task_type_id: defaults.default_task_type_id!, priority_id: defaults.default_priority_id!, status_id: defaults.default_status_id!,
         version: 1, created_at: now, updated_at: now,
       });
