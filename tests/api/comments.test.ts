@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
+import { projectTeam } from '../helpers/team.ts';
 import { createTask } from '../helpers/tasks.ts';
 
 describe('comments (API-DECISIONS "Comments, attachments, time entries"; spec 6 comment.created)', () => {
@@ -13,17 +14,7 @@ describe('comments (API-DECISIONS "Comments, attachments, time entries"; spec 6 
 
   beforeAll(async () => {
     h = await createHarness();
-    owner = await h.actor();
-    alice = await h.actor({ org: owner.org, role: 'member' });
-    bob = await h.actor({ org: owner.org, role: 'member' });
-    projectAdmin = await h.actor({ org: owner.org, role: 'member' });
-    viewer = await h.actor({ org: owner.org, role: 'member' });
-    outsider = await h.actor({ org: owner.org, role: 'member' });
-    await h.project(owner, 'CMT');
-    await h.addMember('CMT', alice.accountId, 'member');
-    await h.addMember('CMT', bob.accountId, 'member');
-    await h.addMember('CMT', projectAdmin.accountId, 'admin');
-    await h.addMember('CMT', viewer.accountId, 'viewer');
+    ({ owner, alice, bob, projectAdmin, viewer, outsider } = await projectTeam(h, 'CMT'));
   });
   afterAll(() => h.close());
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
+import { projectTeam } from '../helpers/team.ts';
 import { changesFor, createTask, eventsFor } from '../helpers/tasks.ts';
 
 describe('time entries and the task\'s time_spent_minutes (API-DECISIONS "Comments, attachments, time entries")', () => {
@@ -13,17 +14,7 @@ describe('time entries and the task\'s time_spent_minutes (API-DECISIONS "Commen
 
   beforeAll(async () => {
     h = await createHarness();
-    owner = await h.actor();
-    alice = await h.actor({ org: owner.org, role: 'member' });
-    bob = await h.actor({ org: owner.org, role: 'member' });
-    projectAdmin = await h.actor({ org: owner.org, role: 'member' });
-    viewer = await h.actor({ org: owner.org, role: 'member' });
-    outsider = await h.actor({ org: owner.org, role: 'member' });
-    await h.project(owner, 'TIME');
-    await h.addMember('TIME', alice.accountId, 'member');
-    await h.addMember('TIME', bob.accountId, 'member');
-    await h.addMember('TIME', projectAdmin.accountId, 'admin');
-    await h.addMember('TIME', viewer.accountId, 'viewer');
+    ({ owner, alice, bob, projectAdmin, viewer, outsider } = await projectTeam(h, 'TIME'));
   });
   afterAll(() => h.close());
 
