@@ -7,6 +7,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench npm run bench
  *   TASKS=20000 CHANGES=100000 SECONDS=5 npm run bench   # a quicker, smaller run
  *   PROFILE=1 npm run bench                          # also a CPU profile of the service in bench/profiles/
+ *   SCENARIOS=get,create npm run bench               # only some of: get list cursor search create feed webhooks
  *
  * Bounded: each scenario runs SECONDS (default 6), the changes walk at most WALK_SECONDS
  * (default 90), the webhook run gives up after 120 s; the whole run aborts after 14 minutes.
@@ -34,6 +35,7 @@ const CHANGES = Number(process.env.CHANGES ?? 1_000_000);
 const SECONDS = Number(process.env.SECONDS ?? 6);
 const WALK_SECONDS = Number(process.env.WALK_SECONDS ?? 90);
 const WEBHOOK_EVENTS = Number(process.env.WEBHOOK_EVENTS ?? 3000);
+const SCENARIOS = new Set((process.env.SCENARIOS ?? 'get,list,cursor,search,create,feed,webhooks').split(','));
 const here = path.dirname(new URL(import.meta.url).pathname);
 
 const abort = setTimeout(() => {
@@ -216,37 +218,41 @@ async function main(): Promise<void> {
 
   const perProject = Math.ceil(TASKS / PROJECTS);
   const taskPaths = Array.from({ length: 200 }, () => `/api/v1/tasks/${pick(seeded.keys)}-${1 + Math.floor(random() * perProject)}/`);
-  await readScenario('GET task by key', taskPaths, 50, '≥ 0.30 × bare; peak RSS ≤ 250 MB at 50 clients', (ratio, m) => ratio >= 0.3 && m.rssMb <= 250);
-  await readScenario('list tasks, filtered (status category + label, 50 per page)', seeded.keys.map((k) => `/api/v1/projects/${k}/tasks/?status_category=todo&label=${seeded.labelName}&limit=50`), 10, 'reads ≥ 0.30 × bare', (ratio) => ratio >= 0.3);
+  if (SCENARIOS.has('get')) await readScenario('GET task by key', taskPaths, 50, '≥ 0.30 × bare; peak RSS ≤ 250 MB at 50 clients', (ratio, m) => ratio >= 0.3 && m.rssMb <= 250);
+  if (SCENARIOS.has('list')) await readScenario('list tasks, filtered (status category + label, 50 per page)', seeded.keys.map((k) => `/api/v1/projects/${k}/tasks/?status_category=todo&label=${seeded.labelName}&limit=50`), 10, 'reads ≥ 0.30 × bare', (ratio) => ratio >= 0.3);
 
   // Cursor pages of 200 anywhere in a project: the cursors come from a walk of the first project.
   const cursorPaths: string[] = [];
   let cursor = '';
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; SCENARIOS.has('cursor') && i < 20; i++) {
     const p = `/api/v1/projects/${seeded.keys[0]}/tasks/?limit=200&cursor=${cursor}`;
     cursorPaths.push(p);
     const page = JSON.parse((await bodiesOf([p]))[p]!) as { pagination: { next_cursor: string; has_more: boolean } };
     if (!page.pagination.has_more) break;
     cursor = page.pagination.next_cursor;
   }
-  await readScenario('cursor page of 200 tasks', cursorPaths, 10, 'reads ≥ 0.30 × bare', (ratio) => ratio >= 0.3);
+  if (SCENARIOS.has('cursor')) await readScenario('cursor page of 200 tasks', cursorPaths, 10, 'reads ≥ 0.30 × bare', (ratio) => ratio >= 0.3);
 
   const queries = ['login', 'billing invoice', 'deploy serv', 'webhook retry timeout', 'pass', 'customer refund payment', 'w1kx', 'w2sx w3ax'];
-  await readScenario('search, 20 per page', queries.map((q) => `/api/v1/search/?q=${encodeURIComponent(q)}&limit=20`), 10, `p99 ≤ 25 ms at 10 clients (${TASKS} tasks)`, (_, m) => m.p99 <= 25);
+  if (SCENARIOS.has('search')) await readScenario('search, 20 per page', queries.map((q) => `/api/v1/search/?q=${encodeURIComponent(q)}&limit=20`), 10, `p99 ≤ 25 ms at 10 clients (${TASKS} tasks)`, (_, m) => m.p99 <= 25);
 
-  console.log('create task ...');
-  const writeProject = seeded.keys.at(-1)!;
-  const writeBaseline = await measure(app.child, () => ask<LoadResult>(app.child, { cmd: 'write-loop', token: seeded.token, projectKey: writeProject, durationMs: duration }));
-  const body = JSON.stringify({ title: 'Created over HTTP by the benchmark', description: 'Created by the load generator of the benchmark.' });
-  const created = await measure(app.child, () =>
-    load({ port: app.port, headers, concurrency: 10, durationMs: duration, idempotencyPrefix: `bench-${Date.now()}`, requests: [{ method: 'POST', path: `/api/v1/projects/${writeProject}/tasks/`, body }] }),
-  );
-  rows.push({ scenario: 'create task with Idempotency-Key (10 clients)', measured: created, baseline: writeBaseline, baselineName: 'in-process loop of createTask (same writes, no HTTP)', unit: 'req/s', target: '≥ 0.75 × in-process loop', met: created.rate / writeBaseline.rate >= 0.75 });
+  if (SCENARIOS.has('create')) {
+    console.log('create task ...');
+    const writeProject = seeded.keys.at(-1)!;
+    const writeBaseline = await measure(app.child, () => ask<LoadResult>(app.child, { cmd: 'write-loop', token: seeded.token, projectKey: writeProject, durationMs: duration }));
+    const body = JSON.stringify({ title: 'Created over HTTP by the benchmark', description: 'Created by the load generator of the benchmark.' });
+    const created = await measure(app.child, () =>
+      load({ port: app.port, headers, concurrency: 10, durationMs: duration, idempotencyPrefix: `bench-${Date.now()}`, requests: [{ method: 'POST', path: `/api/v1/projects/${writeProject}/tasks/`, body }] }),
+    );
+    rows.push({ scenario: 'create task with Idempotency-Key (10 clients)', measured: created, baseline: writeBaseline, baselineName: 'in-process loop of createTask (same writes, no HTTP)', unit: 'req/s', target: '≥ 0.75 × in-process loop', met: created.rate / writeBaseline.rate >= 0.75 });
+  }
 
-  console.log('changes feed walk ...');
-  const walk = await measure(app.child, () => load({ port: app.port, headers, concurrency: 1, durationMs: 0, walk: { maxMs: WALK_SECONDS * 1000 }, requests: [{ method: 'GET', path: '/api/v1/changes/tasks/?limit=200' }] }));
-  walk.rate = Math.round(walk.items / walk.seconds);
-  rows.push({ scenario: `changes feed walk, limit 200 (${walk.items} of ${CHANGES + 0} records read)`, measured: walk, baseline: null, baselineName: '', unit: 'changes/s', target: '≥ 20,000 changes/s', met: walk.rate >= 20_000 });
+  if (SCENARIOS.has('feed')) {
+    console.log('changes feed walk ...');
+    const walk = await measure(app.child, () => load({ port: app.port, headers, concurrency: 1, durationMs: 0, walk: { maxMs: WALK_SECONDS * 1000 }, requests: [{ method: 'GET', path: '/api/v1/changes/tasks/?limit=200' }] }));
+    walk.rate = Math.round(walk.items / walk.seconds);
+    rows.push({ scenario: `changes feed walk, limit 200 (${walk.items} of ${CHANGES + 0} records read)`, measured: walk, baseline: null, baselineName: '', unit: 'changes/s', target: '≥ 20,000 changes/s', met: walk.rate >= 20_000 });
+  }
 
   await new Promise((resolve) => {
     app.child.once('exit', resolve);
@@ -255,12 +261,14 @@ async function main(): Promise<void> {
   bare.child.kill();
   loader.kill();
 
-  console.log('webhook fan-out ...');
-  const hooks = JSON.parse(
-    execFileSync(process.execPath, ['--import', 'tsx', path.join(here, 'webhooks.ts')], { env: { ...process.env, EVENTS: String(WEBHOOK_EVENTS) }, encoding: 'utf8' }).trim().split('\n').at(-1)!,
-  ) as { deliveries_per_second: number; p50_ms: number; p99_ms: number; peak_rss_mb: number; total_seconds: number };
-  const hookRow: Measured = { requests: WEBHOOK_EVENTS, errors: 0, firstError: null, seconds: hooks.total_seconds, perSecond: [], p50: hooks.p50_ms, p99: hooks.p99_ms, items: WEBHOOK_EVENTS, rssMb: hooks.peak_rss_mb, rate: hooks.deliveries_per_second };
-  rows.push({ scenario: `webhook fan-out, ${WEBHOOK_EVENTS} task.updated events, 1 HTTPS receiver (latency = event written → received)`, measured: hookRow, baseline: null, baselineName: '', unit: 'deliveries/s', target: '≥ 1,000 deliveries/s, p99 ≤ 1 s', met: hooks.deliveries_per_second >= 1000 && hooks.p99_ms <= 1000 });
+  if (SCENARIOS.has('webhooks')) {
+    console.log('webhook fan-out ...');
+    const hooks = JSON.parse(
+      execFileSync(process.execPath, ['--import', 'tsx', path.join(here, 'webhooks.ts')], { env: { ...process.env, EVENTS: String(WEBHOOK_EVENTS) }, encoding: 'utf8' }).trim().split('\n').at(-1)!,
+    ) as { deliveries_per_second: number; p50_ms: number; p99_ms: number; peak_rss_mb: number; total_seconds: number };
+    const hookRow: Measured = { requests: WEBHOOK_EVENTS, errors: 0, firstError: null, seconds: hooks.total_seconds, perSecond: [], p50: hooks.p50_ms, p99: hooks.p99_ms, items: WEBHOOK_EVENTS, rssMb: hooks.peak_rss_mb, rate: hooks.deliveries_per_second };
+    rows.push({ scenario: `webhook fan-out, ${WEBHOOK_EVENTS} task.updated events, 1 HTTPS receiver (latency = event written → received)`, measured: hookRow, baseline: null, baselineName: '', unit: 'deliveries/s', target: '≥ 1,000 deliveries/s, p99 ≤ 1 s', met: hooks.deliveries_per_second >= 1000 && hooks.p99_ms <= 1000 });
+  }
 
   report(seeded, rows);
   if (!process.env.DATABASE_URL) fs.rmSync(tmp, { recursive: true, force: true });
@@ -302,7 +310,7 @@ function report(seeded: Seeded, rows: Row[]): void {
     `- Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, ${os.type()} ${os.release()}`,
     `- Node ${process.version}; fastify ${packageVersion('fastify')}, better-sqlite3 ${packageVersion('better-sqlite3')}, pg ${packageVersion('pg')}, kysely ${packageVersion('kysely')}`,
     `- Database: ${seeded.dialect}; workspace: ${PROJECTS} projects, ${TASKS} tasks (descriptions of 30 words, 0-1 label, 2 custom field values, a blocks link on every tenth), ${CHANGES} change records; seeded in ${seeded.seconds.toFixed(0)} s`,
-    `- Command: \`${['PROJECTS', 'TASKS', 'CHANGES', 'SECONDS', 'WALK_SECONDS', 'WEBHOOK_EVENTS'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join('')}${process.env.DATABASE_URL ? 'DATABASE_URL=postgres://… ' : ''}npm run bench\``,
+    `- Command: \`${['PROJECTS', 'TASKS', 'CHANGES', 'SECONDS', 'WALK_SECONDS', 'WEBHOOK_EVENTS', 'SCENARIOS'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join('')}${process.env.DATABASE_URL ? 'DATABASE_URL=postgres://… ' : ''}npm run bench\``,
     `- Each scenario: ${SECONDS} s of load from a separate process over loopback (node:http keep-alive agents); req/s is the median of the per-second counts; RSS is the serving process's peak during the scenario.`,
   ];
   const text = [`## ${seeded.dialect} — ${new Date().toISOString().slice(0, 10)}`, '', ...machine, '', ...lines, ''].join('\n');
