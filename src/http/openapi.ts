@@ -10,8 +10,12 @@ declare module 'fastify' {
      * validate against the not-yet-parsed body); it is added to the published document only.
      */
     multipartBody?: Record<string, unknown>;
+    /** The JSON body may be left out entirely; @fastify/swagger marks every body required. */
+    optionalBody?: boolean;
   }
 }
+
+const OPTIONAL_BODY = 'x-optional-body';
 
 const errorTable = Object.entries(ERROR_CODES)
   .map(([code, { status, description }]) => `| ${code} | ${status} | ${description} |`)
@@ -49,6 +53,7 @@ export function openApiOptions(ctx: AppContext): FastifyDynamicSwaggerOptions {
         : routeSchema;
       const scope = route.config?.scope;
       if (!scope || !schema) return { schema, url };
+      const optionalBody = route.config?.optionalBody ? { [OPTIONAL_BODY]: true } : {};
       const note = scope === 'authenticated' ? 'Any valid token; no scope needed.' : `Scope: \`${scope}\`.`;
       return {
         url,
@@ -57,8 +62,20 @@ export function openApiOptions(ctx: AppContext): FastifyDynamicSwaggerOptions {
           description: schema.description ? `${schema.description}\n\n${note}` : note,
           security: [{ bearerAuth: [] }],
           'x-required-scope': scope === 'authenticated' ? null : scope,
-        } as typeof schema,
+          ...optionalBody,
+        } as unknown as typeof schema,
       };
+    },
+    transformObject: (documentObject) => {
+      const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
+      for (const operations of Object.values(document.paths ?? {})) {
+        for (const operation of Object.values(operations as Record<string, Record<string, unknown>>)) {
+          if (!operation[OPTIONAL_BODY]) continue;
+          delete operation[OPTIONAL_BODY];
+          (operation.requestBody as { required: boolean }).required = false;
+        }
+      }
+      return document;
     },
   };
 }

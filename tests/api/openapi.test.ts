@@ -21,4 +21,16 @@ describe('published OpenAPI document', () => {
       }
     }
   });
+
+  it('a body the client may leave out is not marked required; every other body is', async () => {
+    const doc = JSON.parse(await buildOpenApiDocument());
+    const optional: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: { required: boolean } }>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if (op.requestBody && !op.requestBody.required) optional.push(`${method} ${path}`);
+        expect(op, `${method} ${path}`).not.toHaveProperty('x-optional-body');
+      }
+    }
+    expect(optional.sort()).toEqual(['post /api/v1/standups/me/redraft/', 'post /api/v1/standups/me/skip/']);
+  });
 });

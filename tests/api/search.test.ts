@@ -124,3 +124,84 @@ describe('search rate limit (spec 8: 60 per minute per token, independent of the
     expect((await h.request('GET', '/api/v1/search/?q=anything', { token: second.token })).status).toBe(200);
   });
 });
+
+describe('search relevance tiers (API-DECISIONS Search: ranked by relevance)', () => {
+  let h: TestHarness;
+  let actor: Actor;
+  const keys = (res: { body: { data: Array<{ key: string }> } }) => res.body.data.map((t) => t.key);
+  const search = (query: string) => h.request('GET', `/api/v1/search/?q=quasar&project=TIER&${query}`, { token: actor.token });
+  let tierProjectId: number;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    actor = await h.actor();
+    tierProjectId = (await h.project(actor, 'TIER')).id;
+    await h.project(actor, 'NOISE');
+    // Title and description matches interleaved in creation order, plus one in another project.
+    const tasks: Array<[string, string, string]> = [
+      ['TIER', 'Quasar telescope', ''],
+      ['TIER', 'Unrelated', 'mentions quasar once'],
+      ['NOISE', 'Quasar elsewhere', ''],
+      ['TIER', 'Calibrate quasar optics', 'quasar quasar quasar'],
+      ['TIER', 'Mirror polish', 'the quasar mirror'],
+      ['TIER', 'Quasars everywhere', ''],
+      ['TIER', 'Dome motor', 'Quasar season'],
+    ];
+    for (const [project, title, description] of tasks) {
+      const res = await h.request('POST', `/api/v1/projects/${project}/tasks/`, { token: actor.token, body: { title, description } });
+      expect(res.status).toBe(201);
+    }
+  });
+  afterAll(() => h.close());
+
+  const ranked = ['TIER-5', 'TIER-3', 'TIER-1', 'TIER-6', 'TIER-4', 'TIER-2'];
+
+  it('title matches first, then description-only matches, newest first within each tier', async () => {
+    const res = await search('');
+    expect(keys(res)).toEqual(ranked);
+    expect(res.body.pagination).toEqual({ count: 6, limit: 50, offset: 0 });
+  });
+
+  it('offset pages cut across the tiers without gaps or repeats (spec 5 offset pagination)', async () => {
+    for (const limit of [1, 2, 4]) {
+      const seen: string[] = [];
+      for (let offset = 0; offset < 8; offset += limit) {
+        const res = await search(`limit=${limit}&offset=${offset}`);
+        expect(res.body.pagination).toEqual({ count: 6, limit, offset });
+        seen.push(...keys(res));
+      }
+      expect(seen).toEqual(ranked);
+    }
+  });
+
+  it('ascending relevance, other orderings and cursor mode see the same matches', async () => {
+    expect(keys(await search('ordering=relevance'))).toEqual(['TIER-2', 'TIER-4', 'TIER-6', 'TIER-1', 'TIER-3', 'TIER-5']);
+    expect(keys(await search('ordering=-key'))).toEqual(['TIER-6', 'TIER-5', 'TIER-4', 'TIER-3', 'TIER-2', 'TIER-1']);
+    const first = await search('cursor=&limit=4');
+    expect(keys(first)).toEqual(['TIER-1', 'TIER-2', 'TIER-3', 'TIER-4']);
+    const second = await search(`cursor=${first.body.pagination.next_cursor}&limit=4`);
+    expect(keys(second)).toEqual(['TIER-5', 'TIER-6']);
+    expect(second.body.pagination.has_more).toBe(false);
+  });
+
+  it('a filter on a task column keeps the tiers', async () => {
+    await h.request('POST', '/api/v1/tasks/TIER-4/assign/', { token: actor.token, body: { assignee: actor.accountId } });
+    await h.request('POST', '/api/v1/tasks/TIER-3/assign/', { token: actor.token, body: { assignee: actor.accountId } });
+    const res = await search(`assignee=${actor.accountId}&limit=1&offset=1`);
+    expect(keys(res)).toEqual(['TIER-4']);
+    expect(res.body.pagination).toEqual({ count: 2, limit: 1, offset: 1 });
+  });
+
+  it('a project the caller cannot see is an empty result, not an error', async () => {
+    const res = await h.request('GET', '/api/v1/search/?q=quasar&project=NOPE', { token: actor.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ data: [], pagination: { count: 0 } });
+  });
+
+  it('project ids in the index never match the words searched for', async () => {
+    const res = await h.request('GET', `/api/v1/search/?q=${tierProjectId}`, { token: actor.token });
+    expect(res.status).toBe(200);
+    expect(keys(res)).toEqual([]);
+  });
+});
+

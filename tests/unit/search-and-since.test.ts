@@ -12,6 +12,7 @@ describe('search query building', () => {
   it('the last term is a prefix', () => {
     expect(fts5Query(['fix', 'log'])).toBe('"fix" "log"*');
     expect(tsQuery(['fix', 'log'])).toBe('fix & log:*');
+    expect(tsQuery(['fix', 'log'], 'A')).toBe('fix:A & log:*A');
   });
 
   it('bounds the number and length of terms', () => {

@@ -17,7 +17,15 @@ export function fts5Query(terms: string[]): string {
   return terms.map((term, i) => `"${term}"${i === terms.length - 1 ? '*' : ''}`).join(' ');
 }
 
-/** PostgreSQL to_tsquery expression: terms joined by &, the last one with the :* prefix operator. */
-export function tsQuery(terms: string[]): string {
-  return terms.map((term, i) => `${term}${i === terms.length - 1 ? ':*' : ''}`).join(' & ');
+/**
+ * PostgreSQL to_tsquery expression: terms joined by &, the last one with the :* prefix operator;
+ * `weight` restricts every term to lexemes of that weight (A: the title).
+ */
+export function tsQuery(terms: string[], weight = ''): string {
+  return terms
+    .map((term, i) => {
+      const label = `${i === terms.length - 1 ? '*' : ''}${weight}`;
+      return label ? `${term}:${label}` : term;
+    })
+    .join(' & ');
 }

@@ -15,8 +15,9 @@ export function registerSearchRoutes(app: Api, ctx: AppContext): void {
       summary: 'Full-text search over the titles and descriptions of visible tasks',
       description:
         'Every word must match (stemmed, accents folded); the last word also matches as a prefix. ' +
-        'Search syntax characters are ignored. Ranked by relevance (a title match ranks above a ' +
-        'description match) unless `ordering` is given (`relevance`, `created_at`, `updated_at`, `key`). ' +
+        'Search syntax characters are ignored. Ranked by relevance unless `ordering` is given ' +
+        '(`relevance`, `created_at`, `updated_at`, `key`): tasks whose title holds every word first, ' +
+        'then tasks matching through their description, newest first within each. ' +
         'Has its own rate limit: 60 requests per minute per token.',
       querystring: Type.Object({
         ...PaginationQuery,

@@ -82,7 +82,7 @@ export function registerStandupRoutes(app: Api, ctx: AppContext): void {
       response: { 200: entry, ...errorResponses(409) },
     },
     preValidation: emptyBodyAsObject,
-    config: write,
+    config: { ...write, optionalBody: true },
   }, async (request) => ok(await standups.redraftMyEntry(ctx, principalOf(request))));
 
   app.post('/api/v1/standups/me/skip/', {
@@ -94,7 +94,7 @@ export function registerStandupRoutes(app: Api, ctx: AppContext): void {
       response: { 200: entry, ...errorResponses(409) },
     },
     preValidation: emptyBodyAsObject,
-    config: write,
+    config: { ...write, optionalBody: true },
   }, async (request) => ok(await standups.skipMyDay(ctx, principalOf(request))));
 
   app.get('/api/v1/standups/blockers/', {
