@@ -78,8 +78,13 @@ describe('SSRF guard at save and delivery time, with a loopback canary (spec 6)'
     try {
       const targets = REFUSED_URLS.flatMap(({ url }) => localTargets(formUrl(url, control.port), table));
       for (const address of targets) expect(await connectOnce(address, control.port), address).toBe(true);
+      console.info(`canary control: ${targets.length} local targets among ${REFUSED_URLS.length} forms reached a listener on ${control.host}`);
       await vi.waitFor(() => expect(control.connections).toHaveLength(targets.length));
       expect(targets.length).toBeGreaterThan(50);
+      // Both loopback families were reached: the canary covers 127.0.0.0/8 and ::1.
+      const local = control.connections.map((c) => c.localAddress);
+      expect(local).toContain(control.host === '::' ? '::ffff:127.0.0.1' : '127.0.0.1');
+      if (control.host === '::') expect(local).toContain('::1');
     } finally {
       await control.close();
     }
