@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { secretsEqual } from '../crypto/constant-time.ts';
 import { ApiError } from './errors.ts';
 
 /** Prometheus metrics: request counts and latency by route template and status. */
@@ -24,7 +25,7 @@ export function registerMetrics(app: FastifyInstance, metricsToken: string | nul
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (metricsToken && request.headers.authorization !== `Bearer ${metricsToken}`) {
+    if (metricsToken && !secretsEqual(request.headers.authorization ?? '', `Bearer ${metricsToken}`)) {
       throw new ApiError('UNAUTHENTICATED', 'Metrics need the METRICS_TOKEN bearer token.');
     }
     return reply.type(registry.contentType).send(await registry.metrics());

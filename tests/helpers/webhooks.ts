@@ -1,5 +1,5 @@
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
@@ -126,6 +126,50 @@ export async function startDripReceiver(intervalMs: number): Promise<{ port: num
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        sockets.forEach((s) => s.destroy());
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface Canary {
+  port: number;
+  /** Where the canary listens: `::` (dual stack: every local IPv4 and IPv6 address) or `0.0.0.0`. */
+  host: string;
+  /** Every TCP connection accepted, counted when the socket opens (before any TLS or HTTP). */
+  connections: Array<{ remoteAddress: string | undefined; localAddress: string | undefined }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP listener that only counts connections and drops them: the SSRF tests aim every refused
+ * form at its port, so a single connection means the guard let one through. It listens on
+ * every local address (127.0.0.0/8, ::1, 0.0.0.0 and the host's own addresses), not only 127.0.0.1.
+ */
+export async function startCanary(): Promise<Canary> {
+  const sockets = new Set<net.Socket>();
+  const connections: Canary['connections'] = [];
+  const server = net.createServer((socket) => {
+    connections.push({ remoteAddress: socket.remoteAddress, localAddress: socket.localAddress });
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.destroy();
+  });
+  const listen = (host: string) =>
+    new Promise<string>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host, port: 0, ipv6Only: false }, () => {
+        server.off('error', reject);
+        resolve(host);
+      });
+    });
+  const host = await listen('::').catch(() => listen('0.0.0.0'));
+  return {
+    port: (server.address() as AddressInfo).port,
+    host,
+    connections,
     close: () =>
       new Promise<void>((resolve) => {
         sockets.forEach((s) => s.destroy());

@@ -4,7 +4,7 @@ import { SUBSCRIBABLE_EVENT_TYPES } from '../../src/events/catalog.ts';
 import { computeSignature } from '../../src/webhooks-consumer/verify.ts';
 import type { Actor } from '../helpers/harness.ts';
 import { createWebhookHarness, type WebhookHarness } from '../helpers/webhooks.ts';
-import { ACCEPTED_URLS, REFUSED_URLS, resolverTable } from './ssrf-forms.ts';
+import { ACCEPTED_URLS, formUrl, REFUSED_URLS, resolverTable } from './ssrf-forms.ts';
 
 const URL_OK = 'https://public.hooks.example:8443/hook?x=1';
 
@@ -175,7 +175,7 @@ describe('webhook catalog and endpoints (spec 4.7, API-DECISIONS "Webhooks")', (
 
   it('spec 6: with WEBHOOK_ALLOW_PRIVATE_TARGETS off, every refused URL form is a 400 on save', async () => {
     for (const { url, why } of REFUSED_URLS) {
-      const res = await create(admin, { url });
+      const res = await create(admin, { url: formUrl(url) });
       expect(res.status, `${why}: ${url}`).toBe(400);
       expect(res.body.error.details.fields, why).toHaveProperty('url');
     }

@@ -1,30 +1,64 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net, { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { checkTarget } from '../../src/modules/webhooks/url-guard.ts';
 import { deliverDue } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
 import type { Actor } from '../helpers/harness.ts';
-import { captureLogger, createWebhookHarness, emitEvent, type Receiver, startReceiver, type WebhookHarness } from '../helpers/webhooks.ts';
-import { REFUSED_URLS, resolverTable } from './ssrf-forms.ts';
+import { type Canary, captureLogger, createWebhookHarness, emitEvent, startCanary, type WebhookHarness } from '../helpers/webhooks.ts';
+import { formUrl, REFUSED_URLS, resolverTable } from './ssrf-forms.ts';
+
+/** The local address a form names (literal or test-resolver answer), if it names one: where a guard miss would connect. */
+function localTargets(url: string, table: Record<string, string[]>): string[] {
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return [];
+  }
+  const addresses = isIP(hostname) ? [hostname] : (table[hostname] ?? []);
+  return addresses.filter((address) => {
+    let parsed = ipaddr.parse(address);
+    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+    // Linux connects 0.0.0.0 and :: to the local host; the rest of 0.0.0.0/8 is unroutable.
+    return parsed.range() === 'loopback' || ['0.0.0.0', '::'].includes(parsed.toString());
+  });
+}
+
+function connectOnce(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 /**
- * Spec 6 "Endpoint URL requirements" rule 3 with WEBHOOK_ALLOW_PRIVATE_TARGETS off: the guard
- * runs again on every attempt. A real receiver listens on 127.0.0.1 and must never be reached.
+ * Spec 6 "Endpoint URL requirements" with WEBHOOK_ALLOW_PRIVATE_TARGETS off: every form in
+ * ssrf-forms.ts is refused when saved (create and update) and on every delivery attempt of a
+ * row stored before the check existed. The forms carry the canary's port; the canary listens on
+ * every local address and must see no connection from the whole file.
  */
-describe('SSRF guard at delivery time (switch off)', () => {
+describe('SSRF guard at save and delivery time, with a loopback canary (spec 6)', () => {
   let h: WebhookHarness;
   let admin: Actor;
   let project: { id: number };
-  let receiver: Receiver;
+  let canary: Canary;
   const { log } = captureLogger();
+  const table = resolverTable();
 
   beforeAll(async () => {
+    canary = await startCanary();
     h = await createWebhookHarness({ allowPrivate: false });
-    Object.assign(h.resolver.table, resolverTable());
+    Object.assign(h.resolver.table, table);
     admin = await h.actor();
     project = await h.project(admin, 'SSRF');
-    receiver = await startReceiver();
   });
   afterAll(async () => {
-    await receiver.close();
+    await canary.close();
     await h.close();
   });
 
@@ -39,10 +73,50 @@ describe('SSRF guard at delivery time (switch off)', () => {
     return res.body.data[0];
   }
 
+  it('control: the local forms really reach a listener on their port when connected to without the guard', async () => {
+    const control = await startCanary();
+    try {
+      const targets = REFUSED_URLS.flatMap(({ url }) => localTargets(formUrl(url, control.port), table));
+      for (const address of targets) expect(await connectOnce(address, control.port), address).toBe(true);
+      console.info(`canary control: ${targets.length} local targets among ${REFUSED_URLS.length} forms reached a listener on ${control.host}`);
+      await vi.waitFor(() => expect(control.connections).toHaveLength(targets.length));
+      expect(targets.length).toBeGreaterThan(50);
+      // Both loopback families were reached: the canary covers 127.0.0.0/8 and ::1.
+      const local = control.connections.map((c) => c.localAddress);
+      expect(local).toContain(control.host === '::' ? '::ffff:127.0.0.1' : '127.0.0.1');
+      if (control.host === '::') expect(local).toContain('::1');
+    } finally {
+      await control.close();
+    }
+  });
+
+  it('rule 3 at save time: every form is refused on create and on update with the VALIDATION_ERROR shape', async () => {
+    const existing = await createEndpoint('https://93.184.216.34/hook');
+    for (const { url, why } of REFUSED_URLS) {
+      const stored = formUrl(url, canary.port);
+      const guard = await checkTarget(stored, { allowPrivate: false, resolve: h.resolver }).then(
+        () => null,
+        (error: Error) => error.message,
+      );
+      expect(guard, `${why}: ${stored}`).not.toBeNull();
+      const expected = {
+        success: false,
+        error: { code: 'VALIDATION_ERROR', message: `The webhook URL is refused: ${guard}.`, details: { fields: { url: guard } } },
+      };
+      const created = await h.request('POST', '/api/v1/webhooks/endpoints/', { token: admin.token, body: { url: stored, project: project.id } });
+      expect([created.status, created.body], `create, ${why}: ${stored}`).toEqual([400, expected]);
+      const updated = await h.request('PATCH', `/api/v1/webhooks/endpoints/${existing}/`, { token: admin.token, body: { url: stored } });
+      expect([updated.status, updated.body], `update, ${why}: ${stored}`).toEqual([400, expected]);
+    }
+    const endpoints = await h.ctx.db.selectFrom('webhook_endpoints').select('url').execute();
+    expect(endpoints).toEqual([{ url: 'https://93.184.216.34/hook' }]);
+    await h.ctx.db.updateTable('webhook_endpoints').set({ enabled: 0 }).where('id', '=', existing).execute();
+  });
+
   it('DNS rebinding: a name public at save time and private at delivery time is refused without connecting', async () => {
     h.resolver.table['rebind.hooks.example'] = ['93.184.216.34'];
-    const id = await createEndpoint(`https://rebind.hooks.example:${receiver.port}/hook`);
-    h.resolver.table['rebind.hooks.example'] = ['127.0.0.1'];
+    const id = await createEndpoint(`https://rebind.hooks.example:${canary.port}/hook`);
+    h.resolver.table['rebind.hooks.example'] = ['93.184.216.34', '127.0.0.1'];
     h.resolver.calls.length = 0;
 
     await emitEvent(h, project.id);
@@ -50,19 +124,18 @@ describe('SSRF guard at delivery time (switch off)', () => {
     await deliverDue(h.ctx, log);
 
     expect(h.resolver.calls).toEqual(['rebind.hooks.example']);
-    expect(receiver.requests).toHaveLength(0);
     const delivery = await deliveryOf(id);
     expect(delivery).toMatchObject({ status: 'pending', attempts: 1, response_status: null });
     expect(delivery.error).toBe('refused before connecting: the URL host rebind.hooks.example resolves to 127.0.0.1, a loopback address');
     await h.ctx.db.updateTable('webhook_endpoints').set({ enabled: 0 }).where('id', '=', id).execute();
   });
 
-  it('every refused form stored on an endpoint (e.g. saved before a policy change) is refused on every attempt', async () => {
+  it('rule 3 at delivery time: every form stored on an endpoint (e.g. saved before a policy change) is refused on every attempt', async () => {
     const ids = new Map<number, string>();
     for (const { url, why } of REFUSED_URLS) {
       const id = await createEndpoint('https://93.184.216.34/hook');
-      // Point the stored URL at the receiver's port where the form has no port, so a guard miss would connect.
-      const stored = url.replace(/^(https?:\/\/[^/]+?)(:\d+)?\//, `$1:${receiver.port}/`);
+      // The raw form, as a row written before the guard (or by another version) would hold it.
+      const stored = formUrl(url, canary.port);
       await h.ctx.db.updateTable('webhook_endpoints').set({ url: stored }).where('id', '=', id).execute();
       ids.set(id, `${why}: ${stored}`);
     }
@@ -70,11 +143,16 @@ describe('SSRF guard at delivery time (switch off)', () => {
     await fanOut(h.ctx);
     while ((await deliverDue(h.ctx, log, 100)) > 0);
 
-    expect(receiver.requests).toHaveLength(0);
     for (const [id, label] of ids) {
       const delivery = await deliveryOf(id);
       expect(delivery.attempts, label).toBe(1);
+      expect(delivery.response_status, label).toBeNull();
       expect(delivery.error, label).toMatch(/^refused before connecting: the URL /);
     }
+    expect(ids.size).toBe(REFUSED_URLS.length);
+  });
+
+  it('the canary on every local address received no connection from any of the tests above', () => {
+    expect(canary.connections).toEqual([]);
   });
 });

@@ -116,7 +116,9 @@ export function parseEndpointUrl(raw: string, allowPrivate: boolean): URL {
   if (isIP(hostname) === 4 && rawHost(raw) !== hostname) {
     throw new UnsafeTargetError(`uses a numeric host form (decimal, octal or hex) of ${hostname}; write the address in dotted decimal or use a host name`);
   }
-  if (!allowPrivate && (hostname === 'localhost' || hostname.endsWith('.localhost'))) {
+  // `localhost.` is the same name as `localhost` (fully qualified); WHATWG keeps the dots.
+  const name = hostname.replace(/\.+$/, '');
+  if (!allowPrivate && (name === 'localhost' || name.endsWith('.localhost'))) {
     throw new UnsafeTargetError('must not point at localhost');
   }
   return url;
