@@ -9,7 +9,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 export interface LoadRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   body?: string;
 }
@@ -21,6 +21,11 @@ export interface LoadSpec {
   durationMs: number;
   /** Requests are taken round-robin from this list. */
   requests: LoadRequest[];
+  /**
+   * Instead of `requests`: client i cycles through its own list, in order. For writes whose
+   * next request depends on the previous one (a task moved back and forth along transitions).
+   */
+  perClient?: LoadRequest[][];
   /** Every request gets a fresh Idempotency-Key with this prefix. */
   idempotencyPrefix?: string;
   /** Follow `pagination.next_cursor` from `requests[0].path` until has_more is false (one client). */
@@ -109,8 +114,9 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
   } else {
     let next = 0;
     await Promise.all(
-      Array.from({ length: spec.concurrency }, async () => {
-        while (performance.now() < deadline) await one(spec.requests[next++ % spec.requests.length]!);
+      Array.from({ length: spec.concurrency }, async (_, client) => {
+        const own = spec.perClient?.[client];
+        for (let i = 0; performance.now() < deadline; i++) await one(own ? own[i % own.length]! : spec.requests[next++ % spec.requests.length]!);
       }),
     );
   }

@@ -7,7 +7,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench npm run bench
  *   TASKS=20000 CHANGES=100000 SECONDS=5 npm run bench   # a quicker, smaller run
  *   PROFILE=1 npm run bench                          # also a CPU profile of the service in bench/profiles/
- *   SCENARIOS=get,create npm run bench               # only some of: get list cursor search create feed webhooks
+ *   SCENARIOS=get,create npm run bench               # only some of: get list cursor search create status bulk feed webhooks
  *
  * Bounded: each scenario runs SECONDS (default 6), the changes walk at most WALK_SECONDS
  * (default 90), the webhook run gives up after 120 s; the whole run aborts after 14 minutes.
@@ -27,7 +27,7 @@ import { ALL_SCOPES } from '../src/modules/auth/scopes.ts';
 import { benchContext } from './context.ts';
 import { pick, random, taskDescription, taskTitle } from './text.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
-import type { ServerCommand } from './servers.ts';
+import type { ServerCommand, WriteLoop } from './servers.ts';
 
 const PROJECTS = Number(process.env.PROJECTS ?? 20);
 const TASKS = Number(process.env.TASKS ?? 100_000);
@@ -35,7 +35,7 @@ const CHANGES = Number(process.env.CHANGES ?? 1_000_000);
 const SECONDS = Number(process.env.SECONDS ?? 6);
 const WALK_SECONDS = Number(process.env.WALK_SECONDS ?? 90);
 const WEBHOOK_EVENTS = Number(process.env.WEBHOOK_EVENTS ?? 3000);
-const SCENARIOS = new Set((process.env.SCENARIOS ?? 'get,list,cursor,search,create,feed,webhooks').split(','));
+const SCENARIOS = new Set((process.env.SCENARIOS ?? 'get,list,cursor,search,create,status,bulk,feed,webhooks').split(','));
 const here = path.dirname(new URL(import.meta.url).pathname);
 
 const abort = setTimeout(() => {
@@ -45,6 +45,13 @@ const abort = setTimeout(() => {
 
 // ------------------------------------------------------------------ data generation
 
+/** The default workflow's first two statuses, with transitions both ways (workflows/defaults.ts). */
+const TODO = 'To Do';
+const IN_PROGRESS = 'In Progress';
+const WRITE_CLIENTS = 10;
+const BULK_CLIENTS = 4;
+const BULK_SIZE = 100;
+
 const projectKey = (i: number) => `P${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`;
 
 interface Seeded {
@@ -53,6 +60,8 @@ interface Seeded {
   token: string;
   keys: string[];
   labelName: string;
+  /** Tasks of the first project in its default status, for the status-change scenario. */
+  todoKeys: string[];
   seconds: number;
 }
 
@@ -123,11 +132,22 @@ async function seedWorkspace(url: string): Promise<Seeded> {
     }
     await ctx.db.insertInto('task_changes').values(rows).execute();
   }
+  const todoKeys = (
+    await ctx.db
+      .selectFrom('tasks as t')
+      .innerJoin('statuses as s', 's.id', 't.status_id')
+      .select('t.key')
+      .where('t.project_id', '=', taskIds[0]!.projectId)
+      .where('s.name', '=', TODO)
+      .orderBy('t.id')
+      .limit(2 * WRITE_CLIENTS)
+      .execute()
+  ).map((t) => t.key);
   if (ctx.dialect === 'postgres') await sql`analyze`.execute(ctx.db);
   else await sql`pragma optimize`.execute(ctx.db);
   await app.close();
   await database.close();
-  return { url, dialect: ctx.dialect, token, keys, labelName: 'bug', seconds: (performance.now() - started) / 1000 };
+  return { url, dialect: ctx.dialect, token, keys, labelName: 'bug', todoKeys, seconds: (performance.now() - started) / 1000 };
 }
 
 // ------------------------------------------------------------------ processes
@@ -154,6 +174,8 @@ const loader = fork(path.join(here, 'load.ts'), [], { execArgv: ['--import', 'ts
 interface Measured extends LoadResult {
   rssMb: number;
   rate: number;
+  /** CPU time (user + system) of the serving process per request: steadier than rates on a shared machine. */
+  cpuMsPerRequest: number;
 }
 
 const median = (values: number[]) => {
@@ -164,9 +186,9 @@ const median = (values: number[]) => {
 async function measure(server: ChildProcess, run: () => Promise<LoadResult>): Promise<Measured> {
   await ask(server, { cmd: 'reset-rss' });
   const result = await run();
-  const { rssMb } = await ask<{ rssMb: number }>(server, { cmd: 'rss' });
+  const { rssMb, cpuMs } = await ask<{ rssMb: number; cpuMs: number }>(server, { cmd: 'rss' });
   if (result.errors) console.error(`  ${result.errors} errors, first: ${result.firstError}`);
-  return { ...result, rssMb, rate: median(result.perSecond) };
+  return { ...result, rssMb, rate: median(result.perSecond), cpuMsPerRequest: result.requests ? cpuMs / result.requests : 0 };
 }
 
 const load = (spec: LoadSpec) => ask<LoadResult>(loader, spec);
@@ -179,6 +201,8 @@ interface Row {
   baseline: Measured | null;
   baselineName: string;
   unit: string;
+  /** Items (tasks) per request when the unit counts items: the cell also shows req/s. */
+  itemsPerRequest?: number;
   target: string;
   met: boolean | null;
 }
@@ -236,15 +260,49 @@ async function main(): Promise<void> {
   const queries = ['login', 'billing invoice', 'deploy serv', 'webhook retry timeout', 'pass', 'customer refund payment', 'w1kx', 'w2sx w3ax'];
   if (SCENARIOS.has('search')) await readScenario('search, 20 per page', queries.map((q) => `/api/v1/search/?q=${encodeURIComponent(q)}&limit=20`), 10, `p99 ≤ 25 ms at 10 clients (${TASKS} tasks)`, (_, m) => m.p99 <= 25);
 
+  // Write scenarios: the service over HTTP against the same service calls in a loop inside the
+  // serving process (servers.ts write-loop), which is what HTTP, authentication, rate limiting,
+  // validation, idempotency records and serialization add to.
+  async function writeScenario(scenario: string, write: WriteLoop, spec: Omit<LoadSpec, 'port' | 'headers' | 'durationMs'>, itemsPerRequest = 1) {
+    console.log(`${scenario} ...`);
+    const baseline = await measure(app.child, () => ask<LoadResult>(app.child, { cmd: 'write-loop', token: seeded.token, durationMs: duration, write }));
+    const measured = await measure(app.child, () => load({ port: app.port, headers, durationMs: duration, ...spec }));
+    const unit = itemsPerRequest === 1 ? 'req/s' : 'tasks/s';
+    // A few large requests a second make per-second counts too coarse for a median: count them all instead.
+    if (itemsPerRequest > 1) for (const m of [measured, baseline]) m.rate = (m.requests / m.seconds) * itemsPerRequest;
+    const ratio = measured.rate / baseline.rate;
+    rows.push({ scenario: `${scenario} (${spec.concurrency} clients)`, measured, baseline, baselineName: 'in-process loop of the same service call (same writes, no HTTP)', unit, ...(itemsPerRequest > 1 ? { itemsPerRequest } : {}), target: scenario.startsWith('create task') ? '≥ 0.75 × in-process loop' : 'reported', met: scenario.startsWith('create task') ? ratio >= 0.75 : null });
+  }
+
+  const writeProject = seeded.keys.at(-1)!;
+  const description = 'Created by the load generator of the benchmark.';
   if (SCENARIOS.has('create')) {
-    console.log('create task ...');
-    const writeProject = seeded.keys.at(-1)!;
-    const writeBaseline = await measure(app.child, () => ask<LoadResult>(app.child, { cmd: 'write-loop', token: seeded.token, projectKey: writeProject, durationMs: duration }));
-    const body = JSON.stringify({ title: 'Created over HTTP by the benchmark', description: 'Created by the load generator of the benchmark.' });
-    const created = await measure(app.child, () =>
-      load({ port: app.port, headers, concurrency: 10, durationMs: duration, idempotencyPrefix: `bench-${Date.now()}`, requests: [{ method: 'POST', path: `/api/v1/projects/${writeProject}/tasks/`, body }] }),
-    );
-    rows.push({ scenario: 'create task with Idempotency-Key (10 clients)', measured: created, baseline: writeBaseline, baselineName: 'in-process loop of createTask (same writes, no HTTP)', unit: 'req/s', target: '≥ 0.75 × in-process loop', met: created.rate / writeBaseline.rate >= 0.75 });
+    const body = JSON.stringify({ title: 'Created over HTTP by the benchmark', description });
+    await writeScenario('create task with Idempotency-Key', { kind: 'create', projectKey: writeProject }, {
+      concurrency: WRITE_CLIENTS,
+      idempotencyPrefix: `bench-create-${Date.now()}`,
+      requests: [{ method: 'POST', path: `/api/v1/projects/${writeProject}/tasks/`, body }],
+    });
+  }
+
+  if (SCENARIOS.has('status')) {
+    // Each client owns one task and moves it To Do → In Progress → To Do …; the loop does the same with its own tasks.
+    const [loopKeys, httpKeys] = [seeded.todoKeys.slice(0, WRITE_CLIENTS), seeded.todoKeys.slice(WRITE_CLIENTS)];
+    const move = (key: string, status: string) => ({ method: 'PUT' as const, path: `/api/v1/tasks/${key}/`, body: JSON.stringify({ status }) });
+    await writeScenario(`status change along a transition (${TODO} ⇄ ${IN_PROGRESS})`, { kind: 'status', taskKeys: loopKeys, statuses: [TODO, IN_PROGRESS] }, {
+      concurrency: httpKeys.length,
+      requests: [],
+      perClient: httpKeys.map((key) => [move(key, IN_PROGRESS), move(key, TODO)]),
+    });
+  }
+
+  if (SCENARIOS.has('bulk')) {
+    const body = JSON.stringify({ tasks: Array.from({ length: BULK_SIZE }, (_, n) => ({ title: `Bulk-created task ${n}`, description })) });
+    await writeScenario(`bulk create of ${BULK_SIZE} with Idempotency-Key`, { kind: 'bulk', projectKey: writeProject, size: BULK_SIZE }, {
+      concurrency: BULK_CLIENTS,
+      idempotencyPrefix: `bench-bulk-${Date.now()}`,
+      requests: [{ method: 'POST', path: `/api/v1/projects/${writeProject}/tasks/bulk/`, body }],
+    }, BULK_SIZE);
   }
 
   if (SCENARIOS.has('feed')) {
@@ -266,7 +324,7 @@ async function main(): Promise<void> {
     const hooks = JSON.parse(
       execFileSync(process.execPath, ['--import', 'tsx', path.join(here, 'webhooks.ts')], { env: { ...process.env, EVENTS: String(WEBHOOK_EVENTS) }, encoding: 'utf8' }).trim().split('\n').at(-1)!,
     ) as { deliveries_per_second: number; p50_ms: number; p99_ms: number; peak_rss_mb: number; total_seconds: number };
-    const hookRow: Measured = { requests: WEBHOOK_EVENTS, errors: 0, firstError: null, seconds: hooks.total_seconds, perSecond: [], p50: hooks.p50_ms, p99: hooks.p99_ms, items: WEBHOOK_EVENTS, rssMb: hooks.peak_rss_mb, rate: hooks.deliveries_per_second };
+    const hookRow: Measured = { requests: WEBHOOK_EVENTS, errors: 0, firstError: null, seconds: hooks.total_seconds, perSecond: [], p50: hooks.p50_ms, p99: hooks.p99_ms, items: WEBHOOK_EVENTS, rssMb: hooks.peak_rss_mb, rate: hooks.deliveries_per_second, cpuMsPerRequest: 0 };
     rows.push({ scenario: `webhook fan-out, ${WEBHOOK_EVENTS} task.updated events, 1 HTTPS receiver (latency = event written → received)`, measured: hookRow, baseline: null, baselineName: '', unit: 'deliveries/s', target: '≥ 1,000 deliveries/s, p99 ≤ 1 s', met: hooks.deliveries_per_second >= 1000 && hooks.p99_ms <= 1000 });
   }
 
@@ -280,17 +338,18 @@ async function main(): Promise<void> {
 function report(seeded: Seeded, rows: Row[]): void {
   const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(1));
   const lines = [
-    '| scenario | service | p50 / p99 ms | peak RSS | baseline | baseline p50 / p99 ms | baseline RSS | ratio | target | met |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| scenario | service | p50 / p99 ms | peak RSS | baseline | baseline p50 / p99 ms | baseline RSS | CPU ms per request, service / baseline | ratio | target | met |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) =>
       [
         r.scenario,
-        `${fmt(r.measured.rate)} ${r.unit}`,
+        `${fmt(r.measured.rate)} ${r.unit}${r.itemsPerRequest ? ` (${fmt(r.measured.rate / r.itemsPerRequest)} req/s)` : ''}`,
         `${r.measured.p50.toFixed(2)} / ${r.measured.p99.toFixed(2)}`,
         `${r.measured.rssMb} MB`,
-        r.baseline ? `${fmt(r.baseline.rate)} ${r.unit} (${r.baselineName})` : '—',
+        r.baseline ? `${fmt(r.baseline.rate)} ${r.unit}${r.itemsPerRequest ? ` (${fmt(r.baseline.rate / r.itemsPerRequest)} calls/s)` : ''} (${r.baselineName})` : '—',
         r.baseline ? `${r.baseline.p50.toFixed(2)} / ${r.baseline.p99.toFixed(2)}` : '—',
         r.baseline ? `${r.baseline.rssMb} MB` : '—',
+        r.baseline && r.measured.cpuMsPerRequest ? `${r.measured.cpuMsPerRequest.toFixed(2)} / ${r.baseline.cpuMsPerRequest.toFixed(2)}` : '—',
         r.baseline ? (r.measured.rate / r.baseline.rate).toFixed(2) : '—',
         r.target,
         r.met === null ? '—' : r.met ? 'yes' : '**no**',
@@ -311,7 +370,7 @@ function report(seeded: Seeded, rows: Row[]): void {
     `- Node ${process.version}; fastify ${packageVersion('fastify')}, better-sqlite3 ${packageVersion('better-sqlite3')}, pg ${packageVersion('pg')}, kysely ${packageVersion('kysely')}`,
     `- Database: ${seeded.dialect}; workspace: ${PROJECTS} projects, ${TASKS} tasks (descriptions of 30 words, 0-1 label, 2 custom field values, a blocks link on every tenth), ${CHANGES} change records; seeded in ${seeded.seconds.toFixed(0)} s`,
     `- Command: \`${['PROJECTS', 'TASKS', 'CHANGES', 'SECONDS', 'WALK_SECONDS', 'WEBHOOK_EVENTS', 'SCENARIOS'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join('')}${process.env.DATABASE_URL ? 'DATABASE_URL=postgres://… ' : ''}npm run bench\``,
-    `- Each scenario: ${SECONDS} s of load from a separate process over loopback (node:http keep-alive agents); req/s is the median of the per-second counts; RSS is the serving process's peak during the scenario.`,
+    `- Each scenario: ${SECONDS} s of load from a separate process over loopback (node:http keep-alive agents); req/s is the median of the per-second counts; RSS is the serving process's peak during the scenario; CPU per request is the serving process's user + system time over the scenario divided by the requests answered (the write baselines run inside the serving process).`,
   ];
   const text = [`## ${seeded.dialect} — ${new Date().toISOString().slice(0, 10)}`, '', ...machine, '', ...lines, ''].join('\n');
   console.log(`\n${text}`);

@@ -5,8 +5,8 @@
  *   node --import tsx bench/servers.ts bare                 # node:http answering fixed JSON from memory
  *
  * Both report `{ port }` once listening, then answer IPC commands: `reset-rss`, `rss` (peak RSS
- * in MB since the last reset, sampled every 20 ms), `bodies` (bare: the JSON to serve by path)
- * and `write-loop` (app: the in-process baseline for task creation, see below).
+ * in MB since the last reset, sampled every 20 ms, and the CPU milliseconds used since), `bodies` (bare: the JSON to serve by path)
+ * and `write-loop` (app: the in-process baseline of a write scenario, see below).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,9 +16,20 @@ export type ServerCommand =
   | { cmd: 'reset-rss' }
   | { cmd: 'rss' }
   | { cmd: 'bodies'; bodies: Record<string, string> }
-  | { cmd: 'write-loop'; token: string; projectKey: string; durationMs: number };
+  | { cmd: 'write-loop'; token: string; durationMs: number; write: WriteLoop };
+
+/**
+ * What the in-process baseline repeats: create one task; move each of `taskKeys` in turn back
+ * and forth between two statuses (`statuses[0]` is where they start); create `size` tasks in
+ * one bulk call.
+ */
+export type WriteLoop =
+  | { kind: 'create'; projectKey: string }
+  | { kind: 'status'; taskKeys: string[]; statuses: [string, string] }
+  | { kind: 'bulk'; projectKey: string; size: number };
 
 let peak = 0;
+let cpuSince = process.cpuUsage();
 const sample = () => (peak = Math.max(peak, process.memoryUsage.rss()));
 setInterval(sample, 20).unref();
 
@@ -53,11 +64,13 @@ async function bare(): Promise<void> {
 function common(message: ServerCommand): void {
   if (message.cmd === 'reset-rss') {
     peak = 0;
+    cpuSince = process.cpuUsage();
     sample();
     reply({ ok: true });
   } else if (message.cmd === 'rss') {
     sample();
-    reply({ rssMb: Math.round(peak / 1024 / 1024) });
+    const cpu = process.cpuUsage(cpuSince);
+    reply({ rssMb: Math.round(peak / 1024 / 1024), cpuMs: (cpu.user + cpu.system) / 1000 });
   }
 }
 
@@ -68,7 +81,7 @@ async function app(url: string): Promise<void> {
   const { benchContext } = await import('./context.ts');
   const { originFromPrincipal } = await import('../src/events/record-event.ts');
   const { authenticate } = await import('../src/modules/auth/auth.service.ts');
-  const { createTask } = await import('../src/modules/tasks/task.service.ts');
+  const { bulkCreate, createTask, updateTask } = await import('../src/modules/tasks/task.service.ts');
   const database = openDatabase(url);
   const ctx = benchContext(database);
   const fastify = await buildApp(ctx, { logger: false });
@@ -76,18 +89,28 @@ async function app(url: string): Promise<void> {
   fastify.server.keepAliveTimeout = 60_000;
   const port = (fastify.server.address() as AddressInfo).port;
 
-  // The baseline of "create task": the same service call the route makes (task row, change
-  // record, activity, outbox event, in one transaction), one after another, with no HTTP,
+  // The baseline of a write scenario: the same service call the route makes (task rows, change
+  // records, activities, outbox events, in one transaction), one after another, with no HTTP,
   // no authentication per request, and no idempotency record.
-  async function writeLoop(token: string, projectKey: string, durationMs: number) {
+  async function writeLoop(token: string, durationMs: number, write: WriteLoop) {
     const principal = await authenticate(ctx.db, ctx.clock, `Bearer ${token}`);
     const caller = { principal, origin: originFromPrincipal(principal, 'bench') };
+    const description = 'Created by the in-process write loop of the benchmark.';
+    const step = (i: number): Promise<unknown> => {
+      if (write.kind === 'create') return createTask(ctx, caller, write.projectKey, { title: `Baseline task ${i}`, description });
+      if (write.kind === 'bulk') {
+        return bulkCreate(ctx, caller, write.projectKey, Array.from({ length: write.size }, (_, n) => ({ title: `Baseline bulk task ${i}.${n}`, description })));
+      }
+      // Round i moves every task once: to statuses[1] on even rounds, back to statuses[0] on odd ones.
+      const round = Math.floor(i / write.taskKeys.length);
+      return updateTask(ctx, caller, write.taskKeys[i % write.taskKeys.length]!, { status: write.statuses[(round + 1) % 2]! });
+    };
     const latencies: number[] = [];
     const buckets: number[] = [];
     const started = performance.now();
     for (let i = 0; performance.now() - started < durationMs; i++) {
       const t0 = performance.now();
-      await createTask(ctx, caller, projectKey, { title: `Baseline task ${i}`, description: 'Created by the in-process write loop of the benchmark.' });
+      await step(i);
       const t1 = performance.now();
       latencies.push(t1 - t0);
       const second = Math.floor((t1 - started) / 1000);
@@ -103,7 +126,7 @@ async function app(url: string): Promise<void> {
   process.on('SIGTERM', () => void fastify.close().then(() => process.exit(0)));
   process.on('message', (message: ServerCommand) => {
     if (message.cmd === 'write-loop') {
-      writeLoop(message.token, message.projectKey, message.durationMs).then(reply, (error: unknown) => {
+      writeLoop(message.token, message.durationMs, message.write).then(reply, (error: unknown) => {
         console.error(error);
         process.exit(1);
       });

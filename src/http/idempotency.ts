@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isoFromMs } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { decryptSecret, encryptSecret, secretKey } from '../crypto/secret-box.ts';
-import { isUniqueViolation } from '../db/database.ts';
+import { isUniqueViolation, type Trx } from '../db/database.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { ApiError, invalid } from './errors.ts';
 import * as repo from './idempotency.repository.ts';
@@ -133,11 +133,48 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       await repo.release(ctx.db, id);
     } else {
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
-      const stored = request.routeOptions.config.sealStoredResponse ? SEALED + encryptSecret(await secretKey(ctx), body) : body;
-      await repo.complete(ctx.db, id, reply.statusCode, stored);
+      await repo.complete(ctx.db, id, reply.statusCode, await storedForm(ctx, request, body));
     }
     return payload;
   });
+}
+
+async function storedForm(ctx: AppContext, request: FastifyRequest, body: string): Promise<string> {
+  return request.routeOptions.config.sealStoredResponse ? SEALED + encryptSecret(await secretKey(ctx), body) : body;
+}
+
+/**
+ * For a handler whose work is one transaction: the response of a request that claimed a key is
+ * stored by that transaction, just before it commits, rather than by a write of its own once
+ * the response is sent (onSend). One write fewer per request, and the work and its stored
+ * response commit together (the claim itself is still committed before the work, see above).
+ *
+ * `respond` makes the payload from the work's result (status set beforehand; headers after the
+ * work, as they are not stored). Pass `beforeCommit` to the work, to run last in its transaction,
+ * and return `send(result)` from the handler: when the response was stored, it sends the very
+ * bytes stored.
+ * If the work fails instead, nothing was stored and onSend handles the error response as ever.
+ */
+export function responseStoredWithWork<R, P>(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, respond: (result: R) => P) {
+  const id = request.idempotencyClaimId;
+  let stored: string | undefined;
+  return {
+    beforeCommit:
+      id === undefined
+        ? undefined
+        : async (trx: Trx, result: R): Promise<void> => {
+            // The route's response serializer, as Fastify would apply it to the returned payload.
+            const body = reply.serialize(respond(result)) as string;
+            await repo.complete(trx, id, reply.statusCode, await storedForm(ctx, request, body));
+            stored = body;
+          },
+    send(result: R): P | FastifyReply {
+      if (stored === undefined) return respond(result);
+      // Committed with the work: nothing is left for onSend to store.
+      request.idempotencyClaimId = undefined;
+      return reply.type('application/json; charset=utf-8').send(stored);
+    },
+  };
 }
 
 /** Forgets keys older than the replay window (spec 4.1 rule 8); run by the worker's scheduler. */

@@ -1,22 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/http/errors.ts';
-import { purgeExpiredIdempotencyKeys } from '../../src/http/idempotency.ts';
+import { purgeExpiredIdempotencyKeys, responseStoredWithWork } from '../../src/http/idempotency.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
 describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
   let h: TestHarness;
   let actor: Actor;
   let failures = 0;
+  let storeAttempts = 0;
 
   beforeAll(async () => {
     h = await createHarness({
       // A route that fails with a 5xx the first time, to show 5xx answers are not remembered.
-      beforeReady: (app) => {
+      beforeReady: (app, ctx) => {
         app.post('/api/v1/test-flaky/', { config: { scope: 'projects:write' } }, async (_request, reply) => {
           failures++;
           if (failures === 1) throw new Error('boom');
           if (failures === 2) throw new ApiError('SERVICE_UNAVAILABLE', 'down');
           return reply.code(201).send({ success: true, data: { attempt: failures } });
+        });
+        // Stores its response in its work's transaction, which then fails the first time (as a failed commit would).
+        app.post('/api/v1/test-store-then-fail/', { config: { scope: 'projects:write' } }, async (request, reply) => {
+          reply.code(201);
+          const response = responseStoredWithWork(ctx, request, reply, (attempt: number) => ({ success: true, data: { attempt } }));
+          const attempt = await ctx.db.transaction().execute(async (trx) => {
+            const n = ++storeAttempts;
+            await response.beforeCommit?.(trx, n);
+            if (n === 1) throw new Error('commit failed');
+            return n;
+          });
+          return response.send(attempt);
         });
       },
     });
@@ -91,6 +104,71 @@ describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
     const replay = await send();
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body.data.attempt).toBe(3);
+  });
+
+  it('rule 6: a response stored in a transaction that then fails is not stored; a retry runs again', async () => {
+    const send = () => h.request('POST', '/api/v1/test-store-then-fail/', { token: actor.token, headers: { 'idempotency-key': 'k-store-fail' } });
+    expect((await send()).status).toBe(500);
+    const ok = await send();
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.attempt).toBe(2);
+    const replay = await send();
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.text).toBe(ok.text);
+  });
+
+  describe('task creation, whose response is stored by the transaction that creates the task', () => {
+    const storedRecord = (key: string) =>
+      h.ctx.db.selectFrom('idempotency_keys').select(['state', 'response_status', 'response_body']).where('token_id', '=', actor.tokenId).where('key', '=', key).executeTakeFirstOrThrow();
+    const taskCount = async (project: string) => (await h.request('GET', `/api/v1/projects/${project}/tasks/`, { token: actor.token })).body.pagination.count;
+
+    it('rules 2-3: create task stores exactly the response sent, and a repeat replays it without a second task', async () => {
+      await h.project(actor, 'IDT');
+      const send = () => h.request('POST', '/api/v1/projects/IDT/tasks/', { token: actor.token, body: { title: 'Once' }, headers: { 'idempotency-key': 'k-task' } });
+      const first = await send();
+      expect(first.status).toBe(201);
+      expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(first.headers.etag).toBe('"v1"');
+      expect(first.body.data).toMatchObject({ key: 'IDT-1', title: 'Once' });
+      expect(await storedRecord('k-task')).toEqual({ state: 'complete', response_status: 201, response_body: first.text });
+      const again = await send();
+      expect(again.status).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.text).toBe(first.text);
+      expect(await taskCount('IDT')).toBe(1);
+    });
+
+    it('rules 2-3: subtask, bulk create and bulk update store the response sent and replay it', async () => {
+      await h.project(actor, 'IDB');
+      const post = (path: string, key: string, body: object) => h.request('POST', `/api/v1${path}`, { token: actor.token, body, headers: { 'idempotency-key': key } });
+      const calls: Array<[path: string, key: string, body: object, status: number]> = [
+        ['/projects/IDB/tasks/bulk/', 'k-bulk', { tasks: [{ title: 'A' }, { title: 'B' }] }, 201],
+        ['/tasks/IDB-1/subtasks/', 'k-sub', { title: 'Child' }, 201],
+        ['/projects/IDB/tasks/bulk-update/', 'k-bulk-update', { tasks: [{ key: 'IDB-2', title: 'B2' }] }, 200],
+      ];
+      for (const [path, key, body, status] of calls) {
+        const first = await post(path, key, body);
+        expect(first.status, path).toBe(status);
+        expect(await storedRecord(key)).toEqual({ state: 'complete', response_status: status, response_body: first.text });
+        const again = await post(path, key, body);
+        expect(again.headers['idempotent-replayed'], path).toBe('true');
+        expect(again.text, path).toBe(first.text);
+      }
+      expect(await taskCount('IDB')).toBe(3);
+      expect((await h.request('GET', '/api/v1/tasks/IDB-2/', { token: actor.token })).body.data.title).toBe('B2');
+    });
+
+    it('rule 6: a refused create (4xx) is stored and replayed, and creates nothing', async () => {
+      await h.project(actor, 'IDR');
+      const send = () => h.request('POST', '/api/v1/projects/IDR/tasks/', { token: actor.token, body: { title: 'Bad', priority: 'Nope' }, headers: { 'idempotency-key': 'k-task-4xx' } });
+      const first = await send();
+      expect(first.status).toBe(400);
+      expect(await storedRecord('k-task-4xx')).toEqual({ state: 'complete', response_status: 400, response_body: first.text });
+      const again = await send();
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.text).toBe(first.text);
+      expect(await taskCount('IDR')).toBe(0);
+    });
   });
 
   it('rule 7: keys are scoped to the token', async () => {

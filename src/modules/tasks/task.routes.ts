@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { originFromPrincipal } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
+import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
@@ -23,6 +24,7 @@ import {
   TaskActivity,
   TaskCreateBody,
   TaskFollower,
+  type TaskJson,
   TaskKeyParams,
   TaskListQuery,
   TaskUpdateBody,
@@ -80,7 +82,10 @@ export function registerTaskRoutes(app: Api, ctx: AppContext): void {
     config: write,
   }, async (request, reply) => {
     reply.code(201);
-    return sendTask(reply, await tasks.createTask(ctx, callerOf(request), request.params.project_key, request.body));
+    const response = responseStoredWithWork(ctx, request, reply, (snapshot: TaskSnapshot) => ok(snapshot.task));
+    const snapshot = await tasks.createTask(ctx, callerOf(request), request.params.project_key, request.body, response.beforeCommit);
+    reply.header('etag', etagOf(snapshot.row.version));
+    return response.send(snapshot);
   });
 
   app.post('/api/v1/projects/:project_key/tasks/bulk/', {
@@ -97,7 +102,8 @@ export function registerTaskRoutes(app: Api, ctx: AppContext): void {
   }, async (request, reply) => {
     if (request.validationError) throw bulkValidationError(request.validationError, request.body);
     reply.code(201);
-    return ok(await tasks.bulkCreate(ctx, callerOf(request), request.params.project_key, request.body.tasks));
+    const response = responseStoredWithWork(ctx, request, reply, ok<TaskJson[]>);
+    return response.send(await tasks.bulkCreate(ctx, callerOf(request), request.params.project_key, request.body.tasks, response.beforeCommit));
   });
 
   app.post('/api/v1/projects/:project_key/tasks/bulk-update/', {
@@ -111,9 +117,10 @@ export function registerTaskRoutes(app: Api, ctx: AppContext): void {
     },
     attachValidation: true,
     config: write,
-  }, async (request) => {
+  }, async (request, reply) => {
     if (request.validationError) throw bulkValidationError(request.validationError, request.body);
-    return ok(await tasks.bulkUpdate(ctx, callerOf(request), request.params.project_key, request.body.tasks));
+    const response = responseStoredWithWork(ctx, request, reply, ok<TaskJson[]>);
+    return response.send(await tasks.bulkUpdate(ctx, callerOf(request), request.params.project_key, request.body.tasks, response.beforeCommit));
   });
 
   app.get('/api/v1/tasks/:task_key/', {
@@ -245,6 +252,9 @@ export function registerTaskRoutes(app: Api, ctx: AppContext): void {
     config: write,
   }, async (request, reply) => {
     reply.code(201);
-    return sendTask(reply, await tasks.createSubtask(ctx, callerOf(request), request.params.task_key, request.body));
+    const response = responseStoredWithWork(ctx, request, reply, (snapshot: TaskSnapshot) => ok(snapshot.task));
+    const snapshot = await tasks.createSubtask(ctx, callerOf(request), request.params.task_key, request.body, response.beforeCommit);
+    reply.header('etag', etagOf(snapshot.row.version));
+    return response.send(snapshot);
   });
 }

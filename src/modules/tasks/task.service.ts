@@ -17,6 +17,21 @@ import { findTaskRow, findVisibleTaskRef, lockTask, selectTaskRows, type TaskRef
 import type { TaskCreateInput, TaskJson, TaskListFilters, TaskUpdateInput } from './task.schemas.ts';
 import { applyTaskUpdate, createTaskRecord, deleteTaskRecord, type TaskValues } from './task-writes.ts';
 
+/**
+ * Runs last in a write's transaction with what the call returns; the routes store an
+ * idempotent response there (responseStoredWithWork in http/idempotency.ts).
+ */
+export type BeforeCommit<R> = (trx: Trx, result: R) => Promise<void>;
+
+/** Runs `work`, then `beforeCommit` with its result, in the transaction. */
+const withBeforeCommit =
+  <R>(work: (trx: Trx) => Promise<R>, beforeCommit: BeforeCommit<R> | undefined) =>
+  async (trx: Trx): Promise<R> => {
+    const result = await work(trx);
+    await beforeCommit?.(trx, result);
+    return result;
+  };
+
 /** Who acts, and the origin stamped on the events the action produces. */
 export interface Caller {
   principal: Principal;
@@ -219,17 +234,23 @@ async function lockAndRead(trx: Trx, ctx: AppContext, ref: TaskRef, treeChanges:
   return row;
 }
 
-export async function createTask(ctx: AppContext, caller: Caller, projectKey: string, input: TaskCreateInput): Promise<TaskSnapshot> {
+export async function createTask(ctx: AppContext, caller: Caller, projectKey: string, input: TaskCreateInput, beforeCommit?: BeforeCommit<TaskSnapshot>): Promise<TaskSnapshot> {
   const project = await visibleProject(ctx, caller.principal, projectKey);
   assertCanWrite(caller.principal, project);
-  return ctx.db.transaction().execute((trx) => createOne(trx, ctx, caller.origin, project, new TaskInputResolver(trx, project), input));
+  return ctx.db.transaction().execute(withBeforeCommit((trx) => createOne(trx, ctx, caller.origin, project, new TaskInputResolver(trx, project), input), beforeCommit));
 }
 
-export async function createSubtask(ctx: AppContext, caller: Caller, parentKey: string, input: Omit<TaskCreateInput, 'parent'>): Promise<TaskSnapshot> {
+export async function createSubtask(
+  ctx: AppContext,
+  caller: Caller,
+  parentKey: string,
+  input: Omit<TaskCreateInput, 'parent'>,
+  beforeCommit?: BeforeCommit<TaskSnapshot>,
+): Promise<TaskSnapshot> {
   const parent = await writableTask(ctx, caller.principal, parentKey);
   return ctx.db
     .transaction()
-    .execute((trx) => createOne(trx, ctx, caller.origin, parent.project, new TaskInputResolver(trx, parent.project), { ...input, parent: parent.key }));
+    .execute(withBeforeCommit((trx) => createOne(trx, ctx, caller.origin, parent.project, new TaskInputResolver(trx, parent.project), { ...input, parent: parent.key }), beforeCommit));
 }
 
 export async function updateTask(ctx: AppContext, caller: Caller, key: string, input: TaskUpdateInput, ifMatch?: string): Promise<TaskSnapshot> {
@@ -299,8 +320,9 @@ async function runBulk<I, R>(
   items: I[],
   keyOf: (item: I) => string | undefined,
   start: (trx: Trx) => Promise<(item: I) => Promise<R>>,
+  beforeCommit?: BeforeCommit<R[]>,
 ): Promise<R[]> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(withBeforeCommit(async (trx) => {
     const run = await start(trx);
     const results: R[] = [];
     const failures: BulkItemError[] = [];
@@ -314,20 +336,30 @@ async function runBulk<I, R>(
     }
     if (failures.length) throw bulkFailure(failures);
     return results;
-  });
+  }, beforeCommit));
 }
 
-export async function bulkCreate(ctx: AppContext, caller: Caller, projectKey: string, items: TaskCreateInput[]): Promise<TaskJson[]> {
+const tasksOf = (snapshots: TaskSnapshot[]) => snapshots.map((s) => s.task);
+const tasksBeforeCommit = (beforeCommit: BeforeCommit<TaskJson[]> | undefined): BeforeCommit<TaskSnapshot[]> | undefined =>
+  beforeCommit && ((trx, snapshots) => beforeCommit(trx, tasksOf(snapshots)));
+
+export async function bulkCreate(ctx: AppContext, caller: Caller, projectKey: string, items: TaskCreateInput[], beforeCommit?: BeforeCommit<TaskJson[]>): Promise<TaskJson[]> {
   const project = await visibleProject(ctx, caller.principal, projectKey);
   assertCanWrite(caller.principal, project);
   const created = await runBulk(ctx, items, () => undefined, async (trx) => {
     const resolver = new TaskInputResolver(trx, project);
     return (item) => createOne(trx, ctx, caller.origin, project, resolver, item);
-  });
-  return created.map((c) => c.task);
+  }, tasksBeforeCommit(beforeCommit));
+  return tasksOf(created);
 }
 
-export async function bulkUpdate(ctx: AppContext, caller: Caller, projectKey: string, items: Array<TaskUpdateInput & { key: string }>): Promise<TaskJson[]> {
+export async function bulkUpdate(
+  ctx: AppContext,
+  caller: Caller,
+  projectKey: string,
+  items: Array<TaskUpdateInput & { key: string }>,
+  beforeCommit?: BeforeCommit<TaskJson[]>,
+): Promise<TaskJson[]> {
   const project = await visibleProject(ctx, caller.principal, projectKey);
   assertCanWrite(caller.principal, project);
   const updated = await runBulk(ctx, items, (item) => item.key, async (trx) => {
@@ -347,8 +379,8 @@ export async function bulkUpdate(ctx: AppContext, caller: Caller, projectKey: st
       if (!current) throw new ApiError('NOT_FOUND', `No task ${key} in project ${project.key}.`);
       return updateOne(trx, ctx, caller.origin, project, resolver, current, input);
     };
-  });
-  return updated.map((u) => u.task);
+  }, tasksBeforeCommit(beforeCommit));
+  return tasksOf(updated);
 }
 
 // ---------------------------------------------------------------- activity and followers
