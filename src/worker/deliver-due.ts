@@ -142,6 +142,25 @@ export async function claimDueDeliveries(ctx: AppContext, limit: number, skipEnd
   });
 }
 
+const SECRET_CACHE_SIZE = 1000;
+const secrets = new WeakMap<AppContext, Map<string, string>>();
+
+/** Decrypts an endpoint's signing secret once, not per attempt (a new secret is a new ciphertext). */
+async function signingSecret(ctx: AppContext, ciphertext: string): Promise<string> {
+  let cache = secrets.get(ctx);
+  if (!cache) {
+    cache = new Map();
+    secrets.set(ctx, cache);
+  }
+  let secret = cache.get(ciphertext);
+  if (secret === undefined) {
+    secret = decryptSecret(await secretKey(ctx), ciphertext);
+    if (cache.size >= SECRET_CACHE_SIZE) cache.clear();
+    cache.set(ciphertext, secret);
+  }
+  return secret;
+}
+
 /**
  * Makes one attempt: decrypt the secret, check the URL again (every resolved address), sign
  * the stored bytes with a fresh timestamp, POST to the checked address. The whole attempt,
@@ -161,7 +180,7 @@ export async function attemptDelivery(ctx: AppContext, claim: ClaimedAttempt): P
 
   let secret: string;
   try {
-    secret = decryptSecret(await secretKey(ctx), claim.secretCiphertext);
+    secret = await signingSecret(ctx, claim.secretCiphertext);
   } catch {
     return outcome(null, 'the signing secret cannot be decrypted: WEBHOOK_SECRET_KEY differs from the key it was stored with', null);
   }
