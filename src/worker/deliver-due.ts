@@ -226,6 +226,7 @@ export async function recordOutcomes(ctx: AppContext, log: FastifyBaseLogger, fi
   const notices = await ctx.db.transaction().execute(async (trx) => {
     const nowMs = ctx.clock.nowMs();
     const now = ctx.clock.nowIso();
+    const written = await writeDeliveries(trx, finished, nowMs, now);
     const notices: DisabledNotice[] = [];
     // A delivery resets its endpoint's count of consecutive abandoned deliveries. The resets are
     // written together at the end, or before a later abandonment of the same endpoint counts.
@@ -235,10 +236,23 @@ export async function recordOutcomes(ctx: AppContext, log: FastifyBaseLogger, fi
       await trx.updateTable('webhook_endpoints').set({ consecutive_failures: 0 }).where('id', 'in', endpointIds).where('consecutive_failures', '!=', 0).execute();
       endpointIds.forEach((id) => resets.delete(id));
     };
-    for (const { claim, result } of finished) {
-      const outcome = await writeOutcome(trx, log, claim, result, nowMs, now);
-      if (outcome === 'delivered' && !claim.isTest) resets.add(claim.endpointId);
-      if (outcome !== 'failed' || claim.isTest) continue;
+    for (const [i, { claim, result }] of finished.entries()) {
+      const status = written[i];
+      if (status === null) {
+        // Another worker took the delivery over after our lease expired and marked this attempt lost.
+        log.warn({ delivery_id: claim.deliveryId, attempt: claim.attemptNumber }, 'delivery lease lost before the outcome was recorded');
+        continue;
+      }
+      await trx
+        .updateTable('webhook_attempts')
+        .set({ finished_at: now, duration_ms: result.durationMs, response_status: result.status, error: result.error, response_body: result.body })
+        .where('id', '=', claim.attemptId)
+        .execute();
+      if (claim.isTest || status === 'pending') continue;
+      if (status === 'delivered') {
+        resets.add(claim.endpointId);
+        continue;
+      }
       if (resets.has(claim.endpointId)) await writeResets([claim.endpointId]);
       const notice = await countAbandoned(trx, claim.endpointId, now, result.error);
       if (notice) notices.push(notice);
@@ -249,44 +263,65 @@ export async function recordOutcomes(ctx: AppContext, log: FastifyBaseLogger, fi
   for (const notice of notices) await announceDisabled(ctx, log, notice);
 }
 
-/** Writes the delivery row and its attempt; null when the lease was lost and nothing was written. */
-async function writeOutcome(
-  trx: Executor,
-  log: FastifyBaseLogger,
-  claim: ClaimedAttempt,
-  result: AttemptOutcome,
-  nowMs: number,
-  now: string,
-): Promise<'delivered' | 'pending' | 'failed' | null> {
-  const delivered = result.error === null && isSuccessStatus(result.status);
-  const next = delivered ? null : nextAttemptAt(claim.attemptNumber, nowMs);
-  const status = delivered ? 'delivered' : next === null ? 'failed' : 'pending';
-  const updated = await trx
-    .updateTable('webhook_deliveries')
-    .set({
-      status,
-      attempts: claim.attemptNumber,
-      next_attempt_at: next === null ? null : isoFromMs(next),
-      locked_until: null,
-      lease_token: null,
-      response_status: result.status,
-      error: result.error,
-      delivered_at: delivered ? now : null,
-    })
-    .where('id', '=', claim.deliveryId)
-    .where('lease_token', '=', claim.leaseToken)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) {
-    // Another worker took the delivery over after our lease expired and marked this attempt lost.
-    log.warn({ delivery_id: claim.deliveryId, attempt: claim.attemptNumber }, 'delivery lease lost before the outcome was recorded');
-    return null;
+type DeliveryStatus = 'delivered' | 'pending' | 'failed';
+
+/** Writes the delivery rows whose lease is still ours: the status written for each, null where the lease was lost. */
+async function writeDeliveries(trx: Executor, finished: FinishedAttempt[], nowMs: number, now: string): Promise<Array<DeliveryStatus | null>> {
+  const written: Array<DeliveryStatus | null> = finished.map(() => null);
+  // Successes alike (same lease, attempt number and status code) share one UPDATE.
+  const alike = new Map<string, number[]>();
+  for (const [i, { claim, result }] of finished.entries()) {
+    if (result.error === null && isSuccessStatus(result.status)) {
+      const key = `${claim.leaseToken} ${claim.attemptNumber} ${result.status}`;
+      const indexes = alike.get(key);
+      if (indexes) indexes.push(i);
+      else alike.set(key, [i]);
+      continue;
+    }
+    const next = nextAttemptAt(claim.attemptNumber, nowMs);
+    const status = next === null ? 'failed' : 'pending';
+    const updated = await trx
+      .updateTable('webhook_deliveries')
+      .set({
+        status,
+        attempts: claim.attemptNumber,
+        next_attempt_at: next === null ? null : isoFromMs(next),
+        locked_until: null,
+        lease_token: null,
+        response_status: result.status,
+        error: result.error,
+        delivered_at: null,
+      })
+      .where('id', '=', claim.deliveryId)
+      .where('lease_token', '=', claim.leaseToken)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) > 0) written[i] = status;
   }
-  await trx
-    .updateTable('webhook_attempts')
-    .set({ finished_at: now, duration_ms: result.durationMs, response_status: result.status, error: result.error, response_body: result.body })
-    .where('id', '=', claim.attemptId)
-    .execute();
-  return status;
+  for (const indexes of alike.values()) {
+    const { claim, result } = finished[indexes[0]!]!;
+    for (let from = 0; from < indexes.length; from += RECORD_BATCH) {
+      const part = indexes.slice(from, from + RECORD_BATCH);
+      const rows = await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          status: 'delivered',
+          attempts: claim.attemptNumber,
+          next_attempt_at: null,
+          locked_until: null,
+          lease_token: null,
+          response_status: result.status,
+          error: null,
+          delivered_at: now,
+        })
+        .where('id', 'in', part.map((i) => finished[i]!.claim.deliveryId))
+        .where('lease_token', '=', claim.leaseToken)
+        .returning('id')
+        .execute();
+      const updated = new Set(rows.map((row) => row.id));
+      for (const i of part) if (updated.has(finished[i]!.claim.deliveryId)) written[i] = 'delivered';
+    }
+  }
+  return written;
 }
 
 /** Counts an abandoned delivery against its endpoint; disables the endpoint at the limit. */
