@@ -364,7 +364,7 @@ export class DeliveryPump {
   private recording = false;
   /**
    * The last claim came back short while busy endpoints were left out, so their due deliveries
-   * may be waiting: the next pass claims again as soon as an attempt finishes.
+   * may be waiting: the next pass claims again once half a backlog has finished.
    */
   backlogged = false;
   private finishedSinceClaim = 0;
@@ -379,8 +379,8 @@ export class DeliveryPump {
 
   /** Waits for room, claims up to one batch and starts it; resolves with the number claimed. */
   async pass(): Promise<number> {
-    // Backlogged: wait until half a backlog has finished, so busy endpoints have room again
-    // (each claim scans their due rows only to leave them out).
+    // Not claiming again at once when backlogged: each claim scans the busy endpoints' due rows
+    // only to leave them out.
     while (this.inFlight >= this.maxInFlight || (this.backlogged && this.inFlight > 0 && this.finishedSinceClaim < ENDPOINT_BACKLOG / 2)) {
       await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
     }
@@ -411,7 +411,8 @@ export class DeliveryPump {
   private async attempt(first: ClaimedAttempt, endpoint: { running: number; waiting: ClaimedAttempt[] }): Promise<void> {
     endpoint.running += 1;
     for (let claim: ClaimedAttempt | undefined = first; claim; claim = endpoint.waiting.shift()) {
-      const result = await attemptDelivery(this.ctx, claim);
+      // attemptDelivery turns every failure into an outcome; this keeps the pump's count right regardless.
+      const result = await attemptDelivery(this.ctx, claim).catch((error: unknown) => ({ status: null, error: String(error), body: null, durationMs: 0 }));
       void this.record({ claim, result });
     }
     endpoint.running -= 1;
