@@ -1,5 +1,6 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDue } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
@@ -147,5 +148,49 @@ describe('pooled delivery connections and the SSRF guard (spec 6)', () => {
       response_status: null,
       error: 'refused before connecting: the URL host rebind.hooks.test resolves to 10.0.0.7, a private (RFC 1918) address',
     });
+  });
+
+  it('a kept-alive connection the receiver dropped is not a failed attempt: the request goes out again on a new connection', async () => {
+    // Answers the first request on each connection and keeps it open; a second request on the
+    // same connection is read and the connection dropped unanswered, as when a receiver closes
+    // an idle connection just as it is reused.
+    const { key, cert } = await testPki();
+    const sockets = new Set<tls.TLSSocket>();
+    let connections = 0;
+    let answered = 0;
+    const server = tls.createServer({ key, cert }, (socket) => {
+      sockets.add(socket);
+      connections += 1;
+      let requests = 0;
+      socket.on('error', () => undefined);
+      socket.on('data', () => {
+        requests += 1;
+        if (requests > 1) return socket.destroy();
+        answered += 1;
+        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const res = await h.request('POST', '/api/v1/webhooks/endpoints/', {
+        token: admin.token,
+        body: { url: `https://hooks.test:${(server.address() as AddressInfo).port}/hook`, project: project.id, events: ['task.updated'] },
+      });
+      expect(res.status, res.text).toBe(201);
+      await h.ctx.db.updateTable('webhook_endpoints').set({ enabled: 0 }).where('id', '!=', res.body.data.id).execute();
+      await deliverOne();
+      await deliverOne();
+
+      expect(answered).toBe(2);
+      expect(connections).toBe(2);
+      const deliveries = await h.request('GET', `/api/v1/webhooks/deliveries/?endpoint=${res.body.data.id}`, { token: admin.token });
+      expect(deliveries.body.data.map((d: { status: string; attempts: number }) => [d.status, d.attempts])).toEqual([
+        ['delivered', 1],
+        ['delivered', 1],
+      ]);
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
