@@ -14,6 +14,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import pino from 'pino';
 import { generate } from 'selfsigned';
 import { systemClock } from '../src/clock.ts';
@@ -121,6 +122,7 @@ async function main(): Promise<void> {
   }, TIMEOUT_MS);
 
   const started = performance.now();
+  let sliceStarted = started;
   for (let i = 0; i < EVENTS; i += 1) {
     await ctx.db.transaction().execute((trx) =>
       recordEvent(trx, {
@@ -132,6 +134,13 @@ async function main(): Promise<void> {
       }),
     );
     writtenAt[i] = performance.now();
+    // SQLite calls are synchronous, so without a pause this loop would hold the event loop (and
+    // the worker sharing it) until the last write. A busy server returns to the event loop
+    // between batches of requests: here, every 10 ms of writing.
+    if (writtenAt[i]! - sliceStarted >= 10) {
+      await setImmediate();
+      sliceStarted = performance.now();
+    }
   }
   const written = performance.now();
   await done;

@@ -1,13 +1,13 @@
 /**
  * One HTTP POST of a delivery attempt. The connection goes to an address the SSRF guard has
- * just checked (a custom `lookup` answers with the checked addresses instead of asking DNS
- * again), redirects are never followed (node:https does not follow them), the whole exchange
- * is bounded by the caller's AbortSignal (a total deadline, not an idle timer), and at most
- * `maxBodyBytes` of the answer are kept.
+ * just checked: the agent comes from the pool of exactly the checked addresses (see
+ * connection-pool.ts), whose `lookup` answers with them instead of asking DNS again. Redirects
+ * are never followed (node:https does not follow them), the whole exchange is bounded by the
+ * caller's AbortSignal (a total deadline, not an idle timer), and at most `maxBodyBytes` of the
+ * answer are kept.
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import tls, { type SecureContext } from 'node:tls';
 import type { CheckedTarget } from '../modules/webhooks/url-guard.ts';
 
@@ -22,18 +22,19 @@ export interface PostResult {
 
 export interface PostOptions {
   signal: AbortSignal;
-  /** Trusted CA certificates instead of the system roots (tests only). */
-  ca?: string | Buffer | Array<string | Buffer>;
+  /** The pool of `target`'s checked addresses. */
+  agent: http.Agent;
   maxBodyBytes: number;
   timeoutMs: number;
 }
 
-type TrustedCa = PostOptions['ca'];
+type TrustedCa = string | Buffer | Array<string | Buffer> | undefined;
 
 // Building a TLS context parses every trusted certificate; do it once per trust list, not per attempt.
 const contexts = new Map<TrustedCa, SecureContext>();
 
-function secureContextFor(ca: TrustedCa): SecureContext {
+/** The TLS context trusting `ca` (tests' own CA) or, without it, the system roots. */
+export function secureContextFor(ca: TrustedCa): SecureContext {
   let context = contexts.get(ca);
   if (!context) {
     context = tls.createSecureContext(ca ? { ca } : {});
@@ -48,26 +49,32 @@ function describe(error: unknown, options: PostOptions): string {
   return e.code ? `${e.code}: ${e.message ?? ''}`.trim() : (e.message ?? String(error));
 }
 
-export function postWebhook(target: CheckedTarget, body: Buffer, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
-  const addresses = target.addresses;
-  const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if (lookupOptions.all) {
-      (callback as (err: null, addresses: Array<{ address: string; family: number }>) => void)(null, addresses);
-    } else {
-      callback(null, addresses[0]!.address, addresses[0]!.family);
-    }
-  };
+export async function postWebhook(target: CheckedTarget, body: Buffer, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
+  for (;;) {
+    const { result, staleSocket } = await postOnce(target, body, headers, options);
+    // A kept-alive socket the receiver closed while it sat idle fails before any answer; the
+    // request is sent again on another socket (at worst a duplicate, which consumers dedupe).
+    if (!staleSocket || options.signal.aborted) return result;
+  }
+}
 
-  return new Promise<PostResult>((resolve) => {
+function postOnce(
+  target: CheckedTarget,
+  body: Buffer,
+  headers: Record<string, string>,
+  options: PostOptions,
+): Promise<{ result: PostResult; staleSocket: boolean }> {
+  const checked = new Set(target.addresses.map((a) => a.address));
+  return new Promise((resolve) => {
     let status: number | null = null;
     const chunks: Buffer[] = [];
     let kept = 0;
     let settled = false;
 
-    const finish = (result: PostResult) => {
+    const finish = (result: PostResult, staleSocket = false) => {
       if (settled) return;
       settled = true;
-      resolve(result);
+      resolve({ result, staleSocket });
       request.destroy();
     };
     // PostgreSQL text cannot hold NUL, and a receiver may answer with anything.
@@ -76,16 +83,17 @@ export function postWebhook(target: CheckedTarget, body: Buffer, headers: Record
     const requestOptions: https.RequestOptions = {
       method: 'POST',
       headers: { ...headers, 'content-length': String(body.length) },
-      // A fresh connection per attempt: it goes to an address checked for this very attempt.
-      agent: false,
-      lookup,
+      agent: options.agent,
       signal: options.signal,
     };
-    // Plain http only exists with WEBHOOK_ALLOW_PRIVATE_TARGETS (development and tests).
-    // tls.connect takes `secureContext`; @types/node does not list it on https.RequestOptions.
-    const tlsOptions: https.RequestOptions & { secureContext: SecureContext } = { ...requestOptions, secureContext: secureContextFor(options.ca) };
-    const request = target.url.protocol === 'http:' ? http.request(target.url, requestOptions) : https.request(target.url, tlsOptions);
+    const request = target.url.protocol === 'http:' ? http.request(target.url, requestOptions) : https.request(target.url, requestOptions);
 
+    request.on('socket', (socket) => {
+      // The pool guarantees this; checked again because reuse must never outlive the check.
+      if (request.reusedSocket && !checked.has(socket.remoteAddress ?? '')) {
+        request.destroy(new Error(`refused to reuse a connection to ${socket.remoteAddress}: not an address checked for this attempt`));
+      }
+    });
     request.on('response', (response) => {
       // Success is decided by the status line (API-DECISIONS); the body is only kept for the log.
       status = response.statusCode ?? null;
@@ -104,8 +112,13 @@ export function postWebhook(target: CheckedTarget, body: Buffer, headers: Record
     });
     request.on('error', (error) => {
       if (status !== null) answered();
-      else finish({ status: null, body: null, error: describe(error, options) });
+      else finish({ status: null, body: null, error: describe(error, options) }, request.reusedSocket && isResetBeforeAnswer(error));
     });
     request.end(body);
   });
+}
+
+function isResetBeforeAnswer(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
 }

@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { purgeExpiredIdempotencyKeys } from '../http/idempotency.ts';
-import { deliverDue } from './deliver-due.ts';
+import { closeConnectionPools } from './connection-pool.ts';
+import { DeliveryPump } from './deliver-due.ts';
 import { fanOut } from './fan-out.ts';
 import { purgeOldDeliveries } from './retention.ts';
 import { emitDueSoon, escalateStuckTasks } from './scheduler.ts';
@@ -10,48 +10,85 @@ import { sweepOrphanedAttachmentFiles } from '../modules/attachments/attachment.
 
 export interface WorkerJob {
   name: string;
-  /** Pause between passes when a pass found no more work. */
+  /** Pause between passes when a pass found no more work (another job may cut it short). */
   intervalMs: number;
+  /** Starts the job in one worker; its loop calls `pass` until the worker stops, then `close`. */
+  start(ctx: AppContext, log: FastifyBaseLogger, wake: (job: string) => void): JobRun;
+}
+
+export interface JobRun {
   /** One pass. Resolves true when it filled its batch, so the next pass starts at once. */
-  run(ctx: AppContext, log: FastifyBaseLogger): Promise<boolean>;
+  pass(): Promise<boolean>;
+  /** Finishes work the passes left running. */
+  close?(): Promise<void>;
 }
 
 const FAN_OUT_BATCH = 200;
-const DELIVERY_BATCH = 25;
+const DELIVERY_BATCH = 50;
 const SCHEDULER_BATCH = 200;
+
+/** A job whose passes keep no state between them. */
+function stateless(run: (ctx: AppContext, log: FastifyBaseLogger) => Promise<boolean>): WorkerJob['start'] {
+  return (ctx, log) => ({ pass: () => run(ctx, log) });
+}
 
 /**
  * Periodic jobs of the worker. Each job's state lives in the database and every job reads time
  * from `ctx.clock`, so any number of workers may run and tests call the jobs directly.
  */
 export const WORKER_JOBS: WorkerJob[] = [
-  { name: 'fan-out', intervalMs: 250, run: async (ctx) => (await fanOut(ctx, FAN_OUT_BATCH)) === FAN_OUT_BATCH },
-  { name: 'deliver-due', intervalMs: 250, run: async (ctx, log) => (await deliverDue(ctx, log, DELIVERY_BATCH)) === DELIVERY_BATCH },
-  { name: 'due-soon', intervalMs: 60_000, run: async (ctx) => (await emitDueSoon(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH },
-  { name: 'escalate-stuck-tasks', intervalMs: 60_000, run: async (ctx) => (await escalateStuckTasks(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH },
+  {
+    name: 'fan-out',
+    intervalMs: 250,
+    start: (ctx, _log, wake) => ({
+      async pass() {
+        const events = await fanOut(ctx, FAN_OUT_BATCH);
+        // New deliveries are due now: the delivery loop need not sleep out its interval.
+        if (events > 0) wake('deliver-due');
+        return events === FAN_OUT_BATCH;
+      },
+    }),
+  },
+  {
+    name: 'deliver-due',
+    intervalMs: 250,
+    start: (ctx, log) => {
+      // Attempts run on while the next batch is claimed; stopping waits for them to be recorded.
+      const pump = new DeliveryPump(ctx, log, DELIVERY_BATCH);
+      return {
+        pass: async () => (await pump.pass()) === DELIVERY_BATCH || pump.backlogged,
+        close: async () => {
+          await pump.drain();
+          closeConnectionPools(ctx);
+        },
+      };
+    },
+  },
+  { name: 'due-soon', intervalMs: 60_000, start: stateless(async (ctx) => (await emitDueSoon(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH) },
+  { name: 'escalate-stuck-tasks', intervalMs: 60_000, start: stateless(async (ctx) => (await escalateStuckTasks(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH) },
   {
     name: 'purge-old-deliveries',
     intervalMs: 3_600_000,
-    run: async (ctx) => {
+    start: stateless(async (ctx) => {
       await purgeOldDeliveries(ctx);
       return false;
-    },
+    }),
   },
   {
     name: 'purge-idempotency-keys',
     intervalMs: 60_000,
-    run: async (ctx) => {
+    start: stateless(async (ctx) => {
       await purgeExpiredIdempotencyKeys(ctx);
       return false;
-    },
+    }),
   },
   {
     name: 'sweep-orphaned-attachment-files',
     intervalMs: 15 * 60_000,
-    run: async (ctx) => {
+    start: stateless(async (ctx) => {
       await sweepOrphanedAttachmentFiles(ctx);
       return false;
-    },
+    }),
   },
 ];
 
@@ -71,19 +108,45 @@ export function warnAboutWebhookConfig(ctx: AppContext, log: FastifyBaseLogger):
   }
 }
 
-/** Runs every job in its own loop until stopped; a stop waits for passes in flight (an attempt lasts at most 5 s). */
+/** Runs every job in its own loop until stopped; a stop waits for passes and attempts in flight (an attempt lasts at most 5 s). */
 export function startWorker(ctx: AppContext, log: FastifyBaseLogger, jobs: WorkerJob[] = WORKER_JOBS): RunningWorker {
   const stopping = new AbortController();
+  // Ends a job's pause early; a wake during a pass makes the next pass start at once.
+  const wakers = new Map<string, { woken: boolean; wake: (() => void) | null }>(jobs.map((job) => [job.name, { woken: false, wake: null }]));
+  const wake = (name: string) => {
+    const waker = wakers.get(name);
+    if (!waker) return;
+    waker.woken = true;
+    waker.wake?.();
+  };
+  const pause = (job: WorkerJob) => {
+    const waker = wakers.get(job.name)!;
+    if (waker.woken) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stopping.signal.removeEventListener('abort', done);
+        waker.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, job.intervalMs);
+      stopping.signal.addEventListener('abort', done, { once: true });
+      waker.wake = done;
+    });
+  };
   const loop = async (job: WorkerJob) => {
+    const run = job.start(ctx, log, wake);
     while (!stopping.signal.aborted) {
+      wakers.get(job.name)!.woken = false;
       let more = false;
       try {
-        more = await job.run(ctx, log);
+        more = await run.pass();
       } catch (err) {
         log.error({ err, job: job.name }, 'worker job failed');
       }
-      if (!more) await sleep(job.intervalMs, undefined, { signal: stopping.signal }).catch(() => undefined);
+      if (!more) await pause(job);
     }
+    await run.close?.();
   };
   const loops = jobs.map(loop);
   log.info({ jobs: jobs.map((j) => j.name) }, 'worker started');
