@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { deliverDue } from '../../src/worker/deliver-due.ts';
@@ -92,7 +93,8 @@ describe('several workers never fan out or send the same attempt twice', () => {
   const { log } = captureLogger();
 
   beforeAll(async () => {
-    h = await createWebhookHarness({ allowPrivate: true });
+    // The attempt deadline is real time: a loaded CI machine must not turn slow into failed.
+    h = await createWebhookHarness({ allowPrivate: true, config: { webhooks: { ...loadConfig({}).webhooks, attemptTimeoutMs: 60_000 } } });
     receiver = await startReceiver();
     const url = process.env.TEST_DATABASE_URL;
     if (h.ctx.dialect === 'postgres' && url) {
