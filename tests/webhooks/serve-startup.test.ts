@@ -23,7 +23,7 @@ describe('serve: the worker starts once the API is listening', () => {
     await h.close();
   });
 
-  it('the first worker pass finds the HTTP API already answering', async () => {
+  it('the first worker pass finds the HTTP API already answering', { timeout: 120_000 }, async () => {
     const probe = net.createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const port = (probe.address() as AddressInfo).port;
