@@ -71,6 +71,17 @@ function positiveFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): n
   return value;
 }
 
+const WEBHOOK_ATTEMPT_TIMEOUT_MS = 5000;
+
+/** A lease no longer than an attempt would let a second worker re-run an attempt that is still going. */
+function webhookLeaseMs(env: NodeJS.ProcessEnv): number {
+  const seconds = positiveFrom(env, 'WEBHOOK_LEASE_SECONDS', 60);
+  if (seconds * 1000 <= WEBHOOK_ATTEMPT_TIMEOUT_MS) {
+    throw new Error(`WEBHOOK_LEASE_SECONDS must be longer than an attempt (${WEBHOOK_ATTEMPT_TIMEOUT_MS / 1000} s), got "${env.WEBHOOK_LEASE_SECONDS}"`);
+  }
+  return seconds * 1000;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     databaseUrl: env.DATABASE_URL || 'sqlite:./data/tasktracker.db',
@@ -94,8 +105,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: {
       secretKey: env.WEBHOOK_SECRET_KEY || null,
       allowPrivateTargets: boolFrom(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
-      attemptTimeoutMs: 5000,
-      leaseMs: 60_000,
+      attemptTimeoutMs: WEBHOOK_ATTEMPT_TIMEOUT_MS,
+      leaseMs: webhookLeaseMs(env),
       retentionDays: positiveFrom(env, 'WEBHOOK_RETENTION_DAYS', 30),
     },
     scheduler: {

@@ -1,15 +1,33 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { createLogger } from '../logger.ts';
-import { startWorker, warnAboutWebhookConfig } from '../worker/run-worker.ts';
+import { type RunningWorker, startWorker, warnAboutWebhookConfig, WORKER_JOBS, type WorkerJob } from '../worker/run-worker.ts';
 
-/** Runs the HTTP API and/or the worker until SIGTERM or SIGINT, then drains and closes the database. */
-export async function serve(ctx: AppContext, parts: { api: boolean; worker: boolean }): Promise<void> {
+export interface RunningServer {
+  log: FastifyBaseLogger;
+  app: FastifyInstance | null;
+  worker: RunningWorker | null;
+}
+
+/**
+ * Starts the HTTP API and/or the worker. The worker starts only once the API is listening:
+ * Fastify compiles every route schema while it gets ready, which blocks the event loop for
+ * seconds, and an attempt started before that would spend its whole 5 s deadline waiting and
+ * be recorded as a receiver timeout without a byte sent.
+ */
+export async function startServer(ctx: AppContext, parts: { api: boolean; worker: boolean }, jobs: WorkerJob[] = WORKER_JOBS): Promise<RunningServer> {
   const log = createLogger(ctx.config.logLevel);
   warnAboutWebhookConfig(ctx, log);
   const app = parts.api ? await buildApp(ctx, { logger: log }) : null;
-  const worker = parts.worker ? startWorker(ctx, app?.log ?? log) : null;
   if (app) await app.listen({ host: ctx.config.host, port: ctx.config.port });
+  const worker = parts.worker ? startWorker(ctx, app?.log ?? log, jobs) : null;
+  return { log, app, worker };
+}
+
+/** Runs the HTTP API and/or the worker until SIGTERM or SIGINT, then drains and closes the database. */
+export async function serve(ctx: AppContext, parts: { api: boolean; worker: boolean }): Promise<void> {
+  const { log, app, worker } = await startServer(ctx, parts);
 
   await new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {

@@ -188,6 +188,12 @@ describe('webhook catalog and endpoints (spec 4.7, API-DECISIONS "Webhooks")', (
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'maybe' })).toThrow(/true or false/);
   });
 
+  it('the delivery lease defaults to 60 s and must outlast an attempt', () => {
+    expect(loadConfig({}).webhooks.leaseMs).toBe(60_000);
+    expect(loadConfig({ WEBHOOK_LEASE_SECONDS: '6' }).webhooks.leaseMs).toBe(6000);
+    expect(() => loadConfig({ WEBHOOK_LEASE_SECONDS: '5' })).toThrow(/WEBHOOK_LEASE_SECONDS must be longer than an attempt/);
+  });
+
   it('4.7 rule 4: verify answers valid only for a signature made with the endpoint\'s secret over the exact payload', async () => {
     const ep = (await create(admin, { url: URL_OK })).body.data;
     const payload = '{"id":"evt_1","type":"task.created"}';
