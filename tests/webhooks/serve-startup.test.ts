@@ -35,14 +35,16 @@ describe('serve: the worker starts once the API is listening', () => {
       {
         name: 'probe',
         intervalMs: 60_000,
-        run: async () => {
-          firstPass ??= fetch(`http://127.0.0.1:${port}/healthz`).then(
-            (res) => res.status,
-            (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.message,
-          );
-          await firstPass;
-          return false;
-        },
+        start: () => ({
+          pass: async () => {
+            firstPass ??= fetch(`http://127.0.0.1:${port}/healthz`).then(
+              (res) => res.status,
+              (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.message,
+            );
+            await firstPass;
+            return false;
+          },
+        }),
       },
     ]);
     expect(await firstPass).toBe(200);
