@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import { customValuesByTask } from '../custom-fields/custom-fields.repository.ts';
-import { findTaskRow, labelNamesByTask, minutesSpentByTask, type TaskRow } from './task.repository.ts';
+import { byCodePoint, findTaskRow, labelNamesByTask, minutesSpentByTask, type TaskRow, type TaskRowWithExtras } from './task.repository.ts';
 import type { TaskJson } from './task.schemas.ts';
 
 /** What the task JSON needs beyond its row, loaded per page (see presentTasks). */
@@ -32,6 +32,17 @@ export function presentTask(row: TaskRow, extras: TaskExtras): TaskJson {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+const fromJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
+
+/** A row of selectTaskRowsWithExtras (reads), which carries its labels, custom fields and minutes. */
+export function presentTaskRow(row: TaskRowWithExtras): TaskJson {
+  return presentTask(row, {
+    labels: (fromJson(row.labels_json) as string[]).sort(byCodePoint),
+    customFields: fromJson(row.custom_fields_json) as Record<string, unknown>,
+    timeSpentMinutes: Number(row.minutes_spent),
+  });
 }
 
 /** A page of tasks: labels, custom field values and time totals come from one query each for the whole page, never one per task. */

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Dialect, Executor } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -43,6 +44,25 @@ export function selectTaskRows(db: Executor) {
 
 export type TaskRow = Awaited<ReturnType<ReturnType<typeof selectTaskRows>['executeTakeFirstOrThrow']>>;
 
+/**
+ * Reads: task rows together with their labels, custom field values and logged minutes, so a
+ * task or a page of tasks is one statement (correlated subqueries on indexed task ids). The
+ * lists come back as JSON: text on SQLite, already parsed by the driver on PostgreSQL.
+ */
+export function selectTaskRowsWithExtras(db: Executor, dialect: Dialect) {
+  const pg = dialect === 'postgres';
+  const labels = pg
+    ? sql<unknown>`(SELECT coalesce(json_agg(l.name), '[]') FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id)`
+    : sql<unknown>`(SELECT json_group_array(l.name) FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id)`;
+  const customFields = pg
+    ? sql<unknown>`(SELECT coalesce(json_object_agg(v.field_id, CAST(v.value AS json)), '{}') FROM task_custom_values v WHERE v.task_id = t.id)`
+    : sql<unknown>`(SELECT json_group_object(CAST(v.field_id AS TEXT), json(v.value)) FROM task_custom_values v WHERE v.task_id = t.id)`;
+  const minutes = sql<number | string>`(SELECT coalesce(sum(te.minutes), 0) FROM time_entries te WHERE te.task_id = t.id)`;
+  return selectTaskRows(db).select([labels.as('labels_json'), customFields.as('custom_fields_json'), minutes.as('minutes_spent')]);
+}
+
+export type TaskRowWithExtras = Awaited<ReturnType<ReturnType<typeof selectTaskRowsWithExtras>['executeTakeFirstOrThrow']>>;
+
 export function findTaskRow(db: Executor, taskId: number): Promise<TaskRow | undefined> {
   return selectTaskRows(db).where('t.id', '=', taskId).executeTakeFirst();
 }
@@ -85,6 +105,9 @@ export async function lockExistingTask(db: Executor, ctx: { dialect: Dialect }, 
   return task;
 }
 
+/** Label order: sorted here rather than in SQL so both databases agree regardless of collation. */
+export const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Label names per task for a page of tasks, in one query; each list sorted by code point. */
 export async function labelNamesByTask(db: Executor, taskIds: number[]): Promise<Map<number, string[]>> {
   const result = new Map<number, string[]>();
@@ -100,8 +123,7 @@ export async function labelNamesByTask(db: Executor, taskIds: number[]): Promise
     names.push(row.name);
     result.set(row.task_id, names);
   }
-  // Sorted here rather than in SQL so both databases agree regardless of collation.
-  for (const names of result.values()) names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const names of result.values()) names.sort(byCodePoint);
   return result;
 }
 
