@@ -10,7 +10,7 @@ import * as search from './migrations/0006_search.ts';
 import * as customFields from './migrations/0007_custom_fields.ts';
 import * as taskRecords from './migrations/0008_task_records.ts';
 import * as standups from './migrations/0009_standups.ts';
-import * as authEpoch from './migrations/0010_auth_epoch.ts';
+import * as readPaths from './migrations/0010_read_paths.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -27,7 +27,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0007_custom_fields', customFields],
   ['0008_task_records', taskRecords],
   ['0009_standups', standups],
-  ['0010_auth_epoch', authEpoch],
+  ['0010_read_paths', readPaths],
 ];
 
 class StaticProvider implements MigrationProvider {

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import { customValuesByTask } from '../custom-fields/custom-fields.repository.ts';
-import { byCodePoint, findTaskRow, labelNamesByTask, minutesSpentByTask, type TaskRow, type TaskRowWithExtras } from './task.repository.ts';
+import { byCodePoint, findTaskRow, labelNamesByTask, minutesSpentByTask, type TaskExtrasRow, type TaskRow } from './task.repository.ts';
 import type { TaskJson } from './task.schemas.ts';
 
 /** What the task JSON needs beyond its row, loaded per page (see presentTasks). */
@@ -36,12 +36,12 @@ export function presentTask(row: TaskRow, extras: TaskExtras): TaskJson {
 
 const fromJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
 
-/** A row of selectTaskRowsWithExtras (reads), which carries its labels, custom fields and minutes. */
-export function presentTaskRow(row: TaskRowWithExtras): TaskJson {
+/** A task row with the extras columns of task.repository.ts (reads). */
+export function presentTaskRow(row: TaskRow, extras: TaskExtrasRow): TaskJson {
   return presentTask(row, {
-    labels: (fromJson(row.labels_json) as string[]).sort(byCodePoint),
-    customFields: fromJson(row.custom_fields_json) as Record<string, unknown>,
-    timeSpentMinutes: Number(row.minutes_spent),
+    labels: (fromJson(extras.labels_json) as string[]).sort(byCodePoint),
+    customFields: fromJson(extras.custom_fields_json) as Record<string, unknown>,
+    timeSpentMinutes: Number(extras.minutes_spent),
   });
 }
 

@@ -15,7 +15,7 @@ import { findVisibleProjectRef, type ProjectRef } from '../projects/visibility.t
 import { TaskInputResolver } from './task-input.ts';
 import { etagOf, presentTaskRow, type TaskSnapshot } from './task.presenter.ts';
 import { lockProject } from '../projects/lock.ts';
-import { findTaskRow, findVisibleTaskRef, lockTask, selectTaskRowsWithExtras, type TaskRef, type TaskRow, type TaskRowWithExtras } from './task.repository.ts';
+import { findTaskRow, findVisibleTaskRef, lockTask, selectTaskRows, selectTaskRowsWithExtras, taskExtrasByIds, type TaskRef, type TaskRow, type TaskRowWithExtras } from './task.repository.ts';
 import type { TaskCreateInput, TaskJson, TaskListFilters, TaskUpdateInput } from './task.schemas.ts';
 import { applyTaskUpdate, createTaskRecord, deleteTaskRecord, type TaskValues } from './task-writes.ts';
 
@@ -79,12 +79,14 @@ const ORDERABLE = {
 };
 
 function tasksQuery(ctx: AppContext) {
-  return selectTaskRowsWithExtras(ctx.db, ctx.dialect).select(sql<string>`coalesce(t.due_date, '9999-12-31')`.as('due_sort'));
+  return selectTaskRows(ctx.db).select(sql<string>`coalesce(t.due_date, '9999-12-31')`.as('due_sort'));
 }
 
-async function pageOfTasks(query: ReturnType<typeof tasksQuery>, page: PageRequest) {
+/** Two statements whatever the page size: the page of rows, then the extras of exactly those rows. */
+async function pageOfTasks(ctx: AppContext, query: ReturnType<typeof tasksQuery>, page: PageRequest) {
   const { rows, pagination } = await paginate(query, page, { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key' });
-  return { data: rows.map(presentTaskRow), pagination };
+  const extras = await taskExtrasByIds(ctx.db, ctx.dialect, rows.map((r) => r.id));
+  return { data: rows.map((row) => presentTaskRow(row, extras.get(row.id)!)), pagination };
 }
 
 const csv = (value: string) => value.split(',').map((part) => part.trim()).filter(Boolean);
@@ -133,7 +135,7 @@ export async function listTasks(ctx: AppContext, principal: Principal, projectKe
   if (filters.updated_since) query = query.where('t.updated_at', '>=', storedTimestamp('updated_since', filters.updated_since));
   if (filters.due_before) query = query.where('t.due_date', '<=', filters.due_before);
   if (filters.due_after) query = query.where('t.due_date', '>=', filters.due_after);
-  return pageOfTasks(query, page);
+  return pageOfTasks(ctx, query, page);
 }
 
 type TasksByKey = (key: string) => Promise<TaskRowWithExtras[]>;
@@ -156,12 +158,12 @@ export async function getTask(ctx: AppContext, principal: Principal, key: string
   const [rows, visible] = [await tasksByKey(ctx)(key), await visibleProjectsOf(ctx.db, principal)];
   const row = rows.find((r) => visible.byId.has(r.project_id));
   if (!row) throw notFound('Task');
-  return { task: presentTaskRow(row), version: row.version };
+  return { task: presentTaskRow(row, row), version: row.version };
 }
 
 export async function listSubtasks(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
   const ref = await visibleTask(ctx, principal, key);
-  return pageOfTasks(tasksQuery(ctx).where('t.parent_id', '=', ref.id), page);
+  return pageOfTasks(ctx, tasksQuery(ctx).where('t.parent_id', '=', ref.id), page);
 }
 
 // ---------------------------------------------------------------- writes

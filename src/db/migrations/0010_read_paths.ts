@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { MigrationContext } from './helpers.ts';
 
 /**
- * One counter that every change to who may see what moves forward: token updates (revocation,
+ * For the read paths (bench/). First, one counter that every change to who may see what moves forward: token updates (revocation,
  * expiry, scopes, restriction) and deletions, account and organization changes, memberships,
  * and project deletion or renaming. The API caches tokens and visible projects per process and
  * reads this row on every request to know whether its cache still holds (src/modules/auth/
@@ -19,6 +19,10 @@ const WATCHED: Array<[table: string, events: string]> = [
 ];
 
 export async function up({ db, dialect }: MigrationContext): Promise<void> {
+  // A project's tasks in id order: cursor pages read the next rows of the project instead of
+  // sorting all of them (SQLite otherwise picks the project/status index and sorts).
+  await db.schema.createIndex('tasks_project_id_idx').on('tasks').columns(['project_id', 'id']).execute();
+
   await db.schema
     .createTable('auth_epoch')
     .addColumn('id', 'integer', (c) => c.primaryKey())
