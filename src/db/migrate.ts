@@ -11,6 +11,7 @@ import * as customFields from './migrations/0007_custom_fields.ts';
 import * as taskRecords from './migrations/0008_task_records.ts';
 import * as standups from './migrations/0009_standups.ts';
 import * as searchScope from './migrations/0010_search_scope.ts';
+import * as readPaths from './migrations/0011_read_paths.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -28,6 +29,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0008_task_records', taskRecords],
   ['0009_standups', standups],
   ['0010_search_scope', searchScope],
+  ['0011_read_paths', readPaths],
 ];
 
 class StaticProvider implements MigrationProvider {

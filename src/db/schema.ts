@@ -464,7 +464,14 @@ export interface TimeEntriesTable {
   updated_at: string;
 }
 
+/** One row (id 1): moved forward by triggers on every access change (migration 0010). */
+export interface AuthEpochTable {
+  id: number;
+  value: number;
+}
+
 export interface Database {
+  auth_epoch: AuthEpochTable;
   organizations: OrganizationsTable;
   users: UsersTable;
   api_tokens: ApiTokensTable;

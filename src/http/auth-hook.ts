@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { authenticate, requireScope } from '../modules/auth/auth.service.ts';
+import { AuthCache } from '../modules/auth/auth-cache.ts';
+import { requireScope } from '../modules/auth/auth.service.ts';
 import type { Principal } from '../modules/auth/principal.ts';
 import type { Scope } from '../modules/auth/scopes.ts';
 import { ApiError } from './errors.ts';
@@ -20,10 +21,11 @@ declare module 'fastify' {
 
 /** Authentication, scope check and rate limiting, in that order, before the body is even parsed. */
 export function registerAuth(app: FastifyInstance, ctx: AppContext, limits: RateLimits): void {
+  const tokens = new AuthCache(ctx.db);
   app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
-    const principal = await authenticate(ctx.db, ctx.clock, request.headers.authorization);
+    const principal = await tokens.authenticate(ctx.clock, request.headers.authorization);
     request.principal = principal;
     if (scope !== 'authenticated') requireScope(principal, scope);
     try {

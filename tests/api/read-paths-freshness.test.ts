@@ -3,8 +3,9 @@ import { createHarness, type Actor, type TestHarness } from '../helpers/harness.
 
 /**
  * The hot read paths tuned for bench/ (GET a task in one query, the project-scoped label filter,
- * search's separate count) check visibility in SQL on every request: nothing about a caller's
- * access is remembered between requests, so a removed membership takes effect at once.
+ * search's separate count) honour a removed membership on the next request, even one removed by
+ * a direct database write: the visible projects they reuse are dropped as soon as the auth epoch
+ * moves (auth-cache.ts; more cases in auth-cache.test.ts).
  */
 describe('read paths honour access changes immediately (spec 4.3 visibility)', () => {
   let h: TestHarness;

@@ -81,6 +81,8 @@ describe('time entries and the task\'s time_spent_minutes (API-DECISIONS "Commen
       }
     };
     await addTasks(2);
+    // The first read also loads the caller's visible projects, which later reads reuse (auth-cache.ts).
+    await queriesToList();
     const few = await queriesToList();
     await addTasks(12);
     const many = await queriesToList();

@@ -6,6 +6,15 @@ import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 
+const reopeners = new WeakMap<DatabaseHandle, () => DatabaseHandle>();
+
+/** Another connection (pool) to a database from freshDatabase, as a second server process would open; close it before the first. */
+export function secondConnection(handle: DatabaseHandle): DatabaseHandle {
+  const reopen = reopeners.get(handle);
+  if (!reopen) throw new Error('secondConnection: not a handle from freshDatabase');
+  return reopen();
+}
+
 /**
  * A fresh, migrated database for one test file: a temporary SQLite file by default, or a
  * throwaway schema in TEST_DATABASE_URL's PostgreSQL database when that is set.
@@ -20,7 +29,7 @@ export async function freshDatabase(): Promise<DatabaseHandle> {
     await admin.end();
     const handle = openDatabase(pgUrl, { pgSchema: schema, pgPoolSize: 5 });
     await migrateToLatest(handle);
-    return {
+    const fresh: DatabaseHandle = {
       ...handle,
       close: async () => {
         await handle.close();
@@ -30,15 +39,20 @@ export async function freshDatabase(): Promise<DatabaseHandle> {
         await cleanup.end();
       },
     };
+    reopeners.set(fresh, () => openDatabase(pgUrl, { pgSchema: schema, pgPoolSize: 5 }));
+    return fresh;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-test-'));
-  const handle = openDatabase(`sqlite:${path.join(dir, 'test.db')}`);
+  const url = `sqlite:${path.join(dir, 'test.db')}`;
+  const handle = openDatabase(url);
   await migrateToLatest(handle);
-  return {
+  const fresh: DatabaseHandle = {
     ...handle,
     close: async () => {
       await handle.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+  reopeners.set(fresh, () => openDatabase(url));
+  return fresh;
 }

@@ -10,15 +10,28 @@ const unauthenticated = (message: string) => new ApiError('UNAUTHENTICATED', mes
 
 /** Resolves an `Authorization` header to a principal, or throws 401. */
 export async function authenticate(db: Db, clock: Clock, header: string | undefined): Promise<Principal> {
+  return principalOfTokenHash(db, clock, tokenHashOf(header));
+}
+
+/** The hash the token of an `Authorization` header is stored under; 401 when the header is missing or malformed. */
+export function tokenHashOf(header: string | undefined): string {
   if (!header) throw unauthenticated('Missing Authorization header. Send "Authorization: Bearer <token>".');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match?.[1]) throw unauthenticated('Authorization header must be "Bearer <token>".');
+  return hashToken(match[1]);
+}
 
+/** 401 once the token's expiry has passed. */
+export function assertUsable(clock: Clock, expiresAt: string | null): void {
+  if (expiresAt && expiresAt <= clock.nowIso()) throw unauthenticated('The token has expired.');
+}
+
+export async function principalOfTokenHash(db: Db, clock: Clock, tokenHash: string): Promise<Principal> {
   // The lookup is by hash, so no comparison of secret material happens in application code.
-  const row = await findTokenWithAccount(db, hashToken(match[1]));
+  const row = await findTokenWithAccount(db, tokenHash);
   if (!row) throw unauthenticated('The token is not valid.');
   if (row.revoked_at) throw unauthenticated('The token has been revoked.');
-  if (row.expires_at && row.expires_at <= clock.nowIso()) throw unauthenticated('The token has expired.');
+  assertUsable(clock, row.expires_at);
 
   return {
     tokenId: row.token_id,

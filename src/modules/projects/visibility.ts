@@ -38,3 +38,14 @@ export function findVisibleProjectRef(db: Executor, principal: Principal, by: { 
   const query = visibleProjects(db, principal).select(['p.id', 'p.key', 'p.name', 'p.organization_id', 'p.workflow_id', 'pm.role']);
   return ('id' in by ? query.where('p.id', '=', by.id) : query.where('p.key', '=', by.key)).executeTakeFirst();
 }
+
+/** Every project the caller can see, by key and by id (see auth-cache.ts for when it is reused). */
+export interface VisibleProjects {
+  byKey: Map<string, ProjectRef>;
+  byId: Map<number, ProjectRef>;
+}
+
+export async function loadVisibleProjects(db: Executor, principal: Principal): Promise<VisibleProjects> {
+  const rows = await visibleProjects(db, principal).select(['p.id', 'p.key', 'p.name', 'p.organization_id', 'p.workflow_id', 'pm.role']).execute();
+  return { byKey: new Map(rows.map((r) => [r.key, r])), byId: new Map(rows.map((r) => [r.id, r])) };
+}

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import { customValuesByTask } from '../custom-fields/custom-fields.repository.ts';
-import { findTaskRow, labelNamesByTask, minutesSpentByTask, type TaskRow } from './task.repository.ts';
+import { byCodePoint, findTaskRow, labelNamesByTask, minutesSpentByTask, type TaskExtrasRow, type TaskRow } from './task.repository.ts';
 import type { TaskJson } from './task.schemas.ts';
 
 /** What the task JSON needs beyond its row, loaded per page (see presentTasks). */
@@ -32,6 +32,17 @@ export function presentTask(row: TaskRow, extras: TaskExtras): TaskJson {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+const fromJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
+
+/** A task row with the extras columns of task.repository.ts (reads). */
+export function presentTaskRow(row: TaskRow, extras: TaskExtrasRow): TaskJson {
+  return presentTask(row, {
+    labels: (fromJson(extras.labels_json) as string[]).sort(byCodePoint),
+    customFields: fromJson(extras.custom_fields_json) as Record<string, unknown>,
+    timeSpentMinutes: Number(extras.minutes_spent),
+  });
 }
 
 /** A page of tasks: labels, custom field values and time totals come from one query each for the whole page, never one per task. */

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Dialect, Executor } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -43,6 +44,41 @@ export function selectTaskRows(db: Executor) {
 
 export type TaskRow = Awaited<ReturnType<ReturnType<typeof selectTaskRows>['executeTakeFirstOrThrow']>>;
 
+/**
+ * Reads: a task's labels, custom field values and logged minutes as correlated subqueries on
+ * indexed task ids, so they come with the row instead of costing a statement each. The lists
+ * come back as JSON: text on SQLite, already parsed by the driver on PostgreSQL.
+ */
+function extrasColumns(dialect: Dialect) {
+  const pg = dialect === 'postgres';
+  const labels = pg
+    ? sql<unknown>`(SELECT coalesce(json_agg(l.name), '[]') FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id)`
+    : sql<unknown>`(SELECT json_group_array(l.name) FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id)`;
+  const customFields = pg
+    ? sql<unknown>`(SELECT coalesce(json_object_agg(v.field_id, CAST(v.value AS json)), '{}') FROM task_custom_values v WHERE v.task_id = t.id)`
+    : sql<unknown>`(SELECT json_group_object(CAST(v.field_id AS TEXT), json(v.value)) FROM task_custom_values v WHERE v.task_id = t.id)`;
+  const minutes = sql<number | string>`(SELECT coalesce(sum(te.minutes), 0) FROM time_entries te WHERE te.task_id = t.id)`;
+  return [labels.as('labels_json'), customFields.as('custom_fields_json'), minutes.as('minutes_spent')] as const;
+}
+
+/** One task read in one statement: its row and its extras. */
+export function selectTaskRowsWithExtras(db: Executor, dialect: Dialect) {
+  return selectTaskRows(db).select(extrasColumns(dialect));
+}
+
+export type TaskRowWithExtras = Awaited<ReturnType<ReturnType<typeof selectTaskRowsWithExtras>['executeTakeFirstOrThrow']>>;
+export type TaskExtrasRow = Pick<TaskRowWithExtras, 'labels_json' | 'custom_fields_json' | 'minutes_spent'>;
+
+/**
+ * The extras of a page of tasks in one statement, after the page is chosen: inside the page
+ * query, SQLite would compute them for every candidate row it sorts, not just the page.
+ */
+export async function taskExtrasByIds(db: Executor, dialect: Dialect, taskIds: number[]): Promise<Map<number, TaskExtrasRow>> {
+  if (taskIds.length === 0) return new Map();
+  const rows = await db.selectFrom('tasks as t').select('t.id').select(extrasColumns(dialect)).where('t.id', 'in', taskIds).execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 export function findTaskRow(db: Executor, taskId: number): Promise<TaskRow | undefined> {
   return selectTaskRows(db).where('t.id', '=', taskId).executeTakeFirst();
 }
@@ -85,6 +121,9 @@ export async function lockExistingTask(db: Executor, ctx: { dialect: Dialect }, 
   return task;
 }
 
+/** Label order: sorted here rather than in SQL so both databases agree regardless of collation. */
+export const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Label names per task for a page of tasks, in one query; each list sorted by code point. */
 export async function labelNamesByTask(db: Executor, taskIds: number[]): Promise<Map<number, string[]>> {
   const result = new Map<number, string[]>();
@@ -100,8 +139,7 @@ export async function labelNamesByTask(db: Executor, taskIds: number[]): Promise
     names.push(row.name);
     result.set(row.task_id, names);
   }
-  // Sorted here rather than in SQL so both databases agree regardless of collation.
-  for (const names of result.values()) names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const names of result.values()) names.sort(byCodePoint);
   return result;
 }
 

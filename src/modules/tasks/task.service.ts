@@ -1,19 +1,21 @@
 import { sql } from 'kysely';
 import { isoFromMicros } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
-import type { Executor, Trx } from '../../db/database.ts';
+import type { Db, Trx } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import { removeStoredFiles, storageNamesOf } from '../attachments/attachment.files.ts';
+import { visibleProjectsOf } from '../auth/auth-cache.ts';
 import { canWriteInProject, type Principal } from '../auth/principal.ts';
 import { lockFields } from '../custom-fields/custom-fields.repository.ts';
 import { isStoredId } from '../custom-fields/values.ts';
-import { findVisibleProjectRef, type ProjectRef, visibleProjectIds } from '../projects/visibility.ts';
+import { findVisibleProjectRef, type ProjectRef } from '../projects/visibility.ts';
 import { TaskInputResolver } from './task-input.ts';
-import { etagOf, presentTasks, type TaskSnapshot } from './task.presenter.ts';
+import { etagOf, presentTaskRow, type TaskSnapshot } from './task.presenter.ts';
 import { lockProject } from '../projects/lock.ts';
-import { findTaskRow, findVisibleTaskRef, lockTask, selectTaskRows, type TaskRef, type TaskRow } from './task.repository.ts';
+import { findTaskRow, findVisibleTaskRef, lockTask, selectTaskRows, selectTaskRowsWithExtras, taskExtrasByIds, type TaskRef, type TaskRow, type TaskRowWithExtras } from './task.repository.ts';
 import type { TaskCreateInput, TaskJson, TaskListFilters, TaskUpdateInput } from './task.schemas.ts';
 import { applyTaskUpdate, createTaskRecord, deleteTaskRecord, type TaskValues } from './task-writes.ts';
 
@@ -91,13 +93,15 @@ const ORDERABLE = {
   key: 't.number',
 };
 
-function tasksQuery(db: Executor) {
-  return selectTaskRows(db).select(sql<string>`coalesce(t.due_date, '9999-12-31')`.as('due_sort'));
+function tasksQuery(ctx: AppContext) {
+  return selectTaskRows(ctx.db).select(sql<string>`coalesce(t.due_date, '9999-12-31')`.as('due_sort'));
 }
 
+/** Two statements whatever the page size: the page of rows, then the extras of exactly those rows. */
 async function pageOfTasks(ctx: AppContext, query: ReturnType<typeof tasksQuery>, page: PageRequest) {
   const { rows, pagination } = await paginate(query, page, { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key' });
-  return { data: await presentTasks(ctx.db, rows), pagination };
+  const extras = await taskExtrasByIds(ctx.db, ctx.dialect, rows.map((r) => r.id));
+  return { data: rows.map((row) => presentTaskRow(row, extras.get(row.id)!)), pagination };
 }
 
 const csv = (value: string) => value.split(',').map((part) => part.trim()).filter(Boolean);
@@ -111,8 +115,9 @@ function storedTimestamp(field: string, value: string): string {
 }
 
 export async function listTasks(ctx: AppContext, principal: Principal, projectKey: string, filters: TaskListFilters, page: PageRequest) {
-  const project = await visibleProject(ctx, principal, projectKey);
-  let query = tasksQuery(ctx.db).where('t.project_id', '=', project.id);
+  const project = (await visibleProjectsOf(ctx.db, principal)).byKey.get(projectKey);
+  if (!project) throw notFound('Project');
+  let query = tasksQuery(ctx).where('t.project_id', '=', project.id);
   if (filters.status) query = query.where('s.name', 'in', csv(filters.status));
   if (filters.status_category) query = query.where('s.category', 'in', csv(filters.status_category) as Array<'todo' | 'in_progress' | 'done'>);
   if (filters.task_type) query = query.where('tt.name', 'in', csv(filters.task_type));
@@ -148,17 +153,32 @@ export async function listTasks(ctx: AppContext, principal: Principal, projectKe
   return pageOfTasks(ctx, query, page);
 }
 
+type TasksByKey = (key: string) => Promise<TaskRowWithExtras[]>;
+const tasksByKeyOf = new WeakMap<Db, TasksByKey>();
+
+/** The hottest read (bench/): one precompiled statement on the key index. */
+function tasksByKey(ctx: AppContext): TasksByKey {
+  let run = tasksByKeyOf.get(ctx.db);
+  if (!run) {
+    const dialect = ctx.dialect;
+    run = prepared(ctx.db, (db, key: string) => selectTaskRowsWithExtras(db, dialect).where('t.key', '=', key), 1);
+    tasksByKeyOf.set(ctx.db, run);
+  }
+  return run;
+}
+
 export async function getTask(ctx: AppContext, principal: Principal, key: string): Promise<{ task: TaskJson; version: number }> {
-  // One query for the row and its visibility (the hottest read: bench/); invisible = 404.
-  const row = await selectTaskRows(ctx.db).where('t.key', '=', key).where('t.project_id', 'in', visibleProjectIds(ctx.db, principal)).executeTakeFirst();
+  // Keys are unique per workspace, not across them: the one in a project the caller sees (cached), else 404.
+  // Filtering by project here rather than in SQL keeps SQLite on the key index.
+  const [rows, visible] = [await tasksByKey(ctx)(key), await visibleProjectsOf(ctx.db, principal)];
+  const row = rows.find((r) => visible.byId.has(r.project_id));
   if (!row) throw notFound('Task');
-  const [task] = await presentTasks(ctx.db, [row]);
-  return { task: task!, version: row.version };
+  return { task: presentTaskRow(row, row), version: row.version };
 }
 
 export async function listSubtasks(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
   const ref = await visibleTask(ctx, principal, key);
-  return pageOfTasks(ctx, tasksQuery(ctx.db).where('t.parent_id', '=', ref.id), page);
+  return pageOfTasks(ctx, tasksQuery(ctx).where('t.parent_id', '=', ref.id), page);
 }
 
 // ---------------------------------------------------------------- writes

@@ -1,0 +1,78 @@
+import type { Clock } from '../../clock.ts';
+import type { Db, Executor } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
+import type { Principal } from './principal.ts';
+import { assertUsable, principalOfTokenHash, tokenHashOf } from './auth.service.ts';
+import { loadVisibleProjects, type VisibleProjects } from '../projects/visibility.ts';
+
+/**
+ * Remembers, per process, what a token resolves to (its principal and, once asked for, the
+ * projects it can see), so a read does not redo those queries on every request.
+ *
+ * Validity: the `auth_epoch` row moves forward, by database triggers and in the same
+ * transaction, with every change that can alter what a token may do (migration 0010). Each
+ * request reads it (one primary-key lookup) before using anything cached; an entry is used only
+ * if it was loaded under the epoch just read. Entries are loaded after reading the epoch they
+ * are tagged with, so they are never older than their tag; a change committed later moves the
+ * epoch past the tag. This holds across processes sharing the database, since the counter
+ * lives in the database. Expiry depends on time, not on the epoch: it is checked on every use.
+ */
+interface Entry {
+  epoch: number;
+  principal: Principal;
+  projects?: Promise<VisibleProjects>;
+}
+
+/** Tokens remembered at most; beyond, the least recently used is forgotten. */
+const MAX_ENTRIES = 10_000;
+
+/** The entry a principal came from, so services find its cached projects (absent: not cached). */
+const entryOfPrincipal = new WeakMap<Principal, Entry>();
+
+export class AuthCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly readEpoch: () => Promise<Array<{ value: number | string }>>;
+
+  constructor(private readonly db: Db) {
+    this.readEpoch = prepared(db, (d) => d.selectFrom('auth_epoch').select('value').where('id', '=', 1));
+  }
+
+  /** As `authenticate`, answering from the cache when the epoch allows. */
+  async authenticate(clock: Clock, header: string | undefined): Promise<Principal> {
+    const hash = tokenHashOf(header);
+    const [row] = await this.readEpoch();
+    // No row (a database not migrated this far) means nothing can be trusted: never cache.
+    const epoch = row ? Number(row.value) : undefined;
+    const cached = this.entries.get(hash);
+    if (cached && epoch !== undefined && cached.epoch === epoch) {
+      assertUsable(clock, cached.principal.expiresAt);
+      // Map order is insertion order: moving the entry to the end keeps eviction least-recently-used.
+      this.entries.delete(hash);
+      this.entries.set(hash, cached);
+      return cached.principal;
+    }
+    const principal = await principalOfTokenHash(this.db, clock, hash);
+    if (epoch === undefined) return principal;
+    const entry: Entry = { epoch, principal };
+    entryOfPrincipal.set(principal, entry);
+    this.entries.delete(hash);
+    this.entries.set(hash, entry);
+    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    return principal;
+  }
+}
+
+/**
+ * The projects the caller can see, from the cache when the principal came from it (valid for
+ * the request that authenticated it), otherwise loaded now.
+ */
+export function visibleProjectsOf(db: Executor, principal: Principal): Promise<VisibleProjects> {
+  const entry = entryOfPrincipal.get(principal);
+  if (!entry) return loadVisibleProjects(db, principal);
+  if (!entry.projects) {
+    entry.projects = loadVisibleProjects(db, principal);
+    // A failed load is not remembered.
+    entry.projects.catch(() => (entry.projects = undefined));
+  }
+  return entry.projects;
+}
