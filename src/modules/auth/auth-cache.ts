@@ -10,7 +10,7 @@ import { loadVisibleProjects, type VisibleProjects } from '../projects/visibilit
  * projects it can see), so a read does not redo those queries on every request.
  *
  * Validity: the `auth_epoch` row moves forward, by database triggers and in the same
- * transaction, with every change that can alter what a token may do (migration 0010). Each
+ * transaction, with every change that can alter what a token may do (migration 0011). Each
  * request reads it (one primary-key lookup) before using anything cached; an entry is used only
  * if it was loaded under the epoch just read. Entries are loaded after reading the epoch they
  * are tagged with, so they are never older than their tag; a change committed later moves the

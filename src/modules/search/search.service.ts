@@ -4,7 +4,8 @@ import type { Executor } from '../../db/database.ts';
 import { invalid } from '../../http/errors.ts';
 import { encodeCursor, type PageRequest, type Pagination, paginate } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds, visibleProjects } from '../projects/visibility.ts';
+import { visibleProjectIds } from '../projects/visibility.ts';
+import { visibleProjectsOf } from '../auth/auth-cache.ts';
 import { presentTasks } from '../tasks/task.presenter.ts';
 import { selectTaskRows, type TaskRow } from '../tasks/task.repository.ts';
 import { fts5Query, searchTerms, tsQuery } from './search-query.ts';
@@ -52,9 +53,8 @@ function searchPostgres(ctx: AppContext, principal: Principal, params: SearchPar
  */
 async function searchSqlite(ctx: AppContext, principal: Principal, params: SearchParams, terms: string[], page: PageRequest): Promise<{ rows: TaskRow[]; pagination: Pagination }> {
   const db = ctx.db;
-  let projects = visibleProjects(db, principal).select('p.id');
-  if (params.project) projects = projects.where('p.key', '=', params.project);
-  const projectIds = (await projects.execute()).map((p) => p.id);
+  const projects = await visibleProjectsOf(db, principal);
+  const projectIds = params.project ? [projects.byKey.get(params.project)?.id].filter((id) => id !== undefined) : [...projects.byId.keys()];
   if (projectIds.length === 0) {
     const pagination = page.mode === 'cursor' ? { limit: page.limit, next_cursor: encodeCursor(page.afterId), has_more: false } : { count: 0, limit: page.limit, offset: page.offset };
     return { rows: [], pagination };
