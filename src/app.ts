@@ -13,6 +13,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { RateLimits } from './http/rate-limit.ts';
 import { ErrorResponse } from './http/schemas.ts';
+import { buildSerializerFactory } from './http/serialization.ts';
 import { registerValidators } from './http/validation.ts';
 import { LOG_REDACT } from './logger.ts';
 import { registerRoutes } from './routes.ts';
@@ -79,6 +80,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     return503OnClosing: true,
+    schemaController: { compilersFactory: { buildSerializer: buildSerializerFactory } },
     // A path Fastify cannot decode (e.g. %ZZ) is answered before any hook: keep the spec's error shape.
     frameworkErrors: (error, _request, frameworkReply) => {
       const badUrl = error.code === 'FST_ERR_BAD_URL';
