@@ -31,7 +31,7 @@ export async function searchTasks(ctx: AppContext, principal: Principal, params:
   const terms = searchTerms(params.q);
   if (terms.length === 0) throw invalid({ q: 'must contain at least one word' });
   const { rows, pagination } = ctx.dialect === 'postgres' ? await searchPostgres(ctx, principal, params, terms, page) : await searchSqlite(ctx, principal, params, terms, page);
-  return { data: await presentTasks(ctx.db, rows), pagination };
+  return { data: await presentTasks(ctx.db, ctx.dialect, rows), pagination };
 }
 
 function searchPostgres(ctx: AppContext, principal: Principal, params: SearchParams, terms: string[], page: PageRequest) {

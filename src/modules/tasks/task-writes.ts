@@ -121,7 +121,7 @@ export async function createTaskRecord(
   if (label_ids.length) await setLabels(trx, id, label_ids);
   await setCustomValues(trx, id, customEntries(custom_fields).filter(([, value]) => value !== null));
 
-  const snapshot = (await loadSnapshot(trx, id))!;
+  const snapshot = (await loadSnapshot(trx, ctx.dialect, id))!;
   await trx
     .insertInto('activities')
     .values({ task_id: id, actor_id: origin.actor.id, action: 'created', field: null, from_value: null, to_value: null, created_at: now })
@@ -149,7 +149,7 @@ export async function applyTaskUpdate(
   changes: TaskChanges,
 ): Promise<TaskUpdateResult> {
   await lockTask(trx, ctx.dialect, taskId);
-  const before = await loadSnapshot(trx, taskId);
+  const before = await loadSnapshot(trx, ctx.dialect, taskId);
   if (!before) throw notFound('Task');
 
   const set: Partial<Omit<TaskValues, 'label_ids' | 'custom_fields'>> = {};
@@ -169,7 +169,7 @@ export async function applyTaskUpdate(
     .execute();
   if (labelsChanged) await setLabels(trx, taskId, changes.label_ids!);
   await setCustomValues(trx, taskId, customChanged);
-  const after = (await loadSnapshot(trx, taskId))!;
+  const after = (await loadSnapshot(trx, ctx.dialect, taskId))!;
 
   return recordUpdate(trx, origin, before, after, WRITABLE_FIELDS, customChanged.map(([id]) => id), now);
 }
@@ -237,15 +237,15 @@ async function recordUpdate(
  */
 export async function applyRecordChange<R>(trx: Trx, ctx: AppContext, origin: ActionOrigin, taskId: number, write: () => Promise<R>): Promise<R> {
   await lockTask(trx, ctx.dialect, taskId);
-  const before = await loadSnapshot(trx, taskId);
+  const before = await loadSnapshot(trx, ctx.dialect, taskId);
   if (!before) throw notFound('Task');
   const result = await write();
-  const written = (await loadSnapshot(trx, taskId))!;
+  const written = (await loadSnapshot(trx, ctx.dialect, taskId))!;
   if (DERIVED_FIELDS.every((field) => sameJson(before.task[field], written.task[field]))) return result;
 
   const now = ctx.clock.nowIso();
   await trx.updateTable('tasks').set({ version: before.row.version + 1, updated_at: now }).where('id', '=', taskId).execute();
-  await recordUpdate(trx, origin, before, (await loadSnapshot(trx, taskId))!, DERIVED_FIELDS, [], now);
+  await recordUpdate(trx, origin, before, (await loadSnapshot(trx, ctx.dialect, taskId))!, DERIVED_FIELDS, [], now);
   return result;
 }
 

@@ -1,9 +1,8 @@
-import type { Executor } from '../../db/database.ts';
-import { customValuesByTask } from '../custom-fields/custom-fields.repository.ts';
-import { byCodePoint, findTaskRow, labelNamesByTask, minutesSpentByTask, type TaskExtrasRow, type TaskRow } from './task.repository.ts';
+import type { Dialect, Executor } from '../../db/database.ts';
+import { byCodePoint, selectTaskRowsWithExtras, taskExtrasByIds, type TaskExtrasRow, type TaskRow } from './task.repository.ts';
 import type { TaskJson } from './task.schemas.ts';
 
-/** What the task JSON needs beyond its row, loaded per page (see presentTasks). */
+/** What the task JSON needs beyond its row (see taskExtrasByIds). */
 export interface TaskExtras {
   labels: string[];
   customFields: Record<string, unknown>;
@@ -45,19 +44,10 @@ export function presentTaskRow(row: TaskRow, extras: TaskExtrasRow): TaskJson {
   });
 }
 
-/** A page of tasks: labels, custom field values and time totals come from one query each for the whole page, never one per task. */
-export async function presentTasks(db: Executor, rows: TaskRow[]): Promise<TaskJson[]> {
-  const ids = rows.map((r) => r.id);
-  const labels = await labelNamesByTask(db, ids);
-  const customFields = await customValuesByTask(db, ids);
-  const minutes = await minutesSpentByTask(db, ids);
-  return rows.map((row) =>
-    presentTask(row, {
-      labels: labels.get(row.id) ?? [],
-      customFields: customFields.get(row.id) ?? {},
-      timeSpentMinutes: minutes.get(row.id) ?? 0,
-    }),
-  );
+/** A page of tasks: their labels, custom field values and time totals come from one statement for the whole page. */
+export async function presentTasks(db: Executor, dialect: Dialect, rows: TaskRow[]): Promise<TaskJson[]> {
+  const extras = await taskExtrasByIds(db, dialect, rows.map((r) => r.id));
+  return rows.map((row) => presentTaskRow(row, extras.get(row.id)!));
 }
 
 /** One task as JSON together with the version its ETag is derived from. */
@@ -66,11 +56,9 @@ export interface TaskSnapshot {
   task: TaskJson;
 }
 
-export async function loadSnapshot(db: Executor, taskId: number): Promise<TaskSnapshot | undefined> {
-  const row = await findTaskRow(db, taskId);
-  if (!row) return undefined;
-  const [task] = await presentTasks(db, [row]);
-  return { row, task: task! };
+export async function loadSnapshot(db: Executor, dialect: Dialect, taskId: number): Promise<TaskSnapshot | undefined> {
+  const row = await selectTaskRowsWithExtras(db, dialect).where('t.id', '=', taskId).executeTakeFirst();
+  return row && { row, task: presentTaskRow(row, row) };
 }
 
 export function etagOf(version: number): string {

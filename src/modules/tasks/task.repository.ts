@@ -124,38 +124,6 @@ export async function lockExistingTask(db: Executor, ctx: { dialect: Dialect }, 
 /** Label order: sorted here rather than in SQL so both databases agree regardless of collation. */
 export const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Label names per task for a page of tasks, in one query; each list sorted by code point. */
-export async function labelNamesByTask(db: Executor, taskIds: number[]): Promise<Map<number, string[]>> {
-  const result = new Map<number, string[]>();
-  if (taskIds.length === 0) return result;
-  const rows = await db
-    .selectFrom('task_labels as tl')
-    .innerJoin('labels as l', 'l.id', 'tl.label_id')
-    .select(['tl.task_id', 'l.name'])
-    .where('tl.task_id', 'in', taskIds)
-    .execute();
-  for (const row of rows) {
-    const names = result.get(row.task_id) ?? [];
-    names.push(row.name);
-    result.set(row.task_id, names);
-  }
-  for (const names of result.values()) names.sort(byCodePoint);
-  return result;
-}
-
-/** Total logged minutes per task for a page of tasks, in one query; tasks without entries are absent. */
-export async function minutesSpentByTask(db: Executor, taskIds: number[]): Promise<Map<number, number>> {
-  if (taskIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('time_entries')
-    .select(['task_id', (eb) => eb.fn.sum<number | string>('minutes').as('minutes')])
-    .where('task_id', 'in', taskIds)
-    .groupBy('task_id')
-    .execute();
-  // PostgreSQL's sum of integers is a bigint (a string unless parsed); the totals fit a double.
-  return new Map(rows.map((r) => [r.task_id, Number(r.minutes)]));
-}
-
 export async function labelIdsOf(db: Executor, taskId: number): Promise<number[]> {
   const rows = await db.selectFrom('task_labels').select('label_id').where('task_id', '=', taskId).execute();
   return rows.map((r) => r.label_id);

@@ -13,9 +13,9 @@ import { lockFields } from '../custom-fields/custom-fields.repository.ts';
 import { isStoredId } from '../custom-fields/values.ts';
 import { findVisibleProjectRef, type ProjectRef } from '../projects/visibility.ts';
 import { TaskInputResolver } from './task-input.ts';
-import { etagOf, presentTaskRow, type TaskSnapshot } from './task.presenter.ts';
+import { etagOf, presentTaskRow, presentTasks, type TaskSnapshot } from './task.presenter.ts';
 import { lockProject } from '../projects/lock.ts';
-import { findTaskRow, findVisibleTaskRef, lockTask, selectTaskRows, selectTaskRowsWithExtras, taskExtrasByIds, type TaskRef, type TaskRow, type TaskRowWithExtras } from './task.repository.ts';
+import { findTaskRow, findVisibleTaskRef, lockTask, selectTaskRows, selectTaskRowsWithExtras, type TaskRef, type TaskRow, type TaskRowWithExtras } from './task.repository.ts';
 import type { TaskCreateInput, TaskJson, TaskListFilters, TaskUpdateInput } from './task.schemas.ts';
 import { applyTaskUpdate, createTaskRecord, deleteTaskRecord, type TaskValues } from './task-writes.ts';
 
@@ -100,8 +100,7 @@ function tasksQuery(ctx: AppContext) {
 /** Two statements whatever the page size: the page of rows, then the extras of exactly those rows. */
 async function pageOfTasks(ctx: AppContext, query: ReturnType<typeof tasksQuery>, page: PageRequest) {
   const { rows, pagination } = await paginate(query, page, { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key' });
-  const extras = await taskExtrasByIds(ctx.db, ctx.dialect, rows.map((r) => r.id));
-  return { data: rows.map((row) => presentTaskRow(row, extras.get(row.id)!)), pagination };
+  return { data: await presentTasks(ctx.db, ctx.dialect, rows), pagination };
 }
 
 const csv = (value: string) => value.split(',').map((part) => part.trim()).filter(Boolean);
@@ -170,7 +169,8 @@ function tasksByKey(ctx: AppContext): TasksByKey {
 export async function getTask(ctx: AppContext, principal: Principal, key: string): Promise<{ task: TaskJson; version: number }> {
   // Keys are unique per workspace, not across them: the one in a project the caller sees (cached), else 404.
   // Filtering by project here rather than in SQL keeps SQLite on the key index.
-  const [rows, visible] = [await tasksByKey(ctx)(key), await visibleProjectsOf(ctx.db, principal)];
+  const rows = await tasksByKey(ctx)(key);
+  const visible = await visibleProjectsOf(ctx.db, principal);
   const row = rows.find((r) => visible.byId.has(r.project_id));
   if (!row) throw notFound('Task');
   return { task: presentTaskRow(row, row), version: row.version };
