@@ -23,20 +23,18 @@ export async function freshDatabase(): Promise<DatabaseHandle> {
   const pgUrl = process.env.TEST_DATABASE_URL;
   if (pgUrl) {
     const schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
     const handle = openDatabase(pgUrl, { pgSchema: schema, pgPoolSize: 5 });
-    await migrateToLatest(handle);
+    // Kysely's migrator lists every schema's tables (has_schema_privilege per schema), which
+    // fails if another test file drops its schema meanwhile: migrations share a lock that a drop takes alone.
+    await withSchemaLock(pgUrl, 'shared', async (admin) => {
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await migrateToLatest(handle);
+    });
     const fresh: DatabaseHandle = {
       ...handle,
       close: async () => {
         await handle.close();
-        const cleanup = new pg.Client({ connectionString: pgUrl });
-        await cleanup.connect();
-        await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-        await cleanup.end();
+        await withSchemaLock(pgUrl, 'exclusive', (admin) => admin.query(`DROP SCHEMA ${schema} CASCADE`));
       },
     };
     reopeners.set(fresh, () => openDatabase(pgUrl, { pgSchema: schema, pgPoolSize: 5 }));
@@ -55,4 +53,19 @@ export async function freshDatabase(): Promise<DatabaseHandle> {
   };
   reopeners.set(fresh, () => openDatabase(url));
   return fresh;
+}
+
+const SCHEMA_LOCK = 7_342_001;
+
+async function withSchemaLock(url: string, mode: 'shared' | 'exclusive', work: (admin: pg.Client) => Promise<unknown>): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const suffix = mode === 'shared' ? '_shared' : '';
+  try {
+    await admin.query(`SELECT pg_advisory_lock${suffix}(${SCHEMA_LOCK})`);
+    await work(admin);
+  } finally {
+    await admin.query(`SELECT pg_advisory_unlock${suffix}(${SCHEMA_LOCK})`).catch(() => undefined);
+    await admin.end();
+  }
 }
