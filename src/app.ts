@@ -60,11 +60,6 @@ function bodyProblem(body: unknown): { nul: string } | { depth: true } | null {
   return null;
 }
 
-export interface BuildAppOptions {
-  /** A pino logger to share (the CLI passes one so API and worker log alike); false silences logs. */
-  logger?: FastifyBaseLogger | false;
-}
-
 /** Builds the HTTP application without listening, so tests drive it with `inject`. */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({

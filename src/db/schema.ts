@@ -464,7 +464,7 @@ export interface TimeEntriesTable {
   updated_at: string;
 }
 
-/** One row (id 1): moved forward by triggers on every access change (migration 0010). */
+/** One row (id 1): moved forward by triggers on every access change (migration 0011). */
 export interface AuthEpochTable {
   id: number;
   value: number;
