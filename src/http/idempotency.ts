@@ -133,14 +133,19 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       await repo.release(ctx.db, id);
     } else {
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
-      await repo.complete(ctx.db, id, reply.statusCode, await storedForm(ctx, request, body));
+      await repo.complete(ctx.db, id, reply.statusCode, await storedForm(body, sealingKey(ctx, request)));
     }
     return payload;
   });
 }
 
-async function storedForm(ctx: AppContext, request: FastifyRequest, body: string): Promise<string> {
-  return request.routeOptions.config.sealStoredResponse ? SEALED + encryptSecret(await secretKey(ctx), body) : body;
+/** The key a route's stored responses are encrypted with, if it seals them (`sealStoredResponse`). */
+function sealingKey(ctx: AppContext, request: FastifyRequest): Promise<Buffer> | undefined {
+  return request.routeOptions.config.sealStoredResponse ? secretKey(ctx) : undefined;
+}
+
+async function storedForm(body: string, key: Promise<Buffer> | undefined): Promise<string> {
+  return key ? SEALED + encryptSecret(await key, body) : body;
 }
 
 /**
@@ -157,6 +162,8 @@ async function storedForm(ctx: AppContext, request: FastifyRequest, body: string
  */
 export function responseStoredWithWork<R, P>(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, respond: (result: R) => P) {
   const id = request.idempotencyClaimId;
+  // Asked for now, outside the work's transaction: the first lookup reads the database.
+  const key = id === undefined ? undefined : sealingKey(ctx, request);
   let stored: string | undefined;
   return {
     beforeCommit:
@@ -165,7 +172,7 @@ export function responseStoredWithWork<R, P>(ctx: AppContext, request: FastifyRe
         : async (trx: Trx, result: R): Promise<void> => {
             // The route's response serializer, as Fastify would apply it to the returned payload.
             const body = reply.serialize(respond(result)) as string;
-            await repo.complete(trx, id, reply.statusCode, await storedForm(ctx, request, body));
+            await repo.complete(trx, id, reply.statusCode, await storedForm(body, key));
             stored = body;
           },
     send(result: R): P | FastifyReply {

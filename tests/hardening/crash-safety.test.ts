@@ -10,8 +10,9 @@ import { createHarness, type Actor, type TestHarness } from '../helpers/harness.
 /**
  * Issue 9 item 2: crash safety. A real `tasktracker serve` (API, webhook worker and scheduler in
  * one process, as deployed) runs under a write load with webhook deliveries in flight and is
- * SIGKILLed at seeded random moments, then restarted. Afterwards: every acknowledged write is
- * there, the changes feed agrees with the tasks, every committed event reached the receiver and
+ * SIGKILLed at seeded random moments, then restarted. Task creates and comments carry an
+ * Idempotency-Key and are retried with it until answered. Afterwards: every acknowledged write
+ * is there, each key did its work exactly once, the changes feed agrees with the tasks, every committed event reached the receiver and
  * nothing is stuck, idempotency keys of killed requests are usable again, and (SQLite) the file
  * passes integrity_check.
  *
@@ -192,7 +193,8 @@ describe('crash safety: serve SIGKILLed under write load with webhook deliveries
     const random = seeded(SEED);
     const problems: string[] = [];
     const tasks: Tracked[] = [];
-    const stats = { acknowledged: 0, creates: 0, updates: 0, statusChanges: 0, deletes: 0, unanswered: 0, idempotentRetries: 0, replayed: 0 };
+    const stats = { acknowledged: 0, creates: 0, comments: 0, updates: 0, statusChanges: 0, deletes: 0, unanswered: 0, idempotentRetries: 0, replayed: 0 };
+    const comments: Array<{ task: Tracked; idem: string; id: number }> = [];
 
     await start();
     const endpoint = await call('POST', '/api/v1/webhooks/endpoints/', {
@@ -202,16 +204,17 @@ describe('crash safety: serve SIGKILLed under write load with webhook deliveries
     expect(endpoint.status).toBe(201);
     const endpointId: number = endpoint.body.data.id;
 
-    /** Creates with an Idempotency-Key; a lost answer is retried with the same key and body until the key answers. */
-    async function create(worker: number, n: number): Promise<void> {
-      const idem = `crash-${worker}-${n}`;
-      const body = { title: `w${worker} #${n}`, description: idem };
+    /**
+     * A POST with an Idempotency-Key; a lost answer is retried with the same key and body until
+     * the key answers. Returns the final answer, or null once it is recorded as a problem.
+     */
+    async function idempotentPost(url: string, body: unknown, idem: string, expected: number) {
       let conflicts = 0;
       let retried = false;
       for (;;) {
         let res;
         try {
-          res = await call('POST', `/api/v1/projects/${projectKey}/tasks/`, body, { 'idempotency-key': idem });
+          res = await call('POST', url, body, { 'idempotency-key': idem });
         } catch (error) {
           if (!(error instanceof Unknown)) throw error;
           if (!retried) stats.unanswered++;
@@ -223,21 +226,37 @@ describe('crash safety: serve SIGKILLed under write load with webhook deliveries
         if (res.status === 409) {
           if (++conflicts > MAX_CONFLICTS_PER_KEY) {
             problems.push(`${idem}: still 409 after ${conflicts} tries (a killed request's claim is never released)`);
-            return;
+            return null;
           }
           await sleep(100);
           continue;
         }
-        if (res.status !== 201) {
-          problems.push(`${idem}: create answered ${res.status} ${JSON.stringify(res.body)}`);
-          return;
+        if (res.status !== expected) {
+          problems.push(`${idem}: POST ${url} answered ${res.status} ${JSON.stringify(res.body)}`);
+          return null;
         }
         if (res.headers.get('idempotent-replayed') === 'true') stats.replayed++;
         stats.acknowledged++;
-        stats.creates++;
-        tasks.push({ key: res.body.data.key, idem, titles: new Set([body.title]), statuses: new Set([res.body.data.status]), deleted: 'no' });
-        return;
+        return res;
       }
+    }
+
+    async function create(worker: number, n: number): Promise<void> {
+      const idem = `crash-${worker}-${n}`;
+      const body = { title: `w${worker} #${n}`, description: idem };
+      const res = await idempotentPost(`/api/v1/projects/${projectKey}/tasks/`, body, idem, 201);
+      if (!res) return;
+      stats.creates++;
+      tasks.push({ key: res.body.data.key, idem, titles: new Set([body.title]), statuses: new Set([res.body.data.status]), deleted: 'no' });
+    }
+
+    /** A comment whose text is its key, so a comment made twice by one key shows up in the final check. */
+    async function comment(task: Tracked, n: number): Promise<void> {
+      const idem = `${task.idem}-comment-${n}`;
+      const res = await idempotentPost(`/api/v1/tasks/${task.key}/comments/`, { body: idem }, idem, 201);
+      if (!res) return;
+      stats.comments++;
+      comments.push({ task, idem, id: res.body.data.id });
     }
 
     /** Learns a task's state after unanswered writes, checking it is one the writes could have left. */
@@ -265,10 +284,11 @@ describe('crash safety: serve SIGKILLed under write load with webhook deliveries
           if (!(error instanceof Unknown)) throw error;
         });
       }
+      if (pick < 0.15) return comment(task, n);
       const [status] = task.statuses;
       let kind: 'title' | 'status' | 'delete';
-      if (pick < 0.5) kind = 'title';
-      else if (pick < 0.85) kind = 'status';
+      if (pick < 0.55) kind = 'title';
+      else if (pick < 0.87) kind = 'status';
       else kind = 'delete';
       try {
         if (kind === 'delete') {
@@ -387,6 +407,16 @@ describe('crash safety: serve SIGKILLed under write load with webhook deliveries
       if (made.length !== 1 || made[0] !== task.key) problems.push(`${task.idem}: created ${JSON.stringify(made)}, acknowledged as ${task.key}`);
     }
 
+    // 3b. Each comment key made exactly one comment, the one its (possibly replayed) 201 named, on a task still there.
+    const madeComments = await h.ctx.db.selectFrom('comments').select(['id', 'body']).execute();
+    const commentsBy = new Map<string, number[]>();
+    for (const c of madeComments) commentsBy.set(c.body, [...(commentsBy.get(c.body) ?? []), c.id]);
+    for (const [idem, ids] of commentsBy) if (ids.length !== 1) problems.push(`${idem}: made ${ids.length} comments`);
+    for (const c of comments) {
+      const made = commentsBy.get(c.idem) ?? [];
+      if (c.task.deleted === 'no' && (made.length !== 1 || made[0] !== c.id)) problems.push(`${c.idem}: comments ${JSON.stringify(made)}, acknowledged as ${c.id}`);
+    }
+
     // 4. Every committed event reached the receiver, and nothing is left in flight.
     const outbox = await h.ctx.db.selectFrom('event_outbox').select(['event_id', 'type', 'envelope']).execute();
     const deliveries = await h.ctx.db
@@ -431,7 +461,7 @@ describe('crash safety: serve SIGKILLed under write load with webhook deliveries
     const duplicates = received.length - bodies.size;
     console.log(
       `crash-safety: ${kills} of ${KILLS} kills survived in ${((Date.now() - started) / 1000).toFixed(1)} s, ${(restartMs / 1000).toFixed(1)} s of it starting serve (${h.ctx.dialect}, seed ${SEED}); ` +
-        `writes acknowledged ${stats.acknowledged} (creates ${stats.creates}, title updates ${stats.updates}, status changes ${stats.statusChanges}, deletes ${stats.deletes}), ` +
+        `writes acknowledged ${stats.acknowledged} (creates ${stats.creates}, comments ${stats.comments}, title updates ${stats.updates}, status changes ${stats.statusChanges}, deletes ${stats.deletes}), ` +
         `unanswered ${stats.unanswered}, idempotent retries ${stats.idempotentRetries} (replayed ${stats.replayed}); tasks checked ${tasks.length}, live ${live.length}, changes ${changes.length}; ` +
         `events ${outbox.length}, delivered ${bodies.size}, duplicate receipts ${duplicates}`,
     );

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { ALL_SCOPES } from '../../src/modules/auth/scopes.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
-import type { Actor } from '../helpers/harness.ts';
+import type { Actor, BeforeReady } from '../helpers/harness.ts';
 import { multipartBody } from '../helpers/multipart.ts';
 import { createWebhookHarness, type WebhookHarness } from '../helpers/webhooks.ts';
 
@@ -85,8 +85,8 @@ const NEXT_DAY = '2026-11-20';
  * One world for the isolation matrix and the fuzzer: projects AAA (visible to the restricted
  * token) and BBB (not), each holding one object of every kind, created through the API.
  */
-export async function buildWorld(): Promise<World> {
-  const h = await createWebhookHarness({ allowPrivate: true });
+export async function buildWorld(beforeReady?: BeforeReady): Promise<World> {
+  const h = await createWebhookHarness({ allowPrivate: true, beforeReady });
   h.clock.set(`${STANDUP_DAY}T09:00:00Z`);
   const owner = await h.actor({ role: 'admin' });
   const outsider = await h.actor({ role: 'admin' });

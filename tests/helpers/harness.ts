@@ -48,9 +48,10 @@ let orgCounter = 0;
 /** Settings to override; attachments default to a fresh temporary directory removed on close. */
 export type ConfigOverrides = Partial<Omit<Config, 'attachments'>> & { attachments?: Partial<Config['attachments']> };
 
-export async function createHarness(
-  options: { config?: ConfigOverrides; beforeReady?: (app: FastifyInstance, ctx: AppContext) => void } = {},
-): Promise<TestHarness> {
+/** Adds routes or hooks to the app before it starts. */
+export type BeforeReady = (app: FastifyInstance, ctx: AppContext) => void;
+
+export async function createHarness(options: { config?: ConfigOverrides; beforeReady?: BeforeReady } = {}): Promise<TestHarness> {
   const database = await freshDatabase();
   const base = loadConfig({});
   const attachmentsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-files-'));

@@ -9,7 +9,7 @@ import type { EventType } from '../../src/events/catalog.ts';
 import { recordEvent } from '../../src/events/record-event.ts';
 import type { ResolvedAddress, Resolver } from '../../src/modules/webhooks/url-guard.ts';
 import type { MailMessage } from '../../src/modules/webhooks/io.ts';
-import { createHarness, type TestHarness } from './harness.ts';
+import { type BeforeReady, createHarness, type TestHarness } from './harness.ts';
 
 /** A test CA and a server certificate it signed for hooks.test, *.hooks.test, localhost and 127.0.0.1. */
 export interface TestPki {
@@ -208,10 +208,11 @@ export interface WebhookHarness extends TestHarness {
  * The app over a fresh database with the test CA trusted by the deliverer and a table resolver
  * (hooks.test and *.hooks.test → 127.0.0.1). `allowPrivate` is for tests with local receivers only.
  */
-export async function createWebhookHarness(options: { allowPrivate: boolean; config?: Partial<Config> }): Promise<WebhookHarness> {
+export async function createWebhookHarness(options: { allowPrivate: boolean; config?: Partial<Config>; beforeReady?: BeforeReady }): Promise<WebhookHarness> {
   const base = loadConfig({});
   const h = await createHarness({
     config: { ...options.config, webhooks: { ...base.webhooks, ...options.config?.webhooks, allowPrivateTargets: options.allowPrivate } },
+    beforeReady: options.beforeReady,
   });
   const resolver = tableResolver({ 'hooks.test': ['127.0.0.1'] });
   const mail: MailMessage[] = [];

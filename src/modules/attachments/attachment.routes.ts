@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
-import { claimIdempotencyKey, sendStoredResponse, type StoredResponse } from '../../http/idempotency.ts';
+import { claimIdempotencyKey, responseStoredWithWork, sendStoredResponse, type StoredResponse } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
@@ -84,7 +84,8 @@ export function registerAttachmentRoutes(app: Api, ctx: AppContext): void {
         return sendStoredResponse(ctx, reply, stored);
       }
       reply.code(201);
-      return ok(await attachments.recordUpload(ctx, principal, task, upload));
+      const response = responseStoredWithWork(ctx, request, reply, ok<attachments.AttachmentJson>);
+      return response.send(await attachments.recordUpload(ctx, principal, task, upload, response.beforeCommit));
     });
   });
 

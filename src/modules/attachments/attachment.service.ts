@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Executor } from '../../db/database.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
@@ -15,7 +16,7 @@ import type { Attachment } from './attachment.schemas.ts';
  * deleting is for the uploader or a project admin. The file itself is written before the row
  * (attachment.files.ts) and removed only after the row's deletion commits.
  */
-type AttachmentJson = Static<typeof Attachment>;
+export type AttachmentJson = Static<typeof Attachment>;
 
 const COLUMNS = [
   'a.id',
@@ -104,9 +105,15 @@ export interface ReceivedUpload {
  * while the file was streaming is a 404 (and a concurrent project delete sees this row). If the
  * row cannot be written, the file goes too.
  */
-export async function recordUpload(ctx: AppContext, principal: Principal, task: TaskRef, upload: ReceivedUpload): Promise<AttachmentJson> {
+export async function recordUpload(
+  ctx: AppContext,
+  principal: Principal,
+  task: TaskRef,
+  upload: ReceivedUpload,
+  beforeCommit?: BeforeCommit<AttachmentJson>,
+): Promise<AttachmentJson> {
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    return await transactionWith(ctx.db, async (trx) => {
       await lockExistingTask(trx, ctx, task.id);
       const { id } = await trx
         .insertInto('attachments')
@@ -123,7 +130,7 @@ export async function recordUpload(ctx: AppContext, principal: Principal, task: 
         .returning('id')
         .executeTakeFirstOrThrow();
       return present((await selectAttachments(trx).where('a.id', '=', id).executeTakeFirst())!);
-    });
+    }, beforeCommit);
   } catch (error) {
     await removeStoredFiles(ctx, [upload.file.storageName]);
     throw error;

@@ -3,12 +3,13 @@ import type { AppContext } from '../../context.ts';
 import { originFromPrincipal } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
+import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import { UserRef } from '../accounts/user.schemas.ts';
 import { TaskKeyParams } from '../tasks/task.schemas.ts';
-import { Comment, CommentBody, CommentListQuery } from './comment.schemas.ts';
+import { Comment, CommentBody, type CommentJson, CommentListQuery } from './comment.schemas.ts';
 import * as comments from './comment.service.ts';
 
 export const commentModels = [UserRef, Comment];
@@ -46,7 +47,8 @@ export function registerCommentRoutes(app: Api, ctx: AppContext): void {
   }, async (request, reply) => {
     const principal = principalOf(request);
     reply.code(201);
-    return ok(await comments.createComment(ctx, { principal, origin: originFromPrincipal(principal, request.id) }, request.params.task_key, request.body.body));
+    const response = responseStoredWithWork(ctx, request, reply, ok<CommentJson>);
+    return response.send(await comments.createComment(ctx, { principal, origin: originFromPrincipal(principal, request.id) }, request.params.task_key, request.body.body, response.beforeCommit));
   });
 
   app.get('/api/v1/comments/:id/', {

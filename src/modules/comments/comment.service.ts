@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Executor } from '../../db/database.ts';
 import { recordEvent } from '../../events/record-event.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
@@ -70,9 +71,9 @@ export async function getComment(ctx: AppContext, principal: Principal, id: numb
   return loadComment(ctx.db, id);
 }
 
-export async function createComment(ctx: AppContext, caller: Caller, taskKey: string, body: string): Promise<CommentJson> {
+export async function createComment(ctx: AppContext, caller: Caller, taskKey: string, body: string, beforeCommit?: BeforeCommit<CommentJson>): Promise<CommentJson> {
   const task = await writableTask(ctx, caller.principal, taskKey);
-  return ctx.db.transaction().execute(async (trx) => {
+  return transactionWith(ctx.db, async (trx) => {
     const { title } = await lockExistingTask(trx, ctx, task.id);
     const now = ctx.clock.nowIso();
     const { id } = await trx
@@ -93,7 +94,7 @@ export async function createComment(ctx: AppContext, caller: Caller, taskKey: st
       data: { comment, task: { key: task.key, title } },
     });
     return comment;
-  });
+  }, beforeCommit);
 }
 
 function assertCanWrite(principal: Principal, role: 'admin' | 'member' | 'viewer'): void {

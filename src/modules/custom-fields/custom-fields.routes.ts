@@ -3,12 +3,14 @@ import type { AppContext } from '../../context.ts';
 import { originFromPrincipal } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
+import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import {
   CustomField,
   CustomFieldCreateBody,
+  type CustomFieldJson,
   CustomFieldListQuery,
   CustomFieldOption,
   CustomFieldOptionDetail,
@@ -52,7 +54,8 @@ export function registerCustomFieldRoutes(app: Api, ctx: AppContext): void {
     config: write,
   }, async (request, reply) => {
     reply.code(201);
-    return ok(await fields.createField(ctx, principalOf(request), request.body));
+    const response = responseStoredWithWork(ctx, request, reply, ok<CustomFieldJson>);
+    return response.send(await fields.createField(ctx, principalOf(request), request.body, response.beforeCommit));
   });
 
   app.get('/api/v1/custom-fields/:id/', {
@@ -108,8 +111,9 @@ export function registerCustomFieldRoutes(app: Api, ctx: AppContext): void {
       response: { 200: one, ...errorResponses(404) },
     },
     config: write,
-  }, async (request) => {
+  }, async (request, reply) => {
     const { field, options } = request.body;
-    return ok(await fields.reorderOptions(ctx, principalOf(request), field, options));
+    const response = responseStoredWithWork(ctx, request, reply, ok<CustomFieldJson>);
+    return response.send(await fields.reorderOptions(ctx, principalOf(request), field, options, response.beforeCommit));
   });
 }

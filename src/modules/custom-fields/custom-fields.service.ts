@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import { isUniqueViolation, type Executor, type Trx } from '../../db/database.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
@@ -100,7 +101,7 @@ export function getField(ctx: AppContext, principal: Principal, id: number): Pro
 
 // ---------------------------------------------------------------- writes
 
-export async function createField(ctx: AppContext, principal: Principal, input: CustomFieldCreateInput): Promise<CustomFieldJson> {
+export async function createField(ctx: AppContext, principal: Principal, input: CustomFieldCreateInput, beforeCommit?: BeforeCommit<CustomFieldJson>): Promise<CustomFieldJson> {
   assertCanManage(principal);
   const options = (input.options ?? []).map(optionValueOf);
   if (options.length && !OPTION_TYPES.includes(input.type)) throw invalid({ options: 'only select and multi_select fields have options' });
@@ -109,9 +110,8 @@ export async function createField(ctx: AppContext, principal: Principal, input: 
   if (input.projects) await assertProjectsVisible(ctx.db, principal, input.projects);
 
   const now = ctx.clock.nowIso();
-  let id: number;
   try {
-    id = await ctx.db.transaction().execute(async (trx) => {
+    return await transactionWith(ctx.db, async (trx) => {
       const field = await trx
         .insertInto('custom_fields')
         .values({
@@ -133,13 +133,12 @@ export async function createField(ctx: AppContext, principal: Principal, input: 
       if (options.length) {
         await trx.insertInto('custom_field_options').values(options.map((value, position) => ({ field_id: field.id, value, position }))).execute();
       }
-      return field.id;
-    });
+      return presentOne(trx, principal, field.id);
+    }, beforeCommit);
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(input.name);
     throw error;
   }
-  return presentOne(ctx.db, principal, id);
 }
 
 async function lockedField(trx: Trx, ctx: AppContext, principal: Principal, id: number): Promise<FieldRow> {
@@ -305,9 +304,15 @@ export async function renameOption(ctx: AppContext, principal: Principal, option
 }
 
 /** Sets the order options are offered in (spec 3 rule 4: never stored values). */
-export async function reorderOptions(ctx: AppContext, principal: Principal, fieldId: number, optionIds: number[]): Promise<CustomFieldJson> {
+export async function reorderOptions(
+  ctx: AppContext,
+  principal: Principal,
+  fieldId: number,
+  optionIds: number[],
+  beforeCommit?: BeforeCommit<CustomFieldJson>,
+): Promise<CustomFieldJson> {
   assertCanManage(principal);
-  await ctx.db.transaction().execute(async (trx) => {
+  return transactionWith(ctx.db, async (trx) => {
     await lockedField(trx, ctx, principal, fieldId);
     const current = ((await optionsByField(trx, [fieldId])).get(fieldId) ?? []).map((o) => o.id);
     const missing = current.filter((id) => !optionIds.includes(id));
@@ -318,6 +323,6 @@ export async function reorderOptions(ctx: AppContext, principal: Principal, fiel
     }
     for (const [position, id] of optionIds.entries()) await trx.updateTable('custom_field_options').set({ position }).where('id', '=', id).execute();
     await trx.updateTable('custom_fields').set({ updated_at: ctx.clock.nowIso() }).where('id', '=', fieldId).execute();
-  });
-  return presentOne(ctx.db, principal, fieldId);
+    return presentOne(trx, principal, fieldId);
+  }, beforeCommit);
 }

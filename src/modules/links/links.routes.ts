@@ -3,11 +3,12 @@ import type { AppContext } from '../../context.ts';
 import { originFromPrincipal } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
+import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import { TaskKeyParams } from '../tasks/task.schemas.ts';
-import { LinkCreateBody, LinkListQuery, LinkParams, TaskLink } from './links.schemas.ts';
+import { LinkCreateBody, LinkListQuery, LinkParams, TaskLink, type TaskLinkJson } from './links.schemas.ts';
 import * as links from './links.service.ts';
 
 export const linkModels = [TaskLink];
@@ -31,7 +32,8 @@ export function registerLinkRoutes(app: Api, ctx: AppContext): void {
   }, async (request, reply) => {
     const principal = principalOf(request);
     reply.code(201);
-    return ok(await links.createLink(ctx, { principal, origin: originFromPrincipal(principal, request.id) }, request.params.task_key, request.body));
+    const response = responseStoredWithWork(ctx, request, reply, ok<TaskLinkJson>);
+    return response.send(await links.createLink(ctx, { principal, origin: originFromPrincipal(principal, request.id) }, request.params.task_key, request.body, response.beforeCommit));
   });
 
   app.get('/api/v1/tasks/:task_key/links/', {

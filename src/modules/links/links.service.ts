@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Trx } from '../../db/database.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
@@ -100,13 +101,13 @@ async function taskKeys(trx: Trx, ids: number[]): Promise<Map<number, string>> {
  * for an existing equivalent link, the cycle check and the insert happen under the
  * organization's link lock, in one transaction.
  */
-export async function createLink(ctx: AppContext, caller: Caller, key: string, input: LinkCreateInput): Promise<TaskLinkJson> {
+export async function createLink(ctx: AppContext, caller: Caller, key: string, input: LinkCreateInput, beforeCommit?: BeforeCommit<TaskLinkJson>): Promise<TaskLinkJson> {
   const task = await writableTask(ctx, caller.principal, key);
   const other = await visibleTask(ctx, caller.principal, input.task);
   if (other.id === task.id) throw invalid({ task: 'a task cannot be linked to itself' });
   const edge = canonicalEdge(task.id, other.id, input.type);
 
-  return ctx.db.transaction().execute(async (trx) => {
+  return transactionWith(ctx.db, async (trx) => {
     await lockLinkGraph(trx, ctx.dialect, task.project.organization_id);
     if (!(await holdTasks(trx, ctx.dialect, [task.id, other.id]))) throw notFound('Task');
 
@@ -132,7 +133,7 @@ export async function createLink(ctx: AppContext, caller: Caller, key: string, i
     await recordLinkActivity(trx, caller.origin, 'linked', { id: inserted.id, ...edge }, new Map([[task.id, task.key], [other.id, other.key]]), now);
     const row = await selectVisibleLinks(trx, caller.principal, task.id).where('l.id', '=', inserted.id).executeTakeFirstOrThrow();
     return present(row, task.id);
-  });
+  }, beforeCommit);
 }
 
 /** The task's links whose other end the caller can see, each from this task's side. */

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
-import { isUniqueViolation } from '../../db/database.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
+import { type Executor, isUniqueViolation } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
@@ -24,33 +25,41 @@ export async function listLabels(ctx: AppContext, principal: Principal, projectK
   return { data: rows.map(presentLabel), pagination };
 }
 
-async function findLabel(ctx: AppContext, principal: Principal, id: number) {
-  const row = await selectLabels(ctx.db, principal).where('l.id', '=', id).executeTakeFirst();
+async function findLabel(db: Executor, principal: Principal, id: number) {
+  const row = await selectLabels(db, principal).where('l.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Label');
   return row;
 }
 
 export async function getLabel(ctx: AppContext, principal: Principal, id: number) {
-  return presentLabel(await findLabel(ctx, principal, id));
+  return presentLabel(await findLabel(ctx.db, principal, id));
 }
 
-export async function createLabel(ctx: AppContext, principal: Principal, projectKey: string, input: Partial<LabelFields> & { name: string }) {
+export async function createLabel(
+  ctx: AppContext,
+  principal: Principal,
+  projectKey: string,
+  input: Partial<LabelFields> & { name: string },
+  beforeCommit?: BeforeCommit<ReturnType<typeof presentLabel>>,
+) {
   const project = await writableProjectByKey(ctx.db, principal, projectKey);
   const now = ctx.clock.nowIso();
   try {
-    const row = await ctx.db
-      .insertInto('labels')
-      .values({
-        project_id: project.id,
-        name: input.name,
-        color: (input.color ?? LABEL_DEFAULT_COLOR).toLowerCase(),
-        description: input.description ?? '',
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return getLabel(ctx, principal, row.id);
+    return await transactionWith(ctx.db, async (trx) => {
+      const row = await trx
+        .insertInto('labels')
+        .values({
+          project_id: project.id,
+          name: input.name,
+          color: (input.color ?? LABEL_DEFAULT_COLOR).toLowerCase(),
+          description: input.description ?? '',
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return presentLabel(await findLabel(trx, principal, row.id));
+    }, beforeCommit);
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken('label', input.name);
     throw error;
@@ -59,7 +68,7 @@ export async function createLabel(ctx: AppContext, principal: Principal, project
 
 /** Renaming a label renames it on every task at once: tasks carry labels by reference. */
 export async function updateLabel(ctx: AppContext, principal: Principal, id: number, changes: Partial<LabelFields>) {
-  const current = await findLabel(ctx, principal, id);
+  const current = await findLabel(ctx.db, principal, id);
   await writableProjectById(ctx.db, principal, current.project_id);
   const set: Partial<LabelFields> = {};
   if (changes.name !== undefined && changes.name !== current.name) set.name = changes.name;
@@ -77,7 +86,7 @@ export async function updateLabel(ctx: AppContext, principal: Principal, id: num
 
 /** The label comes off every task that carries it, and is deleted, in one transaction. */
 export async function deleteLabel(ctx: AppContext, principal: Principal, id: number, origin: ActionOrigin): Promise<void> {
-  const current = await findLabel(ctx, principal, id);
+  const current = await findLabel(ctx.db, principal, id);
   await writableProjectById(ctx.db, principal, current.project_id);
   await ctx.db.transaction().execute(async (trx) => {
     await detachFromTasks(trx, ctx, origin, { kind: 'label', id });

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
-import { isUniqueViolation } from '../../db/database.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
+import { type Executor, isUniqueViolation } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
@@ -40,14 +41,14 @@ export async function listMilestones(
   return { data: rows.map(presentMilestone), pagination };
 }
 
-async function findMilestone(ctx: AppContext, principal: Principal, id: number) {
-  const row = await selectMilestones(ctx.db, principal).where('m.id', '=', id).executeTakeFirst();
+async function findMilestone(db: Executor, principal: Principal, id: number) {
+  const row = await selectMilestones(db, principal).where('m.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Milestone');
   return row;
 }
 
 export async function getMilestone(ctx: AppContext, principal: Principal, id: number) {
-  return presentMilestone(await findMilestone(ctx, principal, id));
+  return presentMilestone(await findMilestone(ctx.db, principal, id));
 }
 
 export async function createMilestone(
@@ -55,24 +56,27 @@ export async function createMilestone(
   principal: Principal,
   projectKey: string,
   input: Partial<MilestoneFields> & { name: string },
+  beforeCommit?: BeforeCommit<ReturnType<typeof presentMilestone>>,
 ) {
   const project = await writableProjectByKey(ctx.db, principal, projectKey);
   const now = ctx.clock.nowIso();
   try {
-    const row = await ctx.db
-      .insertInto('milestones')
-      .values({
-        project_id: project.id,
-        name: input.name,
-        description: input.description ?? '',
-        due_date: input.due_date ?? null,
-        state: input.state ?? 'open',
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return getMilestone(ctx, principal, row.id);
+    return await transactionWith(ctx.db, async (trx) => {
+      const row = await trx
+        .insertInto('milestones')
+        .values({
+          project_id: project.id,
+          name: input.name,
+          description: input.description ?? '',
+          due_date: input.due_date ?? null,
+          state: input.state ?? 'open',
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return presentMilestone(await findMilestone(trx, principal, row.id));
+    }, beforeCommit);
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken('milestone', input.name);
     throw error;
@@ -80,7 +84,7 @@ export async function createMilestone(
 }
 
 export async function updateMilestone(ctx: AppContext, principal: Principal, id: number, changes: Partial<MilestoneFields>) {
-  const current = await findMilestone(ctx, principal, id);
+  const current = await findMilestone(ctx.db, principal, id);
   await writableProjectById(ctx.db, principal, current.project_id);
   const set: Partial<MilestoneFields> = {};
   for (const field of ['name', 'description', 'due_date', 'state'] as const) {
@@ -98,7 +102,7 @@ export async function updateMilestone(ctx: AppContext, principal: Principal, id:
 
 /** Tasks in the milestone lose it (`milestone` becomes null) and the milestone is deleted, in one transaction. */
 export async function deleteMilestone(ctx: AppContext, principal: Principal, id: number, origin: ActionOrigin): Promise<void> {
-  const current = await findMilestone(ctx, principal, id);
+  const current = await findMilestone(ctx.db, principal, id);
   await writableProjectById(ctx.db, principal, current.project_id);
   await ctx.db.transaction().execute(async (trx) => {
     await detachFromTasks(trx, ctx, origin, { kind: 'milestone', id });

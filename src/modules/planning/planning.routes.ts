@@ -1,8 +1,10 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import type { BeforeCommit } from '../../db/before-commit.ts';
 import { originFromPrincipal, type ActionOrigin } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
+import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { type PageRequest, type Pagination, pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
@@ -42,7 +44,7 @@ interface PlanningResource {
   /** Filters the list takes besides pagination. */
   filters: (query: any) => Record<string, unknown>;
   list(ctx: AppContext, principal: Principal, key: string, filters: any, page: PageRequest): Promise<{ data: Item[]; pagination: Pagination }>;
-  create(ctx: AppContext, principal: Principal, key: string, body: any): Promise<Item>;
+  create(ctx: AppContext, principal: Principal, key: string, body: any, beforeCommit?: BeforeCommit<any>): Promise<Item>;
   get(ctx: AppContext, principal: Principal, id: number): Promise<Item>;
   update(ctx: AppContext, principal: Principal, id: number, body: any): Promise<Item>;
   remove(ctx: AppContext, principal: Principal, id: number, origin: ActionOrigin): Promise<void>;
@@ -160,7 +162,8 @@ function registerResource(app: Api, ctx: AppContext, r: PlanningResource): void 
     config: { scope: 'tasks:write' },
   }, async (request, reply) => {
     reply.code(201);
-    return ok(await r.create(ctx, principalOf(request), request.params.project_key, request.body));
+    const response = responseStoredWithWork(ctx, request, reply, ok<Item>);
+    return response.send(await r.create(ctx, principalOf(request), request.params.project_key, request.body, response.beforeCommit));
   });
 
   app.get(item, {

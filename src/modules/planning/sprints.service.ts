@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
-import { isUniqueViolation } from '../../db/database.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
+import { type Executor, isUniqueViolation } from '../../db/database.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
@@ -36,14 +37,14 @@ export async function listSprints(ctx: AppContext, principal: Principal, project
   return { data: rows.map(presentSprint), pagination };
 }
 
-async function findSprint(ctx: AppContext, principal: Principal, id: number) {
-  const row = await selectSprints(ctx.db, principal).where('sp.id', '=', id).executeTakeFirst();
+async function findSprint(db: Executor, principal: Principal, id: number) {
+  const row = await selectSprints(db, principal).where('sp.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Sprint');
   return row;
 }
 
 export async function getSprint(ctx: AppContext, principal: Principal, id: number) {
-  return presentSprint(await findSprint(ctx, principal, id));
+  return presentSprint(await findSprint(ctx.db, principal, id));
 }
 
 function checkDates(start: string | null, end: string | null): void {
@@ -78,7 +79,13 @@ async function explainConflict(ctx: AppContext, error: unknown, projectId: numbe
   return active ? activeExists(active) : error;
 }
 
-export async function createSprint(ctx: AppContext, principal: Principal, projectKey: string, input: Partial<SprintFields> & { name: string }) {
+export async function createSprint(
+  ctx: AppContext,
+  principal: Principal,
+  projectKey: string,
+  input: Partial<SprintFields> & { name: string },
+  beforeCommit?: BeforeCommit<ReturnType<typeof presentSprint>>,
+) {
   const project = await writableProjectByKey(ctx.db, principal, projectKey);
   const fields: SprintFields = {
     name: input.name,
@@ -91,12 +98,14 @@ export async function createSprint(ctx: AppContext, principal: Principal, projec
   if (fields.state === 'active') await assertNoOtherActive(ctx, project.id, null);
   const now = ctx.clock.nowIso();
   try {
-    const row = await ctx.db
-      .insertInto('sprints')
-      .values({ project_id: project.id, ...fields, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return getSprint(ctx, principal, row.id);
+    return await transactionWith(ctx.db, async (trx) => {
+      const row = await trx
+        .insertInto('sprints')
+        .values({ project_id: project.id, ...fields, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return presentSprint(await findSprint(trx, principal, row.id));
+    }, beforeCommit);
   } catch (error) {
     throw await explainConflict(ctx, error, project.id, fields.name, null);
   }
@@ -104,7 +113,7 @@ export async function createSprint(ctx: AppContext, principal: Principal, projec
 
 /** Any state change is allowed (start, complete, reopen) as long as at most one sprint is active. */
 export async function updateSprint(ctx: AppContext, principal: Principal, id: number, changes: Partial<SprintFields>) {
-  const current = await findSprint(ctx, principal, id);
+  const current = await findSprint(ctx.db, principal, id);
   await writableProjectById(ctx.db, principal, current.project_id);
   const set: Partial<SprintFields> = {};
   for (const field of ['name', 'goal', 'start_date', 'end_date', 'state'] as const) {
@@ -123,7 +132,7 @@ export async function updateSprint(ctx: AppContext, principal: Principal, id: nu
 
 /** Tasks in the sprint lose it (`sprint` becomes null) and the sprint is deleted, in one transaction. */
 export async function deleteSprint(ctx: AppContext, principal: Principal, id: number, origin: ActionOrigin): Promise<void> {
-  const current = await findSprint(ctx, principal, id);
+  const current = await findSprint(ctx.db, principal, id);
   await writableProjectById(ctx.db, principal, current.project_id);
   await ctx.db.transaction().execute(async (trx) => {
     await detachFromTasks(trx, ctx, origin, { kind: 'sprint', id });

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import { isUniqueViolation, type Executor } from '../../db/database.ts';
 import type { ProjectRole } from '../../db/schema.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
@@ -37,10 +38,16 @@ export async function listMemberships(ctx: AppContext, principal: Principal, pro
 }
 
 export async function getMembership(ctx: AppContext, principal: Principal, id: number) {
-  const row = await selectMemberships(ctx.db, principal).where('m.id', '=', id).executeTakeFirst();
+  return visibleMembership(ctx.db, principal, id);
+}
+
+async function visibleMembership(db: Executor, principal: Principal, id: number) {
+  const row = await selectMemberships(db, principal).where('m.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Membership');
   return row;
 }
+
+export type MembershipJson = Awaited<ReturnType<typeof visibleMembership>>;
 
 /** Loads the project the caller must administer; invisible is 404 (so an account cannot add itself anywhere new). */
 async function administeredProject(ctx: AppContext, principal: Principal, projectId: number) {
@@ -50,7 +57,12 @@ async function administeredProject(ctx: AppContext, principal: Principal, projec
   return project;
 }
 
-export async function createMembership(ctx: AppContext, principal: Principal, input: { project: number; user: number; role?: ProjectRole }) {
+export async function createMembership(
+  ctx: AppContext,
+  principal: Principal,
+  input: { project: number; user: number; role?: ProjectRole },
+  beforeCommit?: BeforeCommit<MembershipJson>,
+): Promise<MembershipJson> {
   await administeredProject(ctx, principal, input.project);
   const user = await ctx.db
     .selectFrom('users')
@@ -62,12 +74,14 @@ export async function createMembership(ctx: AppContext, principal: Principal, in
 
   const now = ctx.clock.nowIso();
   try {
-    const row = await ctx.db
-      .insertInto('project_memberships')
-      .values({ project_id: input.project, user_id: input.user, role: input.role ?? 'member', created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return getMembership(ctx, principal, row.id);
+    return await transactionWith(ctx.db, async (trx) => {
+      const row = await trx
+        .insertInto('project_memberships')
+        .values({ project_id: input.project, user_id: input.user, role: input.role ?? 'member', created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return visibleMembership(trx, principal, row.id);
+    }, beforeCommit);
   } catch (error) {
     if (isUniqueViolation(error)) throw new ApiError('ALREADY_EXISTS', 'The user is already a member of this project.', { field: 'user' });
     throw error;

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
+import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
@@ -47,7 +48,8 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'projects:write' },
   }, async (request, reply) => {
     reply.code(201);
-    return ok(await projects.createProject(ctx, principalOf(request), request.body));
+    const response = responseStoredWithWork(ctx, request, reply, ok<projects.ProjectJson>);
+    return response.send(await projects.createProject(ctx, principalOf(request), request.body, response.beforeCommit));
   });
 
   app.get('/api/v1/projects/:id/', {
@@ -116,7 +118,8 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'projects:write' },
   }, async (request, reply) => {
     reply.code(201);
-    return ok(await memberships.createMembership(ctx, principalOf(request), request.body));
+    const response = responseStoredWithWork(ctx, request, reply, ok<memberships.MembershipJson>);
+    return response.send(await memberships.createMembership(ctx, principalOf(request), request.body, response.beforeCommit));
   });
 
   app.get('/api/v1/memberships/:id/', {

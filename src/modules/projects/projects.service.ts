@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
-import { isUniqueViolation } from '../../db/database.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
+import { type Executor, isUniqueViolation } from '../../db/database.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import { removeStoredFiles, storageNamesOf } from '../attachments/attachment.files.ts';
@@ -35,12 +36,18 @@ export async function listProjects(ctx: AppContext, principal: Principal, page: 
 }
 
 export async function getProject(ctx: AppContext, principal: Principal, id: number) {
-  const row = await findVisibleProject(ctx.db, principal, id);
+  return visibleProject(ctx.db, principal, id);
+}
+
+async function visibleProject(db: Executor, principal: Principal, id: number) {
+  const row = await findVisibleProject(db, principal, id);
   if (!row) throw notFound('Project');
   return presentProject(row);
 }
 
-export async function createProject(ctx: AppContext, principal: Principal, input: ProjectCreate) {
+export type ProjectJson = ReturnType<typeof presentProject>;
+
+export async function createProject(ctx: AppContext, principal: Principal, input: ProjectCreate, beforeCommit?: BeforeCommit<ProjectJson>): Promise<ProjectJson> {
   if (!canCreateProjects(principal)) {
     throw forbidden(
       principal.projectRestriction
@@ -49,9 +56,8 @@ export async function createProject(ctx: AppContext, principal: Principal, input
     );
   }
   const now = ctx.clock.nowIso();
-  let projectId: number;
   try {
-    projectId = await ctx.db.transaction().execute(async (trx) => {
+    return await transactionWith(ctx.db, async (trx) => {
       const project = await trx
         .insertInto('projects')
         .values({
@@ -71,15 +77,14 @@ export async function createProject(ctx: AppContext, principal: Principal, input
         .values({ project_id: project.id, user_id: principal.userId, role: 'admin', created_at: now, updated_at: now })
         .execute();
       await provisionProjectDefaults(trx, project.id, now);
-      return project.id;
-    });
+      return visibleProject(trx, principal, project.id);
+    }, beforeCommit);
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw new ApiError('ALREADY_EXISTS', `A project with key ${input.key} already exists in this workspace.`, { field: 'key' });
     }
     throw error;
   }
-  return getProject(ctx, principal, projectId);
 }
 
 /** PUT replaces the writable fields (omitted description becomes empty); PATCH changes only what is sent. */

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
+import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
@@ -14,6 +15,7 @@ import {
   NoFieldsBody,
   SettingsPatchBody,
   StandupEntry,
+  type StandupEntryJson,
   StandupSettings,
   StandupTask,
   TeamBlocker,
@@ -83,7 +85,10 @@ export function registerStandupRoutes(app: Api, ctx: AppContext): void {
     },
     preValidation: emptyBodyAsObject,
     config: { ...write, optionalBody: true },
-  }, async (request) => ok(await standups.redraftMyEntry(ctx, principalOf(request))));
+  }, async (request, reply) => {
+    const response = responseStoredWithWork(ctx, request, reply, ok<StandupEntryJson>);
+    return response.send(await standups.redraftMyEntry(ctx, principalOf(request), response.beforeCommit));
+  });
 
   app.post('/api/v1/standups/me/skip/', {
     schema: {
@@ -95,7 +100,10 @@ export function registerStandupRoutes(app: Api, ctx: AppContext): void {
     },
     preValidation: emptyBodyAsObject,
     config: { ...write, optionalBody: true },
-  }, async (request) => ok(await standups.skipMyDay(ctx, principalOf(request))));
+  }, async (request, reply) => {
+    const response = responseStoredWithWork(ctx, request, reply, ok<StandupEntryJson>);
+    return response.send(await standups.skipMyDay(ctx, principalOf(request), response.beforeCommit));
+  });
 
   app.get('/api/v1/standups/blockers/', {
     schema: {

@@ -1,5 +1,6 @@
 import { isoFromMs } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Executor, Trx } from '../../db/database.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
@@ -30,13 +31,13 @@ import { previousDate, startOfLocalDay } from './team-day.ts';
  * no way to name anyone else.
  */
 
-async function presentOne(ctx: AppContext, principal: Principal, row: EntryRow): Promise<StandupEntryJson> {
-  const [entry] = await presentEntries(ctx.db, [row], await visibleProjectIdSet(ctx.db, principal));
+async function presentOne(db: Executor, principal: Principal, row: EntryRow): Promise<StandupEntryJson> {
+  const [entry] = await presentEntries(db, [row], await visibleProjectIdSet(db, principal));
   return entry!;
 }
 
-async function reload(ctx: AppContext, principal: Principal, id: number): Promise<StandupEntryJson> {
-  return presentOne(ctx, principal, await selectEntries(ctx.db).where('e.id', '=', id).executeTakeFirstOrThrow());
+async function reload(db: Executor, principal: Principal, id: number): Promise<StandupEntryJson> {
+  return presentOne(db, principal, await selectEntries(db).where('e.id', '=', id).executeTakeFirstOrThrow());
 }
 
 /**
@@ -87,7 +88,7 @@ export async function getMyEntry(ctx: AppContext, principal: Principal): Promise
       { date: today.date },
     );
   }
-  return presentOne(ctx, principal, row);
+  return presentOne(ctx.db, principal, row);
 }
 
 const ENTRY_ORDERING = { user: 'e.user_id', date: 'e.date', submitted_at: 'e.submitted_at', created_at: 'e.created_at', updated_at: 'e.updated_at' };
@@ -227,7 +228,7 @@ export async function submitMyEntry(ctx: AppContext, principal: Principal, body:
     await replaceBlockers(trx, entry.id, withSince(declared ?? current, earlier, now));
     return entry.id;
   });
-  return reload(ctx, principal, id);
+  return reload(ctx.db, principal, id);
 }
 
 /** Tasks the caller worked on since `sinceIso` (any activity row of theirs), in visible projects. */
@@ -260,7 +261,7 @@ async function workedOnSince(db: Executor, principal: Principal, sinceIso: strin
  * finished tasks; blockers carry over from their last submitted entry. A submitted day is
  * refused: redrafting would silently take it back from the team.
  */
-export async function redraftMyEntry(ctx: AppContext, principal: Principal): Promise<StandupEntryJson> {
+export async function redraftMyEntry(ctx: AppContext, principal: Principal, beforeCommit?: BeforeCommit<StandupEntryJson>): Promise<StandupEntryJson> {
   const today = await teamToday(ctx, principal.organizationId);
   const previous = await previousSubmittedEntry(ctx.db, principal.userId, today.date);
   const sinceIso = previous?.submitted_at ?? isoFromMs(startOfLocalDay(today.timezone, previousDate(today.date)));
@@ -276,7 +277,7 @@ export async function redraftMyEntry(ctx: AppContext, principal: Principal): Pro
     .join('\n');
   const doing = inFlight.map((t) => `- ${t.key} ${t.title} (${t.status})`).join('\n');
 
-  const id = await ctx.db.transaction().execute(async (trx) => {
+  return transactionWith(ctx.db, async (trx) => {
     const entry = await lockTodaysEntry(trx, ctx, principal, today.date);
     if (entry.state === 'submitted') throw alreadySubmitted(today, 'redrafted');
     await trx
@@ -289,25 +290,23 @@ export async function redraftMyEntry(ctx: AppContext, principal: Principal): Pro
       entry.id,
       carried.map(({ text, task_key, project_id, since }) => ({ text, task_key, project_id, since })),
     );
-    return entry.id;
-  });
-  return reload(ctx, principal, id);
+    return reload(trx, principal, entry.id);
+  }, beforeCommit);
 }
 
 /** Skip: today is marked skipped (idempotent) and any draft text is dropped. A submitted day is refused. */
-export async function skipMyDay(ctx: AppContext, principal: Principal): Promise<StandupEntryJson> {
+export async function skipMyDay(ctx: AppContext, principal: Principal, beforeCommit?: BeforeCommit<StandupEntryJson>): Promise<StandupEntryJson> {
   const today = await teamToday(ctx, principal.organizationId);
-  const id = await ctx.db.transaction().execute(async (trx) => {
+  return transactionWith(ctx.db, async (trx) => {
     const entry = await lockTodaysEntry(trx, ctx, principal, today.date);
     if (entry.state === 'submitted') throw alreadySubmitted(today, 'skipped');
-    if (entry.state === 'skipped') return entry.id;
+    if (entry.state === 'skipped') return reload(trx, principal, entry.id);
     await trx
       .updateTable('standup_entries')
       .set({ state: 'skipped', done: '', doing: '', tasks: '[]', submitted_at: null, updated_at: ctx.clock.nowIso() })
       .where('id', '=', entry.id)
       .execute();
     await replaceBlockers(trx, entry.id, []);
-    return entry.id;
-  });
-  return reload(ctx, principal, id);
+    return reload(trx, principal, entry.id);
+  }, beforeCommit);
 }

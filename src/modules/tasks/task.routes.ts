@@ -2,6 +2,7 @@ import { ProjectKeyParams } from '../projects/projects.schemas.ts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { BeforeCommit } from '../../db/before-commit.ts';
 import { originFromPrincipal } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
@@ -18,6 +19,7 @@ import {
   BulkUpdateBody,
   FollowerListQuery,
   FollowState,
+  type FollowStateJson,
   SubtaskCreateBody,
   SubtaskListQuery,
   Task,
@@ -48,6 +50,14 @@ function callerOf(request: FastifyRequest): tasks.Caller {
 function sendTask(reply: FastifyReply, snapshot: TaskSnapshot) {
   reply.header('etag', etagOf(snapshot.row.version));
   return ok(snapshot.task);
+}
+
+/** A POST that writes one task: its ETag is sent, and a claimed Idempotency-Key's response is stored with the write. */
+async function sendWrittenTask(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, write: (beforeCommit?: BeforeCommit<TaskSnapshot>) => Promise<TaskSnapshot>) {
+  const response = responseStoredWithWork(ctx, request, reply, (snapshot: TaskSnapshot) => ok(snapshot.task));
+  const snapshot = await write(response.beforeCommit);
+  reply.header('etag', etagOf(snapshot.row.version));
+  return response.send(snapshot);
 }
 
 export function registerTaskRoutes(app: Api, ctx: AppContext): void {
@@ -82,10 +92,7 @@ export function registerTaskRoutes(app: Api, ctx: AppContext): void {
     config: write,
   }, async (request, reply) => {
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, (snapshot: TaskSnapshot) => ok(snapshot.task));
-    const snapshot = await tasks.createTask(ctx, callerOf(request), request.params.project_key, request.body, response.beforeCommit);
-    reply.header('etag', etagOf(snapshot.row.version));
-    return response.send(snapshot);
+    return sendWrittenTask(ctx, request, reply, (beforeCommit) => tasks.createTask(ctx, callerOf(request), request.params.project_key, request.body, beforeCommit));
   });
 
   app.post('/api/v1/projects/:project_key/tasks/bulk/', {
@@ -187,7 +194,9 @@ export function registerTaskRoutes(app: Api, ctx: AppContext): void {
     },
     config: write,
   }, async (request, reply) =>
-    sendTask(reply, await tasks.assignTask(ctx, callerOf(request), request.params.task_key, request.body.assignee, request.headers['if-match'])),
+    sendWrittenTask(ctx, request, reply, (beforeCommit) =>
+      tasks.assignTask(ctx, callerOf(request), request.params.task_key, request.body.assignee, request.headers['if-match'], beforeCommit),
+    ),
   );
 
   app.post('/api/v1/tasks/:task_key/follow/', {
@@ -198,7 +207,10 @@ export function registerTaskRoutes(app: Api, ctx: AppContext): void {
       response: { 200: Envelope(Type.Ref(FollowState)), ...errorResponses(404) },
     },
     config: write,
-  }, async (request) => ok(await tasks.follow(ctx, principalOf(request), request.params.task_key)));
+  }, async (request, reply) => {
+    const response = responseStoredWithWork(ctx, request, reply, ok<FollowStateJson>);
+    return response.send(await tasks.follow(ctx, principalOf(request), request.params.task_key, response.beforeCommit));
+  });
 
   app.delete('/api/v1/tasks/:task_key/follow/', {
     schema: {
@@ -252,9 +264,6 @@ export function registerTaskRoutes(app: Api, ctx: AppContext): void {
     config: write,
   }, async (request, reply) => {
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, (snapshot: TaskSnapshot) => ok(snapshot.task));
-    const snapshot = await tasks.createSubtask(ctx, callerOf(request), request.params.task_key, request.body, response.beforeCommit);
-    reply.header('etag', etagOf(snapshot.row.version));
-    return response.send(snapshot);
+    return sendWrittenTask(ctx, request, reply, (beforeCommit) => tasks.createSubtask(ctx, callerOf(request), request.params.task_key, request.body, beforeCommit));
   });
 }

@@ -236,3 +236,4 @@ export const FollowState = Type.Object(
   },
   { $id: 'FollowState', title: 'FollowState' },
 );
+export type FollowStateJson = Static<typeof FollowState>;

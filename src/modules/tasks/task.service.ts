@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { isoFromMicros } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
+import { type BeforeCommit, presentedBeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
@@ -16,23 +17,8 @@ import { TaskInputResolver } from './task-input.ts';
 import { etagOf, presentTaskRow, presentTasks, type TaskSnapshot } from './task.presenter.ts';
 import { lockProject } from '../projects/lock.ts';
 import { findTaskRow, findVisibleTaskRef, lockTask, selectTaskRows, selectTaskRowsWithExtras, type TaskRef, type TaskRow, type TaskRowWithExtras } from './task.repository.ts';
-import type { TaskCreateInput, TaskJson, TaskListFilters, TaskUpdateInput } from './task.schemas.ts';
+import type { FollowStateJson, TaskCreateInput, TaskJson, TaskListFilters, TaskUpdateInput } from './task.schemas.ts';
 import { applyTaskUpdate, createTaskRecord, deleteTaskRecord, type TaskValues } from './task-writes.ts';
-
-/**
- * Runs last in a write's transaction with what the call returns; the routes store an
- * idempotent response there (responseStoredWithWork in http/idempotency.ts).
- */
-export type BeforeCommit<R> = (trx: Trx, result: R) => Promise<void>;
-
-/** Runs `work`, then `beforeCommit` with its result, in the transaction. */
-const withBeforeCommit =
-  <R>(work: (trx: Trx) => Promise<R>, beforeCommit: BeforeCommit<R> | undefined) =>
-  async (trx: Trx): Promise<R> => {
-    const result = await work(trx);
-    await beforeCommit?.(trx, result);
-    return result;
-  };
 
 /** Who acts, and the origin stamped on the events the action produces. */
 export interface Caller {
@@ -257,7 +243,7 @@ async function lockAndRead(trx: Trx, ctx: AppContext, ref: TaskRef, treeChanges:
 export async function createTask(ctx: AppContext, caller: Caller, projectKey: string, input: TaskCreateInput, beforeCommit?: BeforeCommit<TaskSnapshot>): Promise<TaskSnapshot> {
   const project = await visibleProject(ctx, caller.principal, projectKey);
   assertCanWrite(caller.principal, project);
-  return ctx.db.transaction().execute(withBeforeCommit((trx) => createOne(trx, ctx, caller.origin, project, new TaskInputResolver(trx, project), input), beforeCommit));
+  return transactionWith(ctx.db, (trx) => createOne(trx, ctx, caller.origin, project, new TaskInputResolver(trx, project), input), beforeCommit);
 }
 
 export async function createSubtask(
@@ -268,22 +254,34 @@ export async function createSubtask(
   beforeCommit?: BeforeCommit<TaskSnapshot>,
 ): Promise<TaskSnapshot> {
   const parent = await writableTask(ctx, caller.principal, parentKey);
-  return ctx.db
-    .transaction()
-    .execute(withBeforeCommit((trx) => createOne(trx, ctx, caller.origin, parent.project, new TaskInputResolver(trx, parent.project), { ...input, parent: parent.key }), beforeCommit));
+  return transactionWith(ctx.db, (trx) => createOne(trx, ctx, caller.origin, parent.project, new TaskInputResolver(trx, parent.project), { ...input, parent: parent.key }), beforeCommit);
 }
 
-export async function updateTask(ctx: AppContext, caller: Caller, key: string, input: TaskUpdateInput, ifMatch?: string): Promise<TaskSnapshot> {
+export async function updateTask(
+  ctx: AppContext,
+  caller: Caller,
+  key: string,
+  input: TaskUpdateInput,
+  ifMatch?: string,
+  beforeCommit?: BeforeCommit<TaskSnapshot>,
+): Promise<TaskSnapshot> {
   const ref = await writableTask(ctx, caller.principal, key);
-  return ctx.db.transaction().execute(async (trx) => {
+  return transactionWith(ctx.db, async (trx) => {
     const current = await lockAndRead(trx, ctx, ref, input.parent !== undefined, customFieldIds([input]));
     assertIfMatch(ifMatch, current);
     return updateOne(trx, ctx, caller.origin, ref.project, new TaskInputResolver(trx, ref.project), current, input);
-  });
+  }, beforeCommit);
 }
 
-export function assignTask(ctx: AppContext, caller: Caller, key: string, assignee: number | null, ifMatch?: string): Promise<TaskSnapshot> {
-  return updateTask(ctx, caller, key, { assignee }, ifMatch);
+export function assignTask(
+  ctx: AppContext,
+  caller: Caller,
+  key: string,
+  assignee: number | null,
+  ifMatch?: string,
+  beforeCommit?: BeforeCommit<TaskSnapshot>,
+): Promise<TaskSnapshot> {
+  return updateTask(ctx, caller, key, { assignee }, ifMatch, beforeCommit);
 }
 
 export async function deleteTask(ctx: AppContext, caller: Caller, key: string, ifMatch?: string): Promise<void> {
@@ -342,7 +340,7 @@ async function runBulk<I, R>(
   start: (trx: Trx) => Promise<(item: I) => Promise<R>>,
   beforeCommit?: BeforeCommit<R[]>,
 ): Promise<R[]> {
-  return ctx.db.transaction().execute(withBeforeCommit(async (trx) => {
+  return transactionWith(ctx.db, async (trx) => {
     const run = await start(trx);
     const results: R[] = [];
     const failures: BulkItemError[] = [];
@@ -356,12 +354,10 @@ async function runBulk<I, R>(
     }
     if (failures.length) throw bulkFailure(failures);
     return results;
-  }, beforeCommit));
+  }, beforeCommit);
 }
 
 const tasksOf = (snapshots: TaskSnapshot[]) => snapshots.map((s) => s.task);
-const tasksBeforeCommit = (beforeCommit: BeforeCommit<TaskJson[]> | undefined): BeforeCommit<TaskSnapshot[]> | undefined =>
-  beforeCommit && ((trx, snapshots) => beforeCommit(trx, tasksOf(snapshots)));
 
 export async function bulkCreate(ctx: AppContext, caller: Caller, projectKey: string, items: TaskCreateInput[], beforeCommit?: BeforeCommit<TaskJson[]>): Promise<TaskJson[]> {
   const project = await visibleProject(ctx, caller.principal, projectKey);
@@ -369,7 +365,7 @@ export async function bulkCreate(ctx: AppContext, caller: Caller, projectKey: st
   const created = await runBulk(ctx, items, () => undefined, async (trx) => {
     const resolver = new TaskInputResolver(trx, project);
     return (item) => createOne(trx, ctx, caller.origin, project, resolver, item);
-  }, tasksBeforeCommit(beforeCommit));
+  }, presentedBeforeCommit(beforeCommit, tasksOf));
   return tasksOf(created);
 }
 
@@ -399,7 +395,7 @@ export async function bulkUpdate(
       if (!current) throw new ApiError('NOT_FOUND', `No task ${key} in project ${project.key}.`);
       return updateOne(trx, ctx, caller.origin, project, resolver, current, input);
     };
-  }, tasksBeforeCommit(beforeCommit));
+  }, presentedBeforeCommit(beforeCommit, tasksOf));
   return tasksOf(updated);
 }
 
@@ -433,20 +429,22 @@ export async function listActivities(ctx: AppContext, principal: Principal, key:
  * Following is the token's account subscribing itself; it changes nothing on the task, so
  * project viewers may follow too (like watching an issue you can read).
  */
-export async function follow(ctx: AppContext, principal: Principal, key: string) {
+export async function follow(ctx: AppContext, principal: Principal, key: string, beforeCommit?: BeforeCommit<FollowStateJson>): Promise<FollowStateJson> {
   const ref = await visibleTask(ctx, principal, key);
-  await ctx.db
-    .insertInto('task_followers')
-    .values({ task_id: ref.id, user_id: principal.userId, created_at: ctx.clock.nowIso() })
-    .onConflict((oc) => oc.columns(['task_id', 'user_id']).doNothing())
-    .execute();
-  const row = await ctx.db
-    .selectFrom('task_followers')
-    .select('created_at')
-    .where('task_id', '=', ref.id)
-    .where('user_id', '=', principal.userId)
-    .executeTakeFirstOrThrow();
-  return { task: ref.key, user: principal.userId, following: true, followed_at: row.created_at };
+  return transactionWith(ctx.db, async (trx) => {
+    await trx
+      .insertInto('task_followers')
+      .values({ task_id: ref.id, user_id: principal.userId, created_at: ctx.clock.nowIso() })
+      .onConflict((oc) => oc.columns(['task_id', 'user_id']).doNothing())
+      .execute();
+    const row = await trx
+      .selectFrom('task_followers')
+      .select('created_at')
+      .where('task_id', '=', ref.id)
+      .where('user_id', '=', principal.userId)
+      .executeTakeFirstOrThrow();
+    return { task: ref.key, user: principal.userId, following: true, followed_at: row.created_at };
+  }, beforeCommit);
 }
 
 export async function unfollow(ctx: AppContext, principal: Principal, key: string): Promise<void> {

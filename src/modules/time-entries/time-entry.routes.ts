@@ -4,12 +4,13 @@ import type { AppContext } from '../../context.ts';
 import { originFromPrincipal } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
+import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import { TaskKeyParams } from '../tasks/task.schemas.ts';
 import type { Caller } from '../tasks/task.service.ts';
-import { TimeEntry, TimeEntryCreateBody, TimeEntryListQuery, TimeEntryUpdateBody } from './time-entry.schemas.ts';
+import { TimeEntry, TimeEntryCreateBody, type TimeEntryJson, TimeEntryListQuery, TimeEntryUpdateBody } from './time-entry.schemas.ts';
 import * as entries from './time-entry.service.ts';
 
 export const timeEntryModels = [TimeEntry];
@@ -53,7 +54,8 @@ export function registerTimeEntryRoutes(app: Api, ctx: AppContext): void {
     config: write,
   }, async (request, reply) => {
     reply.code(201);
-    return ok(await entries.createTimeEntry(ctx, callerOf(request), request.params.task_key, request.body));
+    const response = responseStoredWithWork(ctx, request, reply, ok<TimeEntryJson>);
+    return response.send(await entries.createTimeEntry(ctx, callerOf(request), request.params.task_key, request.body, response.beforeCommit));
   });
 
   app.get('/api/v1/time-entries/:id/', {

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Executor } from '../../db/database.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
@@ -75,18 +76,27 @@ export async function getTimeEntry(ctx: AppContext, principal: Principal, id: nu
   return loadEntry(ctx.db, id);
 }
 
-export async function createTimeEntry(ctx: AppContext, caller: Caller, taskKey: string, input: TimeEntryCreateInput): Promise<TimeEntryJson> {
+export async function createTimeEntry(
+  ctx: AppContext,
+  caller: Caller,
+  taskKey: string,
+  input: TimeEntryCreateInput,
+  beforeCommit?: BeforeCommit<TimeEntryJson>,
+): Promise<TimeEntryJson> {
   const task = await writableTask(ctx, caller.principal, taskKey);
-  return ctx.db.transaction().execute((trx) =>
-    applyRecordChange(trx, ctx, caller.origin, task.id, async () => {
-      const now = ctx.clock.nowIso();
-      const { id } = await trx
-        .insertInto('time_entries')
-        .values({ task_id: task.id, user_id: caller.principal.userId, minutes: input.minutes, date: input.date, note: input.note ?? '', created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return loadEntry(trx, id);
-    }),
+  return transactionWith(
+    ctx.db,
+    (trx) =>
+      applyRecordChange(trx, ctx, caller.origin, task.id, async () => {
+        const now = ctx.clock.nowIso();
+        const { id } = await trx
+          .insertInto('time_entries')
+          .values({ task_id: task.id, user_id: caller.principal.userId, minutes: input.minutes, date: input.date, note: input.note ?? '', created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return loadEntry(trx, id);
+      }),
+    beforeCommit,
   );
 }
 

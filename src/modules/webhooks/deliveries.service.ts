@@ -1,4 +1,6 @@
 import type { AppContext } from '../../context.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
+import type { Executor } from '../../db/database.ts';
 import type { DeliveryStatus } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
@@ -25,10 +27,16 @@ export async function listDeliveries(
 }
 
 export async function getDelivery(ctx: AppContext, principal: Principal, id: number) {
-  const row = await findVisibleDelivery(ctx.db, principal, id);
+  return visibleDelivery(ctx.db, principal, id);
+}
+
+export async function visibleDelivery(db: Executor, principal: Principal, id: number) {
+  const row = await findVisibleDelivery(db, principal, id);
   if (!row) throw notFound('Webhook delivery');
   return presentDelivery(row);
 }
+
+export type DeliveryJson = ReturnType<typeof presentDelivery>;
 
 /** The delivery with every attempt, oldest first. */
 export async function getDeliveryDetail(ctx: AppContext, principal: Principal, id: number) {
@@ -47,7 +55,7 @@ export async function getDeliveryDetail(ctx: AppContext, principal: Principal, i
  * the same and a consumer deduplicating on it sees the same event. Allowed once the original is
  * delivered or failed; replays count toward auto-disable like any delivery (tests stay tests).
  */
-export async function replayDelivery(ctx: AppContext, principal: Principal, id: number) {
+export async function replayDelivery(ctx: AppContext, principal: Principal, id: number, beforeCommit?: BeforeCommit<DeliveryJson>): Promise<DeliveryJson> {
   const original = await findVisibleDelivery(ctx.db, principal, id);
   if (!original) throw notFound('Webhook delivery');
   if (original.status === 'pending') {
@@ -57,15 +65,17 @@ export async function replayDelivery(ctx: AppContext, principal: Principal, id: 
   }
   const endpoint = await manageableEndpoint(ctx, principal, original.endpoint_id);
   if (endpoint.enabled !== 1) throw new ApiError('ENDPOINT_DISABLED', 'The endpoint is disabled; re-enable it before replaying.');
-  const replayId = await insertDelivery(ctx.db, {
-    endpoint_id: original.endpoint_id,
-    organization_id: principal.organizationId,
-    outbox_id: original.outbox_id,
-    event_id: original.event_id,
-    event_type: original.event_type,
-    is_test: original.is_test,
-    replay_of: original.id,
-    now: ctx.clock.nowIso(),
-  });
-  return getDelivery(ctx, principal, replayId);
+  return transactionWith(ctx.db, async (trx) => {
+    const replayId = await insertDelivery(trx, {
+      endpoint_id: original.endpoint_id,
+      organization_id: principal.organizationId,
+      outbox_id: original.outbox_id,
+      event_id: original.event_id,
+      event_type: original.event_type,
+      is_test: original.is_test,
+      replay_of: original.id,
+      now: ctx.clock.nowIso(),
+    });
+    return visibleDelivery(trx, principal, replayId);
+  }, beforeCommit);
 }

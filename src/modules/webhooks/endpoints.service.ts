@@ -1,4 +1,6 @@
 import type { AppContext } from '../../context.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
+import type { Executor } from '../../db/database.ts';
 import { decryptSecret, encryptSecret, newSigningSecret, secretKey } from '../../crypto/secret-box.ts';
 import { EVENT_CATALOG, SUBSCRIBABLE_EVENT_TYPES } from '../../events/catalog.ts';
 import { originFromPrincipal, recordEvent } from '../../events/record-event.ts';
@@ -7,7 +9,7 @@ import { type PageRequest, paginate } from '../../http/pagination.ts';
 import { signatureMatches } from '../../webhooks-consumer/verify.ts';
 import type { Principal } from '../auth/principal.ts';
 import { assertMayBeOrgWide, bindableProject, manageableEndpoint } from './access.ts';
-import { getDelivery } from './deliveries.service.ts';
+import { type DeliveryJson, visibleDelivery } from './deliveries.service.ts';
 import { webhookIo } from './io.ts';
 import { checkTarget, UnsafeTargetError } from './url-guard.ts';
 import { presentEndpoint } from './webhooks.presenter.ts';
@@ -75,37 +77,46 @@ export async function listEndpoints(ctx: AppContext, principal: Principal, page:
 }
 
 export async function getEndpoint(ctx: AppContext, principal: Principal, id: number) {
-  const endpoint = await findVisibleEndpoint(ctx.db, principal, id);
+  return visibleEndpoint(ctx.db, principal, id);
+}
+
+async function visibleEndpoint(db: Executor, principal: Principal, id: number) {
+  const endpoint = await findVisibleEndpoint(db, principal, id);
   if (!endpoint) throw notFound('Webhook endpoint');
   return presentEndpoint(endpoint);
 }
 
-export async function createEndpoint(ctx: AppContext, principal: Principal, input: EndpointCreate) {
+type CreatedEndpointJson = ReturnType<typeof presentEndpoint> & { secret: string };
+
+export async function createEndpoint(ctx: AppContext, principal: Principal, input: EndpointCreate, beforeCommit?: BeforeCommit<CreatedEndpointJson>): Promise<CreatedEndpointJson> {
   const events = validateEvents(input.events ?? [...SUBSCRIBABLE_EVENT_TYPES]);
   const projectId = input.project == null ? null : await bindableProject(ctx, principal, input.project);
   if (projectId === null) assertMayBeOrgWide(principal);
   const url = await checkedUrl(ctx, input.url);
   const secret = newSigningSecret();
+  const secretCiphertext = encryptSecret(await secretKey(ctx), secret);
   const now = ctx.clock.nowIso();
-  const row = await ctx.db
-    .insertInto('webhook_endpoints')
-    .values({
-      organization_id: principal.organizationId,
-      created_by: principal.userId,
-      project_id: projectId,
-      url,
-      description: input.description ?? '',
-      events: JSON.stringify(events),
-      secret_ciphertext: encryptSecret(await secretKey(ctx), secret),
-      enabled: 1,
-      disabled_reason: null,
-      consecutive_failures: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { ...(await getEndpoint(ctx, principal, row.id)), secret };
+  return transactionWith(ctx.db, async (trx) => {
+    const row = await trx
+      .insertInto('webhook_endpoints')
+      .values({
+        organization_id: principal.organizationId,
+        created_by: principal.userId,
+        project_id: projectId,
+        url,
+        description: input.description ?? '',
+        events: JSON.stringify(events),
+        secret_ciphertext: secretCiphertext,
+        enabled: 1,
+        disabled_reason: null,
+        consecutive_failures: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { ...(await visibleEndpoint(trx, principal, row.id)), secret };
+  }, beforeCommit);
 }
 
 export async function updateEndpoint(ctx: AppContext, principal: Principal, id: number, changes: EndpointChanges) {
@@ -156,10 +167,16 @@ export async function deleteEndpoint(ctx: AppContext, principal: Principal, id: 
  * fanned out at once, and its delivery follows the normal schedule without ever counting
  * toward auto-disable.
  */
-export async function sendTestEvent(ctx: AppContext, principal: Principal, id: number, correlationId: string) {
+export async function sendTestEvent(
+  ctx: AppContext,
+  principal: Principal,
+  id: number,
+  correlationId: string,
+  beforeCommit?: BeforeCommit<DeliveryJson>,
+): Promise<DeliveryJson> {
   const endpoint = await manageableEndpoint(ctx, principal, id);
   if (endpoint.enabled !== 1) throw new ApiError('ENDPOINT_DISABLED', 'The endpoint is disabled; re-enable it before sending a test.');
-  const deliveryId = await ctx.db.transaction().execute(async (trx) => {
+  return transactionWith(ctx.db, async (trx) => {
     const now = ctx.clock.nowIso();
     const eventId = await recordEvent(trx, {
       type: 'webhook.test',
@@ -177,7 +194,7 @@ export async function sendTestEvent(ctx: AppContext, principal: Principal, id: n
       .where('event_id', '=', eventId)
       .returning('id')
       .executeTakeFirstOrThrow();
-    return insertDelivery(trx, {
+    const deliveryId = await insertDelivery(trx, {
       endpoint_id: endpoint.id,
       organization_id: principal.organizationId,
       outbox_id: outbox.id,
@@ -187,8 +204,8 @@ export async function sendTestEvent(ctx: AppContext, principal: Principal, id: n
       replay_of: null,
       now,
     });
-  });
-  return getDelivery(ctx, principal, deliveryId);
+    return visibleDelivery(trx, principal, deliveryId);
+  }, beforeCommit);
 }
 
 /** Checks a caller-computed signature with the endpoint's secret, in constant time (spec 4.7 rule 4). */

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
+import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
@@ -62,7 +63,8 @@ export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'webhooks:write', sealStoredResponse: true },
   }, async (request, reply) => {
     reply.code(201);
-    return ok(await endpoints.createEndpoint(ctx, principalOf(request), request.body));
+    const response = responseStoredWithWork(ctx, request, reply, ok<Awaited<ReturnType<typeof endpoints.createEndpoint>>>);
+    return response.send(await endpoints.createEndpoint(ctx, principalOf(request), request.body, response.beforeCommit));
   });
 
   app.get('/api/v1/webhooks/endpoints/:id/', {
@@ -105,7 +107,8 @@ export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'webhooks:write' },
   }, async (request, reply) => {
     reply.code(201);
-    return ok(await endpoints.sendTestEvent(ctx, principalOf(request), request.params.id, request.id));
+    const response = responseStoredWithWork(ctx, request, reply, ok<deliveries.DeliveryJson>);
+    return response.send(await endpoints.sendTestEvent(ctx, principalOf(request), request.params.id, request.id, response.beforeCommit));
   });
 
   app.get('/api/v1/webhooks/deliveries/', {
@@ -142,7 +145,8 @@ export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'webhooks:write' },
   }, async (request, reply) => {
     reply.code(201);
-    return ok(await deliveries.replayDelivery(ctx, principalOf(request), request.params.id));
+    const response = responseStoredWithWork(ctx, request, reply, ok<deliveries.DeliveryJson>);
+    return response.send(await deliveries.replayDelivery(ctx, principalOf(request), request.params.id, response.beforeCommit));
   });
 
   app.post('/api/v1/webhooks/verify/', {

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
+import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
@@ -38,7 +39,8 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'workflows:write' },
   }, async (request, reply) => {
     reply.code(201);
-    return ok(await statuses.createStatus(ctx, principalOf(request), request.body));
+    const response = responseStoredWithWork(ctx, request, reply, ok<Awaited<ReturnType<typeof statuses.createStatus>>>);
+    return response.send(await statuses.createStatus(ctx, principalOf(request), request.body, response.beforeCommit));
   });
 
   app.post('/api/v1/statuses/reorder/', {
@@ -52,7 +54,10 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
       response: { 200: Envelope(Type.Array(Type.Ref(Status))), ...errorResponses(404) },
     },
     config: { scope: 'workflows:write' },
-  }, async (request) => ok(await statuses.reorderStatuses(ctx, principalOf(request), request.body)));
+  }, async (request, reply) => {
+    const response = responseStoredWithWork(ctx, request, reply, ok<Awaited<ReturnType<typeof statuses.reorderStatuses>>>);
+    return response.send(await statuses.reorderStatuses(ctx, principalOf(request), request.body, response.beforeCommit));
+  });
 
   app.get('/api/v1/statuses/:id/', {
     schema: { tags, summary: 'Read a status', params: IdParams, response: { 200: one, ...errorResponses(404) } },

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/database.ts';
 import type { StatusCategory } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
@@ -43,16 +44,18 @@ export async function getStatus(ctx: AppContext, principal: Principal, id: numbe
   return presentStatus(await findStatus(ctx.db, principal, id));
 }
 
+type StatusJson = ReturnType<typeof presentStatus>;
+
 export async function createStatus(
   ctx: AppContext,
   principal: Principal,
   input: { project: number; name: string; category: StatusCategory; position?: number },
-) {
+  beforeCommit?: BeforeCommit<StatusJson>,
+): Promise<StatusJson> {
   const project = await administeredProject(ctx.db, principal, input.project);
   const now = ctx.clock.nowIso();
-  let id: number;
   try {
-    id = await ctx.db.transaction().execute(async (trx) => {
+    return await transactionWith(ctx.db, async (trx) => {
       await lockProject(trx, ctx.dialect, project.id);
       const positions = await statusPositions(trx, project.id);
       const order = [...positions.keys()];
@@ -64,13 +67,12 @@ export async function createStatus(
       positions.set(row.id, order.length);
       order.splice(Math.min(input.position ?? order.length, order.length), 0, row.id);
       await writeStatusPositions(trx, order, positions, now);
-      return row.id;
-    });
+      return presentStatus(await findStatus(trx, principal, row.id));
+    }, beforeCommit);
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(input.name);
     throw error;
   }
-  return getStatus(ctx, principal, id);
 }
 
 /** Renaming is safe: tasks reference the status by id, and show its current name. */
@@ -142,9 +144,14 @@ export async function deleteStatus(ctx: AppContext, principal: Principal, id: nu
  * The body must name every status of the project exactly once, so a client working from a
  * stale list is told instead of silently producing a mixed order.
  */
-export async function reorderStatuses(ctx: AppContext, principal: Principal, input: { project: number; statuses: number[] }) {
+export async function reorderStatuses(
+  ctx: AppContext,
+  principal: Principal,
+  input: { project: number; statuses: number[] },
+  beforeCommit?: BeforeCommit<StatusJson[]>,
+): Promise<StatusJson[]> {
   const project = await administeredProject(ctx.db, principal, input.project);
-  await ctx.db.transaction().execute(async (trx) => {
+  return transactionWith(ctx.db, async (trx) => {
     await lockProject(trx, ctx.dialect, project.id);
     const positions = await statusPositions(trx, project.id);
     const missing = [...positions.keys()].filter((id) => !input.statuses.includes(id));
@@ -157,7 +164,7 @@ export async function reorderStatuses(ctx: AppContext, principal: Principal, inp
       });
     }
     await writeStatusPositions(trx, input.statuses, positions, ctx.clock.nowIso());
-  });
-  const rows = await selectStatuses(ctx.db, principal).where('s.project_id', '=', project.id).orderBy('s.position').orderBy('s.id').execute();
-  return rows.map(presentStatus);
+    const rows = await selectStatuses(trx, principal).where('s.project_id', '=', project.id).orderBy('s.position').orderBy('s.id').execute();
+    return rows.map(presentStatus);
+  }, beforeCommit);
 }

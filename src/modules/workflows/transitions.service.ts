@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import { isForeignKeyViolation, isUniqueViolation, type Executor, type Trx } from '../../db/database.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
@@ -24,6 +25,8 @@ async function findTransition(db: Executor, principal: Principal, id: number) {
   if (!row) throw notFound('Transition');
   return row;
 }
+
+type TransitionJson = ReturnType<typeof presentTransition>;
 
 export async function getTransition(ctx: AppContext, principal: Principal, id: number) {
   return presentTransition(await findTransition(ctx.db, principal, id));
@@ -94,14 +97,14 @@ export async function createTransition(
   ctx: AppContext,
   principal: Principal,
   input: { workflow: number; from_status: number; to_status: number; name?: string },
-) {
+  beforeCommit?: BeforeCommit<TransitionJson>,
+): Promise<TransitionJson> {
   const workflow = await findWorkflow(ctx.db, principal, input.workflow);
   await administeredProject(ctx.db, principal, workflow.project_id);
   const names = await checkPair(ctx.db, workflow.project_id, input.from_status, input.to_status);
   const now = ctx.clock.nowIso();
-  let id: number;
   try {
-    id = await ctx.db.transaction().execute(async (trx) => {
+    return await transactionWith(ctx.db, async (trx) => {
       const row = await trx
         .insertInto('transitions')
         .values({
@@ -115,8 +118,8 @@ export async function createTransition(
         .returning('id')
         .executeTakeFirstOrThrow();
       await touchWorkflow(trx, workflow.id, now);
-      return row.id;
-    });
+      return presentTransition(await findTransition(trx, principal, row.id));
+    }, beforeCommit);
   } catch (error) {
     if (isUniqueViolation(error)) throw await duplicate(ctx.db, workflow.id, input.from_status, input.to_status);
     if (isForeignKeyViolation(error)) {
@@ -125,7 +128,6 @@ export async function createTransition(
     }
     throw error;
   }
-  return getTransition(ctx, principal, id);
 }
 
 export async function updateTransition(

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
+import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
@@ -64,7 +65,8 @@ function registerTransitionRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'workflows:write' },
   }, async (request, reply) => {
     reply.code(201);
-    return ok(await transitions.createTransition(ctx, principalOf(request), request.body));
+    const response = responseStoredWithWork(ctx, request, reply, ok<Awaited<ReturnType<typeof transitions.createTransition>>>);
+    return response.send(await transitions.createTransition(ctx, principalOf(request), request.body, response.beforeCommit));
   });
 
   app.get('/api/v1/transitions/:id/', {
@@ -128,7 +130,8 @@ function registerWorkflowDefinitionRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'workflows:write' },
   }, async (request, reply) => {
     reply.code(201);
-    return ok(await workflows.createWorkflow(ctx, principalOf(request), request.body));
+    const response = responseStoredWithWork(ctx, request, reply, ok<Awaited<ReturnType<typeof workflows.createWorkflow>>>);
+    return response.send(await workflows.createWorkflow(ctx, principalOf(request), request.body, response.beforeCommit));
   });
 
   app.get('/api/v1/workflows/:id/', {

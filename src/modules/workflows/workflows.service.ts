@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import { isUniqueViolation, type Executor, type Trx } from '../../db/database.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
@@ -28,9 +29,15 @@ async function findWorkflow(db: Executor, principal: Principal, id: number) {
 }
 
 export async function getWorkflow(ctx: AppContext, principal: Principal, id: number) {
-  const [workflow] = await presentWorkflows(ctx.db, [await findWorkflow(ctx.db, principal, id)]);
+  return visibleWorkflow(ctx.db, principal, id);
+}
+
+async function visibleWorkflow(db: Executor, principal: Principal, id: number) {
+  const [workflow] = await presentWorkflows(db, [await findWorkflow(db, principal, id)]);
   return workflow!;
 }
+
+type WorkflowJson = Awaited<ReturnType<typeof visibleWorkflow>>;
 
 /**
  * Points the project at the workflow; from then on its transitions decide every task status
@@ -52,12 +59,12 @@ export async function createWorkflow(
   ctx: AppContext,
   principal: Principal,
   input: { project: number; name: string; description?: string; active?: boolean },
-) {
+  beforeCommit?: BeforeCommit<WorkflowJson>,
+): Promise<WorkflowJson> {
   const project = await administeredProject(ctx.db, principal, input.project);
   const now = ctx.clock.nowIso();
-  let id: number;
   try {
-    id = await ctx.db.transaction().execute(async (trx) => {
+    return await transactionWith(ctx.db, async (trx) => {
       const row = await trx
         .insertInto('workflows')
         .values({ project_id: project.id, name: input.name, description: input.description ?? '', created_at: now, updated_at: now })
@@ -67,13 +74,12 @@ export async function createWorkflow(
         await lockProject(trx, ctx.dialect, project.id);
         await activate(trx, project.id, row.id, now);
       }
-      return row.id;
-    });
+      return visibleWorkflow(trx, principal, row.id);
+    }, beforeCommit);
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(input.name);
     throw error;
   }
-  return getWorkflow(ctx, principal, id);
 }
 
 /**
