@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
 import type { MigrationContext } from './migrations/helpers.ts';
 import * as foundation from './migrations/0001_foundation.ts';
@@ -43,14 +43,42 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
+/**
+ * Applies pending migrations; returns the names applied. A database already up to date is
+ * recognised by reading our own bookkeeping table, without Kysely's migrator: that
+ * migrator lists the tables of every schema in the database, which is slow on a shared
+ * PostgreSQL server and fails if another schema is dropped meanwhile, and it would make
+ * every process start wait on the database-wide migration lock.
+ */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const schema = handle.dialect === 'postgres' ? (handle.pgSchema ?? (await currentSchema(handle))) : undefined;
+  const applied = await appliedMigrationNames(handle, schema);
+  if (applied && applied.length === MIGRATIONS.length && MIGRATIONS.every(([name], i) => applied[i] === name)) return [];
+
   const migrator = new Migrator({
     db: handle.db,
     provider: new StaticProvider(handle),
     // Kysely looks for its bookkeeping tables across schemas; pin them to ours.
-    ...(handle.pgSchema ? { migrationTableSchema: handle.pgSchema } : {}),
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Names recorded in our `kysely_migration`, in order; null before the first migration. */
+async function appliedMigrationNames(handle: DatabaseHandle, schema: string | undefined): Promise<string[] | null> {
+  const table = schema ? sql.id(schema, 'kysely_migration') : sql.id('kysely_migration');
+  const exists = schema
+    ? await sql<{ found: string | null }>`select to_regclass(format('%I.%I', ${schema}::text, 'kysely_migration'))::text as found`.execute(handle.db)
+    : await sql<{ found: string | null }>`select name as found from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(handle.db);
+  if (!exists.rows[0]?.found) return null;
+  const { rows } = await sql<{ name: string }>`select name from ${table} order by name`.execute(handle.db);
+  return rows.map((row) => row.name);
+}
+
+/** The schema unqualified names resolve to (the first on the search_path that exists). */
+async function currentSchema(handle: DatabaseHandle): Promise<string | undefined> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(handle.db);
+  return rows[0]?.schema ?? undefined;
 }
