@@ -54,16 +54,22 @@ describe('a worker process killed mid-delivery', () => {
     expect(created.status).toBe(201);
     const eventId = await emitEvent(h, project.id);
 
-    const killed = new Promise<void>((resolve) => {
+    const env = { ...process.env, DATABASE_URL: await databaseUrl(), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'error' };
+    const worker = spawn(process.execPath, [path.resolve('bin/tasktracker.js'), 'worker'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    child = worker;
+    const stderr: string[] = [];
+    worker.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
+    // A worker that dies on its own (before the receiver kills it) fails the test at once, with its stderr.
+    const killed = new Promise<void>((resolve, reject) => {
+      let killedByReceiver = false;
+      worker.once('exit', (code, signal) =>
+        killedByReceiver ? resolve() : reject(new Error(`worker exited by itself (${code ?? signal}): ${stderr.join('')}`)),
+      );
       onRequest = (req) => {
         received.push(req.headers['x-service-event-id'] as string);
-        child!.kill('SIGKILL');
-        child!.once('exit', () => resolve());
+        killedByReceiver = true;
+        worker.kill('SIGKILL');
       };
-    });
-    child = spawn(process.execPath, [path.resolve('bin/tasktracker.js'), 'worker'], {
-      env: { ...process.env, DATABASE_URL: await databaseUrl(), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'error' },
-      stdio: 'ignore',
     });
     await killed;
     expect(received).toEqual([eventId]);
