@@ -68,13 +68,21 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
 
 /** Names recorded in our `kysely_migration`, in order; null before the first migration. */
 async function appliedMigrationNames(handle: DatabaseHandle, schema: string | undefined): Promise<string[] | null> {
+  if (!(await migrationTableExists(handle, schema))) return null;
   const table = schema ? sql.id(schema, 'kysely_migration') : sql.id('kysely_migration');
-  const exists = schema
-    ? await sql<{ found: string | null }>`select to_regclass(format('%I.%I', ${schema}::text, 'kysely_migration'))::text as found`.execute(handle.db)
-    : await sql<{ found: string | null }>`select name as found from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(handle.db);
-  if (!exists.rows[0]?.found) return null;
   const { rows } = await sql<{ name: string }>`select name from ${table} order by name`.execute(handle.db);
   return rows.map((row) => row.name);
+}
+
+async function migrationTableExists(handle: DatabaseHandle, schema: string | undefined): Promise<boolean> {
+  if (handle.dialect === 'sqlite') {
+    const { rows } = await sql`select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(handle.db);
+    return rows.length > 0;
+  }
+  // No schema on the search_path exists yet: nothing can have been migrated.
+  if (!schema) return false;
+  const { rows } = await sql<{ found: string | null }>`select to_regclass(format('%I.%I', ${schema}::text, 'kysely_migration'))::text as found`.execute(handle.db);
+  return rows[0]?.found != null;
 }
 
 /** The schema unqualified names resolve to (the first on the search_path that exists). */
