@@ -1,11 +1,11 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import type { Database } from '../../src/db/schema.ts';
-import { freshDatabase } from '../helpers/database.ts';
+import { freshDatabase, processUrl } from '../helpers/database.ts';
 
 describe('migrations at process start', () => {
   let handle: DatabaseHandle;
@@ -16,23 +16,22 @@ describe('migrations at process start', () => {
   afterAll(() => handle.close());
 
   /** Another handle on the same database that records the SQL it runs. */
-  async function observed(): Promise<{ handle: DatabaseHandle; queries: string[] }> {
+  function observed(): { handle: DatabaseHandle; queries: string[] } {
     const queries: string[] = [];
     const log = (event: { query: { sql: string } }) => void queries.push(event.query.sql);
-    let db: Kysely<Database>;
-    if (handle.dialect === 'postgres') {
-      const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 1, options: `-c search_path=${handle.pgSchema}` });
-      db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
-    } else {
-      const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(handle.db);
-      const file = rows.find((r) => r.name === 'main')!.file;
-      db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new BetterSqlite3(file) }), log });
-    }
+    const url = processUrl(handle);
+    const db = new Kysely<Database>({
+      dialect:
+        handle.dialect === 'postgres'
+          ? new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) })
+          : new SqliteDialect({ database: new BetterSqlite3(url.slice('sqlite:'.length)) }),
+      log,
+    });
     return { handle: { db, dialect: handle.dialect, pgSchema: handle.pgSchema, close: () => db.destroy() }, queries };
   }
 
   it('a database already up to date applies nothing and only reads the list of applied migrations', async () => {
-    const { handle: starting, queries } = await observed();
+    const { handle: starting, queries } = observed();
     try {
       expect(await migrateToLatest(starting)).toEqual([]);
       expect(await migrateToLatest(starting)).toEqual([]);
@@ -49,8 +48,7 @@ describe('migrations at process start', () => {
   });
 
   it.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL: a schema chosen by the URL search_path, as a spawned worker gets it, is recognised as migrated', async () => {
-    const url = `${process.env.TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${handle.pgSchema}`)}`;
-    const worker = openDatabase(url);
+    const worker = openDatabase(processUrl(handle));
     try {
       expect(await migrateToLatest(worker)).toEqual([]);
     } finally {

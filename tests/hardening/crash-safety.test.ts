@@ -5,6 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processUrl } from '../helpers/database.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
 /**
@@ -85,12 +86,7 @@ describe('crash safety: serve SIGKILLed under write load with webhook deliveries
     h = await createHarness();
     admin = await h.actor();
     projectKey = (await h.project(admin, 'CRASH')).key;
-    if (h.ctx.dialect === 'postgres') {
-      databaseUrl = `${process.env.TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${h.ctx.database.pgSchema}`)}`;
-    } else {
-      const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(h.ctx.db);
-      databaseUrl = `sqlite:${rows.find((r) => r.name === 'main')!.file}`;
-    }
+    databaseUrl = processUrl(h.ctx.database);
     receiver = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -7,6 +7,14 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 
 const reopeners = new WeakMap<DatabaseHandle, () => DatabaseHandle>();
+const urls = new WeakMap<DatabaseHandle, string>();
+
+/** The DATABASE_URL that points another process (a spawned `serve` or `worker`) at a database from freshDatabase. */
+export function processUrl(handle: DatabaseHandle): string {
+  const url = urls.get(handle);
+  if (!url) throw new Error('processUrl: not a handle from freshDatabase');
+  return url;
+}
 
 /** Another connection (pool) to a database from freshDatabase, as a second server process would open; close it before the first. */
 export function secondConnection(handle: DatabaseHandle): DatabaseHandle {
@@ -38,6 +46,7 @@ export async function freshDatabase(): Promise<DatabaseHandle> {
       },
     };
     reopeners.set(fresh, () => openDatabase(pgUrl, { pgSchema: schema, pgPoolSize: 5 }));
+    urls.set(fresh, `${pgUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`);
     return fresh;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-test-'));
@@ -52,6 +61,7 @@ export async function freshDatabase(): Promise<DatabaseHandle> {
     },
   };
   reopeners.set(fresh, () => openDatabase(url));
+  urls.set(fresh, url);
   return fresh;
 }
 

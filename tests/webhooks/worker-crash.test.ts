@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOST_ATTEMPT_ERROR, deliverDue } from '../../src/worker/deliver-due.ts';
+import { processUrl } from '../helpers/database.ts';
 import { captureLogger, createWebhookHarness, emitEvent, type WebhookHarness } from '../helpers/webhooks.ts';
 
 /**
@@ -35,14 +35,6 @@ describe('a worker process killed mid-delivery', () => {
     await h.close();
   });
 
-  async function databaseUrl(): Promise<string> {
-    if (h.ctx.dialect === 'postgres') {
-      return `${process.env.TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${h.ctx.database.pgSchema}`)}`;
-    }
-    const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(h.ctx.db);
-    return `sqlite:${rows.find((r) => r.name === 'main')!.file}`;
-  }
-
   it('the delivery is not lost: after the lease it is attempted again and delivered', { timeout: 120_000 }, async () => {
     const admin = await h.actor();
     const project = await h.project(admin, 'KILL');
@@ -54,7 +46,7 @@ describe('a worker process killed mid-delivery', () => {
     expect(created.status).toBe(201);
     const eventId = await emitEvent(h, project.id);
 
-    const env = { ...process.env, DATABASE_URL: await databaseUrl(), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'error' };
+    const env = { ...process.env, DATABASE_URL: processUrl(h.ctx.database), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'error' };
     const worker = spawn(process.execPath, [path.resolve('bin/tasktracker.js'), 'worker'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     child = worker;
     const stderr: string[] = [];
