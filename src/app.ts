@@ -15,7 +15,7 @@ import { RateLimits } from './http/rate-limit.ts';
 import { ErrorResponse } from './http/schemas.ts';
 import { buildSerializerFactory } from './http/serialization.ts';
 import { registerValidators } from './http/validation.ts';
-import { LOG_REDACT } from './logger.ts';
+import { LOG_REDACT, LOG_SERIALIZERS } from './logger.ts';
 import { registerRoutes } from './routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -65,7 +65,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const app = Fastify({
     ...(options.logger
       ? { loggerInstance: options.logger }
-      : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: LOG_REDACT } }),
+      : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: LOG_REDACT, serializers: LOG_SERIALIZERS } }),
     bodyLimit: ctx.config.bodyLimitBytes,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     // An incoming X-Request-Id is kept when it is well formed, so traces join across services.
@@ -135,7 +135,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(swagger, openApiOptions(ctx));
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  registerMetrics(app, ctx.config.metricsToken);
+  registerMetrics(app, ctx.config.metricsToken, ctx.config.metricsPublic);
   registerAuth(app, ctx, limits);
   registerIdempotency(app, ctx);
 

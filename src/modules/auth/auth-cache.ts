@@ -63,6 +63,17 @@ export class AuthCache {
 }
 
 /**
+ * A principal of its own for one request, sharing the cached one's visible projects, so what is
+ * remembered about a request (the policy's grants) never mixes with another request's.
+ */
+export function principalForRequest(principal: Principal): Principal {
+  const own = { ...principal };
+  const entry = entryOfPrincipal.get(principal);
+  if (entry) entryOfPrincipal.set(own, entry);
+  return own;
+}
+
+/**
  * The projects the caller can see, from the cache when the principal came from it (valid for
  * the request that authenticated it), otherwise loaded now.
  */

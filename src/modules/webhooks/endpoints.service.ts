@@ -56,6 +56,7 @@ async function checkedUrl(ctx: AppContext, url: string): Promise<string> {
   try {
     const target = await checkTarget(url, {
       allowPrivate: ctx.config.webhooks.allowPrivateTargets,
+      allowedPorts: ctx.config.webhooks.allowedPorts,
       resolve: webhookIo(ctx).resolve,
       // A name server that never answers must not hold the request open.
       signal: AbortSignal.timeout(SAVE_RESOLVE_TIMEOUT_MS),
