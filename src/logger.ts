@@ -12,18 +12,19 @@ export const LOG_REDACT = {
  * request line needs one.
  */
 export const LOG_SERIALIZERS = {
-  req(req: { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
-    const url = req.url ?? '';
-    const query = url.indexOf('?');
-    return {
-      method: req.method,
-      url: query === -1 ? url : `${url.slice(0, query)}?[redacted]`,
-      host: req.host,
-      remoteAddress: req.ip,
-      remotePort: req.socket?.remotePort,
-    };
+  req(req: { raw?: unknown; method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }): Record<string, unknown> {
+    const url = typeof req.url === 'string' ? withoutQuery(req.url) : undefined;
+    // A Fastify request: the fields Fastify's own serializer keeps. Anything else logged as `req`
+    // keeps its shape (its headers are censored by LOG_REDACT).
+    if (!req.raw) return url === undefined ? req : { ...req, url };
+    return { method: req.method, url, host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
   },
 };
+
+function withoutQuery(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : `${url.slice(0, query)}?[redacted]`;
+}
 
 /** The one logger configuration shared by the API and the worker (tests pass a stream to read the lines). */
 export function createLogger(level: string, destination?: DestinationStream): Logger {

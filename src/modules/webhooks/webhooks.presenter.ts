@@ -11,7 +11,6 @@ export function presentEndpoint(row: EndpointRow) {
     disabled_reason: row.disabled_reason,
     created_at: row.created_at,
     created_by: row.created_by,
-    governed_by: row.governed_by,
   };
 }
 

@@ -40,10 +40,9 @@ const endpointFields = {
   enabled: Type.Boolean(),
   disabled_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the endpoint is disabled; null while enabled.' }),
   created_at: Timestamp,
-  created_by: Type.Integer({ description: 'User id of the creator.' }),
-  governed_by: Type.Integer({
+  created_by: Type.Integer({
     description:
-      'User id of the account that last set the URL or events. The endpoint receives only events of projects this account can see when the event is fanned out.',
+      'User id of the creator. The endpoint receives only events of projects visible to the account that last set its URL or events (at first, the creator) when the event is fanned out.',
   }),
 };
 
