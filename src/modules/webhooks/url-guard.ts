@@ -114,12 +114,6 @@ export function parseEndpointUrl(raw: string, allowPrivate: boolean, allowedPort
     throw new UnsafeTargetError('must use https');
   }
   if (url.username || url.password) throw new UnsafeTargetError('must not contain credentials');
-  // Only https' own port by default: a receiver on any port of a public host would turn the
-  // worker into a port scanner of internet hosts and reach services never meant for webhooks.
-  const port = url.port === '' ? 443 : Number(url.port);
-  if (!allowPrivate && port !== 443 && !allowedPorts.includes(port)) {
-    throw new UnsafeTargetError(`must use port 443${allowedPorts.length ? ` or one of ${allowedPorts.join(', ')}` : ''} (WEBHOOK_ALLOWED_PORTS)`);
-  }
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(hostname) === 4 && rawHost(raw) !== hostname) {
     throw new UnsafeTargetError(`uses a numeric host form (decimal, octal or hex) of ${hostname}; write the address in dotted decimal or use a host name`);
@@ -128,6 +122,12 @@ export function parseEndpointUrl(raw: string, allowPrivate: boolean, allowedPort
   const name = hostname.replace(/\.+$/, '');
   if (!allowPrivate && (name === 'localhost' || name.endsWith('.localhost'))) {
     throw new UnsafeTargetError('must not point at localhost');
+  }
+  // Only https' own port by default: a receiver on any port of a public host would turn the
+  // worker into a port scanner of internet hosts and reach services never meant for webhooks.
+  const port = url.port === '' ? 443 : Number(url.port);
+  if (!allowPrivate && port !== 443 && !allowedPorts.includes(port)) {
+    throw new UnsafeTargetError(`must use port 443${allowedPorts.length ? ` or one of ${allowedPorts.join(', ')}` : ''} (WEBHOOK_ALLOWED_PORTS)`);
   }
   return url;
 }
