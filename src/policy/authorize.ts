@@ -93,7 +93,7 @@ export function can(principal: Principal, action: Action, resource: Resource): b
  */
 export function authorize(principal: Principal, action: Action, resource: Resource, what?: string): void {
   const reason = refusal(principal, action, resource);
-  if (reason !== null) throw forbidden(what ? `${reason.replace(/ it\.$/, ` ${what}.`)}` : reason);
+  if (reason !== null) throw forbidden(what ? reason.replace(/ it\.$/, ` ${what}.`) : reason);
   recordGrant(principal, resource.kind === 'workspace' ? { action } : { action: action === 'item.edit' || action === 'item.delete' ? 'project.contribute' : action, project: resource.project.id });
 }
 
