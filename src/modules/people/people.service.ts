@@ -151,7 +151,7 @@ function personJson(row: { id: number; kind: 'human' | 'service'; email: string 
 
 const PERSON_COLUMNS = ['id', 'kind', 'email', 'name', 'role', 'active', 'created_at'] as const;
 
-export async function listPeople(ctx: AppContext, principal: Principal) {
+export async function listPeople(ctx: AppContext, principal: Pick<Principal, 'organizationId'>) {
   const rows = await ctx.db.selectFrom('users').select(PERSON_COLUMNS).where('organization_id', '=', principal.organizationId).orderBy('id').execute();
   return rows.map(personJson);
 }
@@ -274,25 +274,36 @@ async function sendMail(ctx: AppContext, to: string, subject: string, text: stri
 export async function createInvitation(ctx: AppContext, principal: Principal, input: { email: string; role: WorkspaceRole }, base: string) {
   requireManager(principal);
   if (input.role === 'owner' && principal.role !== 'owner') throw forbidden('Only an owner can invite an owner.');
+  const organization = { id: principal.organizationId, name: principal.organizationName };
+  return invite(ctx, organization, { id: principal.userId, name: principal.userName }, input, base);
+}
+
+/** The invitation itself, for the console and the operator CLI (no inviter). */
+export async function invite(
+  ctx: AppContext,
+  organization: { id: number; name: string },
+  inviter: { id: number; name: string } | null,
+  input: { email: string; role: WorkspaceRole },
+  base: string,
+) {
   const email = normalEmail(input.email);
   const taken = await ctx.db
     .selectFrom('users')
     .select('id')
-    .where('organization_id', '=', principal.organizationId)
+    .where('organization_id', '=', organization.id)
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
     .executeTakeFirst();
   if (taken) throw new ApiError('ALREADY_EXISTS', `${email} already has an account in this organization.`, { field: 'email' });
   const token = newLinkToken();
-  const now = ctx.clock.nowIso();
   const row = await ctx.db
     .insertInto('invitations')
     .values({
-      organization_id: principal.organizationId,
+      organization_id: organization.id,
       email,
       role: input.role,
       token_hash: hashToken(token),
-      invited_by: principal.userId,
-      created_at: now,
+      invited_by: inviter?.id ?? null,
+      created_at: ctx.clock.nowIso(),
       expires_at: isoFromMs(ctx.clock.nowMs() + ctx.config.links.invitationMs),
       accepted_at: null,
       accepted_user_id: null,
@@ -301,13 +312,14 @@ export async function createInvitation(ctx: AppContext, principal: Principal, in
     .returning(['id', 'email', 'role', 'created_at', 'expires_at'])
     .executeTakeFirstOrThrow();
   const url = `${base}/invite#token=${token}`;
+  const who = inviter ? `${inviter.name} invited you` : 'You are invited';
   const emailed = await sendMail(
     ctx,
     email,
-    `${principal.userName} invited you to ${principal.organizationName} on tasktracker`,
-    `${principal.userName} invited you to join ${principal.organizationName} as ${input.role}.\n\nOpen this link to choose your name and password (it works once, until ${row.expires_at}):\n${url}\n`,
+    `${who} to ${organization.name} on tasktracker`,
+    `${who} to join ${organization.name} as ${input.role}.\n\nOpen this link to choose your name and password (it works once, until ${row.expires_at}):\n${url}\n`,
   ).catch(() => false);
-  return { ...row, invited_by: { id: principal.userId, name: principal.userName }, url, emailed };
+  return { ...row, invited_by: inviter, url, emailed };
 }
 
 export async function listInvitations(ctx: AppContext, principal: Principal) {
@@ -462,19 +474,32 @@ export async function completePasswordReset(ctx: AppContext, input: { token: str
 
 /** Owners and admins see and manage every token of the organization; anyone else their own account's. */
 function tokensQuery(ctx: AppContext, principal: Principal) {
+  return tokensWhere(ctx, { organizationId: principal.organizationId, accountId: isManager(principal) ? undefined : principal.userId });
+}
+
+function tokensWhere(ctx: AppContext, filter: { organizationId?: number; accountId?: number }) {
   let query = ctx.db
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .leftJoin('api_token_usage as tu', 'tu.token_id', 't.id')
     .select(['t.id', 't.name', 'u.id as account_id', 'u.name as account_name', 't.scopes', 't.project_ids', 't.created_at', 't.expires_at', 'tu.last_used_at'])
-    .where('u.organization_id', '=', principal.organizationId)
     .where('t.revoked_at', 'is', null);
-  if (!isManager(principal)) query = query.where('u.id', '=', principal.userId);
+  if (filter.organizationId !== undefined) query = query.where('u.organization_id', '=', filter.organizationId);
+  if (filter.accountId !== undefined) query = query.where('u.id', '=', filter.accountId);
   return query;
 }
 
-export async function listTokens(ctx: AppContext, principal: Principal) {
-  const rows = await tokensQuery(ctx, principal).orderBy('t.id').execute();
+export function listTokens(ctx: AppContext, principal: Principal) {
+  return presentTokens(ctx, tokensQuery(ctx, principal));
+}
+
+/** Live (unrevoked) tokens for the operator CLI, optionally of one organization or account. */
+export function listTokensFor(ctx: AppContext, filter: { organizationId?: number; accountId?: number }) {
+  return presentTokens(ctx, tokensWhere(ctx, filter));
+}
+
+async function presentTokens(ctx: AppContext, query: ReturnType<typeof tokensWhere>) {
+  const rows = await query.orderBy('t.id').execute();
   const projectIds = [...new Set(rows.flatMap((r) => (r.project_ids ? (JSON.parse(r.project_ids) as number[]) : [])))];
   const keys = new Map(
     projectIds.length
