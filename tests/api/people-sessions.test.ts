@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueSetupToken } from '../../src/modules/people/people.service.ts';
+import { purgeEndedSessionsAndLinks } from '../../src/modules/sessions/sessions.service.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
 import { browserFrom, HOST, ORIGIN, PASSWORD, person, sessionCookieOf, signIn } from '../helpers/people.ts';
 
@@ -164,6 +165,24 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
     h.clock.advance(2 * 24 * 3600 * 1000);
     expect((await busy.request('GET', '/api/console/session/')).status).toBe(401);
     expect(started).toBeGreaterThan(0);
+  });
+
+  it('the worker deletes sessions 30 days after they ended, and their idempotency keys with them', async () => {
+    const p = await person(h, { org: 'acme', role: 'admin' });
+    await p.request('POST', '/api/v1/projects/', { name: 'Purge', key: 'PURGE' }, { 'idempotency-key': 'purge-me' });
+    const live = await person(h, { org: 'acme' });
+    await p.request('POST', '/api/console/sign-out/');
+    h.clock.advance(29 * 24 * 3600 * 1000);
+    await live.request('GET', '/api/console/session/');
+    await purgeEndedSessionsAndLinks(h.ctx);
+    const ids = async () => (await h.ctx.db.selectFrom('sessions').select('id').execute()).map((r) => r.id);
+    expect(await ids()).toContain(p.sessionId);
+    h.clock.advance(2 * 24 * 3600 * 1000);
+    await live.request('GET', '/api/console/session/');
+    await purgeEndedSessionsAndLinks(h.ctx);
+    expect(await ids()).not.toContain(p.sessionId);
+    expect(await ids()).toContain(live.sessionId);
+    expect(await h.ctx.db.selectFrom('idempotency_keys').select('id').where('key', '=', 'purge-me').execute()).toEqual([]);
   });
 
   it('sign-out ends the session and clears the cookie', async () => {

@@ -160,3 +160,19 @@ export async function listSessions(ctx: AppContext, userId: number, currentId: n
     .filter((row) => row.expires_at > now)
     .map(({ id, current, created_at, last_seen_at, expires_at, user_agent, ip }) => ({ id, current, created_at, last_seen_at, expires_at, user_agent, ip }));
 }
+
+/** Ended sessions and spent or expired links are kept this long (for the sessions list and support), then deleted. */
+const KEEP_ENDED_MS = 30 * 24 * 3600 * 1000;
+
+/** Deletes sessions and single-use links that ended over 30 days ago; run by the worker. */
+export async function purgeEndedSessionsAndLinks(ctx: AppContext): Promise<void> {
+  const cutoff = isoFromMs(ctx.clock.nowMs() - KEEP_ENDED_MS);
+  const idleCutoff = isoFromMs(ctx.clock.nowMs() - KEEP_ENDED_MS - ctx.config.sessions.idleMs);
+  await ctx.db
+    .deleteFrom('sessions')
+    .where((eb) => eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff), eb('last_seen_at', '<', idleCutoff)]))
+    .execute();
+  await ctx.db.deleteFrom('setup_tokens').where('expires_at', '<', cutoff).execute();
+  await ctx.db.deleteFrom('password_resets').where('expires_at', '<', cutoff).execute();
+  await ctx.db.deleteFrom('invitations').where('accepted_at', 'is', null).where('expires_at', '<', cutoff).execute();
+}
