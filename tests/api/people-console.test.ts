@@ -42,7 +42,7 @@ describe('people: the organization console', () => {
       const p = await person(strict);
       for (let i = 0; i < 3; i++) expect((await signIn(strict, `someone${i}@example.test`, 'wrong password!!')).status).toBe(401);
       expect((await signIn(strict, p.email)).status).toBe(429);
-      // Another address is not affected.
+      // Without TRUST_PROXY a forged X-Forwarded-For does not make it another address.
       expect((await signIn(strict, p.email, PASSWORD, { 'x-forwarded-for': '203.0.113.9' })).status).toBe(429);
     } finally {
       await strict.close();
