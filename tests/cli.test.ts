@@ -70,12 +70,53 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     await database.close();
   });
 
-  it('demo prints a working token and can be run again', async () => {
+  it('people: set-password from stdin, invite, list; token list', async () => {
+    const person = await cli('user', 'create', '--org', 'acme', '--email', 'Pat@Acme.test', '--name', 'Pat', '--role', 'member');
+    expect(person.email).toBe('pat@acme.test');
+    const child = run('node', [bin, 'user', 'set-password', '--id', String(person.id)], { env });
+    child.child.stdin!.end('a long enough secret\n');
+    expect(JSON.parse((await child).stdout)).toEqual({ id: person.id, password_set: true });
+
+    const invitation = await cli('user', 'invite', '--org', 'acme', '--email', 'new@acme.test', '--role', 'admin');
+    expect(invitation).toMatchObject({ email: 'new@acme.test', role: 'admin', invited_by: null, emailed: false });
+    expect(invitation.url).toMatch(/^http:\/\/localhost:8080\/invite#token=[A-Za-z0-9_-]{43}$/);
+
+    const users = await cli('user', 'list', '--org', 'acme');
+    expect(users.users.map((u: { email: string | null }) => u.email)).toEqual(['a@acme.test', null, 'pat@acme.test']);
+    const tokens = await cli('token', 'list', '--org', 'acme');
+    // The revoked token is gone; the restricted one was never used.
+    expect(tokens.tokens).toHaveLength(1);
+    expect(tokens.tokens[0]).toMatchObject({ account: { name: 'Sync bot' }, scopes: ['projects:read'], projects: ['OPS'], last_used_at: null });
+    expect(JSON.stringify(tokens)).not.toMatch(/tt_/);
+
+    // The password works for signing in to the web app.
+    const database = openDatabase(env.DATABASE_URL);
+    const app = await buildApp({ config: loadConfig({}), database, db: database.db, dialect: database.dialect, clock: systemClock }, { logger: false });
+    const signedIn = await app.inject({ method: 'POST', url: '/api/console/sign-in/', payload: { email: 'pat@acme.test', password: 'a long enough secret' } });
+    expect(signedIn.statusCode).toBe(200);
+    const refused = run('node', [bin, 'user', 'set-password', '--id', String(person.id)], { env });
+    refused.child.stdin!.end('short\n');
+    await expect(refused).rejects.toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/at least 10 characters/) });
+    await app.close();
+    await database.close();
+  });
+
+  it('demo prints a working token and a way to sign in, and can be run again', async () => {
     const first = await cli('demo');
-    expect(first).toMatchObject({ organization: 'demo', project: 'DEMO', base_url: expect.stringMatching(/^http/) });
+    expect(first).toMatchObject({ organization: 'demo', project: 'DEMO', base_url: 'http://localhost:8080' });
+    expect(first.sign_in).toMatchObject({ url: 'http://localhost:8080/', email: 'owner@demo.example', password: expect.stringMatching(/^\S{16}$/) });
     const second = await cli('demo');
     expect(second.token).not.toBe(first.token);
     expect(second.account.id).toBe(first.account.id);
+    {
+      const database = openDatabase(env.DATABASE_URL);
+      const app = await buildApp({ config: loadConfig({}), database, db: database.db, dialect: database.dialect, clock: systemClock }, { logger: false });
+      const signIn = (password: string) => app.inject({ method: 'POST', url: '/api/console/sign-in/', payload: { email: 'owner@demo.example', password } });
+      expect((await signIn(second.sign_in.password)).statusCode).toBe(200);
+      expect((await signIn(first.sign_in.password)).statusCode).toBe(401);
+      await app.close();
+      await database.close();
+    }
     // The first run wrote a few demo tasks through the task service; the second added none.
     const database = openDatabase(env.DATABASE_URL);
     const tasks = await database.db.selectFrom('tasks').select(['key', 'parent_id']).orderBy('id').execute();

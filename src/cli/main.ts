@@ -6,6 +6,18 @@ import * as accounts from '../modules/accounts/accounts.service.ts';
 import type { ProjectRole, WorkspaceRole } from '../db/schema.ts';
 import { openContext } from './context.ts';
 import { listNotifications } from '../modules/webhooks/notifications.ts';
+import * as people from '../modules/people/people.service.ts';
+import { serviceBaseUrl } from '../config.ts';
+
+const WORKSPACE_ROLES: WorkspaceRole[] = ['owner', 'admin', 'member', 'guest'];
+
+/** The whole of standard input, without the line break a shell or `echo` adds. */
+async function passwordFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('Password (then Enter and Ctrl-D): ');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
 
 /**
  * The operator CLI (the human side; never the HTTP API). Each command prints exactly one
@@ -55,18 +67,46 @@ org
   .requiredOption('--slug <slug>')
   .action(action((ctx, opts: { name: string; slug: string }) => accounts.createOrganization(ctx, opts)));
 
-program
-  .command('user')
-  .description('people')
+const user = program.command('user').description('people (they sign in to the web app)');
+user
   .command('create')
+  .description('create a person; give them a password with set-password, or invite them instead')
   .requiredOption('--org <slug>')
   .requiredOption('--email <email>')
   .requiredOption('--name <name>')
   .requiredOption('--role <role>', 'owner|admin|member|guest')
   .action(
     action((ctx, opts: { org: string; email: string; name: string; role: WorkspaceRole }) =>
-      accounts.createUser(ctx, { ...opts, kind: 'human' }),
+      accounts.createUser(ctx, { ...opts, email: opts.email.trim().toLowerCase(), kind: 'human' }),
     ),
+  );
+user
+  .command('invite')
+  .description('print a single-use invitation link (also e-mailed when SMTP_URL is set)')
+  .requiredOption('--org <slug>')
+  .requiredOption('--email <email>')
+  .requiredOption('--role <role>', 'owner|admin|member|guest')
+  .action(
+    action(async (ctx, opts: { org: string; email: string; role: WorkspaceRole }) => {
+      if (!WORKSPACE_ROLES.includes(opts.role)) throw new InvalidArgumentError(`--role must be one of ${WORKSPACE_ROLES.join(', ')}`);
+      const org = await accounts.findOrganization(ctx, opts.org);
+      return people.invite(ctx, org, null, { email: opts.email, role: opts.role }, serviceBaseUrl(ctx.config));
+    }),
+  );
+user
+  .command('set-password')
+  .description('set a person\'s password, read from standard input (their sessions end)')
+  .requiredOption('--id <id>', 'user id', positiveInt)
+  .action(action(async (ctx, opts: { id: number }) => people.setPassword(ctx, opts.id, await passwordFromStdin())));
+user
+  .command('list')
+  .description('people and service accounts of an organization')
+  .requiredOption('--org <slug>')
+  .action(
+    action(async (ctx, opts: { org: string }) => {
+      const org = await accounts.findOrganization(ctx, opts.org);
+      return { organization: org.slug, users: await people.listPeople(ctx, { organizationId: org.id }) };
+    }),
   );
 
 program
@@ -87,10 +127,22 @@ token
   .requiredOption('--scopes <list>', 'comma-separated, e.g. tasks:read,projects:write', list)
   .option('--projects <keys>', 'restrict the token to these project keys', list)
   .option('--expires-in <days>', 'expire after this many days', positiveInt)
+  .option('--name <name>', 'to recognise the token in lists')
   .action(
-    action((ctx, opts: { account: number; scopes: string[]; projects?: string[]; expiresIn?: number }) =>
-      accounts.createToken(ctx, { accountId: opts.account, scopes: opts.scopes, projectKeys: opts.projects, expiresInDays: opts.expiresIn }),
+    action((ctx, opts: { account: number; scopes: string[]; projects?: string[]; expiresIn?: number; name?: string }) =>
+      accounts.createToken(ctx, { accountId: opts.account, scopes: opts.scopes, projectKeys: opts.projects, expiresInDays: opts.expiresIn, name: opts.name }),
     ),
+  );
+token
+  .command('list')
+  .description('live tokens (never the secret), with their last use')
+  .option('--org <slug>', 'only this organization')
+  .option('--account <id>', 'only this account', positiveInt)
+  .action(
+    action(async (ctx, opts: { org?: string; account?: number }) => {
+      const org = opts.org ? await accounts.findOrganization(ctx, opts.org) : undefined;
+      return { tokens: await people.listTokensFor(ctx, { organizationId: org?.id, accountId: opts.account }) };
+    }),
   );
 token
   .command('revoke')

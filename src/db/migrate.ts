@@ -13,6 +13,7 @@ import * as standups from './migrations/0009_standups.ts';
 import * as searchScope from './migrations/0010_search_scope.ts';
 import * as readPaths from './migrations/0011_read_paths.ts';
 import * as accessPolicy from './migrations/0012_access_policy.ts';
+import * as people from './migrations/0013_people.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -32,6 +33,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0010_search_scope', searchScope],
   ['0011_read_paths', readPaths],
   ['0012_access_policy', accessPolicy],
+  ['0013_people', people],
 ];
 
 class StaticProvider implements MigrationProvider {

@@ -54,12 +54,17 @@ export class RateLimits {
     return { limiter, points };
   }
 
-  /** Takes one request from the caller's budget, or throws 429 RATE_LIMITED. */
-  async consume(bucket: Bucket, tokenId: number, organizationId: number): Promise<RateLimitState> {
-    if (bucket === 'search') return consumeTier(this.search, `t${tokenId}`);
-    const states = [await consumeTier(this.tokenBurst, `t${tokenId}`), await consumeTier(this.tokenHourly, `t${tokenId}`)];
+  /** Takes one request from the caller's budget (`t<token id>` or `s<session id>`), or throws 429 RATE_LIMITED. */
+  async consume(bucket: Bucket, caller: string, organizationId: number): Promise<RateLimitState> {
+    if (bucket === 'search') return consumeTier(this.search, caller);
+    const states = [await consumeTier(this.tokenBurst, caller), await consumeTier(this.tokenHourly, caller)];
     states.push(await consumeTier(this.orgSustained, `o${organizationId}`));
     return states.reduce((closest, state) => (state.remaining < closest.remaining ? state : closest));
+  }
+
+  /** A limiter sharing this process's store (Redis when configured), for counters other than request rates. */
+  limiter(keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
+    return this.tier(keyPrefix, points, duration).limiter;
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@ import { closeConnectionPools } from './connection-pool.ts';
 import { DeliveryPump } from './deliver-due.ts';
 import { fanOut } from './fan-out.ts';
 import { purgeOldDeliveries } from './retention.ts';
+import { purgeEndedSessionsAndLinks } from '../modules/sessions/sessions.service.ts';
 import { emitDueSoon, escalateStuckTasks } from './scheduler.ts';
 import { sweepOrphanedAttachmentFiles } from '../modules/attachments/attachment.files.ts';
 
@@ -79,6 +80,14 @@ export const WORKER_JOBS: WorkerJob[] = [
     intervalMs: 60_000,
     start: stateless(async (ctx) => {
       await purgeExpiredIdempotencyKeys(ctx);
+      return false;
+    }),
+  },
+  {
+    name: 'purge-ended-sessions',
+    intervalMs: 3_600_000,
+    start: stateless(async (ctx) => {
+      await purgeEndedSessionsAndLinks(ctx);
       return false;
     }),
   },
