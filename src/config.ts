@@ -40,6 +40,14 @@ export interface Config {
     url: string | null;
     from: string;
   };
+  live: {
+    /** A `: keep-alive` comment this often keeps proxies from closing a quiet stream. */
+    heartbeatMs: number;
+    /** SQLite: how often an open stream's process looks for rows written by another process. */
+    pollMs: number;
+    /** Open live streams one session (or token) may hold at once. */
+    maxStreamsPerSession: number;
+  };
   attachments: {
     /** Directory holding uploaded files, each under a server-generated name. */
     dir: string;
@@ -116,6 +124,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtp: {
       url: env.SMTP_URL || null,
       from: env.SMTP_FROM || 'tasktracker <tasktracker@localhost>',
+    },
+    live: {
+      heartbeatMs: 15_000,
+      pollMs: 250,
+      maxStreamsPerSession: 5,
     },
     attachments: {
       dir: env.ATTACHMENTS_DIR || './data/attachments',
