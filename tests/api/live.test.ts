@@ -73,6 +73,21 @@ describe('live updates', () => {
     client.close();
   });
 
+  it('sends a new project, its settings once per kind, and its first task', async () => {
+    const client = await stream(base, ann);
+    await h.project(ann, 'NEW');
+    const task = await createTask(h, ann, 'NEW');
+    await client.waitFor((e) => isChange(e) && changeOf(e).key === task.key);
+    const changes = client.events.filter(isChange).map(changeOf);
+    expect(changes[0]).toEqual({ kind: 'project', project: 'NEW', key: null, action: 'created', version: null });
+    const settings = changes.filter((c) => c.kind === 'project').map((c) => c.action);
+    expect(settings).toContain('members');
+    expect(settings).toContain('statuses');
+    expect(new Set(settings).size).toBe(settings.length);
+    expect(changes.at(-1)).toEqual({ kind: 'task', project: 'NEW', key: task.key, action: 'created', version: 1 });
+    client.close();
+  });
+
   it("never sends changes of projects the person cannot see, and follows membership changes while open", async () => {
     const stranger = await h.actor({ role: 'admin' });
     await h.project(stranger, 'HID');

@@ -170,9 +170,12 @@ class LiveStream {
         const { events, held } = await readLiveEvents(this.hub.ctx.db, this.hub.ctx.dialect, principal, this.position, BATCH);
         if (this.ended) return;
         let open = true;
+        let previous = '';
         for (const event of events) {
           const data = JSON.stringify({ kind: event.kind, project: event.project, key: event.key, action: event.action, version: event.version });
-          open = this.response.write(`event: change\nid: ${formatPosition(event.position)}\ndata: ${data}\n\n`);
+          // One write of many rows (a new project's statuses, a reorder) says the same thing many times: once is enough.
+          if (data !== previous) open = this.response.write(`event: change\nid: ${formatPosition(event.position)}\ndata: ${data}\n\n`);
+          previous = data;
           this.position = event.position;
         }
         if (held && !this.held) {
@@ -182,7 +185,7 @@ class LiveStream {
           }, HELD_RETRY_MS);
         }
         // A slow reader: wait until its socket takes more before reading on.
-        if (!open) await new Promise((resolve) => this.response.once('drain', resolve).once('close', resolve));
+        if (!open) await drained(this.response);
         if (events.length === BATCH) this.again = true;
       } while (this.again && !this.ended);
     } catch (error) {
@@ -198,4 +201,15 @@ class LiveStream {
     if (this.held) clearTimeout(this.held);
     this.response.end();
   }
+}
+
+/** Resolves when `response` takes more data, or is gone. */
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done).off('close', done);
+      resolve();
+    };
+    response.on('drain', done).on('close', done);
+  });
 }
