@@ -3,23 +3,24 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeToken } from '../../src/modules/accounts/accounts.service.ts';
 import { emitDueSoon } from '../../src/worker/scheduler.ts';
 import { processUrl } from '../helpers/database.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { changeOf, isChange, openLive, type LiveClient } from '../helpers/live.ts';
+import { person, signIn, browserFrom, type Browser } from '../helpers/people.ts';
 import { createTask } from '../helpers/tasks.ts';
 
 const bearer = (actor: { token: string }) => ({ authorization: `Bearer ${actor.token}` });
+const cookie = (who: { cookie: string }) => ({ cookie: who.cookie });
 
 async function listen(h: TestHarness): Promise<string> {
   await h.app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
 }
 
-/** Opens a stream and waits for its `ready` event (the stream's starting position). */
-async function stream(base: string, actor: { token: string }, lastEventId?: string): Promise<LiveClient> {
-  const client = await openLive(base, { headers: { ...bearer(actor), ...(lastEventId ? { 'last-event-id': lastEventId } : {}) } });
+/** Opens a stream with `who`'s session cookie and waits for its `ready` event (the stream's starting position). */
+async function stream(base: string, who: { cookie: string }, lastEventId?: string): Promise<LiveClient> {
+  const client = await openLive(base, { headers: { ...cookie(who), ...(lastEventId ? { 'last-event-id': lastEventId } : {}) } });
   expect(client.status, client.body).toBe(200);
   await client.waitFor((e) => e.event === 'ready');
   return client;
@@ -28,13 +29,17 @@ async function stream(base: string, actor: { token: string }, lastEventId?: stri
 describe('live updates', () => {
   let h: TestHarness;
   let base: string;
-  let ann: Actor;
+  /** The person watching, and a service account whose token makes most changes. */
+  let ann: Browser & { org: string };
+  let bot: Actor;
 
   beforeAll(async () => {
     h = await createHarness({ config: { live: { heartbeatMs: 15_000, pollMs: 250, maxStreamsPerSession: 3 } } });
     base = await listen(h);
-    ann = await h.actor({ role: 'member' });
-    await h.project(ann, 'LIV');
+    ann = await person(h, { role: 'member' });
+    bot = await h.actor({ org: ann.org, role: 'admin' });
+    await h.project(bot, 'LIV');
+    await h.addMember('LIV', ann.userId, 'member');
   });
   afterAll(() => h.close());
 
@@ -43,19 +48,19 @@ describe('live updates', () => {
     expect(client.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(client.headers['cache-control']).toBe('no-store');
 
-    const task = await createTask(h, ann, 'LIV', { title: 'Watch me' });
+    const task = await createTask(h, bot, 'LIV', { title: 'Watch me' });
     const created = await client.waitFor(isChange);
     expect(changeOf(created)).toEqual({ kind: 'task', project: 'LIV', key: task.key, action: 'created', version: 1 });
 
-    const put = await h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: ann.token, body: { title: 'Watched' } });
+    const put = await h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: bot.token, body: { title: 'Watched' } });
     expect(put.status, put.text).toBe(200);
-    const comment = await h.request('POST', `/api/v1/tasks/${task.key}/comments/`, { token: ann.token, body: { body: 'Hello' } });
+    const comment = await h.request('POST', `/api/v1/tasks/${task.key}/comments/`, { token: bot.token, body: { body: 'Hello' } });
     expect(comment.status, comment.text).toBe(201);
-    const project = await h.request('GET', '/api/v1/projects/?limit=100', { token: ann.token });
+    const project = await h.request('GET', '/api/v1/projects/?limit=100', { token: bot.token });
     const liv = project.body.data.find((p: { key: string }) => p.key === 'LIV');
-    const patch = await h.request('PATCH', `/api/v1/projects/${liv.id}/`, { token: ann.token, body: { description: 'Now live' } });
+    const patch = await h.request('PATCH', `/api/v1/projects/${liv.id}/`, { token: bot.token, body: { description: 'Now live' } });
     expect(patch.status, patch.text).toBe(200);
-    const deleted = await h.request('DELETE', `/api/v1/tasks/${task.key}/`, { token: ann.token });
+    const deleted = await h.request('DELETE', `/api/v1/tasks/${task.key}/`, { token: bot.token });
     expect(deleted.status, deleted.text).toBe(204);
 
     const from = client.events.indexOf(created) + 1;
@@ -75,8 +80,11 @@ describe('live updates', () => {
 
   it('sends a new project, its settings once per kind, and its first task', async () => {
     const client = await stream(base, ann);
-    await h.project(ann, 'NEW');
-    const task = await createTask(h, ann, 'NEW');
+    const project = await ann.request('POST', '/api/v1/projects/', { name: 'New', key: 'NEW' });
+    expect(project.status, project.text).toBe(201);
+    const created = await ann.request('POST', '/api/v1/projects/NEW/tasks/', { title: 'First' });
+    expect(created.status, created.text).toBe(201);
+    const task = created.body.data;
     await client.waitFor((e) => isChange(e) && changeOf(e).key === task.key);
     const changes = client.events.filter(isChange).map(changeOf);
     expect(changes[0]).toEqual({ kind: 'project', project: 'NEW', key: null, action: 'created', version: null });
@@ -97,19 +105,19 @@ describe('live updates', () => {
 
     await createTask(h, stranger, 'HID');
     await createTask(h, colleague, 'PRV');
-    const marker = await createTask(h, ann, 'LIV');
+    const marker = await createTask(h, bot, 'LIV');
     await client.waitFor((e) => isChange(e) && changeOf(e).key === marker.key);
 
     // Added to PRV while the stream is open: PRV's changes appear from then on.
-    await h.addMember('PRV', ann.accountId, 'viewer');
+    await h.addMember('PRV', ann.userId, 'viewer');
     const seen = await createTask(h, colleague, 'PRV');
     await client.waitFor((e) => isChange(e) && changeOf(e).key === seen.key);
 
     // Removed again (by hand, in the database): they stop.
     const prv = await h.ctx.db.selectFrom('projects').select('id').where('key', '=', 'PRV').executeTakeFirstOrThrow();
-    await h.ctx.db.deleteFrom('project_memberships').where('project_id', '=', prv.id).where('user_id', '=', ann.accountId).execute();
+    await h.ctx.db.deleteFrom('project_memberships').where('project_id', '=', prv.id).where('user_id', '=', ann.userId).execute();
     const unseen = await createTask(h, colleague, 'PRV');
-    const last = await createTask(h, ann, 'LIV');
+    const last = await createTask(h, bot, 'LIV');
     await client.waitFor((e) => isChange(e) && changeOf(e).key === last.key);
 
     const projects = client.events.filter(isChange).map((e) => changeOf(e));
@@ -121,19 +129,19 @@ describe('live updates', () => {
 
   it('resumes after a dropped connection from Last-Event-ID without missing or repeating a change', async () => {
     const first = await stream(base, ann);
-    const before = await createTask(h, ann, 'LIV', { title: 'Before the drop' });
+    const before = await createTask(h, bot, 'LIV', { title: 'Before the drop' });
     const seen = await first.waitFor((e) => isChange(e) && changeOf(e).key === before.key);
     first.close();
     await first.ended;
 
     // Written while nobody listens.
-    const missed = await createTask(h, ann, 'LIV', { title: 'During the drop' });
-    await h.request('PUT', `/api/v1/tasks/${before.key}/`, { token: ann.token, body: { title: 'Changed during the drop' } });
-    await h.request('POST', `/api/v1/tasks/${missed.key}/comments/`, { token: ann.token, body: { body: 'Also during' } });
+    const missed = await createTask(h, bot, 'LIV', { title: 'During the drop' });
+    await h.request('PUT', `/api/v1/tasks/${before.key}/`, { token: bot.token, body: { title: 'Changed during the drop' } });
+    await h.request('POST', `/api/v1/tasks/${missed.key}/comments/`, { token: bot.token, body: { body: 'Also during' } });
 
     const second = await stream(base, ann, seen.id);
     expect(second.events[0]!.id).toBe(seen.id);
-    const after = await createTask(h, ann, 'LIV', { title: 'After the reconnect' });
+    const after = await createTask(h, bot, 'LIV', { title: 'After the reconnect' });
     await second.waitFor((e) => isChange(e) && changeOf(e).key === after.key);
     expect(second.events.filter(isChange).map(changeOf)).toEqual([
       { kind: 'task', project: 'LIV', key: missed.key, action: 'created', version: 1 },
@@ -149,7 +157,7 @@ describe('live updates', () => {
     const start = first.events[0]!.id!;
     first.close();
     await first.ended;
-    const missed = await createTask(h, ann, 'LIV');
+    const missed = await createTask(h, bot, 'LIV');
     const second = await stream(base, ann, start);
     const change = await second.waitFor(isChange);
     expect(changeOf(change).key).toBe(missed.key);
@@ -157,7 +165,7 @@ describe('live updates', () => {
   });
 
   it('sends changes the scheduler makes', async () => {
-    const due = await createTask(h, ann, 'LIV', { due_date: '2026-11-21' });
+    const due = await createTask(h, bot, 'LIV', { due_date: '2026-11-21' });
     const client = await stream(base, ann);
     expect(await emitDueSoon(h.ctx)).toBe(1);
     const change = await client.waitFor((e) => isChange(e) && changeOf(e).action === 'due_soon');
@@ -165,8 +173,8 @@ describe('live updates', () => {
     client.close();
   });
 
-  it('refuses a Last-Event-ID it did not send, and a caller without a token', async () => {
-    const bad = await openLive(base, { headers: { ...bearer(ann), 'last-event-id': 'yesterday' } });
+  it('refuses a Last-Event-ID it did not send, a caller without a session, and a bearer token', async () => {
+    const bad = await openLive(base, { headers: { ...cookie(ann), 'last-event-id': 'yesterday' } });
     await bad.ended;
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.code).toBe('VALIDATION_ERROR');
@@ -174,17 +182,21 @@ describe('live updates', () => {
     await anonymous.ended;
     expect(anonymous.status).toBe(401);
     expect(JSON.parse(anonymous.body).error.code).toBe('UNAUTHENTICATED');
+    const token = await openLive(base, { headers: bearer(bot) });
+    await token.ended;
+    expect(token.status).toBe(401);
+    expect(JSON.parse(token.body).error.message).toMatch(/signed-in person/);
   });
 
   it('caps the streams one session holds open at once', async () => {
-    const bob = await h.actor({ org: ann.org, role: 'member' });
+    const bob = await person(h, { org: ann.org });
     const open = [await stream(base, bob), await stream(base, bob), await stream(base, bob)];
-    const refused = await openLive(base, { headers: bearer(bob) });
+    const refused = await openLive(base, { headers: cookie(bob) });
     await refused.ended;
     expect(refused.status).toBe(429);
     expect(JSON.parse(refused.body).error.code).toBe('RATE_LIMITED');
     // Another session of the same person is counted on its own.
-    const other = await stream(base, await h.tokenFor(bob.accountId));
+    const other = await stream(base, browserFrom(h, await signIn(h, bob.email)));
     other.close();
 
     open[0]!.close();
@@ -192,7 +204,7 @@ describe('live updates', () => {
     for (let i = 0; i < 100 && again?.status !== 200; i++) {
       again?.close();
       await sleep(20);
-      again = await openLive(base, { headers: bearer(bob) });
+      again = await openLive(base, { headers: cookie(bob) });
     }
     expect(again!.status).toBe(200);
     for (const client of [...open, again!]) client.close();
@@ -204,7 +216,7 @@ describe('live updates', () => {
     try {
       const res = await fetch(`${server.url}/api/v1/projects/LIV/tasks/`, {
         method: 'POST',
-        headers: { ...bearer(ann), 'content-type': 'application/json' },
+        headers: { ...bearer(bot), 'content-type': 'application/json' },
         body: JSON.stringify({ title: 'From elsewhere' }),
       });
       expect(res.status).toBe(201);
@@ -221,14 +233,13 @@ describe('live updates', () => {
 describe('live stream lifetime', () => {
   let h: TestHarness;
   let base: string;
-  let ann: Actor;
+  let ann: Browser & { email: string };
   let closed = false;
 
   beforeAll(async () => {
     h = await createHarness({ config: { live: { heartbeatMs: 50, pollMs: 250, maxStreamsPerSession: 5 } } });
     base = await listen(h);
-    ann = await h.actor({ role: 'member' });
-    await h.project(ann, 'BEAT');
+    ann = await person(h);
   });
   afterAll(async () => {
     if (!closed) await h.close();
@@ -240,12 +251,16 @@ describe('live stream lifetime', () => {
     client.close();
   });
 
-  it('ends the stream once its token is revoked', async () => {
-    const token = await h.tokenFor(ann.accountId);
-    const client = await stream(base, token);
-    await revokeToken(h.ctx, token.tokenId);
+  it('ends the stream once its session ends, and only that one', async () => {
+    const other = browserFrom(h, await signIn(h, ann.email));
+    const client = await stream(base, other);
+    const staying = await stream(base, ann);
+    const out = await other.request('POST', '/api/console/sign-out/');
+    expect(out.status, out.text).toBe(204);
     await client.ended;
-    expect(client.events.filter(isChange)).toEqual([]);
+    // Several heartbeats later (each re-checks the session), the other session's stream is still open.
+    expect(await Promise.race([staying.ended.then(() => 'ended'), sleep(300).then(() => 'open')])).toBe('open');
+    staying.close();
   });
 
   it('ends open streams when the server shuts down', async () => {

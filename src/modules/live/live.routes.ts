@@ -3,17 +3,17 @@ import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { ApiError } from '../../http/errors.ts';
 import { errorResponses } from '../../http/schemas.ts';
+import { sessionTokenOf } from '../../http/session-auth.ts';
 import type { Api } from '../../http/types.ts';
-import { AuthCache } from '../auth/auth-cache.ts';
+import { principalOfSession } from '../sessions/sessions.service.ts';
 import { LiveHub } from './live-hub.ts';
 import { currentPosition, parsePosition } from './live.repository.ts';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** GET /api/console/live/: the live stream (README "Live updates"). */
+/** GET /api/console/live/: the live stream of a signed-in person (README "Live updates"). */
 export function registerLiveRoutes(app: Api, ctx: AppContext): void {
   const hub = new LiveHub(ctx, app.log);
-  const tokens = new AuthCache(ctx.db);
   // Streams end before the server waits for open connections to finish.
   app.addHook('preClose', () => hub.close());
   // A write answered by this process has committed: its streams need not wait for the next poll.
@@ -32,7 +32,7 @@ export function registerLiveRoutes(app: Api, ctx: AppContext): void {
         ...errorResponses(),
       },
     },
-    config: { scope: 'tasks:read' },
+    config: { console: true },
   }, async (request, reply) => {
     const principal = principalOf(request);
     const resume = request.headers['last-event-id'];
@@ -40,13 +40,14 @@ export function registerLiveRoutes(app: Api, ctx: AppContext): void {
     if (!after) {
       throw new ApiError('VALIDATION_ERROR', 'Last-Event-ID is not an id this stream sent.', { location: 'header', fields: { 'last-event-id': 'must be the id of an event of this stream' } });
     }
-    const sessionKey = `token:${principal.tokenId}`;
+    const sessionKey = `session:${principal.sessionId}`;
     const max = ctx.config.live.maxStreamsPerSession;
     if (hub.countFor(sessionKey) >= max) {
       throw new ApiError('RATE_LIMITED', `At most ${max} live streams may be open at once for one session; close one first.`);
     }
-    const authorization = request.headers.authorization;
-    const reauthenticate = () => tokens.authenticate(ctx.clock, authorization).catch(() => null);
+    // The console hook authenticated this request by its cookie, so the token is there.
+    const token = sessionTokenOf(request)!;
+    const reauthenticate = () => principalOfSession(ctx, token, { touch: false }).then(({ principal }) => principal, () => null);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = String(value);
     reply.hijack();
