@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitDueSoon } from '../../src/worker/scheduler.ts';
 import { processUrl } from '../helpers/database.ts';
@@ -208,6 +209,17 @@ describe('live updates', () => {
     }
     expect(again!.status).toBe(200);
     for (const client of [...open, again!]) client.close();
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL: re-opens its LISTEN connection when it drops, and sends what committed meanwhile', async () => {
+    const client = await stream(base, ann);
+    const { rows } = await sql<{ ended: number }>`select count(pg_terminate_backend(pid))::int as ended from pg_stat_activity
+      where datname = current_database() and query = ${'LISTEN tasktracker_live'} and pid <> pg_backend_pid()`.execute(h.ctx.db);
+    expect(rows[0]!.ended).toBeGreaterThan(0);
+    const task = await createTask(h, bot, 'LIV');
+    const change = await client.waitFor((e) => isChange(e) && changeOf(e).key === task.key, { timeoutMs: 30_000 });
+    expect(changeOf(change).action).toBe('created');
+    client.close();
   });
 
   it('carries a change made through an API token in another process to an open stream of this one', { timeout: 120_000 }, async () => {
