@@ -40,6 +40,22 @@ describe('live_events: what the triggers record and how readers follow commits',
     expect(summary(events)).toEqual([`task:created:${task.key}:1`, `task:updated:${task.key}:2`]);
   });
 
+  it("records a link for both of its tasks and an attachment for its task, without a new version", async () => {
+    const [a, b] = [await createTask(h, ann, 'EVT'), await createTask(h, ann, 'EVT')];
+    const start = await currentPosition(h.ctx.db, h.ctx.dialect);
+    const link = await h.request('POST', `/api/v1/tasks/${a.key}/link/`, { token: ann.token, body: { task: b.key, type: 'blocks' } });
+    expect(link.status, link.text).toBe(201);
+    const task = await h.ctx.db.selectFrom('tasks').select('id').where('key', '=', b.key).executeTakeFirstOrThrow();
+    const attachment = await h.ctx.db
+      .insertInto('attachments')
+      .values({ task_id: task.id, storage_name: 'x', filename: 'x.txt', content_type: 'text/plain', size: 1, sha256: '0'.repeat(64), uploaded_by: null, created_at: h.clock.nowIso() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await h.ctx.db.deleteFrom('attachments').where('id', '=', attachment.id).execute();
+    const { events } = await read(start);
+    expect(summary(events)).toEqual([`task:links:${a.key}:1`, `task:links:${b.key}:1`, `task:attachments:${b.key}:1`, `task:attachments:${b.key}:1`]);
+  });
+
   it('records changes of project settings written by any hand', async () => {
     const start = await currentPosition(h.ctx.db, h.ctx.dialect);
     const label = await addLabel(h, 'EVT', 'bug');

@@ -3,7 +3,8 @@ import { withId, type MigrationContext } from './helpers.ts';
 
 /**
  * The live stream's source of truth (README "Live updates"): one small row per change of a
- * task, a comment or a project's settings, written by triggers in the transaction of the
+ * task (its links and attachments included), a comment or a project's settings, written by
+ * triggers in the transaction of the
  * change, so every writer (API, scheduler, CLI, another process, a hand edit) is covered and
  * a row exists if and only if the change committed.
  *
@@ -80,6 +81,27 @@ async function postgresTriggers(db: MigrationContext['db']): Promise<void> {
   await sql`CREATE TRIGGER activities_live AFTER INSERT ON activities
     FOR EACH ROW WHEN (NEW.action IN ('due_soon', 'escalated')) EXECUTE FUNCTION live_task_notice()`.execute(db);
 
+  // Links and attachments are not task fields (no new version), but a task's page shows them.
+  // Rows going with a deleted task find no task and report nothing; a link's other end still does.
+  await sql`CREATE FUNCTION live_task_part() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+      part record;
+    BEGIN
+      IF TG_OP = 'DELETE' THEN part := OLD; ELSE part := NEW; END IF;
+      IF TG_TABLE_NAME = 'task_links' THEN
+        INSERT INTO live_events (project_id, kind, action, task_key, version)
+        SELECT t.project_id, 'task', 'links', t.key, t.version FROM tasks t WHERE t.id IN (part.from_task_id, part.to_task_id) ORDER BY t.id;
+      ELSE
+        INSERT INTO live_events (project_id, kind, action, task_key, version)
+        SELECT t.project_id, 'task', 'attachments', t.key, t.version FROM tasks t WHERE t.id = part.task_id;
+      END IF;
+      RETURN NULL;
+    END $$`.execute(db);
+  for (const table of ['task_links', 'attachments']) {
+    await sql`CREATE TRIGGER ${sql.id(`${table}_live`)} AFTER INSERT OR UPDATE OR DELETE ON ${sql.table(table)}
+      FOR EACH ROW EXECUTE FUNCTION live_task_part()`.execute(db);
+  }
+
   // A comment of a task being deleted finds no task and reports nothing: the task's deletion says it all.
   await sql`CREATE FUNCTION live_comment_change() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
@@ -146,6 +168,15 @@ async function sqliteTriggers(db: MigrationContext['db']): Promise<void> {
     await sql`CREATE TRIGGER ${sql.id(`comments_live_${op.toLowerCase()}`)} AFTER ${sql.raw(op)} ON comments BEGIN
       INSERT INTO live_events (project_id, kind, action, task_key)
       SELECT t.project_id, 'comment', ${sql.lit(act)}, t.key FROM tasks t WHERE t.id = ${sql.raw(row)}.task_id;
+    END`.execute(db);
+    await sql`CREATE TRIGGER ${sql.id(`task_links_live_${op.toLowerCase()}`)} AFTER ${sql.raw(op)} ON task_links BEGIN
+      INSERT INTO live_events (project_id, kind, action, task_key, version)
+      SELECT t.project_id, 'task', 'links', t.key, t.version FROM tasks t
+      WHERE t.id IN (${sql.raw(row)}.from_task_id, ${sql.raw(row)}.to_task_id) ORDER BY t.id;
+    END`.execute(db);
+    await sql`CREATE TRIGGER ${sql.id(`attachments_live_${op.toLowerCase()}`)} AFTER ${sql.raw(op)} ON attachments BEGIN
+      INSERT INTO live_events (project_id, kind, action, task_key, version)
+      SELECT t.project_id, 'task', 'attachments', t.key, t.version FROM tasks t WHERE t.id = ${sql.raw(row)}.task_id;
     END`.execute(db);
     for (const [table, action] of SETTINGS) {
       await sql`CREATE TRIGGER ${sql.id(`${table}_live_${op.toLowerCase()}`)} AFTER ${sql.raw(op)} ON ${sql.table(table)} BEGIN

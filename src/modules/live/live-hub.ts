@@ -45,12 +45,10 @@ export class LiveHub {
     return count;
   }
 
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   /** Takes over `response` (headers not yet sent) and streams changes after `after` to it. */
   open(response: ServerResponse, options: { sessionKey: string; after: LivePosition; reauthenticate: Reauthenticate; headers: Record<string, string> }): void {
+    // Gone while the route was getting ready: its 'close' has fired already and would never remove the stream.
+    if (this.closed || !response.socket || response.socket.destroyed) return void response.end();
     const stream = new LiveStream(this, response, options.sessionKey, options.after, options.reauthenticate);
     this.streams.add(stream);
     response.on('close', () => this.remove(stream));
