@@ -69,6 +69,14 @@ export interface Config {
     /** Lifetime of the first-run setup link `serve` prints. */
     setupMs: number;
   };
+  live: {
+    /** A `: keep-alive` comment this often keeps proxies from closing a quiet stream. */
+    heartbeatMs: number;
+    /** SQLite: how often an open stream's process looks for rows written by another process. */
+    pollMs: number;
+    /** Open live streams one session (or token) may hold at once. */
+    maxStreamsPerSession: number;
+  };
   attachments: {
     /** Directory holding uploaded files, each under a server-generated name. */
     dir: string;
@@ -180,6 +188,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       invitationMs: positiveFrom(env, 'INVITATION_TTL_HOURS', 7 * 24) * HOUR_MS,
       passwordResetMs: 60 * 60 * 1000,
       setupMs: 24 * HOUR_MS,
+    },
+    live: {
+      heartbeatMs: 15_000,
+      pollMs: 250,
+      maxStreamsPerSession: 5,
     },
     attachments: {
       dir: env.ATTACHMENTS_DIR || './data/attachments',

@@ -9,6 +9,7 @@ import { attachmentModels, registerAttachmentRoutes } from './modules/attachment
 import { commentModels, registerCommentRoutes } from './modules/comments/comment.routes.ts';
 import { customFieldModels, registerCustomFieldRoutes } from './modules/custom-fields/custom-fields.routes.ts';
 import { linkModels, registerLinkRoutes } from './modules/links/links.routes.ts';
+import { registerLiveRoutes } from './modules/live/live.routes.ts';
 import { planningModels, registerPlanningRoutes } from './modules/planning/planning.routes.ts';
 import { projectModels, registerProjectRoutes } from './modules/projects/projects.routes.ts';
 import { registerSearchRoutes } from './modules/search/search.routes.ts';
@@ -34,6 +35,7 @@ const MODULES: Array<{ models: TSchema[]; register: (app: Api, ctx: AppContext) 
   { models: standupModels, register: registerStandupRoutes },
   { models: [], register: registerSearchRoutes },
   { models: changesModels, register: registerChangesRoutes },
+  { models: [], register: registerLiveRoutes },
 ];
 
 export function registerRoutes(fastify: FastifyInstance, ctx: AppContext): void {

@@ -16,6 +16,8 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** PostgreSQL schema the tables live in, when not the default search_path. */
   pgSchema?: string;
+  /** PostgreSQL only: how to open a connection of one's own outside the pool (LISTEN needs one). */
+  pgClientConfig?: pg.ClientConfig;
   close(): Promise<void>;
 }
 
@@ -37,13 +39,13 @@ export function dialectOf(url: string): Dialect {
 export function openDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
   const dialect = dialectOf(url);
   if (dialect === 'postgres') {
-    const pool = new pg.Pool({
+    const pgClientConfig: pg.ClientConfig = {
       connectionString: url,
-      max: options.pgPoolSize ?? 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
-    });
+    };
+    const pool = new pg.Pool({ ...pgClientConfig, max: options.pgPoolSize ?? 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect, pgSchema: options.pgSchema, close: () => db.destroy() };
+    return { db, dialect, pgSchema: options.pgSchema, pgClientConfig, close: () => db.destroy() };
   }
 
   const file = url.slice('sqlite:'.length);

@@ -14,6 +14,7 @@ import * as searchScope from './migrations/0010_search_scope.ts';
 import * as readPaths from './migrations/0011_read_paths.ts';
 import * as accessPolicy from './migrations/0012_access_policy.ts';
 import * as people from './migrations/0013_people.ts';
+import * as liveEvents from './migrations/0014_live_events.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -34,6 +35,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0011_read_paths', readPaths],
   ['0012_access_policy', accessPolicy],
   ['0013_people', people],
+  ['0014_live_events', liveEvents],
 ];
 
 class StaticProvider implements MigrationProvider {

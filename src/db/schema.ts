@@ -280,6 +280,18 @@ export interface TaskChangesTable {
   changed_at: string;
 }
 
+/** One change seen by the live stream (migration 0014); written by triggers only. */
+export interface LiveEventsTable {
+  id: Generated<number>;
+  /** PostgreSQL: the writing transaction's id, so readers can follow commit order; SQLite: 0. */
+  tx: Generated<number>;
+  project_id: number;
+  kind: 'task' | 'comment' | 'project';
+  action: string;
+  task_key: string | null;
+  version: number | null;
+}
+
 export interface EventOutboxTable {
   id: Generated<number>;
   event_id: string;
@@ -565,6 +577,7 @@ export interface Database {
   activities: ActivitiesTable;
   task_changes: TaskChangesTable;
   event_outbox: EventOutboxTable;
+  live_events: LiveEventsTable;
   task_links: TaskLinksTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

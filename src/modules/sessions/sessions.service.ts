@@ -71,8 +71,11 @@ export async function startSession(ctx: AppContext, db: Executor, userId: number
 
 const signedOut = (message: string) => new ApiError('UNAUTHENTICATED', message);
 
-/** The person a session cookie stands for, with every scope (scopes narrow tokens, not people); 401 when it cannot be used. */
-export async function principalOfSession(ctx: AppContext, token: string): Promise<{ principal: Principal; session: CurrentSession }> {
+/**
+ * The person a session cookie stands for, with every scope (scopes narrow tokens, not people); 401 when it cannot be used.
+ * `touch: false` checks without counting as a use (an open live stream re-checking its session is not the person at work).
+ */
+export async function principalOfSession(ctx: AppContext, token: string, options: { touch?: boolean } = {}): Promise<{ principal: Principal; session: CurrentSession }> {
   const row = await ctx.db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -102,7 +105,7 @@ export async function principalOfSession(ctx: AppContext, token: string): Promis
   if (sessionExpiresAt(ctx, row) <= isoFromMs(nowMs)) throw signedOut('The session has expired. Sign in again.');
 
   let lastSeen = row.last_seen_at;
-  if (nowMs - Date.parse(lastSeen) >= TOUCH_EVERY_MS) {
+  if (options.touch !== false && nowMs - Date.parse(lastSeen) >= TOUCH_EVERY_MS) {
     lastSeen = ctx.clock.nowIso();
     await ctx.db.updateTable('sessions').set({ last_seen_at: lastSeen }).where('id', '=', row.id).execute();
   }
