@@ -1,3 +1,4 @@
+import { signatureMatches } from '@tasktracker/webhooks';
 import type { AppContext } from '../../context.ts';
 import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Executor } from '../../db/database.ts';
@@ -6,7 +7,6 @@ import { EVENT_CATALOG, SUBSCRIBABLE_EVENT_TYPES } from '../../events/catalog.ts
 import { originFromPrincipal, recordEvent } from '../../events/record-event.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
-import { signatureMatches } from '../../webhooks-consumer/verify.ts';
 import type { Principal } from '../auth/principal.ts';
 import { assertMayBeOrgWide, bindableProject, manageableEndpoint } from './access.ts';
 import { type DeliveryJson, visibleDelivery } from './deliveries.service.ts';
