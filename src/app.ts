@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { AppContext } from './context.ts';
 import { registerAuth } from './http/auth-hook.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
-import { ApiError, errorBody } from './http/errors.ts';
+import { ApiError, errorBody, reflected } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { openApiOptions } from './http/openapi.ts';
@@ -15,10 +15,13 @@ import { RateLimits } from './http/rate-limit.ts';
 import { ErrorResponse } from './http/schemas.ts';
 import { buildSerializerFactory } from './http/serialization.ts';
 import { registerValidators } from './http/validation.ts';
-import { LOG_REDACT } from './logger.ts';
+import { LOG_REDACT, LOG_SERIALIZERS } from './logger.ts';
 import { registerRoutes } from './routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Invalid UTF-8 is an error, not U+FFFD stored in place of the caller's bytes; a BOM is kept for the JSON parser to judge. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export interface BuildAppOptions {
   /** A pino logger to share (the CLI passes one so API and worker log alike); false silences logs. */
@@ -65,7 +68,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const app = Fastify({
     ...(options.logger
       ? { loggerInstance: options.logger }
-      : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: LOG_REDACT } }),
+      : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: LOG_REDACT, serializers: LOG_SERIALIZERS } }),
     bodyLimit: ctx.config.bodyLimitBytes,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     // An incoming X-Request-Id is kept when it is well formed, so traces join across services.
@@ -96,15 +99,31 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addSchema(ErrorResponse);
 
   // Empty bodies are allowed on action endpoints (follow, skip...); prototype-polluting keys are refused.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
+  // Only JSON is parsed: any other Content-Type (text/plain included) is 415, never a string body.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      return done(new ApiError('UNSUPPORTED_MEDIA_TYPE', 'JSON bodies must be UTF-8 (charset=utf-8, or no charset).', { charset: reflected(charset) }), undefined);
+    }
+    let text: string;
+    try {
+      text = UTF8.decode(body as Buffer);
+    } catch {
+      return done(new ApiError('MALFORMED_JSON', 'The body is not valid UTF-8.'), undefined);
+    }
     if (text.trim() === '') return done(null, undefined);
     let parsed: unknown;
     try {
       parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
-    } catch {
-      return done(new ApiError('MALFORMED_JSON', 'The body is not valid JSON (or uses a forbidden key such as __proto__).'), undefined);
+    } catch (error) {
+      // secure-json-parse says which key it refused; name it, as any unknown field is named.
+      const key = /forbidden (prototype|constructor) property/.exec(String((error as Error).message))?.[1];
+      if (key) {
+        const name = key === 'prototype' ? '__proto__' : 'constructor';
+        return done(new ApiError('MALFORMED_JSON', `The body uses the forbidden key "${name}".`, { location: 'body', fields: { [name]: 'is not a known field' } }), undefined);
+      }
+      return done(new ApiError('MALFORMED_JSON', 'The body is not valid JSON.'), undefined);
     }
     // No field has a use for U+0000 or a lone surrogate, and the databases cannot store them as sent: refused alike on both.
     const problem = bodyProblem(parsed);
@@ -135,7 +154,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(swagger, openApiOptions(ctx));
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  registerMetrics(app, ctx.config.metricsToken);
+  registerMetrics(app, ctx.config.metricsToken, ctx.config.metricsPublic);
   registerAuth(app, ctx, limits);
   registerIdempotency(app, ctx);
 

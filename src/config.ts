@@ -10,6 +10,8 @@ export interface Config {
     tokenBurst: number;
     tokenBurstWindowSeconds: number;
     orgHourly: number;
+    /** Percent of orgHourly one token may use in an hour, so one token cannot exhaust its organization's budget. */
+    tokenHourlySharePercent: number;
     searchPerMinute: number;
   };
   idempotency: {
@@ -18,11 +20,15 @@ export interface Config {
   };
   bodyLimitBytes: number;
   metricsToken: string | null;
+  /** Serve /metrics without a token when METRICS_TOKEN is unset (otherwise it is closed). */
+  metricsPublic: boolean;
   webhooks: {
     /** Encrypts endpoint signing secrets at rest; null means a per-installation key kept in the database. */
     secretKey: string | null;
     /** Development and tests only: allows http:// and loopback/private targets. */
     allowPrivateTargets: boolean;
+    /** Ports a webhook URL may name besides 443 (https' default). */
+    allowedPorts: number[];
     /** Total deadline of one delivery attempt (spec 8: 5 s). */
     attemptTimeoutMs: number;
     /** A claimed attempt whose worker died is due again after this long. */
@@ -71,6 +77,22 @@ function positiveFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): n
   return value;
 }
 
+function percentFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = positiveFrom(env, name, fallback);
+  if (value > 100) throw new Error(`${name} is a percentage (1-100), got "${env[name]}"`);
+  return value;
+}
+
+/** A comma-separated list of TCP ports (1-65535). */
+function portsFrom(env: NodeJS.ProcessEnv, name: string): number[] {
+  const parts = (env[name] ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  return parts.map((part) => {
+    const port = /^\d{1,5}$/.test(part) ? Number(part) : NaN;
+    if (!(port >= 1 && port <= 65535)) throw new Error(`${name} must list ports (1-65535) separated by commas, got "${env[name]}"`);
+    return port;
+  });
+}
+
 const WEBHOOK_ATTEMPT_TIMEOUT_MS = 5000;
 
 /** A lease no longer than an attempt would let a second worker re-run an attempt that is still going. */
@@ -94,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tokenBurst: intFrom(env, 'RATE_LIMIT_TOKEN_BURST', 100),
       tokenBurstWindowSeconds: 10,
       orgHourly: intFrom(env, 'RATE_LIMIT_ORG_HOURLY', 5000),
+      tokenHourlySharePercent: percentFrom(env, 'RATE_LIMIT_TOKEN_HOURLY_SHARE', 20),
       searchPerMinute: intFrom(env, 'RATE_LIMIT_SEARCH_PER_MINUTE', 60),
     },
     idempotency: {
@@ -102,9 +125,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     bodyLimitBytes: 1024 * 1024,
     metricsToken: env.METRICS_TOKEN || null,
+    metricsPublic: boolFrom(env, 'METRICS_PUBLIC'),
     webhooks: {
       secretKey: env.WEBHOOK_SECRET_KEY || null,
       allowPrivateTargets: boolFrom(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+      allowedPorts: portsFrom(env, 'WEBHOOK_ALLOWED_PORTS'),
       attemptTimeoutMs: WEBHOOK_ATTEMPT_TIMEOUT_MS,
       leaseMs: webhookLeaseMs(env),
       retentionDays: positiveFrom(env, 'WEBHOOK_RETENTION_DAYS', 30),

@@ -121,6 +121,8 @@ export interface IdempotencyKeysTable {
   /** While in flight: when the claim is considered abandoned by a crashed process. */
   lease_expires_at: string;
   created_at: string;
+  /** JSON list of the policy decisions that let the request through, re-decided on replay (src/policy/grants.ts). */
+  grants: string | null;
 }
 
 export interface MilestonesTable {
@@ -246,8 +248,12 @@ export interface TaskLinksTable {
 export interface WebhookEndpointsTable {
   id: Generated<number>;
   organization_id: number;
-  /** The account whose project visibility bounds an endpoint without a project. */
   created_by: number;
+  /**
+   * The account that last set the URL or events: the endpoint delivers only events of projects
+   * it sees (null only on a database older than migration 0012, never after it).
+   */
+  governed_by: number;
   project_id: number | null;
   url: string;
   description: string;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { AuthCache } from '../modules/auth/auth-cache.ts';
+import { AuthCache, principalForRequest } from '../modules/auth/auth-cache.ts';
+import { recordGrantsFor } from '../policy/index.ts';
 import { requireScope } from '../modules/auth/auth.service.ts';
 import type { Principal } from '../modules/auth/principal.ts';
 import type { Scope } from '../modules/auth/scopes.ts';
@@ -19,15 +20,18 @@ declare module 'fastify' {
   }
 }
 
-/** Authentication, scope check and rate limiting, in that order, before the body is even parsed. */
+/**
+ * Authentication, rate limiting and the scope check, in that order, before the body is even
+ * parsed: every authenticated request counts toward the limits, a refused one (403) included.
+ */
 export function registerAuth(app: FastifyInstance, ctx: AppContext, limits: RateLimits): void {
   const tokens = new AuthCache(ctx.db);
   app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
-    const principal = await tokens.authenticate(ctx.clock, request.headers.authorization);
+    const principal = principalForRequest(await tokens.authenticate(ctx.clock, request.headers.authorization));
+    recordGrantsFor(principal);
     request.principal = principal;
-    if (scope !== 'authenticated') requireScope(principal, scope);
     try {
       const state = await limits.consume(request.routeOptions.config.bucket ?? 'default', principal.tokenId, principal.organizationId);
       reply.headers(rateLimitHeaders(state));
@@ -37,6 +41,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, limits: Rate
       }
       throw error;
     }
+    if (scope !== 'authenticated') requireScope(principal, scope);
   });
 }
 

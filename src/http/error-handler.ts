@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, errorBody } from './errors.ts';
+import { ApiError, type ErrorCode, errorBody, reflected, reflectedFields } from './errors.ts';
 
 export interface AjvIssue {
   instancePath: string;
@@ -16,7 +16,8 @@ function fieldPath(instancePath: string, child?: unknown): string {
 }
 
 export function validationFields(issues: AjvIssue[]): Record<string, string> {
-  const fields: Record<string, string> = {};
+  // No prototype: a field named `constructor`, `toString` or `__proto__` is a key like any other.
+  const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const issue of issues) {
     if (issue.keyword === 'required') {
       fields[fieldPath(issue.instancePath, issue.params.missingProperty)] ??= 'is required';
@@ -26,8 +27,17 @@ export function validationFields(issues: AjvIssue[]): Record<string, string> {
       fields[fieldPath(issue.instancePath) || '(root)'] ??= issue.message ?? 'is invalid';
     }
   }
-  return fields;
+  return reflectedFields(fields);
 }
+
+/** The code of a 4xx raised by Fastify or a plugin (e.g. @fastify/static's 403), so status and code agree. */
+const CODE_OF_STATUS: Record<number, ErrorCode> = {
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
 
 const PARSER_ERRORS: Record<string, [code: string, status: number, message: string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 415, 'Unsupported Content-Type. Send application/json.'],
@@ -59,7 +69,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(503).send(errorBody('SERVICE_UNAVAILABLE', 'The service is unavailable; retry shortly.'));
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.code(error.statusCode).send(errorBody('VALIDATION_ERROR', 'The request could not be processed.'));
+      const code = CODE_OF_STATUS[error.statusCode];
+      return code
+        ? reply.code(error.statusCode).send(errorBody(code, 'The request could not be processed.'))
+        : reply.code(400).send(errorBody('VALIDATION_ERROR', 'The request could not be processed.'));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply
@@ -68,6 +81,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(errorBody('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`));
+    reply.code(404).send(errorBody('NOT_FOUND', `No route ${request.method} ${reflected(request.url.split('?')[0] ?? '')}.`));
   });
 }

@@ -55,9 +55,26 @@ export const notFound = (what = 'Resource'): ApiError => new ApiError('NOT_FOUND
 
 export const forbidden = (message: string): ApiError => new ApiError('FORBIDDEN', message);
 
+/** Longest piece of a caller's input (a field name, a path) an error repeats back. */
+export const MAX_REFLECTED_CHARS = 200;
+
+/** Input echoed in an error is cut short, so a huge field name is not answered with a huge error. */
+export function reflected(text: string): string {
+  return text.length > MAX_REFLECTED_CHARS ? `${text.slice(0, MAX_REFLECTED_CHARS)}…` : text;
+}
+
+/** Field names cut short (see reflected); keys are kept own properties whatever their name. */
+export function reflectedFields(fields: Record<string, string>): Record<string, string> {
+  const out = Object.create(null) as Record<string, string>;
+  for (const [name, reason] of Object.entries(fields)) out[reflected(name)] ??= reason;
+  return out;
+}
+
 /** A 400 naming one or more bad fields: `{ fields: { name: reason } }`. */
-export const invalid = (fields: Record<string, string>, message?: string): ApiError =>
-  new ApiError('VALIDATION_ERROR', message ?? `Invalid ${Object.keys(fields).join(', ')}.`, { fields });
+export const invalid = (fields: Record<string, string>, message?: string): ApiError => {
+  const named = reflectedFields(fields);
+  return new ApiError('VALIDATION_ERROR', message ?? `Invalid ${Object.keys(named).join(', ')}.`, { fields: named });
+};
 
 export interface ErrorBody {
   success: false;

@@ -10,7 +10,7 @@ export async function insertClaim(
 ): Promise<number> {
   const row = await db
     .insertInto('idempotency_keys')
-    .values({ ...claim, state: 'in_flight', response_status: null, response_body: null })
+    .values({ ...claim, state: 'in_flight', response_status: null, response_body: null, grants: null })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -28,7 +28,7 @@ export async function takeOver(
 ): Promise<boolean> {
   const result = await db
     .updateTable('idempotency_keys')
-    .set({ ...claim, state: 'in_flight', response_status: null, response_body: null })
+    .set({ ...claim, state: 'in_flight', response_status: null, response_body: null, grants: null })
     .where('id', '=', previous.id)
     .where('state', '=', previous.state)
     .where('created_at', '=', previous.created_at)
@@ -37,10 +37,10 @@ export async function takeOver(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function complete(db: Executor, id: number, status: number, body: string): Promise<void> {
+export async function complete(db: Executor, id: number, status: number, body: string, grants: string): Promise<void> {
   await db
     .updateTable('idempotency_keys')
-    .set({ state: 'complete', response_status: status, response_body: body })
+    .set({ state: 'complete', response_status: status, response_body: body, grants })
     .where('id', '=', id)
     .execute();
 }

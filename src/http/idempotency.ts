@@ -7,12 +7,15 @@ import { isUniqueViolation, type Trx } from '../db/database.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { ApiError, invalid } from './errors.ts';
 import * as repo from './idempotency.repository.ts';
+import { grantsFor, recheckGrants, type Grant } from '../policy/index.ts';
 
 /**
  * `Idempotency-Key` handling (spec 3 "Idempotency key record", 4.1 rules 1-8).
  * The claim is committed before the handler runs, so a concurrent twin gets 409 at once
  * instead of waiting on a lock. It runs after authentication, scope and rate-limit checks
- * (onRequest), so 401/403/429 answers are never stored.
+ * (onRequest), so 401/403/429 answers are never stored. A stored response keeps the policy
+ * decisions that let its request through (src/policy/), and a replay is answered only if they
+ * still hold for the caller: otherwise the caller gets the error it would get now.
  */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
@@ -88,7 +91,10 @@ async function claim(ctx: AppContext, tokenId: number, key: string, hash: string
 /** Claims the key for this request; when an identical request already completed, returns its stored response instead. */
 async function claimForRequest(ctx: AppContext, request: FastifyRequest, key: string, hash: string): Promise<StoredResponse | null> {
   const result = await claim(ctx, request.principal!.tokenId, key, hash);
-  if (result.kind === 'replay') return result.record;
+  if (result.kind === 'replay') {
+    await recheckGrants(ctx.db, request.principal!, JSON.parse(result.record.grants ?? '[]') as Grant[]);
+    return result.record;
+  }
   request.idempotencyClaimId = result.id;
   return null;
 }
@@ -133,11 +139,13 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       await repo.release(ctx.db, id);
     } else {
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
-      await repo.complete(ctx.db, id, reply.statusCode, await storedForm(body, sealingKey(ctx, request)));
+      await repo.complete(ctx.db, id, reply.statusCode, await storedForm(body, sealingKey(ctx, request)), grantsOf(request));
     }
     return payload;
   });
 }
+
+const grantsOf = (request: FastifyRequest): string => JSON.stringify(request.principal ? grantsFor(request.principal) : []);
 
 /** The key a route's stored responses are encrypted with, if it seals them (`sealStoredResponse`). */
 function sealingKey(ctx: AppContext, request: FastifyRequest): Promise<Buffer> | undefined {
@@ -172,7 +180,7 @@ export function responseStoredWithWork<R, P>(ctx: AppContext, request: FastifyRe
         : async (trx: Trx, result: R): Promise<void> => {
             // The route's response serializer, as Fastify would apply it to the returned payload.
             const body = reply.serialize(respond(result)) as string;
-            await repo.complete(trx, id, reply.statusCode, await storedForm(body, key));
+            await repo.complete(trx, id, reply.statusCode, await storedForm(body, key), grantsOf(request));
             stored = body;
           },
     send(result: R): P | FastifyReply {

@@ -4,7 +4,11 @@ import { secretsEqual } from '../crypto/constant-time.ts';
 import { ApiError } from './errors.ts';
 
 /** Prometheus metrics: request counts and latency by route template and status. */
-export function registerMetrics(app: FastifyInstance, metricsToken: string | null): Registry {
+/**
+ * /metrics is closed unless configured: with METRICS_TOKEN it needs that bearer token, without it
+ * it answers 404 unless METRICS_PUBLIC=true serves it openly (README "Operations").
+ */
+export function registerMetrics(app: FastifyInstance, metricsToken: string | null, metricsPublic: boolean): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status_code'] as const;
@@ -25,6 +29,9 @@ export function registerMetrics(app: FastifyInstance, metricsToken: string | nul
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (metricsToken === null && !metricsPublic) {
+      throw new ApiError('NOT_FOUND', 'Metrics are not served: set METRICS_TOKEN (or METRICS_PUBLIC=true).');
+    }
     if (metricsToken && !secretsEqual(request.headers.authorization ?? '', `Bearer ${metricsToken}`)) {
       throw new ApiError('UNAUTHENTICATED', 'Metrics need the METRICS_TOKEN bearer token.');
     }

@@ -10,7 +10,10 @@ import { ApiError } from './errors.ts';
 
 /**
  * The two tiers of spec 8 (per-token burst, per-organization sustained) plus search's own
- * bucket. Counters live in memory, or in Redis when REDIS_URL is set so several API
+ * bucket. The sustained tier is shared fairly: one token may use at most its share
+ * (RATE_LIMIT_TOKEN_HOURLY_SHARE percent) of its organization's hourly budget, and a request
+ * refused by a token's own limits takes nothing from the organization's, so one busy token
+ * cannot lock the rest of its organization out. Counters live in memory, or in Redis when REDIS_URL is set so several API
  * processes share them; if Redis fails the in-memory limiter insures it rather than
  * failing requests.
  */
@@ -30,6 +33,7 @@ interface Tier {
 export class RateLimits {
   private readonly redis: Redis | null;
   private readonly tokenBurst: Tier;
+  private readonly tokenHourly: Tier;
   private readonly orgSustained: Tier;
   private readonly search: Tier;
 
@@ -37,6 +41,7 @@ export class RateLimits {
     this.redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : null;
     const rl = config.rateLimit;
     this.tokenBurst = this.tier('rl:token', rl.tokenBurst, rl.tokenBurstWindowSeconds);
+    this.tokenHourly = this.tier('rl:token-hour', Math.max(1, Math.floor((rl.orgHourly * rl.tokenHourlySharePercent) / 100)), 3600);
     this.orgSustained = this.tier('rl:org', rl.orgHourly, 3600);
     this.search = this.tier('rl:search', rl.searchPerMinute, 60);
   }
@@ -52,9 +57,9 @@ export class RateLimits {
   /** Takes one request from the caller's budget, or throws 429 RATE_LIMITED. */
   async consume(bucket: Bucket, tokenId: number, organizationId: number): Promise<RateLimitState> {
     if (bucket === 'search') return consumeTier(this.search, `t${tokenId}`);
-    const token = await consumeTier(this.tokenBurst, `t${tokenId}`);
-    const org = await consumeTier(this.orgSustained, `o${organizationId}`);
-    return org.remaining < token.remaining ? org : token;
+    const states = [await consumeTier(this.tokenBurst, `t${tokenId}`), await consumeTier(this.tokenHourly, `t${tokenId}`)];
+    states.push(await consumeTier(this.orgSustained, `o${organizationId}`));
+    return states.reduce((closest, state) => (state.remaining < closest.remaining ? state : closest));
   }
 
   async close(): Promise<void> {

@@ -185,7 +185,7 @@ export async function attemptDelivery(ctx: AppContext, claim: ClaimedAttempt): P
     return outcome(null, 'the signing secret cannot be decrypted: WEBHOOK_SECRET_KEY differs from the key it was stored with', null);
   }
   try {
-    const target = await checkTarget(claim.url, { allowPrivate: ctx.config.webhooks.allowPrivateTargets, resolve: io.resolve, signal });
+    const target = await checkTarget(claim.url, { allowPrivate: ctx.config.webhooks.allowPrivateTargets, allowedPorts: ctx.config.webhooks.allowedPorts, resolve: io.resolve, signal });
     const timestamp = String(Math.floor(ctx.clock.nowMs() / 1000));
     const body = Buffer.from(claim.envelope, 'utf8');
     const secureContext = target.url.protocol === 'https:' ? secureContextFor(io.ca) : undefined;

@@ -1,9 +1,9 @@
 /**
  * Fan-out: turns outbox events into deliveries, one per enabled endpoint that subscribes to
  * the event's type and whose scope covers the event's project. An endpoint's scope is its
- * project, or every project its creator can see; either way the creator must see the project
- * when the event is fanned out (API-DECISIONS: "an endpoint sees only events of projects its
- * creator can see").
+ * project, or every project its governing account (the account that last set its URL or
+ * events) can see; either way that account must see the project when the event is fanned out,
+ * so nobody receives at a URL they chose an event of a project they cannot see.
  *
  * Claiming and marking are one UPDATE ... RETURNING at the start of the transaction, so the
  * rows are ours (PostgreSQL: SKIP LOCKED lets other workers take other rows; SQLite: the write
@@ -31,7 +31,7 @@ export async function fanOut(ctx: AppContext, limit = 200): Promise<number> {
     const endpoints = (
       await trx
         .selectFrom('webhook_endpoints')
-        .select(['id', 'organization_id', 'created_by', 'project_id', 'events'])
+        .select(['id', 'organization_id', 'governed_by', 'project_id', 'events'])
         .where('organization_id', 'in', [...new Set(events.map((e) => e.organization_id))])
         .where('enabled', '=', 1)
         .orderBy('id')
@@ -40,7 +40,7 @@ export async function fanOut(ctx: AppContext, limit = 200): Promise<number> {
     if (endpoints.length === 0) return events.length;
 
     const projectIds = [...new Set(events.flatMap((e) => (e.project_id === null ? [] : [e.project_id])))];
-    const creatorIds = [...new Set(endpoints.map((e) => e.created_by))];
+    const governorIds = [...new Set(endpoints.map((e) => e.governed_by))];
     const sees = new Set(
       projectIds.length === 0
         ? []
@@ -48,7 +48,7 @@ export async function fanOut(ctx: AppContext, limit = 200): Promise<number> {
             await trx
               .selectFrom('project_memberships')
               .select(['user_id', 'project_id'])
-              .where('user_id', 'in', creatorIds)
+              .where('user_id', 'in', governorIds)
               .where('project_id', 'in', projectIds)
               .execute()
           ).map((m) => `${m.user_id}:${m.project_id}`),
@@ -61,7 +61,7 @@ export async function fanOut(ctx: AppContext, limit = 200): Promise<number> {
         const covered =
           event.project_id === null
             ? endpoint.project_id === null
-            : (endpoint.project_id === null || endpoint.project_id === event.project_id) && sees.has(`${endpoint.created_by}:${event.project_id}`);
+            : (endpoint.project_id === null || endpoint.project_id === event.project_id) && sees.has(`${endpoint.governed_by}:${event.project_id}`);
         if (!covered) continue;
         deliveries.push({
           endpoint_id: endpoint.id,

@@ -6,7 +6,8 @@ describe('envelope and error shape (spec 2, 7; API-DECISIONS Shapes)', () => {
   let actor: Actor;
 
   beforeAll(async () => {
-    h = await createHarness();
+    // /metrics is closed by default; this suite checks the opted-out (METRICS_PUBLIC) deployment.
+    h = await createHarness({ config: { metricsPublic: true } });
     actor = await h.actor();
     await h.project(actor, 'ENV');
   });

@@ -6,7 +6,7 @@ interface Operation {
   path: string;
 }
 
-/** Custom field definitions are workspace-wide (API-DECISIONS "Custom fields"): a token restricted to projects reads them and cannot write them. */
+/** Custom field definitions are workspace objects: a token restricted to projects cannot write them (403 before any lookup). */
 const WORKSPACE_WIDE = /^\/api\/v1\/custom-fields\//;
 
 /**
@@ -15,7 +15,7 @@ const WORKSPACE_WIDE = /^\/api\/v1\/custom-fields\//;
  * project A and an admin of another organization exactly as it answers for a row that does not
  * exist; and no read, pointed at data the caller may see, ever shows one of B's strings.
  */
-describe('isolation matrix: every route × {restricted token, other organization} (spec 4.3 rule 2, 5)', () => {
+describe('isolation matrix: every route × {restricted token, other organization, workspace admin outside B, member of A only} (spec 4.3 rule 2, 5)', () => {
   let w: World;
   let operations: Operation[];
   let probes = 0;
@@ -31,6 +31,15 @@ describe('isolation matrix: every route × {restricted token, other organization
     console.info(`isolation matrix: ${operations.length} operations, ${probes} probes`);
     await w.h.close();
   });
+
+  /** Everyone who sees A but not B, or nothing of the organization. */
+  const callers = () =>
+    [
+      ['restricted', w.restricted],
+      ['outsider', w.outsider.token],
+      ['workspace admin outside B', w.workspaceAdmin.token],
+      ['member of A only', w.memberOfA.token],
+    ] as const;
 
   const send = (op: Operation, token: string, probe: Probe) => {
     probes++;
@@ -54,9 +63,8 @@ describe('isolation matrix: every route × {restricted token, other organization
       const invisible = probeFor(op.method, op.path, w.b);
       if (invisible.ref === 'none') continue;
       const missing = probeFor(op.method, op.path, MISSING);
-      for (const [who, token] of [['restricted', w.restricted], ['outsider', w.outsider.token]] as const) {
-        // Definitions themselves are readable (their project lists are checked below); writes are 403 for a restricted token.
-        if (who === 'restricted' && WORKSPACE_WIDE.test(op.path) && (op.method !== 'GET' || invisible.ref === 'path')) continue;
+      for (const [who, token] of callers()) {
+        if (who === 'restricted' && WORKSPACE_WIDE.test(op.path) && op.method !== 'GET') continue;
         const label = `${who} ${op.method} ${invisible.url}`;
         const gone = await send(op, token, missing);
         const hidden = await send(op, token, invisible);
@@ -73,18 +81,48 @@ describe('isolation matrix: every route × {restricted token, other organization
     expect(checked.length).toBeGreaterThan(100);
   }, 60_000);
 
-  it("restricted: workspace-wide custom fields never list project B's id", async () => {
-    for (const url of [`/api/v1/custom-fields/`, `/api/v1/custom-fields/${w.b.customField}/`, `/api/v1/custom-fields/${w.a.customField}/`]) {
-      const res = await w.h.request('GET', url, { token: w.restricted });
-      expect(res.status, url).toBe(200);
-      const fields = Array.isArray(res.body.data) ? res.body.data : [res.body.data];
-      for (const field of fields) expect(field.projects ?? [], url).not.toContain(w.b.project);
+  it("custom fields never list project B's id, and one applying only to B is a 404", async () => {
+    for (const [who, token] of callers()) {
+      for (const url of [`/api/v1/custom-fields/`, `/api/v1/custom-fields/${w.a.customField}/`]) {
+        const res = await w.h.request('GET', url, { token });
+        if (who === 'outsider') continue;
+        expect(res.status, `${who} ${url}`).toBe(200);
+        const fields = Array.isArray(res.body.data) ? res.body.data : [res.body.data];
+        for (const field of fields) expect(field.projects ?? [], `${who} ${url}`).not.toContain(w.b.project);
+        for (const field of fields) expect(field.id, `${who} ${url}`).not.toBe(w.b.customField);
+      }
+      expect((await w.h.request('GET', `/api/v1/custom-fields/${w.b.customField}/`, { token })).status, who).toBe(404);
     }
   });
 
+  it('an endpoint spanning A and B, and its deliveries, answer like missing ones to callers who do not see B', async () => {
+    const spanning = { ...w.b, endpoint: w.orgWide, delivery: w.orgWideDeliveries[0]! };
+    const routes = operations.filter((op) => /\/webhooks\/(endpoints|deliveries)\/\{id\}/.test(op.path));
+    expect(routes.length).toBeGreaterThanOrEqual(6);
+    const failures: string[] = [];
+    for (const op of routes) {
+      const target = probeFor(op.method, op.path, spanning);
+      const missing = probeFor(op.method, op.path, MISSING);
+      // The owner sees both projects: the spanning endpoint is really there.
+      if (op.method === 'GET') expect((await send(op, w.owner.token, target)).status, `owner ${target.url}`).toBe(200);
+      for (const [who, token] of callers()) {
+        const [hidden, gone] = [await send(op, token, target), await send(op, token, missing)];
+        const shape = (res: { status: number; text: string }) => `${res.status} ${res.text.replace(/\b\d+\b/g, '<n>')}`;
+        if (shape(hidden) !== shape(gone)) failures.push(`${who} ${op.method} ${target.url}: ${shape(hidden)} ≠ missing ${shape(gone)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    for (const [who, token] of callers()) {
+      const list = await w.h.request('GET', '/api/v1/webhooks/endpoints/', { token });
+      expect(list.body.data?.map((e: { id: number }) => e.id) ?? [], who).not.toContain(w.orgWide);
+      const deliveries = await w.h.request('GET', `/api/v1/webhooks/deliveries/?endpoint=${w.orgWide}`, { token });
+      expect(deliveries.body.data ?? [], who).toEqual([]);
+    }
+  }, 60_000);
+
   it("no read pointed at visible data shows B's data: lists, search, changes feed, standups, deliveries", async () => {
     const reads = operations.filter((op) => op.method === 'GET');
-    for (const [who, token] of [['restricted', w.restricted], ['outsider', w.outsider.token]] as const) {
+    for (const [who, token] of callers()) {
       for (const op of reads) {
         const probe = probeFor(op.method, op.path, w.a);
         const res = await send(op, token, { ...probe, body: undefined });

@@ -70,8 +70,14 @@ export interface World {
   member: Actor;
   /** Another account of org 1 that belongs to no project (a user to add in membership probes). */
   spare: Actor;
+  /** Workspace admin of org 1 who is a member of AAA but not of BBB. */
+  workspaceAdmin: Actor;
+  /** Workspace member of org 1 who is a member of AAA but not of BBB. */
+  memberOfA: Actor;
   a: Refs;
   b: Refs;
+  /** The owner's endpoint spanning projects (it delivers events of AAA and BBB). */
+  orgWide: number;
   /** Deliveries to the organization-wide endpoint, carrying events of both projects. */
   orgWideDeliveries: number[];
   /** Event ids of B's changes: deliveries show ids and types, not payloads, so these are what must not leak there. */
@@ -156,6 +162,11 @@ export async function buildWorld(beforeReady?: BeforeReady): Promise<World> {
   const a = await side('AAA', 'Visible');
   const b = await side('BBB', MARKER);
   const restricted = (await h.tokenFor(owner.accountId, ALL_SCOPES, ['AAA'])).token;
+  // Unrestricted callers who see A but not B: a workspace admin and a plain member of A only.
+  const workspaceAdmin = await h.actor({ org: owner.org, role: 'admin' });
+  const memberOfA = await h.actor({ org: owner.org, role: 'member' });
+  await h.addMember('AAA', workspaceAdmin.accountId, 'member');
+  await h.addMember('AAA', memberOfA.accountId, 'member');
   // An endpoint spanning the organization also receives B's events; the restricted token must not see them through it.
   const orgWide = await call('POST', '/api/v1/webhooks/endpoints/', { url: 'https://hooks.test/all', description: 'everything' });
   await call('PUT', '/api/v1/standups/me/', {
@@ -172,7 +183,7 @@ export async function buildWorld(beforeReady?: BeforeReady): Promise<World> {
   const orgWideDeliveries = deliveries.filter((d) => d.endpoint_id === orgWide.id).map((d) => d.id);
   const bEvents = await h.ctx.db.selectFrom('event_outbox').select('event_id').where('project_id', '=', b.project).execute();
   h.clock.set(`${NEXT_DAY}T09:00:00Z`);
-  return { h, owner, restricted, outsider, member, spare, a, b, orgWideDeliveries, bEventIds: bEvents.map((e) => e.event_id) };
+  return { h, owner, restricted, outsider, member, spare, workspaceAdmin, memberOfA, a, b, orgWide: orgWide.id, orgWideDeliveries, bEventIds: bEvents.map((e) => e.event_id) };
 }
 
 export interface Probe {

@@ -46,7 +46,10 @@ export interface TestHarness {
 let orgCounter = 0;
 
 /** Settings to override; attachments default to a fresh temporary directory removed on close. */
-export type ConfigOverrides = Partial<Omit<Config, 'attachments'>> & { attachments?: Partial<Config['attachments']> };
+export type ConfigOverrides = Partial<Omit<Config, 'attachments' | 'rateLimit'>> & {
+  attachments?: Partial<Config['attachments']>;
+  rateLimit?: Partial<Config['rateLimit']>;
+};
 
 /** Adds routes or hooks to the app before it starts. */
 export type BeforeReady = (app: FastifyInstance, ctx: AppContext) => void;

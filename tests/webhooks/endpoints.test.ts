@@ -14,7 +14,8 @@ describe('webhook catalog and endpoints (spec 4.7, API-DECISIONS "Webhooks")', (
   let project: { id: number; key: string };
 
   beforeAll(async () => {
-    h = await createWebhookHarness({ allowPrivate: false });
+    // URL_OK names port 8443, so it is allowed besides 443 (WEBHOOK_ALLOWED_PORTS).
+    h = await createWebhookHarness({ allowPrivate: false, config: { webhooks: { ...loadConfig({}).webhooks, allowedPorts: [8443] } } });
     Object.assign(h.resolver.table, resolverTable());
     admin = await h.actor();
     project = await h.project(admin, 'HOOK');

@@ -4,7 +4,7 @@ import { principalOf } from '../../http/auth-hook.ts';
 import { ok } from '../../http/envelope.ts';
 import { Envelope, errorResponses, Timestamp } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
-import { visibleProjects } from '../projects/visibility.ts';
+import { visibleProjects } from '../../policy/index.ts';
 
 const Me = Type.Object(
   {

@@ -2,10 +2,10 @@ import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Executor } from '../../db/database.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
-import { canAdministerProject, canWriteInProject, type Principal } from '../auth/principal.ts';
-import { visibleProjects } from '../projects/visibility.ts';
+import type { Principal } from '../auth/principal.ts';
+import { authorize, visibleProjects } from '../../policy/index.ts';
 import { lockExistingTask, type TaskRef } from '../tasks/task.repository.ts';
 import { visibleTask } from '../tasks/task.service.ts';
 import { removeStoredFiles, type StoredFile, storagePath } from './attachment.files.ts';
@@ -60,7 +60,7 @@ async function visibleAttachment(ctx: AppContext, principal: Principal, id: numb
     .innerJoin('tasks as t', 't.project_id', 'p.id')
     .innerJoin('attachments as a', 'a.task_id', 't.id')
     .leftJoin('users as u', 'u.id', 'a.uploaded_by')
-    .select([...COLUMNS, 'pm.role'])
+    .select([...COLUMNS, 'p.id as project_id', 'pm.role'])
     .where('a.id', '=', id)
     .executeTakeFirst();
   if (!row) throw notFound('Attachment');
@@ -139,10 +139,7 @@ export async function recordUpload(
 
 export async function deleteAttachment(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   const row = await visibleAttachment(ctx, principal, id);
-  if (!canWriteInProject(principal, row.role)) throw forbidden('Project viewers can read attachments but not change them.');
-  if (row.uploaded_by !== principal.userId && !canAdministerProject(principal, row.role)) {
-    throw forbidden('Only the uploader or a project admin can delete an attachment.');
-  }
+  authorize(principal, 'item.delete', { kind: 'item', project: { id: row.project_id, role: row.role }, authorId: row.uploaded_by }, 'the attachment');
   await ctx.db.deleteFrom('attachments').where('id', '=', id).execute();
   // After the commit: a failed removal leaves an orphan for the sweep, never a row without its file.
   await removeStoredFiles(ctx, [row.storage_name]);

@@ -3,7 +3,7 @@ import type { Db, Executor } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { Principal } from './principal.ts';
 import { assertUsable, principalOfTokenHash, tokenHashOf } from './auth.service.ts';
-import { loadVisibleProjects, type VisibleProjects } from '../projects/visibility.ts';
+import { loadVisibleProjects, type VisibleProjects } from '../../policy/visibility.ts';
 
 /**
  * Remembers, per process, what a token resolves to (its principal and, once asked for, the
@@ -60,6 +60,17 @@ export class AuthCache {
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     return principal;
   }
+}
+
+/**
+ * A principal of its own for one request, sharing the cached one's visible projects, so what is
+ * remembered about a request (the policy's grants) never mixes with another request's.
+ */
+export function principalForRequest(principal: Principal): Principal {
+  const own = { ...principal };
+  const entry = entryOfPrincipal.get(principal);
+  if (entry) entryOfPrincipal.set(own, entry);
+  return own;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { pageRequest, paginate } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../projects/visibility.ts';
+import { visibleProjectIds } from '../../policy/index.ts';
 import { parseSince } from './since.ts';
 
 /**

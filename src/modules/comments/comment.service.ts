@@ -2,10 +2,10 @@ import type { AppContext } from '../../context.ts';
 import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Executor } from '../../db/database.ts';
 import { recordEvent } from '../../events/record-event.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
-import { canAdministerProject, canWriteInProject, type Principal } from '../auth/principal.ts';
-import { visibleProjects } from '../projects/visibility.ts';
+import type { Principal } from '../auth/principal.ts';
+import { authorize, visibleProjects } from '../../policy/index.ts';
 import { lockExistingTask } from '../tasks/task.repository.ts';
 import { type Caller, visibleTask, writableTask } from '../tasks/task.service.ts';
 import type { CommentJson } from './comment.schemas.ts';
@@ -49,7 +49,7 @@ async function visibleComment(ctx: AppContext, principal: Principal, id: number)
   const found = await visibleProjects(ctx.db, principal)
     .innerJoin('tasks as t', 't.project_id', 'p.id')
     .innerJoin('comments as c', 'c.task_id', 't.id')
-    .select(['c.id', 'c.author_id', 'c.body', 'pm.role'])
+    .select(['c.id', 'c.author_id', 'c.body', 'p.id as project_id', 'pm.role'])
     .where('c.id', '=', id)
     .executeTakeFirst();
   if (!found) throw notFound('Comment');
@@ -97,14 +97,9 @@ export async function createComment(ctx: AppContext, caller: Caller, taskKey: st
   }, beforeCommit);
 }
 
-function assertCanWrite(principal: Principal, role: 'admin' | 'member' | 'viewer'): void {
-  if (!canWriteInProject(principal, role)) throw forbidden('Project viewers can read comments but not change them.');
-}
-
 export async function updateComment(ctx: AppContext, principal: Principal, id: number, body: string): Promise<CommentJson> {
   const found = await visibleComment(ctx, principal, id);
-  assertCanWrite(principal, found.role);
-  if (found.author_id !== principal.userId) throw forbidden('Only the author of a comment can edit it.');
+  authorize(principal, 'item.edit', { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.author_id }, 'the comment');
   // The same text again is not an edit: nothing changes, `edited` stays as it was.
   if (found.body !== body) {
     const now = ctx.clock.nowIso();
@@ -115,9 +110,6 @@ export async function updateComment(ctx: AppContext, principal: Principal, id: n
 
 export async function deleteComment(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   const found = await visibleComment(ctx, principal, id);
-  assertCanWrite(principal, found.role);
-  if (found.author_id !== principal.userId && !canAdministerProject(principal, found.role)) {
-    throw forbidden('Only the author of a comment or a project admin can delete it.');
-  }
+  authorize(principal, 'item.delete', { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.author_id }, 'the comment');
   await ctx.db.deleteFrom('comments').where('id', '=', id).execute();
 }

@@ -10,10 +10,6 @@ export function selectFields(db: Executor, organizationId: number) {
 
 export type FieldRow = Awaited<ReturnType<ReturnType<typeof selectFields>['executeTakeFirstOrThrow']>>;
 
-export function findField(db: Executor, organizationId: number, id: number): Promise<FieldRow | undefined> {
-  return selectFields(db, organizationId).where('f.id', '=', id).executeTakeFirst();
-}
-
 export interface OptionRow {
   id: number;
   field_id: number;

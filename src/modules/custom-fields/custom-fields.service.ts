@@ -1,10 +1,10 @@
 import type { AppContext } from '../../context.ts';
 import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import { isUniqueViolation, type Executor, type Trx } from '../../db/database.ts';
-import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
-import { findVisibleProjectRef, visibleProjects } from '../projects/visibility.ts';
+import { authorize, projectFor, visibleCustomFieldIds, visibleProjects, WORKSPACE } from '../../policy/index.ts';
 import type { Caller } from '../tasks/task.service.ts';
 import { lockTask } from '../tasks/task.repository.ts';
 import { applyTaskUpdate } from '../tasks/task-writes.ts';
@@ -15,16 +15,24 @@ import {
   type CustomFieldUpdateInput,
   type OptionInputItem,
 } from './custom-fields.schemas.ts';
-import { findField, type FieldRow, lockFields, optionsByField, optionUsage, projectsByField, selectFields } from './custom-fields.repository.ts';
+import { type FieldRow, lockFields, optionsByField, optionUsage, projectsByField, selectFields } from './custom-fields.repository.ts';
 
 /**
  * Definitions are workspace objects: only workspace owners and admins write them, and only with
  * a token that is not restricted to projects (a restricted token never acts beyond its projects,
- * and a definition can apply to every project).
+ * and a definition can apply to every project). A definition applying only to projects the
+ * caller cannot see is invisible to it, like those projects (policy: visibleCustomFieldIds).
  */
 function assertCanManage(principal: Principal): void {
-  if (principal.role !== 'owner' && principal.role !== 'admin') throw forbidden('Only workspace owners and admins can change custom field definitions.');
-  if (principal.projectRestriction) throw forbidden('A token restricted to specific projects cannot change custom field definitions.');
+  authorize(principal, 'workspace.configure', WORKSPACE);
+}
+
+/** The caller's visible definitions of its workspace. */
+const visibleFields = (db: Executor, principal: Principal) =>
+  selectFields(db, principal.organizationId).where('f.id', 'in', visibleCustomFieldIds(db, principal));
+
+async function findVisibleField(db: Executor, principal: Principal, id: number): Promise<FieldRow | undefined> {
+  return visibleFields(db, principal).where('f.id', '=', id).executeTakeFirst();
 }
 
 async function visibleProjectIdSet(db: Executor, principal: Principal): Promise<Set<number>> {
@@ -50,7 +58,7 @@ async function present(db: Executor, principal: Principal, rows: FieldRow[]): Pr
 }
 
 async function presentOne(db: Executor, principal: Principal, id: number): Promise<CustomFieldJson> {
-  const row = await findField(db, principal.organizationId, id);
+  const row = await findVisibleField(db, principal, id);
   if (!row) throw notFound('Custom field');
   return (await present(db, principal, [row]))[0]!;
 }
@@ -77,9 +85,9 @@ function nameTaken(name: string): ApiError {
 // ---------------------------------------------------------------- reads
 
 export async function listFields(ctx: AppContext, principal: Principal, projectId: number | undefined, page: PageRequest) {
-  let query = selectFields(ctx.db, principal.organizationId);
+  let query = visibleFields(ctx.db, principal);
   if (projectId !== undefined) {
-    if (!(await findVisibleProjectRef(ctx.db, principal, { id: projectId }))) throw notFound('Project');
+    await projectFor(ctx.db, principal, { id: projectId });
     query = query.where((eb) =>
       eb.or([
         eb('f.all_projects', '=', 1),
@@ -143,7 +151,7 @@ export async function createField(ctx: AppContext, principal: Principal, input: 
 
 async function lockedField(trx: Trx, ctx: AppContext, principal: Principal, id: number): Promise<FieldRow> {
   await lockFields(trx, ctx.dialect, [id], 'update');
-  const field = await findField(trx, principal.organizationId, id);
+  const field = await findVisibleField(trx, principal, id);
   if (!field) throw notFound('Custom field');
   return field;
 }
@@ -161,7 +169,11 @@ async function applyProjects(trx: Trx, ctx: AppContext, principal: Principal, fi
   }
   await assertProjectsVisible(trx, principal, projects);
   const visible = await visibleProjectIdSet(trx, principal);
-  const current = (await projectsByField(trx, [field.id])).get(field.id) ?? [];
+  // Narrowing a field that applied to every project keeps it on every project the caller cannot see.
+  const current =
+    field.all_projects === 1
+      ? (await trx.selectFrom('projects').select('id').where('organization_id', '=', principal.organizationId).execute()).map((p) => p.id)
+      : ((await projectsByField(trx, [field.id])).get(field.id) ?? []);
   const next = [...new Set([...projects, ...current.filter((id) => !visible.has(id))])];
 
   const outside = await trx
@@ -277,7 +289,7 @@ async function findOption(db: Executor, principal: Principal, optionId: number) 
     .innerJoin('custom_fields as f', 'f.id', 'o.field_id')
     .select(['o.id', 'o.field_id as field', 'o.value', 'o.position'])
     .where('o.id', '=', optionId)
-    .where('f.organization_id', '=', principal.organizationId)
+    .where('f.id', 'in', visibleCustomFieldIds(db, principal))
     .executeTakeFirst();
 }
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Dialect, Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../projects/visibility.ts';
+import { visibleProjectIds } from '../../policy/index.ts';
 import { shortestPath } from './link-graph.ts';
 
 /**

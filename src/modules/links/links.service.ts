@@ -2,9 +2,10 @@ import type { AppContext } from '../../context.ts';
 import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Trx } from '../../db/database.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
-import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
-import { canWriteInProject, type Principal } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
+import { authorize } from '../../policy/index.ts';
 import { findVisibleTaskRef, type TaskRef } from '../tasks/task.repository.ts';
 import type { Caller } from '../tasks/task.service.ts';
 import { canonicalEdge, cycleFrom, type Edge, sideOf } from './link-graph.ts';
@@ -19,7 +20,7 @@ async function visibleTask(ctx: AppContext, principal: Principal, key: string): 
 
 async function writableTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
   const task = await visibleTask(ctx, principal, key);
-  if (!canWriteInProject(principal, task.project.role)) throw forbidden('Project viewers can read links but not change them.');
+  authorize(principal, 'project.contribute', { kind: 'project', project: task.project }, 'links');
   return task;
 }
 

@@ -5,7 +5,8 @@ import { notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
 import type { Principal } from '../auth/principal.ts';
-import { nameTaken, visibleProjectByKey, writableProjectById, writableProjectByKey } from './access.ts';
+import { projectFor } from '../../policy/index.ts';
+import { nameTaken } from './planning.repository.ts';
 import { detachFromTasks } from './detach.ts';
 import { LABEL_DEFAULT_COLOR } from './planning.schemas.ts';
 import { presentLabel, selectLabels } from './planning.repository.ts';
@@ -19,7 +20,7 @@ export interface LabelFields {
 }
 
 export async function listLabels(ctx: AppContext, principal: Principal, projectKey: string, page: PageRequest) {
-  const project = await visibleProjectByKey(ctx.db, principal, projectKey);
+  const project = await projectFor(ctx.db, principal, { key: projectKey });
   const query = selectLabels(ctx.db, principal).where('l.project_id', '=', project.id);
   const { rows, pagination } = await paginate(query, page, { idColumn: 'l.id', orderable: ORDERABLE, defaultOrdering: 'name' });
   return { data: rows.map(presentLabel), pagination };
@@ -42,7 +43,7 @@ export async function createLabel(
   input: Partial<LabelFields> & { name: string },
   beforeCommit?: BeforeCommit<ReturnType<typeof presentLabel>>,
 ) {
-  const project = await writableProjectByKey(ctx.db, principal, projectKey);
+  const project = await projectFor(ctx.db, principal, { key: projectKey }, 'project.contribute', 'labels, milestones and sprints');
   const now = ctx.clock.nowIso();
   try {
     return await transactionWith(ctx.db, async (trx) => {
@@ -69,7 +70,7 @@ export async function createLabel(
 /** Renaming a label renames it on every task at once: tasks carry labels by reference. */
 export async function updateLabel(ctx: AppContext, principal: Principal, id: number, changes: Partial<LabelFields>) {
   const current = await findLabel(ctx.db, principal, id);
-  await writableProjectById(ctx.db, principal, current.project_id);
+  await projectFor(ctx.db, principal, { id: current.project_id }, 'project.contribute', 'labels, milestones and sprints');
   const set: Partial<LabelFields> = {};
   if (changes.name !== undefined && changes.name !== current.name) set.name = changes.name;
   if (changes.color !== undefined && changes.color.toLowerCase() !== current.color) set.color = changes.color.toLowerCase();
@@ -87,7 +88,7 @@ export async function updateLabel(ctx: AppContext, principal: Principal, id: num
 /** The label comes off every task that carries it, and is deleted, in one transaction. */
 export async function deleteLabel(ctx: AppContext, principal: Principal, id: number, origin: ActionOrigin): Promise<void> {
   const current = await findLabel(ctx.db, principal, id);
-  await writableProjectById(ctx.db, principal, current.project_id);
+  await projectFor(ctx.db, principal, { id: current.project_id }, 'project.contribute', 'labels, milestones and sprints');
   await ctx.db.transaction().execute(async (trx) => {
     await detachFromTasks(trx, ctx, origin, { kind: 'label', id });
     await trx.deleteFrom('labels').where('id', '=', id).execute();

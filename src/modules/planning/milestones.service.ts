@@ -5,7 +5,8 @@ import { notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
 import type { Principal } from '../auth/principal.ts';
-import { nameTaken, visibleProjectByKey, writableProjectById, writableProjectByKey } from './access.ts';
+import { projectFor } from '../../policy/index.ts';
+import { nameTaken } from './planning.repository.ts';
 import { detachFromTasks } from './detach.ts';
 import { presentMilestone, selectMilestones } from './planning.repository.ts';
 
@@ -34,7 +35,7 @@ export async function listMilestones(
   filters: { state?: MilestoneState },
   page: PageRequest,
 ) {
-  const project = await visibleProjectByKey(ctx.db, principal, projectKey);
+  const project = await projectFor(ctx.db, principal, { key: projectKey });
   let query = selectMilestones(ctx.db, principal).where('m.project_id', '=', project.id);
   if (filters.state !== undefined) query = query.where('m.state', '=', filters.state);
   const { rows, pagination } = await paginate(query, page, { idColumn: 'm.id', orderable: ORDERABLE, defaultOrdering: 'due_date' });
@@ -58,7 +59,7 @@ export async function createMilestone(
   input: Partial<MilestoneFields> & { name: string },
   beforeCommit?: BeforeCommit<ReturnType<typeof presentMilestone>>,
 ) {
-  const project = await writableProjectByKey(ctx.db, principal, projectKey);
+  const project = await projectFor(ctx.db, principal, { key: projectKey }, 'project.contribute', 'labels, milestones and sprints');
   const now = ctx.clock.nowIso();
   try {
     return await transactionWith(ctx.db, async (trx) => {
@@ -85,7 +86,7 @@ export async function createMilestone(
 
 export async function updateMilestone(ctx: AppContext, principal: Principal, id: number, changes: Partial<MilestoneFields>) {
   const current = await findMilestone(ctx.db, principal, id);
-  await writableProjectById(ctx.db, principal, current.project_id);
+  await projectFor(ctx.db, principal, { id: current.project_id }, 'project.contribute', 'labels, milestones and sprints');
   const set: Partial<MilestoneFields> = {};
   for (const field of ['name', 'description', 'due_date', 'state'] as const) {
     if (changes[field] !== undefined && changes[field] !== current[field]) Object.assign(set, { [field]: changes[field] });
@@ -103,7 +104,7 @@ export async function updateMilestone(ctx: AppContext, principal: Principal, id:
 /** Tasks in the milestone lose it (`milestone` becomes null) and the milestone is deleted, in one transaction. */
 export async function deleteMilestone(ctx: AppContext, principal: Principal, id: number, origin: ActionOrigin): Promise<void> {
   const current = await findMilestone(ctx.db, principal, id);
-  await writableProjectById(ctx.db, principal, current.project_id);
+  await projectFor(ctx.db, principal, { id: current.project_id }, 'project.contribute', 'labels, milestones and sprints');
   await ctx.db.transaction().execute(async (trx) => {
     await detachFromTasks(trx, ctx, origin, { kind: 'milestone', id });
     await trx.deleteFrom('milestones').where('id', '=', id).execute();

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../projects/visibility.ts';
+import { ApiError } from '../../http/errors.ts';
+import { visibleProjectIds } from '../../policy/index.ts';
 
 /**
  * Labels, milestones and sprints of the caller's visible projects (anything else reads as
@@ -120,3 +121,6 @@ export function presentSprint(row: SprintRow) {
     updated_at: row.updated_at,
   };
 }
+
+export const nameTaken = (what: string, name: string) =>
+  new ApiError('ALREADY_EXISTS', `The project already has a ${what} named "${name}".`, { field: 'name' });

@@ -5,7 +5,8 @@ import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
 import type { Principal } from '../auth/principal.ts';
-import { nameTaken, visibleProjectByKey, writableProjectById, writableProjectByKey } from './access.ts';
+import { projectFor } from '../../policy/index.ts';
+import { nameTaken } from './planning.repository.ts';
 import { detachFromTasks } from './detach.ts';
 import { presentSprint, selectSprints } from './planning.repository.ts';
 
@@ -30,7 +31,7 @@ const ORDERABLE = {
 };
 
 export async function listSprints(ctx: AppContext, principal: Principal, projectKey: string, filters: { state?: SprintState }, page: PageRequest) {
-  const project = await visibleProjectByKey(ctx.db, principal, projectKey);
+  const project = await projectFor(ctx.db, principal, { key: projectKey });
   let query = selectSprints(ctx.db, principal).where('sp.project_id', '=', project.id);
   if (filters.state !== undefined) query = query.where('sp.state', '=', filters.state);
   const { rows, pagination } = await paginate(query, page, { idColumn: 'sp.id', orderable: ORDERABLE, defaultOrdering: 'start_date' });
@@ -86,7 +87,7 @@ export async function createSprint(
   input: Partial<SprintFields> & { name: string },
   beforeCommit?: BeforeCommit<ReturnType<typeof presentSprint>>,
 ) {
-  const project = await writableProjectByKey(ctx.db, principal, projectKey);
+  const project = await projectFor(ctx.db, principal, { key: projectKey }, 'project.contribute', 'labels, milestones and sprints');
   const fields: SprintFields = {
     name: input.name,
     goal: input.goal ?? '',
@@ -114,7 +115,7 @@ export async function createSprint(
 /** Any state change is allowed (start, complete, reopen) as long as at most one sprint is active. */
 export async function updateSprint(ctx: AppContext, principal: Principal, id: number, changes: Partial<SprintFields>) {
   const current = await findSprint(ctx.db, principal, id);
-  await writableProjectById(ctx.db, principal, current.project_id);
+  await projectFor(ctx.db, principal, { id: current.project_id }, 'project.contribute', 'labels, milestones and sprints');
   const set: Partial<SprintFields> = {};
   for (const field of ['name', 'goal', 'start_date', 'end_date', 'state'] as const) {
     if (changes[field] !== undefined && changes[field] !== current[field]) Object.assign(set, { [field]: changes[field] });
@@ -133,7 +134,7 @@ export async function updateSprint(ctx: AppContext, principal: Principal, id: nu
 /** Tasks in the sprint lose it (`sprint` becomes null) and the sprint is deleted, in one transaction. */
 export async function deleteSprint(ctx: AppContext, principal: Principal, id: number, origin: ActionOrigin): Promise<void> {
   const current = await findSprint(ctx.db, principal, id);
-  await writableProjectById(ctx.db, principal, current.project_id);
+  await projectFor(ctx.db, principal, { id: current.project_id }, 'project.contribute', 'labels, milestones and sprints');
   await ctx.db.transaction().execute(async (trx) => {
     await detachFromTasks(trx, ctx, origin, { kind: 'sprint', id });
     await trx.deleteFrom('sprints').where('id', '=', id).execute();

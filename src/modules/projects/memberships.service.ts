@@ -1,11 +1,12 @@
 import type { AppContext } from '../../context.ts';
 import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
-import { isUniqueViolation, type Executor } from '../../db/database.ts';
+import { isUniqueViolation, type Executor, type Trx } from '../../db/database.ts';
+import { lockProjectForDecision } from './lock.ts';
 import type { ProjectRole } from '../../db/schema.ts';
-import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
-import { canAdministerProject, type Principal } from '../auth/principal.ts';
-import { findVisibleProjectRef, visibleProjectIds } from './visibility.ts';
+import type { Principal } from '../auth/principal.ts';
+import { projectFor, visibleProjectIds } from '../../policy/index.ts';
 
 function selectMemberships(db: Executor, principal: Principal) {
   return db
@@ -49,13 +50,9 @@ async function visibleMembership(db: Executor, principal: Principal, id: number)
 
 export type MembershipJson = Awaited<ReturnType<typeof visibleMembership>>;
 
-/** Loads the project the caller must administer; invisible is 404 (so an account cannot add itself anywhere new). */
-async function administeredProject(ctx: AppContext, principal: Principal, projectId: number) {
-  const project = await findVisibleProjectRef(ctx.db, principal, { id: projectId });
-  if (!project) throw notFound('Project');
-  if (!canAdministerProject(principal, project.role)) throw forbidden('Only project admins can manage memberships.');
-  return project;
-}
+/** The project the caller must administer; invisible is 404 (so an account cannot add itself anywhere new). */
+const administeredProject = (ctx: AppContext, principal: Principal, projectId: number) =>
+  projectFor(ctx.db, principal, { id: projectId }, 'project.administer', 'memberships');
 
 export async function createMembership(
   ctx: AppContext,
@@ -88,8 +85,8 @@ export async function createMembership(
   }
 }
 
-async function assertAnotherAdminRemains(ctx: AppContext, projectId: number, membershipId: number): Promise<void> {
-  const other = await ctx.db
+async function assertAnotherAdminRemains(trx: Trx, projectId: number, membershipId: number): Promise<void> {
+  const other = await trx
     .selectFrom('project_memberships')
     .select('id')
     .where('project_id', '=', projectId)
@@ -99,18 +96,32 @@ async function assertAnotherAdminRemains(ctx: AppContext, projectId: number, mem
   if (!other) throw new ApiError('LAST_ADMIN', 'A project must keep at least one admin.');
 }
 
+/**
+ * Changes one membership, serialized with every other membership change of its project (the
+ * project row is locked first), so concurrent demotions or removals cannot each see another
+ * admin and together leave none. The membership is read again under the lock.
+ */
+async function changeMembership(ctx: AppContext, principal: Principal, id: number, change: (trx: Trx, current: MembershipJson) => Promise<void>) {
+  const before = await getMembership(ctx, principal, id);
+  await administeredProject(ctx, principal, before.project);
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockProjectForDecision(trx, ctx.dialect, before.project);
+    await change(trx, await visibleMembership(trx, principal, id));
+  });
+}
+
 export async function updateMembership(ctx: AppContext, principal: Principal, id: number, role: ProjectRole | undefined) {
-  const current = await getMembership(ctx, principal, id);
-  await administeredProject(ctx, principal, current.project);
-  if (role === undefined || role === current.role) return current;
-  if (current.role === 'admin') await assertAnotherAdminRemains(ctx, current.project, id);
-  await ctx.db.updateTable('project_memberships').set({ role, updated_at: ctx.clock.nowIso() }).where('id', '=', id).execute();
+  await changeMembership(ctx, principal, id, async (trx, current) => {
+    if (role === undefined || role === current.role) return;
+    if (current.role === 'admin') await assertAnotherAdminRemains(trx, current.project, id);
+    await trx.updateTable('project_memberships').set({ role, updated_at: ctx.clock.nowIso() }).where('id', '=', id).execute();
+  });
   return getMembership(ctx, principal, id);
 }
 
 export async function deleteMembership(ctx: AppContext, principal: Principal, id: number): Promise<void> {
-  const current = await getMembership(ctx, principal, id);
-  await administeredProject(ctx, principal, current.project);
-  if (current.role === 'admin') await assertAnotherAdminRemains(ctx, current.project, id);
-  await ctx.db.deleteFrom('project_memberships').where('id', '=', id).execute();
+  await changeMembership(ctx, principal, id, async (trx, current) => {
+    if (current.role === 'admin') await assertAnotherAdminRemains(trx, current.project, id);
+    await trx.deleteFrom('project_memberships').where('id', '=', id).execute();
+  });
 }

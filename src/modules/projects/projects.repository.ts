@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjects } from './visibility.ts';
+import { visibleProjects } from '../../policy/index.ts';
 
 /** Visible projects with their defaults resolved to names and the caller's role. */
 export function selectVisibleProjects(db: Executor, principal: Principal) {

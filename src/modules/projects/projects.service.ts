@@ -1,10 +1,11 @@
 import type { AppContext } from '../../context.ts';
 import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import { type Executor, isUniqueViolation } from '../../db/database.ts';
-import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import { removeStoredFiles, storageNamesOf } from '../attachments/attachment.files.ts';
-import { canAdministerProject, canCreateProjects, type Principal } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
+import { authorize, WORKSPACE } from '../../policy/index.ts';
 import { provisionProjectDefaults } from '../workflows/defaults.ts';
 import { presentProject } from './projects.presenter.ts';
 import { findNamedId, findVisibleProject, selectVisibleProjects } from './projects.repository.ts';
@@ -48,13 +49,7 @@ async function visibleProject(db: Executor, principal: Principal, id: number) {
 export type ProjectJson = ReturnType<typeof presentProject>;
 
 export async function createProject(ctx: AppContext, principal: Principal, input: ProjectCreate, beforeCommit?: BeforeCommit<ProjectJson>): Promise<ProjectJson> {
-  if (!canCreateProjects(principal)) {
-    throw forbidden(
-      principal.projectRestriction
-        ? 'A token restricted to specific projects cannot create projects.'
-        : 'Your workspace role cannot create projects.',
-    );
-  }
+  authorize(principal, 'project.create', WORKSPACE);
   const now = ctx.clock.nowIso();
   try {
     return await transactionWith(ctx.db, async (trx) => {
@@ -91,7 +86,7 @@ export async function createProject(ctx: AppContext, principal: Principal, input
 export async function updateProject(ctx: AppContext, principal: Principal, id: number, changes: ProjectChanges, mode: 'put' | 'patch') {
   const current = await findVisibleProject(ctx.db, principal, id);
   if (!current) throw notFound('Project');
-  if (!canAdministerProject(principal, current.role)) throw forbidden('Only project admins can change a project.');
+  authorize(principal, 'project.administer', { kind: 'project', project: current }, 'the project');
   if (changes.key !== undefined && changes.key !== current.key) {
     throw invalid({ key: 'is immutable after creation' }, 'A project key cannot be changed.');
   }
@@ -128,7 +123,7 @@ export async function updateProject(ctx: AppContext, principal: Principal, id: n
 export async function deleteProject(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   const current = await findVisibleProject(ctx.db, principal, id);
   if (!current) throw notFound('Project');
-  if (!canAdministerProject(principal, current.role)) throw forbidden('Only project admins can delete a project.');
+  authorize(principal, 'project.administer', { kind: 'project', project: current }, 'the project');
   const files = await ctx.db.transaction().execute(async (trx) => {
     // PostgreSQL: locking the project's tasks waits out any upload still writing its row (uploads
     // lock their task), so the list below misses no file. Project row first, then tasks: the

@@ -2,7 +2,8 @@ import { isoFromMs } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
 import type { Weekday } from '../../db/schema.ts';
-import { forbidden, invalid } from '../../http/errors.ts';
+import { invalid } from '../../http/errors.ts';
+import { authorize, WORKSPACE } from '../../policy/index.ts';
 import type { Principal } from '../auth/principal.ts';
 import { type SettingsPatch, type StandupSettingsJson, WEEKDAYS } from './standups.schemas.ts';
 import { canonicalTimeZone, localDate, startOfLocalDay } from './team-day.ts';
@@ -27,9 +28,7 @@ export async function readSettings(db: Executor, organizationId: number): Promis
 }
 
 export async function updateSettings(ctx: AppContext, principal: Principal, patch: SettingsPatch): Promise<StandupSettingsJson> {
-  if (principal.role !== 'owner' && principal.role !== 'admin') {
-    throw forbidden('Only workspace owners and admins can change standup settings.');
-  }
+  authorize(principal, 'workspace.configure', WORKSPACE);
   const errors: Record<string, string> = {};
   let timezone: string | undefined;
   if (patch.timezone !== undefined) {

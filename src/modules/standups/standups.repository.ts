@@ -2,7 +2,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Database, StandupEntriesTable, StatusCategory } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../projects/visibility.ts';
+import { visibleProjectIds } from '../../policy/index.ts';
 import type { StandupEntryJson } from './standups.schemas.ts';
 
 /** A task as frozen into an entry. `project_id` decides who may see it later; it is never shown. */

@@ -5,7 +5,7 @@ import type { Executor, Trx } from '../../db/database.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../projects/visibility.ts';
+import { visibleProjectIds } from '../../policy/index.ts';
 import { findVisibleTaskRef } from '../tasks/task.repository.ts';
 import { type TeamDay, teamToday } from './settings.service.ts';
 import {

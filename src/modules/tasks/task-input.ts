@@ -4,6 +4,7 @@ import { resolveCustomFieldValues } from '../custom-fields/values.ts';
 import { parentProblem } from './hierarchy.ts';
 import type { TaskRow } from './task.repository.ts';
 import type { TaskUpdateInput } from './task.schemas.ts';
+import { isBlank } from '../../http/text.ts';
 import type { TaskChanges, TaskValues } from './task-writes.ts';
 
 export type FieldErrors = Record<string, string>;
@@ -73,7 +74,7 @@ export class TaskInputResolver {
     const projectId = this.project.id;
 
     if (input.title !== undefined) {
-      if (input.title.trim() === '') errors.title = 'must not be blank';
+      if (isBlank(input.title)) errors.title = 'must not be blank (whitespace and invisible characters alone do not count)';
       else changes.title = input.title;
     }
     if (input.description !== undefined) changes.description = input.description;

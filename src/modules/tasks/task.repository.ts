@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { Dialect, Executor } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { ProjectRef } from '../projects/visibility.ts';
-import { visibleProjects } from '../projects/visibility.ts';
+import type { ProjectRef } from '../../policy/index.ts';
+import { visibleProjects } from '../../policy/index.ts';
 
 /** Task rows with everything the task JSON needs except labels (fetched per page, see presenter). */
 export function selectTaskRows(db: Executor) {

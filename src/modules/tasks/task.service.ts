@@ -5,14 +5,13 @@ import { type BeforeCommit, presentedBeforeCommit, transactionWith } from '../..
 import type { Db, Trx } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
-import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import { removeStoredFiles, storageNamesOf } from '../attachments/attachment.files.ts';
-import { visibleProjectsOf } from '../auth/auth-cache.ts';
-import { canWriteInProject, type Principal } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
 import { lockFields } from '../custom-fields/custom-fields.repository.ts';
 import { isStoredId } from '../custom-fields/values.ts';
-import { findVisibleProjectRef, type ProjectRef } from '../projects/visibility.ts';
+import { authorize, projectFor, type ProjectRef, readableProjectByKey, visibleProjectsOf } from '../../policy/index.ts';
 import { TaskInputResolver } from './task-input.ts';
 import { etagOf, presentTaskRow, presentTasks, type TaskSnapshot } from './task.presenter.ts';
 import { lockProject } from '../projects/lock.ts';
@@ -26,15 +25,8 @@ export interface Caller {
   origin: ActionOrigin;
 }
 
-async function visibleProject(ctx: AppContext, principal: Principal, key: string): Promise<ProjectRef> {
-  const project = await findVisibleProjectRef(ctx.db, principal, { key });
-  if (!project) throw notFound('Project');
-  return project;
-}
-
-function assertCanWrite(principal: Principal, project: ProjectRef): void {
-  if (!canWriteInProject(principal, project.role)) throw forbidden('Project viewers can read tasks but not change them.');
-}
+const writableProject = (ctx: AppContext, principal: Principal, key: string): Promise<ProjectRef> =>
+  projectFor(ctx.db, principal, { key }, 'project.contribute', 'tasks');
 
 /** The task if the caller can see it (404 otherwise): the entry point of every task sub-resource. */
 export async function visibleTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
@@ -46,7 +38,7 @@ export async function visibleTask(ctx: AppContext, principal: Principal, key: st
 /** As visibleTask, and the caller may change it (project viewers get 403). */
 export async function writableTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
   const task = await visibleTask(ctx, principal, key);
-  assertCanWrite(principal, task.project);
+  authorize(principal, 'project.contribute', { kind: 'project', project: task.project }, 'tasks');
   return task;
 }
 
@@ -100,8 +92,7 @@ function storedTimestamp(field: string, value: string): string {
 }
 
 export async function listTasks(ctx: AppContext, principal: Principal, projectKey: string, filters: TaskListFilters, page: PageRequest) {
-  const project = (await visibleProjectsOf(ctx.db, principal)).byKey.get(projectKey);
-  if (!project) throw notFound('Project');
+  const project = await readableProjectByKey(ctx.db, principal, projectKey);
   let query = tasksQuery(ctx).where('t.project_id', '=', project.id);
   if (filters.status) query = query.where('s.name', 'in', csv(filters.status));
   if (filters.status_category) query = query.where('s.category', 'in', csv(filters.status_category) as Array<'todo' | 'in_progress' | 'done'>);
@@ -241,8 +232,7 @@ async function lockAndRead(trx: Trx, ctx: AppContext, ref: TaskRef, treeChanges:
 }
 
 export async function createTask(ctx: AppContext, caller: Caller, projectKey: string, input: TaskCreateInput, beforeCommit?: BeforeCommit<TaskSnapshot>): Promise<TaskSnapshot> {
-  const project = await visibleProject(ctx, caller.principal, projectKey);
-  assertCanWrite(caller.principal, project);
+  const project = await writableProject(ctx, caller.principal, projectKey);
   return transactionWith(ctx.db, (trx) => createOne(trx, ctx, caller.origin, project, new TaskInputResolver(trx, project), input), beforeCommit);
 }
 
@@ -360,8 +350,7 @@ async function runBulk<I, R>(
 const tasksOf = (snapshots: TaskSnapshot[]) => snapshots.map((s) => s.task);
 
 export async function bulkCreate(ctx: AppContext, caller: Caller, projectKey: string, items: TaskCreateInput[], beforeCommit?: BeforeCommit<TaskJson[]>): Promise<TaskJson[]> {
-  const project = await visibleProject(ctx, caller.principal, projectKey);
-  assertCanWrite(caller.principal, project);
+  const project = await writableProject(ctx, caller.principal, projectKey);
   const created = await runBulk(ctx, items, () => undefined, async (trx) => {
     const resolver = new TaskInputResolver(trx, project);
     return (item) => createOne(trx, ctx, caller.origin, project, resolver, item);
@@ -376,8 +365,7 @@ export async function bulkUpdate(
   items: Array<TaskUpdateInput & { key: string }>,
   beforeCommit?: BeforeCommit<TaskJson[]>,
 ): Promise<TaskJson[]> {
-  const project = await visibleProject(ctx, caller.principal, projectKey);
-  assertCanWrite(caller.principal, project);
+  const project = await writableProject(ctx, caller.principal, projectKey);
   const updated = await runBulk(ctx, items, (item) => item.key, async (trx) => {
     const resolver = new TaskInputResolver(trx, project);
     if (items.some((item) => item.parent !== undefined)) await lockProject(trx, ctx.dialect, project.id);

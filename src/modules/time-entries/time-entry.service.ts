@@ -1,10 +1,10 @@
 import type { AppContext } from '../../context.ts';
 import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Executor } from '../../db/database.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
-import { canWriteInProject, type Principal } from '../auth/principal.ts';
-import { visibleProjects } from '../projects/visibility.ts';
+import type { Principal } from '../auth/principal.ts';
+import { authorize, visibleProjects } from '../../policy/index.ts';
 import { applyRecordChange } from '../tasks/task-writes.ts';
 import { type Caller, visibleTask, writableTask } from '../tasks/task.service.ts';
 import type { TimeEntryCreateInput, TimeEntryJson, TimeEntryUpdateInput } from './time-entry.schemas.ts';
@@ -46,7 +46,7 @@ async function visibleEntry(ctx: AppContext, principal: Principal, id: number) {
   const found = await visibleProjects(ctx.db, principal)
     .innerJoin('tasks as t', 't.project_id', 'p.id')
     .innerJoin('time_entries as e', 'e.task_id', 't.id')
-    .select(['e.id', 'e.task_id', 'e.user_id', 'pm.role'])
+    .select(['e.id', 'e.task_id', 'e.user_id', 'p.id as project_id', 'pm.role'])
     .where('e.id', '=', id)
     .executeTakeFirst();
   if (!found) throw notFound('Time entry');
@@ -56,8 +56,7 @@ async function visibleEntry(ctx: AppContext, principal: Principal, id: number) {
 /** Visible, and the caller may change it: project writers only, and only their own entries. */
 async function ownEntry(ctx: AppContext, principal: Principal, id: number) {
   const found = await visibleEntry(ctx, principal, id);
-  if (!canWriteInProject(principal, found.role)) throw forbidden('Project viewers can read time entries but not change them.');
-  if (found.user_id !== principal.userId) throw forbidden('Only the account that logged a time entry can change or delete it.');
+  authorize(principal, 'item.edit', { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.user_id }, 'the time entry');
   return found;
 }
 

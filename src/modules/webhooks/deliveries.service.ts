@@ -5,9 +5,9 @@ import type { DeliveryStatus } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
-import { manageableEndpoint } from './access.ts';
+import { authorizeReplayTarget, endpointFor, visibleDeliveries } from '../../policy/index.ts';
 import { presentAttempt, presentDelivery } from './webhooks.presenter.ts';
-import { DELIVERY_COLUMNS, findVisibleDelivery, insertDelivery, visibleDeliveries } from './webhooks.repository.ts';
+import { DELIVERY_COLUMNS, findVisibleDelivery, insertDelivery } from './webhooks.repository.ts';
 
 export async function listDeliveries(
   ctx: AppContext,
@@ -58,12 +58,14 @@ export async function getDeliveryDetail(ctx: AppContext, principal: Principal, i
 export async function replayDelivery(ctx: AppContext, principal: Principal, id: number, beforeCommit?: BeforeCommit<DeliveryJson>): Promise<DeliveryJson> {
   const original = await findVisibleDelivery(ctx.db, principal, id);
   if (!original) throw notFound('Webhook delivery');
+  // Permission before state: a caller who may not replay learns nothing about the delivery's progress.
+  const endpoint = await endpointFor(ctx.db, principal, original.endpoint_id, 'manage');
+  await authorizeReplayTarget(ctx.db, endpoint, original.event_project_id);
   if (original.status === 'pending') {
     throw new ApiError('DELIVERY_PENDING', 'The delivery is still being attempted; replay it once it is delivered or failed.', {
       status: original.status,
     });
   }
-  const endpoint = await manageableEndpoint(ctx, principal, original.endpoint_id);
   if (endpoint.enabled !== 1) throw new ApiError('ENDPOINT_DISABLED', 'The endpoint is disabled; re-enable it before replaying.');
   return transactionWith(ctx.db, async (trx) => {
     const replayId = await insertDelivery(trx, {

@@ -6,14 +6,14 @@ import { decryptSecret, encryptSecret, newSigningSecret, secretKey } from '../..
 import { EVENT_CATALOG, SUBSCRIBABLE_EVENT_TYPES } from '../../events/catalog.ts';
 import { originFromPrincipal, recordEvent } from '../../events/record-event.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { authorizeSpanning, bindableProject, endpointFor, visibleEndpoints } from '../../policy/index.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
-import { assertMayBeOrgWide, bindableProject, manageableEndpoint } from './access.ts';
 import { type DeliveryJson, visibleDelivery } from './deliveries.service.ts';
 import { webhookIo } from './io.ts';
 import { checkTarget, UnsafeTargetError } from './url-guard.ts';
 import { presentEndpoint } from './webhooks.presenter.ts';
-import { ENDPOINT_COLUMNS, findVisibleEndpoint, insertDelivery, isWorkspaceAdmin, visibleEndpoints } from './webhooks.repository.ts';
+import { ENDPOINT_COLUMNS, findVisibleEndpoint, insertDelivery } from './webhooks.repository.ts';
 
 export interface EndpointCreate {
   url: string;
@@ -56,6 +56,7 @@ async function checkedUrl(ctx: AppContext, url: string): Promise<string> {
   try {
     const target = await checkTarget(url, {
       allowPrivate: ctx.config.webhooks.allowPrivateTargets,
+      allowedPorts: ctx.config.webhooks.allowedPorts,
       resolve: webhookIo(ctx).resolve,
       // A name server that never answers must not hold the request open.
       signal: AbortSignal.timeout(SAVE_RESOLVE_TIMEOUT_MS),
@@ -90,8 +91,8 @@ type CreatedEndpointJson = ReturnType<typeof presentEndpoint> & { secret: string
 
 export async function createEndpoint(ctx: AppContext, principal: Principal, input: EndpointCreate, beforeCommit?: BeforeCommit<CreatedEndpointJson>): Promise<CreatedEndpointJson> {
   const events = validateEvents(input.events ?? [...SUBSCRIBABLE_EVENT_TYPES]);
-  const projectId = input.project == null ? null : await bindableProject(ctx, principal, input.project);
-  if (projectId === null) assertMayBeOrgWide(principal);
+  const projectId = input.project == null ? null : await bindableProject(ctx.db, principal, input.project);
+  if (projectId === null) authorizeSpanning(principal);
   const url = await checkedUrl(ctx, input.url);
   const secret = newSigningSecret();
   const secretCiphertext = encryptSecret(await secretKey(ctx), secret);
@@ -102,6 +103,7 @@ export async function createEndpoint(ctx: AppContext, principal: Principal, inpu
       .values({
         organization_id: principal.organizationId,
         created_by: principal.userId,
+        governed_by: principal.userId,
         project_id: projectId,
         url,
         description: input.description ?? '',
@@ -120,7 +122,7 @@ export async function createEndpoint(ctx: AppContext, principal: Principal, inpu
 }
 
 export async function updateEndpoint(ctx: AppContext, principal: Principal, id: number, changes: EndpointChanges) {
-  const current = await manageableEndpoint(ctx, principal, id);
+  const current = await endpointFor(ctx.db, principal, id, 'manage');
   const set: {
     url?: string;
     description?: string;
@@ -129,21 +131,16 @@ export async function updateEndpoint(ctx: AppContext, principal: Principal, id: 
     enabled?: number;
     disabled_reason?: string | null;
     consecutive_failures?: number;
+    governed_by?: number;
   } = {};
   if (changes.url !== undefined) set.url = await checkedUrl(ctx, changes.url);
   if (changes.description !== undefined) set.description = changes.description;
   if (changes.events !== undefined) set.events = JSON.stringify(validateEvents(changes.events));
+  // Whoever chooses where events go, or which, answers for them: deliveries follow what this account sees.
+  if (changes.url !== undefined || changes.events !== undefined) set.governed_by = principal.userId;
   if (changes.project !== undefined) {
-    if (changes.project === null) {
-      assertMayBeOrgWide(principal);
-      // Otherwise the caller would lose sight of the endpoint it just changed.
-      if (!isWorkspaceAdmin(principal) && current.created_by !== principal.userId) {
-        throw forbidden('Only its creator or a workspace owner/admin can make an endpoint span every project.');
-      }
-      set.project_id = null;
-    } else {
-      set.project_id = await bindableProject(ctx, principal, changes.project);
-    }
+    if (changes.project === null) authorizeSpanning(principal);
+    set.project_id = changes.project === null ? null : await bindableProject(ctx.db, principal, changes.project);
   }
   if (changes.enabled === true) {
     // Re-enabling (also after auto-disable) starts a fresh count of consecutive failures.
@@ -151,13 +148,19 @@ export async function updateEndpoint(ctx: AppContext, principal: Principal, id: 
   } else if (changes.enabled === false && current.enabled === 1) {
     Object.assign(set, { enabled: 0, disabled_reason: 'Disabled through the API.' });
   }
-  await ctx.db.updateTable('webhook_endpoints').set({ ...set, updated_at: ctx.clock.nowIso() }).where('id', '=', id).execute();
-  return getEndpoint(ctx, principal, id);
+  return ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('webhook_endpoints').set({ ...set, updated_at: ctx.clock.nowIso() }).where('id', '=', id).execute();
+    // The change must leave the caller able to see the endpoint: making it span projects
+    // (or handing it to another account) must not reach projects the caller cannot see.
+    const after = await findVisibleEndpoint(trx, principal, id);
+    if (!after) throw forbidden('The endpoint would deliver events of projects you cannot see; bind it to a project instead.');
+    return presentEndpoint(after);
+  });
 }
 
 /** Deleting an endpoint deletes its delivery history with it. */
 export async function deleteEndpoint(ctx: AppContext, principal: Principal, id: number): Promise<void> {
-  await manageableEndpoint(ctx, principal, id);
+  await endpointFor(ctx.db, principal, id, 'manage');
   await ctx.db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
 }
 
@@ -174,7 +177,7 @@ export async function sendTestEvent(
   correlationId: string,
   beforeCommit?: BeforeCommit<DeliveryJson>,
 ): Promise<DeliveryJson> {
-  const endpoint = await manageableEndpoint(ctx, principal, id);
+  const endpoint = await endpointFor(ctx.db, principal, id, 'manage');
   if (endpoint.enabled !== 1) throw new ApiError('ENDPOINT_DISABLED', 'The endpoint is disabled; re-enable it before sending a test.');
   return transactionWith(ctx.db, async (trx) => {
     const now = ctx.clock.nowIso();

@@ -30,6 +30,8 @@ export class UnsafeTargetError extends Error {
 export interface GuardOptions {
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: plain http and private/loopback addresses (development, tests). */
   allowPrivate: boolean;
+  /** WEBHOOK_ALLOWED_PORTS: ports allowed besides 443 (any port when allowPrivate). */
+  allowedPorts?: readonly number[];
   resolve: Resolver;
   /** Aborts a slow resolution (the delivery attempt's total deadline). */
   signal?: AbortSignal;
@@ -101,7 +103,7 @@ function rawHost(raw: string): string {
  * became a dotted quad through that normalisation is refused even when it lands on a public
  * address, because nobody writes a legitimate endpoint that way.
  */
-export function parseEndpointUrl(raw: string, allowPrivate: boolean): URL {
+export function parseEndpointUrl(raw: string, allowPrivate: boolean, allowedPorts: readonly number[] = []): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -121,6 +123,12 @@ export function parseEndpointUrl(raw: string, allowPrivate: boolean): URL {
   if (!allowPrivate && (name === 'localhost' || name.endsWith('.localhost'))) {
     throw new UnsafeTargetError('must not point at localhost');
   }
+  // Only https' own port by default: a receiver on any port of a public host would turn the
+  // worker into a port scanner of internet hosts and reach services never meant for webhooks.
+  const port = url.port === '' ? 443 : Number(url.port);
+  if (!allowPrivate && port !== 443 && !allowedPorts.includes(port)) {
+    throw new UnsafeTargetError(`must use port 443${allowedPorts.length ? ` or one of ${allowedPorts.join(', ')}` : ''} (WEBHOOK_ALLOWED_PORTS)`);
+  }
   return url;
 }
 
@@ -136,7 +144,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 
 /** Parses, resolves and checks a URL; throws UnsafeTargetError naming the first problem. */
 export async function checkTarget(raw: string, options: GuardOptions): Promise<CheckedTarget> {
-  const url = parseEndpointUrl(raw, options.allowPrivate);
+  const url = parseEndpointUrl(raw, options.allowPrivate, options.allowedPorts);
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   const literal = isIP(hostname);
   let addresses: ResolvedAddress[];

@@ -1,29 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../projects/visibility.ts';
-
-export function isWorkspaceAdmin(principal: Principal): boolean {
-  return principal.role === 'owner' || principal.role === 'admin';
-}
-
-/**
- * Endpoints the caller can see, so anything else is a 404: endpoints of a project the caller
- * sees, and endpoints without a project for their creator and workspace owners/admins. A token
- * restricted to projects sees only endpoints bound to one of them (it "sees fewer, never more").
- */
-export function visibleEndpoints(db: Executor, principal: Principal) {
-  return db
-    .selectFrom('webhook_endpoints as e')
-    .where('e.organization_id', '=', principal.organizationId)
-    .where((eb) => {
-      const ofVisibleProject = eb('e.project_id', 'in', visibleProjectIds(db, principal));
-      if (principal.projectRestriction !== null) return ofVisibleProject;
-      const orgWide = isWorkspaceAdmin(principal)
-        ? eb('e.project_id', 'is', null)
-        : eb.and([eb('e.project_id', 'is', null), eb('e.created_by', '=', principal.userId)]);
-      return eb.or([ofVisibleProject, orgWide]);
-    });
-}
+import { visibleDeliveries, visibleEndpoints } from '../../policy/visibility.ts';
 
 export const ENDPOINT_COLUMNS = [
   'e.id',
@@ -35,6 +12,7 @@ export const ENDPOINT_COLUMNS = [
   'e.disabled_reason',
   'e.created_at',
   'e.created_by',
+  'e.governed_by',
 ] as const;
 
 export function findVisibleEndpoint(db: Executor, principal: Principal, id: number) {
@@ -59,19 +37,14 @@ export const DELIVERY_COLUMNS = [
   'd.replay_of',
 ] as const;
 
-/** Deliveries of visible endpoints. */
-export function visibleDeliveries(db: Executor, principal: Principal) {
-  return db
-    .selectFrom('webhook_deliveries as d')
-    .where('d.organization_id', '=', principal.organizationId)
-    .where('d.endpoint_id', 'in', visibleEndpoints(db, principal).select('e.id'));
-}
-
+/** The delivery with the project of its event (null for events of no project). */
 export function findVisibleDelivery(db: Executor, principal: Principal, id: number) {
-  return visibleDeliveries(db, principal).select([...DELIVERY_COLUMNS, 'd.outbox_id']).where('d.id', '=', id).executeTakeFirst();
+  return visibleDeliveries(db, principal)
+    .innerJoin('event_outbox as ev', 'ev.id', 'd.outbox_id')
+    .select([...DELIVERY_COLUMNS, 'd.outbox_id', 'ev.project_id as event_project_id']).where('d.id', '=', id).executeTakeFirst();
 }
 
-export type DeliveryRow = Omit<NonNullable<Awaited<ReturnType<typeof findVisibleDelivery>>>, 'outbox_id'>;
+export type DeliveryRow = Omit<NonNullable<Awaited<ReturnType<typeof findVisibleDelivery>>>, 'outbox_id' | 'event_project_id'>;
 
 export interface NewDelivery {
   endpoint_id: number;

@@ -40,7 +40,10 @@ const endpointFields = {
   enabled: Type.Boolean(),
   disabled_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the endpoint is disabled; null while enabled.' }),
   created_at: Timestamp,
-  created_by: Type.Integer({ description: 'User id of the creator, whose project visibility bounds what the endpoint receives.' }),
+  created_by: Type.Integer({
+    description:
+      'User id of the creator. The endpoint receives only events of projects visible to the account that last set its URL or events (at first, the creator) when the event is fanned out.',
+  }),
 };
 
 export const WebhookEndpoint = Type.Object(endpointFields, { $id: 'WebhookEndpoint', title: 'WebhookEndpoint' });

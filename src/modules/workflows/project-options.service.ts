@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
-import { findVisibleProjectRef } from '../projects/visibility.ts';
+import { projectFor } from '../../policy/index.ts';
 
 const DEFAULT_COLUMN = { priorities: 'default_priority_id', task_types: 'default_task_type_id' } as const;
 
@@ -15,8 +14,7 @@ export async function listProjectOptions(
   table: 'priorities' | 'task_types',
   page: PageRequest,
 ) {
-  const project = await findVisibleProjectRef(ctx.db, principal, { key: projectKey });
-  if (!project) throw notFound('Project');
+  const project = await projectFor(ctx.db, principal, { key: projectKey });
   // Both tables have the same columns; typing the alias as one of them keeps the query builder typed.
   const from = `${table} as o` as 'priorities as o';
   const query = ctx.db

@@ -6,7 +6,7 @@ import { ApiError, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { lockProject } from '../projects/lock.ts';
-import { administeredProject } from './access.ts';
+import { projectFor } from '../../policy/index.ts';
 import { presentStatus, selectStatuses, statusPositions, writeStatusPositions } from './workflows.repository.ts';
 
 const ORDERABLE = {
@@ -52,7 +52,7 @@ export async function createStatus(
   input: { project: number; name: string; category: StatusCategory; position?: number },
   beforeCommit?: BeforeCommit<StatusJson>,
 ): Promise<StatusJson> {
-  const project = await administeredProject(ctx.db, principal, input.project);
+  const project = await projectFor(ctx.db, principal, { id: input.project }, 'project.administer', 'statuses, transitions and workflows');
   const now = ctx.clock.nowIso();
   try {
     return await transactionWith(ctx.db, async (trx) => {
@@ -78,7 +78,7 @@ export async function createStatus(
 /** Renaming is safe: tasks reference the status by id, and show its current name. */
 export async function updateStatus(ctx: AppContext, principal: Principal, id: number, changes: { name?: string; category?: StatusCategory }) {
   const current = await findStatus(ctx.db, principal, id);
-  await administeredProject(ctx.db, principal, current.project);
+  await projectFor(ctx.db, principal, { id: current.project }, 'project.administer', 'statuses, transitions and workflows');
   const set: { name?: string; category?: StatusCategory } = {};
   if (changes.name !== undefined && changes.name !== current.name) set.name = changes.name;
   if (changes.category !== undefined && changes.category !== current.category) set.category = changes.category;
@@ -112,7 +112,7 @@ async function inUse(db: Executor, statusId: number): Promise<ApiError | undefin
  */
 export async function deleteStatus(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   const current = await findStatus(ctx.db, principal, id);
-  const project = await administeredProject(ctx.db, principal, current.project);
+  const project = await projectFor(ctx.db, principal, { id: current.project }, 'project.administer', 'statuses, transitions and workflows');
   try {
     await ctx.db.transaction().execute(async (trx) => {
       await lockProject(trx, ctx.dialect, project.id);
@@ -150,7 +150,7 @@ export async function reorderStatuses(
   input: { project: number; statuses: number[] },
   beforeCommit?: BeforeCommit<StatusJson[]>,
 ): Promise<StatusJson[]> {
-  const project = await administeredProject(ctx.db, principal, input.project);
+  const project = await projectFor(ctx.db, principal, { id: input.project }, 'project.administer', 'statuses, transitions and workflows');
   return transactionWith(ctx.db, async (trx) => {
     await lockProject(trx, ctx.dialect, project.id);
     const positions = await statusPositions(trx, project.id);

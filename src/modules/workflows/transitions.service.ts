@@ -4,8 +4,8 @@ import { isForeignKeyViolation, isUniqueViolation, type Executor, type Trx } fro
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../projects/visibility.ts';
-import { administeredProject } from './access.ts';
+import { visibleProjectIds } from '../../policy/index.ts';
+import { projectFor } from '../../policy/index.ts';
 import { presentTransition, selectTransitions } from './workflows.repository.ts';
 
 const ORDERABLE = { id: 't.id', workflow: 't.workflow_id', name: 't.name', created_at: 't.created_at', updated_at: 't.updated_at' };
@@ -100,7 +100,7 @@ export async function createTransition(
   beforeCommit?: BeforeCommit<TransitionJson>,
 ): Promise<TransitionJson> {
   const workflow = await findWorkflow(ctx.db, principal, input.workflow);
-  await administeredProject(ctx.db, principal, workflow.project_id);
+  await projectFor(ctx.db, principal, { id: workflow.project_id }, 'project.administer', 'statuses, transitions and workflows');
   const names = await checkPair(ctx.db, workflow.project_id, input.from_status, input.to_status);
   const now = ctx.clock.nowIso();
   try {
@@ -137,7 +137,7 @@ export async function updateTransition(
   changes: { from_status?: number; to_status?: number; name?: string },
 ) {
   const current = await findTransition(ctx.db, principal, id);
-  await administeredProject(ctx.db, principal, current.project);
+  await projectFor(ctx.db, principal, { id: current.project }, 'project.administer', 'statuses, transitions and workflows');
   const from = changes.from_status ?? current.from_status;
   const to = changes.to_status ?? current.to_status;
   const pairChanged = from !== current.from_status || to !== current.to_status;
@@ -170,7 +170,7 @@ export async function updateTransition(
 
 export async function deleteTransition(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   const current = await findTransition(ctx.db, principal, id);
-  await administeredProject(ctx.db, principal, current.project);
+  await projectFor(ctx.db, principal, { id: current.project }, 'project.administer', 'statuses, transitions and workflows');
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('transitions').where('id', '=', id).execute();
     await touchWorkflow(trx, current.workflow, ctx.clock.nowIso());

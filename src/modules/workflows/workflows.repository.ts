@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor, Trx } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../projects/visibility.ts';
+import { visibleProjectIds } from '../../policy/index.ts';
 
 /**
  * Queries for statuses, transitions and workflows. Every select is confined to the caller's

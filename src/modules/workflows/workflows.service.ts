@@ -5,7 +5,7 @@ import { ApiError, notFound } from '../../http/errors.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { lockProject } from '../projects/lock.ts';
-import { administeredProject } from './access.ts';
+import { projectFor } from '../../policy/index.ts';
 import { presentWorkflows, selectWorkflows } from './workflows.repository.ts';
 
 const ORDERABLE = { id: 'w.id', project: 'w.project_id', name: 'w.name', created_at: 'w.created_at', updated_at: 'w.updated_at' };
@@ -61,7 +61,7 @@ export async function createWorkflow(
   input: { project: number; name: string; description?: string; active?: boolean },
   beforeCommit?: BeforeCommit<WorkflowJson>,
 ): Promise<WorkflowJson> {
-  const project = await administeredProject(ctx.db, principal, input.project);
+  const project = await projectFor(ctx.db, principal, { id: input.project }, 'project.administer', 'statuses, transitions and workflows');
   const now = ctx.clock.nowIso();
   try {
     return await transactionWith(ctx.db, async (trx) => {
@@ -93,7 +93,7 @@ export async function updateWorkflow(
   changes: { name?: string; description?: string; active?: boolean },
 ) {
   const current = await findWorkflow(ctx.db, principal, id);
-  await administeredProject(ctx.db, principal, current.project);
+  await projectFor(ctx.db, principal, { id: current.project }, 'project.administer', 'statuses, transitions and workflows');
   const now = ctx.clock.nowIso();
   try {
     await ctx.db.transaction().execute(async (trx) => {
@@ -117,7 +117,7 @@ export async function updateWorkflow(
 /** An inactive workflow goes with its transitions; the project's statuses are untouched. */
 export async function deleteWorkflow(ctx: AppContext, principal: Principal, id: number): Promise<void> {
   const current = await findWorkflow(ctx.db, principal, id);
-  await administeredProject(ctx.db, principal, current.project);
+  await projectFor(ctx.db, principal, { id: current.project }, 'project.administer', 'statuses, transitions and workflows');
   await ctx.db.transaction().execute(async (trx) => {
     await lockProject(trx, ctx.dialect, current.project);
     if (await isActive(trx, current.project, id)) throw inUse();

@@ -11005,7 +11005,7 @@ export interface components {
              * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
              */
             created_at: string;
-            /** @description User id of the creator, whose project visibility bounds what the endpoint receives. */
+            /** @description User id of the creator. The endpoint receives only events of projects visible to the account that last set its URL or events (at first, the creator) when the event is fanned out. */
             created_by: number;
         };
         /** WebhookEndpointCreated */
@@ -11024,7 +11024,7 @@ export interface components {
              * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
              */
             created_at: string;
-            /** @description User id of the creator, whose project visibility bounds what the endpoint receives. */
+            /** @description User id of the creator. The endpoint receives only events of projects visible to the account that last set its URL or events (at first, the creator) when the event is fanned out. */
             created_by: number;
             /** @description Signing secret (`whsec_...`), shown in this response only. The HMAC key is the whole string as UTF-8. */
             secret: string;

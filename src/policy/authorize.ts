@@ -1,0 +1,126 @@
+import type { ProjectRole } from '../db/schema.ts';
+import { forbidden } from '../http/errors.ts';
+import type { Principal } from '../modules/auth/principal.ts';
+
+/**
+ * Every decision about what a caller may do, given what it can see (visibility.ts decides
+ * that: a resource the caller cannot see never reaches here, it is a 404). The rules are the
+ * table in the README section "Who may do what".
+ *
+ * A caller is a principal: an account (its workspace role, its project memberships) seen
+ * through a credential that may narrow it (scopes, a project restriction). Nothing here
+ * depends on the credential being a token.
+ */
+export type Action =
+  /** Create a project (the creator becomes its admin). */
+  | 'project.create'
+  /** Change workspace-wide configuration: custom field definitions, standup settings. */
+  | 'workspace.configure'
+  /** Read a visible project's content. */
+  | 'project.read'
+  /** Change a project's everyday content: tasks, comments, links, attachments, time, planning. */
+  | 'project.contribute'
+  /** Change what constrains everyone in a project: settings, workflow, memberships, webhook endpoints; delete it. */
+  | 'project.administer'
+  /** Change something a person added (a comment, a time entry): its author only. */
+  | 'item.edit'
+  /** Delete something a person added: its author, or whoever administers the project. */
+  | 'item.delete';
+
+/** A visible project, with the caller's role in it. */
+export interface ProjectAccess {
+  id: number;
+  role: ProjectRole;
+}
+
+export type Resource =
+  | { kind: 'workspace' }
+  | { kind: 'project'; project: ProjectAccess }
+  | { kind: 'item'; project: ProjectAccess; authorId: number | null };
+
+export const WORKSPACE: Resource = { kind: 'workspace' };
+
+export function isWorkspaceAdmin(principal: Principal): boolean {
+  return principal.role === 'owner' || principal.role === 'admin';
+}
+
+function administers(principal: Principal, project: ProjectAccess): boolean {
+  return isWorkspaceAdmin(principal) || project.role === 'admin';
+}
+
+function contributes(principal: Principal, project: ProjectAccess): boolean {
+  return project.role !== 'viewer' || isWorkspaceAdmin(principal);
+}
+
+/** Why not, or null when the action is allowed. */
+function refusal(principal: Principal, action: Action, resource: Resource): string | null {
+  const restricted = principal.projectRestriction !== null;
+  switch (action) {
+    case 'project.create':
+      if (restricted) return 'A token restricted to specific projects cannot create projects.';
+      return principal.role === 'guest' ? 'Your workspace role cannot create projects.' : null;
+    case 'workspace.configure':
+      if (!isWorkspaceAdmin(principal)) return 'Only workspace owners and admins can change workspace configuration.';
+      return restricted ? 'A token restricted to specific projects cannot change workspace configuration.' : null;
+  }
+  if (resource.kind === 'workspace') throw new TypeError(`${action} needs a project`);
+  const { project } = resource;
+  switch (action) {
+    case 'project.read':
+      return null;
+    case 'project.contribute':
+      return contributes(principal, project) ? null : 'Project viewers can read but not change it.';
+    case 'project.administer':
+      return administers(principal, project) ? null : 'Only project admins (or workspace owners and admins) can change it.';
+    case 'item.edit':
+    case 'item.delete': {
+      if (!contributes(principal, project)) return 'Project viewers can read but not change it.';
+      if (resource.kind !== 'item') throw new TypeError(`${action} needs an item`);
+      if (resource.authorId === principal.userId) return null;
+      if (action === 'item.delete' && administers(principal, project)) return null;
+      return action === 'item.edit' ? 'Only its author can change it.' : 'Only its author or a project admin can delete it.';
+    }
+  }
+}
+
+export function can(principal: Principal, action: Action, resource: Resource): boolean {
+  return refusal(principal, action, resource) === null;
+}
+
+/**
+ * Throws 403 FORBIDDEN unless the caller may act. `what` names the thing in the message
+ * ("tasks", "comments"). Allowed decisions are remembered for the request (grants.ts).
+ */
+export function authorize(principal: Principal, action: Action, resource: Resource, what?: string): void {
+  const reason = refusal(principal, action, resource);
+  if (reason !== null) throw forbidden(what ? reason.replace(/ it\.$/, ` ${what}.`) : reason);
+  recordGrant(principal, resource.kind === 'workspace' ? { action } : { action: action === 'item.edit' || action === 'item.delete' ? 'project.contribute' : action, project: resource.project.id });
+}
+
+/**
+ * A decision that let a request through, kept so an idempotent replay can be re-decided for
+ * the caller as it is now (README "Idempotency"). Item decisions are kept as the project
+ * decision they imply: the item may be gone by the time of the replay.
+ */
+export type Grant =
+  | { action: Action; project?: number }
+  | { action: 'endpoint.manage'; endpoint: number }
+  | { action: 'endpoint.span' };
+
+const grantsOf = new WeakMap<Principal, Grant[]>();
+
+/** Starts remembering the grants of one request; the principal must be that request's own object. */
+export function recordGrantsFor(principal: Principal): void {
+  grantsOf.set(principal, []);
+}
+
+export function recordGrant(principal: Principal, grant: Grant): void {
+  grantsOf.get(principal)?.push(grant);
+}
+
+/** The grants remembered for the request, without repeats. */
+export function grantsFor(principal: Principal): Grant[] {
+  const seen = new Map<string, Grant>();
+  for (const grant of grantsOf.get(principal) ?? []) seen.set(JSON.stringify(grant), grant);
+  return [...seen.values()];
+}

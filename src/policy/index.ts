@@ -1,0 +1,22 @@
+/**
+ * Authorization in one place: what a caller can see (visibility.ts, as SQL every repository
+ * filters by) and what it may do there (authorize.ts). Routes and services ask these; none
+ * decides by itself.
+ */
+export { type Action, authorize, can, grantsFor, isWorkspaceAdmin, recordGrantsFor, type Grant, type ProjectAccess, type Resource, WORKSPACE } from './authorize.ts';
+export { recheckGrants } from './grants.ts';
+export { visibleProjectsOf } from '../modules/auth/auth-cache.ts';
+export { projectFor, readableProjectByKey } from './projects.ts';
+export { authorizeReplayTarget, authorizeSpanning, bindableProject, endpointFor } from './webhooks.ts';
+export {
+  findVisibleProjectRef,
+  loadVisibleProjects,
+  type ProjectRef,
+  projectIdsOfAccount,
+  visibleCustomFieldIds,
+  visibleDeliveries,
+  visibleEndpoints,
+  visibleProjectIds,
+  visibleProjects,
+  type VisibleProjects,
+} from './visibility.ts';

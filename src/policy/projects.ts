@@ -1,0 +1,33 @@
+import type { Executor } from '../db/database.ts';
+import { notFound } from '../http/errors.ts';
+import { visibleProjectsOf } from '../modules/auth/auth-cache.ts';
+import type { Principal } from '../modules/auth/principal.ts';
+import { type Action, authorize } from './authorize.ts';
+import { findVisibleProjectRef, type ProjectRef } from './visibility.ts';
+
+/**
+ * The project addressed by id or key, if the caller may take `action` on it: unknown or
+ * invisible is 404 NOT_FOUND, visible without the role for it 403 FORBIDDEN.
+ */
+export async function projectFor(
+  db: Executor,
+  principal: Principal,
+  by: { id: number } | { key: string },
+  action: Extract<Action, 'project.read' | 'project.contribute' | 'project.administer'> = 'project.read',
+  what?: string,
+): Promise<ProjectRef> {
+  const project = await findVisibleProjectRef(db, principal, by);
+  if (!project) throw notFound('Project');
+  authorize(principal, action, { kind: 'project', project }, what);
+  return project;
+}
+
+/**
+ * As projectFor with 'project.read', answered from the caller's visible projects as cached
+ * for this request (auth-cache.ts): for the read paths that run most.
+ */
+export async function readableProjectByKey(db: Executor, principal: Principal, key: string): Promise<ProjectRef> {
+  const project = (await visibleProjectsOf(db, principal)).byKey.get(key);
+  if (!project) throw notFound('Project');
+  return project;
+}
