@@ -1,90 +1,50 @@
 /**
- * Reference client for the changes feed (spec 4.2, changes feed rules 1-6): keeps a local copy
- * of every task a token can see.
+ * Keeps a local copy of every task a token can see, through the changes feed and
+ * `@tasktracker/client` (README, "Changes feed" and "SDK"):
  *
  *   TASKTRACKER_URL=http://localhost:8080 TASKTRACKER_TOKEN=tt_... node --import tsx examples/sync-tasks.ts ./tasks.json
  *
- * Each run walks the feed from the stored high-water mark with `next_cursor` until `has_more` is
- * false, upserts `created`/`updated` changes, deletes on `deleted`, and only then saves the
- * new high-water mark (the largest `changed_at` seen; the feed is ordered by id, not time).
- * Applying a change twice is harmless, so a crashed run is simply run again.
+ * Each run walks the feed from the stored high-water mark, upserts `created`/`updated`
+ * changes, deletes on `deleted`, and only after the whole walk writes the tasks and the new
+ * mark (the largest `changed_at` seen) together, atomically. Applying a change twice is
+ * harmless, so a run that fails half-way is simply run again.
  */
 import fs from 'node:fs';
-
-export interface Change {
-  id: number;
-  action: 'created' | 'updated' | 'deleted';
-  key: string;
-  changed_at: string;
-  task?: Record<string, unknown>;
-}
+import { pathToFileURL } from 'node:url';
+import { createClient, syncTaskChanges, type SyncResult, type Task, type TaskTrackerClient } from '@tasktracker/client';
 
 export interface SyncState {
   /** Largest changed_at applied by the last complete walk; null before the first. */
   highWater: string | null;
-  tasks: Record<string, Record<string, unknown>>;
+  tasks: Record<string, Task>;
 }
 
-/** GETs a path of the API and returns the parsed JSON body; throws on a non-2xx answer. */
-export type Get = (path: string) => Promise<{ status: number; body: unknown }>;
-
-/**
- * Commits can land slightly out of `changed_at` order across concurrent writers, so each walk
- * starts a little before the mark. Re-applying those changes is harmless (rule 5).
- */
-const OVERLAP_MS = 5_000;
-
-function sinceFor(highWater: string | null): string | null {
-  if (!highWater) return null;
-  const ms = Date.parse(highWater) - OVERLAP_MS;
-  return new Date(ms).toISOString();
-}
-
-export async function syncTasks(get: Get, state: SyncState, pageSize = 200): Promise<SyncState> {
+/** One run: returns the new state, or throws and leaves `state` as it was. */
+export async function syncTasks(client: TaskTrackerClient, state: SyncState, pageSize = 200): Promise<SyncState & { result: SyncResult }> {
   const tasks = { ...state.tasks };
-  let maxSeen = state.highWater;
-  const since = sinceFor(state.highWater);
-  let cursor = '';
-  for (;;) {
-    const query = new URLSearchParams({ cursor, limit: String(pageSize) });
-    // URLSearchParams escapes `+` in offsets; this mark always ends in Z anyway (rule 3).
-    if (since) query.set('since', since);
-    const res = await get(`/api/v1/changes/tasks/?${query}`);
-    if (res.status !== 200) throw new Error(`changes feed answered ${res.status}: ${JSON.stringify(res.body)}`);
-    const body = res.body as { data: { changes: Change[] }; pagination: { next_cursor: string; has_more: boolean } };
-    for (const change of body.data.changes) {
-      if (change.action === 'deleted') delete tasks[change.key];
-      else if (change.task) tasks[change.key] = change.task;
-      if (!maxSeen || change.changed_at > maxSeen) maxSeen = change.changed_at;
-    }
-    cursor = body.pagination.next_cursor;
-    if (!body.pagination.has_more) break;
-  }
-  // Only a complete walk moves the mark (rule 6).
-  return { highWater: maxSeen, tasks };
+  let highWater = state.highWater;
+  const result = await syncTaskChanges(client, {
+    pageSize,
+    store: { load: () => state.highWater, save: (mark) => void (highWater = mark) },
+    upsert: (task) => void (tasks[task.key] = task),
+    remove: (key) => void delete tasks[key],
+  });
+  return { highWater, tasks, result };
 }
 
 async function main(file: string): Promise<void> {
-  const baseUrl = process.env.TASKTRACKER_URL ?? 'http://localhost:8080';
   const token = process.env.TASKTRACKER_TOKEN;
-  if (!token) throw new Error('set TASKTRACKER_TOKEN');
+  if (!token) throw new Error('Set TASKTRACKER_TOKEN to a token with tasks:read.');
+  const client = createClient({ baseUrl: process.env.TASKTRACKER_URL ?? 'http://localhost:8080', token });
   const state: SyncState = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { highWater: null, tasks: {} };
-  const get: Get = async (path) => {
-    const res = await fetch(new URL(path, baseUrl), { headers: { authorization: `Bearer ${token}` } });
-    if (res.status === 429) {
-      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? '1') * 1000));
-      return get(path);
-    }
-    return { status: res.status, body: await res.json() };
-  };
-  const next = await syncTasks(get, state);
+  const { result, ...next } = await syncTasks(client, state);
   const tmp = `${file}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify(next));
   fs.renameSync(tmp, file);
-  console.log(JSON.stringify({ tasks: Object.keys(next.tasks).length, high_water: next.highWater }));
+  console.log(JSON.stringify({ changes: result.changes, pages: result.pages, tasks: Object.keys(next.tasks).length, high_water: next.highWater }));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main(process.argv[2] ?? './tasks-sync.json').catch((error: unknown) => {
     console.error(String(error));
     process.exit(1);

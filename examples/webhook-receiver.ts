@@ -1,5 +1,5 @@
 /**
- * An example tasktracker webhook receiver, the shape every consumer should have (spec 6):
+ * An example tasktracker webhook receiver, the shape every consumer should have (README, "Receiving webhooks"):
  *
  * 1. read the raw request bytes (never a parsed and re-serialized body),
  * 2. verify X-Service-Signature over "{X-Service-Timestamp}.{raw body}" in constant time and
@@ -16,10 +16,8 @@ import fs from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { pathToFileURL } from 'node:url';
+import { getVerifiedWebhook, webhookMiddleware } from '@tasktracker/webhooks';
 import Database from 'better-sqlite3';
-import { verifyWebhook } from '../src/webhooks-consumer/verify.ts';
-
-const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface ReceiverOptions {
   /** The endpoint's signing secret, shown once when the endpoint was created. */
@@ -53,47 +51,17 @@ export function createWebhookReceiver(options: ReceiverOptions): WebhookReceiver
     processed_at TEXT
   )`);
   const insert = db.prepare('INSERT OR IGNORE INTO events (id, type, body, received_at) VALUES (?, ?, ?, ?)');
+  // Reads the raw bytes (at most 1 MiB), checks signature and timestamp, and answers 400/401/413 itself.
+  const verify = webhookMiddleware({ secret: options.secret, ...(options.nowSeconds ? { now: options.nowSeconds } : {}) });
 
   const handle = (request: IncomingMessage, response: ServerResponse) => {
     if (request.method !== 'POST') return answer(response, 405, { error: 'POST only' });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        answer(response, 413, { error: 'body too large' });
-        request.destroy();
-      } else {
-        chunks.push(chunk);
-      }
-    });
-    request.on('end', () => {
-      if (response.writableEnded) return;
-      const raw = Buffer.concat(chunks);
-      const header = (name: string) => {
-        const value = request.headers[name];
-        return Array.isArray(value) ? value[0] : value;
-      };
-      const verdict = verifyWebhook({
-        rawBody: raw,
-        signature: header('x-service-signature'),
-        timestamp: header('x-service-timestamp'),
-        secret: options.secret,
-        nowSeconds: options.nowSeconds?.(),
-      });
-      if (!verdict.valid) return answer(response, verdict.reason === 'bad_signature' ? 401 : 400, { error: verdict.reason });
-
-      let envelope: { id?: unknown; type?: unknown };
-      try {
-        envelope = JSON.parse(raw.toString('utf8'));
-      } catch {
-        return answer(response, 400, { error: 'body is not JSON' });
-      }
-      if (typeof envelope.id !== 'string' || typeof envelope.type !== 'string') return answer(response, 400, { error: 'not an event envelope' });
-
+    verify(request, response, (error) => {
+      if (error) return answer(response, 500, { error: 'internal error' });
+      const { event, rawBody } = getVerifiedWebhook(request);
       // Stored as received; a repeated id (a retry whose 2xx got lost, or a replay) is acknowledged again, not stored twice.
-      const stored = insert.run(envelope.id, envelope.type, raw.toString('utf8'), new Date().toISOString());
-      answer(response, 200, { id: envelope.id, duplicate: stored.changes === 0 });
+      const stored = insert.run(event.id, event.type, rawBody.toString('utf8'), new Date().toISOString());
+      answer(response, 200, { id: event.id, duplicate: stored.changes === 0 });
     });
   };
 

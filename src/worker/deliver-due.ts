@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
+import { computeSignature } from '@tasktracker/webhooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { isoFromMs } from '../clock.ts';
 import type { AppContext } from '../context.ts';
@@ -25,7 +26,6 @@ import { webhookIo } from '../modules/webhooks/io.ts';
 import { announceDisabled, type DisabledNotice, disableForFailures } from '../modules/webhooks/notifications.ts';
 import { decryptSecret, secretKey } from '../crypto/secret-box.ts';
 import { checkTarget, UnsafeTargetError } from '../modules/webhooks/url-guard.ts';
-import { computeSignature } from '../webhooks-consumer/verify.ts';
 import { connectionPools } from './connection-pool.ts';
 import { postWebhook, secureContextFor } from './post-webhook.ts';
 

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncTasks, type Get, type SyncState } from '../../examples/sync-tasks.ts';
+import { createClient } from '@tasktracker/client';
+import { syncTasks, type SyncState } from '../../examples/sync-tasks.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
+import { listeningHarness } from '../helpers/listening.ts';
 
 describe('changes feed (spec 4.2 changes feed rules 1-6, 2 Change record)', () => {
   let h: TestHarness;
@@ -102,13 +104,13 @@ describe('changes feed: a replaying client reconstructs the visible tasks (prope
     fc.record({ kind: fc.constant('move' as const), pick: fc.nat() }),
   );
 
-  let h: TestHarness;
+  let h: TestHarness & { baseUrl: string };
   let owner: Actor;
   let reader: string;
   const projects = ['PA', 'PB', 'PC'];
 
   beforeAll(async () => {
-    h = await createHarness();
+    h = await listeningHarness();
     owner = await h.actor();
     for (const key of projects) await h.project(owner, key);
     // The reader sees PA and PB only.
@@ -152,21 +154,22 @@ describe('changes feed: a replaying client reconstructs the visible tasks (prope
       fc.asyncProperty(fc.array(op, { maxLength: 25 }), fc.array(op, { maxLength: 8 }), async (before, during) => {
         for (const o of before) await apply(o);
         let state: SyncState = { highWater: null, tasks: {} };
-        // First run: writes land between pages of the walk.
+        // First run, over real HTTP: writes land between pages of the walk.
         const pending = [...during];
-        const get: Get = async (path) => {
-          const res = await h.request('GET', path.replace(/limit=\d+/, 'limit=2'), { token: reader });
-          const next = pending.shift();
-          if (next) await apply(next);
-          return { status: res.status, body: res.body };
-        };
-        state = await syncTasks(get, state, 2);
+        const interleaving = createClient({
+          baseUrl: h.baseUrl,
+          token: reader,
+          fetch: async (request) => {
+            const res = await fetch(request);
+            const next = pending.shift();
+            if (next) await apply(next);
+            return res;
+          },
+        });
+        state = await syncTasks(interleaving, state, 2);
         // Later run from the stored high-water mark picks up whatever landed during the first.
         h.clock.advance(1000);
-        state = await syncTasks(async (path) => {
-          const res = await h.request('GET', path, { token: reader });
-          return { status: res.status, body: res.body };
-        }, state);
+        state = await syncTasks(createClient({ baseUrl: h.baseUrl, token: reader }), state);
         expect(state.tasks).toEqual(await serverView());
       }),
       { numRuns: 12, seed: 20261121 },

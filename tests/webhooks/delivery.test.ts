@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/modules/accounts/accounts.service.ts';
 import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/delivery-policy.ts';
 import { listNotifications } from '../../src/modules/webhooks/notifications.ts';
-import { verifyWebhook } from '../../src/webhooks-consumer/verify.ts';
+import { verifyWebhook } from '@tasktracker/webhooks';
 import { attemptDelivery, claimDueDeliveries, deliverDue, LOST_ATTEMPT_ERROR, recordOutcome } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
 import { purgeOldDeliveries } from '../../src/worker/retention.ts';

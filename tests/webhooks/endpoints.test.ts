@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../../src/events/catalog.ts';
-import { computeSignature } from '../../src/webhooks-consumer/verify.ts';
+import { computeSignature } from '@tasktracker/webhooks';
 import type { Actor } from '../helpers/harness.ts';
 import { createWebhookHarness, type WebhookHarness } from '../helpers/webhooks.ts';
 import { ACCEPTED_URLS, formUrl, REFUSED_URLS, resolverTable } from './ssrf-forms.ts';

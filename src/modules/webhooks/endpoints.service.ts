@@ -1,3 +1,4 @@
+import { signatureMatches } from '@tasktracker/webhooks';
 import type { AppContext } from '../../context.ts';
 import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Executor } from '../../db/database.ts';
@@ -7,7 +8,6 @@ import { originFromPrincipal, recordEvent } from '../../events/record-event.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { authorizeSpanning, bindableProject, endpointFor, visibleEndpoints } from '../../policy/index.ts';
 import { type PageRequest, paginate } from '../../http/pagination.ts';
-import { signatureMatches } from '../../webhooks-consumer/verify.ts';
 import type { Principal } from '../auth/principal.ts';
 import { type DeliveryJson, visibleDelivery } from './deliveries.service.ts';
 import { webhookIo } from './io.ts';

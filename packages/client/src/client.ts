@@ -1,0 +1,158 @@
+/**
+ * The typed client: openapi-fetch over the types generated from the service's OpenAPI
+ * document, with bearer auth, 429 retries, typed errors, idempotency keys and pagination.
+ */
+import createFetchClient, { mergeHeaders, type Client, type ClientPathsWithMethod, type HeadersOptions, type MaybeOptionalInit, type MethodResponse } from 'openapi-fetch';
+import { toApiError } from './errors.js';
+import type { paths } from './generated/openapi.js';
+import { idempotencyKey } from './idempotency.js';
+import { realTiming, retryingFetch, type RetryOptions, type Timing } from './retry.js';
+
+export type Media = `${string}/${string}`;
+/** The bare openapi-fetch client: answers `{data, error, response}` and never throws on a status. */
+export type RawClient = Client<paths, Media>;
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** Paths that have the given method, e.g. `PathsFor<'post'>`. */
+export type PathsFor<M extends Method> = ClientPathsWithMethod<RawClient, M>;
+/** The 2xx body of an operation. */
+export type SuccessBody<M extends Method, P extends PathsFor<M>> = MethodResponse<RawClient, M, P>;
+/** Path, query and body of an operation, as openapi-fetch takes them. */
+export type OperationInit<M extends Method, P extends PathsFor<M>> = MaybeOptionalInit<paths[P], M>;
+
+export interface RequestExtras {
+  /** Sent as `Idempotency-Key` (POST only: other methods ignore it). */
+  idempotencyKey?: string;
+  /**
+   * Derives `Idempotency-Key` from the identifier of what is being created in your system
+   * (an upstream row or event id) and the operation's path, so every retry of that creation,
+   * from any process, sends the same key.
+   */
+  upstreamId?: string | number;
+  /** Sent as `If-Match` (an ETag from an earlier read). */
+  ifMatch?: string;
+}
+
+type Args<M extends Method, P extends PathsFor<M>> =
+  undefined extends OperationInit<M, P> ? [init?: NonNullable<OperationInit<M, P>> & RequestExtras] : [init: OperationInit<M, P> & RequestExtras];
+
+/** A 2xx answer: the whole body, its `data`, the ETag when there is one, and the Response for any other header. */
+export interface Reply<B> {
+  body: B;
+  data: B extends { data: infer D } ? D : undefined;
+  etag: string | undefined;
+  response: Response;
+}
+
+type ListBody = { data: readonly unknown[] };
+/** GET paths that answer a list (`data` is an array). */
+export type ListPaths = { [P in PathsFor<'get'>]: SuccessBody<'get', P> extends ListBody ? P : never }[PathsFor<'get'>];
+/** One element of a list path's `data`. */
+export type ItemOf<P extends ListPaths> = SuccessBody<'get', P> extends { data: readonly (infer T)[] } ? T : never;
+
+type Call<M extends Method> = <P extends PathsFor<M>>(url: P, ...init: Args<M, P>) => Promise<Reply<SuccessBody<M, P>>>;
+
+export interface TaskTrackerClient {
+  /** Typed requests; a non-2xx answer throws an `ApiError`. */
+  get: Call<'get'>;
+  post: Call<'post'>;
+  put: Call<'put'>;
+  patch: Call<'patch'>;
+  delete: Call<'delete'>;
+  /**
+   * Every item of a list in offset mode (`limit`/`offset`, 200 a page unless `limit` is given).
+   * Offset pages can skip or repeat rows that change during the walk; use `walk` to see every row once.
+   */
+  paginate<P extends ListPaths>(url: P, ...init: Args<'get', P>): AsyncGenerator<ItemOf<P>, void, undefined>;
+  /** Every item of a list in cursor mode (primary key order), following `next_cursor` until `has_more` is false. */
+  walk<P extends ListPaths>(url: P, ...init: Args<'get', P>): AsyncGenerator<ItemOf<P>, void, undefined>;
+  /** The underlying openapi-fetch client, sharing auth and retries. */
+  raw: RawClient;
+}
+
+export interface ClientOptions {
+  /** Where the service runs, e.g. `https://tracker.example.com` (paths start with `/api/v1/`). */
+  baseUrl: string;
+  /** A bearer token (`tt_...`). */
+  token: string;
+  /** Defaults to the global fetch. */
+  fetch?: (request: Request) => Promise<Response>;
+  retry?: RetryOptions;
+  /** Replace the clock and the sleep used between retries (tests). */
+  timing?: Partial<Timing>;
+  /** Extra headers on every request, e.g. a User-Agent naming your integration. */
+  headers?: Record<string, string>;
+}
+
+const DEFAULT_PAGE_SIZE = 200;
+
+// The typed surface is declared above; inside, requests are plain records.
+type LooseInit = { params?: { path?: Record<string, unknown>; query?: Record<string, unknown> }; headers?: HeadersOptions } & RequestExtras & Record<string, unknown>;
+type LooseCall = (method: Method, url: string, init?: LooseInit) => Promise<Reply<unknown> & { body: unknown }>;
+
+export function createClient(options: ClientOptions): TaskTrackerClient {
+  const timing: Timing = { ...realTiming, ...options.timing };
+  const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const raw: RawClient = createFetchClient<paths, Media>({
+    baseUrl: options.baseUrl,
+    headers: { ...options.headers, Authorization: `Bearer ${options.token}` },
+    fetch: retryingFetch(baseFetch, options.retry ?? {}, timing),
+  });
+
+  const call: LooseCall = async (method, url, init = {}) => {
+    const { idempotencyKey: key, upstreamId, ifMatch, headers, ...rest } = init;
+    const extra: Record<string, string> = {};
+    if (key !== undefined) extra['Idempotency-Key'] = key;
+    else if (upstreamId !== undefined) extra['Idempotency-Key'] = await idempotencyKey(method, url, JSON.stringify(rest.params?.path ?? {}), upstreamId);
+    if (ifMatch !== undefined) extra['If-Match'] = ifMatch;
+    const request = raw.request as unknown as (method: Method, url: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    const result = await request(method, url, { ...rest, headers: mergeHeaders(headers, extra) });
+    if (!result.response.ok) throw toApiError(result.response, result.error);
+    const body = result.data;
+    const data = typeof body === 'object' && body !== null && 'data' in body ? (body as { data: unknown }).data : undefined;
+    return { body, data, etag: result.response.headers.get('etag') ?? undefined, response: result.response } as Reply<unknown>;
+  };
+
+  const withQuery = (init: LooseInit | undefined, query: Record<string, unknown>): LooseInit => ({
+    ...init,
+    params: { ...init?.params, query: { ...init?.params?.query, ...query } },
+  });
+
+  async function* paginate(url: string, init?: LooseInit): AsyncGenerator<unknown, void, undefined> {
+    const given = init?.params?.query ?? {};
+    const limit = (given.limit as number | undefined) ?? DEFAULT_PAGE_SIZE;
+    let offset = (given.offset as number | undefined) ?? 0;
+    for (;;) {
+      const { body } = await call('get', url, withQuery(init, { limit, offset }));
+      const page = body as { data: unknown[]; pagination: { count: number } };
+      yield* page.data;
+      offset += page.data.length;
+      if (page.data.length === 0 || offset >= page.pagination.count) return;
+    }
+  }
+
+  async function* walk(url: string, init?: LooseInit): AsyncGenerator<unknown, void, undefined> {
+    const given = init?.params?.query ?? {};
+    let cursor = (given.cursor as string | undefined) ?? '';
+    const limit = (given.limit as number | undefined) ?? DEFAULT_PAGE_SIZE;
+    for (;;) {
+      const { body } = await call('get', url, withQuery(init, { cursor, limit }));
+      const page = body as { data: unknown[]; pagination: { next_cursor: string; has_more: boolean } };
+      yield* page.data;
+      if (!page.pagination.has_more) return;
+      cursor = page.pagination.next_cursor;
+    }
+  }
+
+  const bound = (method: Method) => ((url: string, init?: LooseInit) => call(method, url, init)) as unknown;
+  return {
+    get: bound('get') as Call<'get'>,
+    post: bound('post') as Call<'post'>,
+    put: bound('put') as Call<'put'>,
+    patch: bound('patch') as Call<'patch'>,
+    delete: bound('delete') as Call<'delete'>,
+    paginate: paginate as unknown as TaskTrackerClient['paginate'],
+    walk: walk as unknown as TaskTrackerClient['walk'],
+    raw,
+  };
+}
