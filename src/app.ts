@@ -10,9 +10,9 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { ApiError, errorBody } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerMetrics } from './http/metrics.ts';
-import { openApiOptions } from './http/openapi.ts';
+import { openApiOptions, servedDocument } from './http/openapi.ts';
 import { RateLimits } from './http/rate-limit.ts';
-import { ErrorResponse } from './http/schemas.ts';
+import { CursorPagination, ErrorResponse, OffsetPagination } from './http/schemas.ts';
 import { buildSerializerFactory } from './http/serialization.ts';
 import { registerValidators } from './http/validation.ts';
 import { LOG_REDACT } from './logger.ts';
@@ -94,6 +94,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerValidators(app);
   registerErrorHandling(app);
   app.addSchema(ErrorResponse);
+  app.addSchema(OffsetPagination);
+  app.addSchema(CursorPagination);
 
   // Empty bodies are allowed on action endpoints (follow, skip...); prototype-polluting keys are refused.
   app.removeContentTypeParser('application/json');
@@ -148,7 +150,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       return reply.code(503).send(errorBody('SERVICE_UNAVAILABLE', 'The database is not reachable.'));
     }
   });
-  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async (request) =>
+    servedDocument(app.swagger() as unknown as Record<string, unknown>, ctx.config.publicBaseUrl, `${request.protocol}://${request.host}`),
+  );
 
   registerRoutes(app, ctx);
   return app;
