@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import secureJson from 'secure-json-parse';
@@ -9,7 +9,9 @@ import { registerAuth } from './http/auth-hook.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { ApiError, errorBody } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { registerDrain } from './http/drain.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { RequestLog } from './http/request-log.ts';
 import { openApiOptions, servedDocument } from './http/openapi.ts';
 import { RateLimits } from './http/rate-limit.ts';
 import { CursorPagination, ErrorResponse, OffsetPagination } from './http/schemas.ts';
@@ -67,7 +69,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       ? { loggerInstance: options.logger }
       : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: LOG_REDACT } }),
     bodyLimit: ctx.config.bodyLimitBytes,
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    logController: new RequestLog({ requestIdLogLabel: 'request_id' }),
     // An incoming X-Request-Id is kept when it is well formed, so traces join across services.
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -91,6 +93,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const limits = new RateLimits(ctx.config);
   app.addHook('onClose', () => limits.close());
 
+  registerDrain(app);
   registerValidators(app);
   registerErrorHandling(app);
   app.addSchema(ErrorResponse);

@@ -17,6 +17,8 @@ export interface Config {
     leaseSeconds: number;
   };
   bodyLimitBytes: number;
+  /** On SIGTERM/SIGINT, in-flight requests get this long to finish before their connections are cut. */
+  shutdownTimeoutSeconds: number;
   metricsToken: string | null;
   webhooks: {
     /** Encrypts endpoint signing secrets at rest; null means a per-installation key kept in the database. */
@@ -71,6 +73,41 @@ function positiveFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): n
   return value;
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevelFrom(env: NodeJS.ProcessEnv): string {
+  const level = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
+  return level;
+}
+
+function databaseUrlFrom(env: NodeJS.ProcessEnv): string {
+  const url = env.DATABASE_URL || 'sqlite:./data/tasktracker.db';
+  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(url)) {
+    throw new Error('DATABASE_URL must be sqlite:<path> (e.g. sqlite:./data/tasktracker.db) or postgres://user@host:5432/db');
+  }
+  return url;
+}
+
+function urlFrom(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name];
+  if (!raw) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an absolute http(s) URL such as https://tracker.example.com, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+function portFrom(env: NodeJS.ProcessEnv): number {
+  const port = intFrom(env, 'PORT', 8080);
+  if (port > 65535) throw new Error(`PORT must be between 0 and 65535, got "${env.PORT}"`);
+  return port;
+}
+
 const WEBHOOK_ATTEMPT_TIMEOUT_MS = 5000;
 
 /** A lease no longer than an attempt would let a second worker re-run an attempt that is still going. */
@@ -84,11 +121,11 @@ function webhookLeaseMs(env: NodeJS.ProcessEnv): number {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
-    databaseUrl: env.DATABASE_URL || 'sqlite:./data/tasktracker.db',
+    databaseUrl: databaseUrlFrom(env),
     host: env.HOST || '0.0.0.0',
-    port: intFrom(env, 'PORT', 8080),
-    logLevel: env.LOG_LEVEL || 'info',
-    publicBaseUrl: env.PUBLIC_BASE_URL || null,
+    port: portFrom(env),
+    logLevel: logLevelFrom(env),
+    publicBaseUrl: urlFrom(env, 'PUBLIC_BASE_URL'),
     redisUrl: env.REDIS_URL || null,
     rateLimit: {
       tokenBurst: intFrom(env, 'RATE_LIMIT_TOKEN_BURST', 100),
@@ -101,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseSeconds: intFrom(env, 'IDEMPOTENCY_LEASE_SECONDS', 60),
     },
     bodyLimitBytes: 1024 * 1024,
+    shutdownTimeoutSeconds: positiveFrom(env, 'SHUTDOWN_TIMEOUT_SECONDS', 10),
     metricsToken: env.METRICS_TOKEN || null,
     webhooks: {
       secretKey: env.WEBHOOK_SECRET_KEY || null,

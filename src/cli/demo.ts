@@ -1,3 +1,4 @@
+import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { randomUUID } from 'node:crypto';
 import { originFromPrincipal } from '../events/record-event.ts';
@@ -58,7 +59,7 @@ export async function createDemo(ctx: AppContext) {
   if (!(await ctx.db.selectFrom('tasks').select('id').where('project_id', '=', project.id).executeTakeFirst())) {
     await createDemoTasks(ctx, token.token);
   }
-  const baseUrl = ctx.config.publicBaseUrl ?? `http://localhost:${ctx.config.port}`;
+  const baseUrl = serverUrl(ctx.config);
   return {
     token: token.token,
     token_id: token.id,
@@ -68,6 +69,16 @@ export async function createDemo(ctx: AppContext) {
     project: project.key,
     try: `curl -s -H "Authorization: Bearer ${token.token}" ${baseUrl}/api/v1/me/`,
   };
+}
+
+/**
+ * The URL `serve` is reached at with the same settings: PUBLIC_BASE_URL when set, else HOST
+ * and PORT (a wildcard address is reached through localhost).
+ */
+export function serverUrl(config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>): string {
+  if (config.publicBaseUrl) return config.publicBaseUrl;
+  const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.port}`;
 }
 
 /** A few tasks to look at, written through the task service as the demo bot (events and all). */

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
+import { describeDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { type RunningWorker, startWorker, warnAboutWebhookConfig, WORKER_JOBS, type WorkerJob } from '../worker/run-worker.ts';
 
@@ -18,6 +19,7 @@ export interface RunningServer {
  */
 export async function startServer(ctx: AppContext, parts: { api: boolean; worker: boolean }, jobs: WorkerJob[] = WORKER_JOBS): Promise<RunningServer> {
   const log = createLogger(ctx.config.logLevel);
+  log.info({ database: describeDatabase(ctx.config.databaseUrl) }, 'database');
   warnAboutWebhookConfig(ctx, log);
   const app = parts.api ? await buildApp(ctx, { logger: log }) : null;
   if (app) await app.listen({ host: ctx.config.host, port: ctx.config.port });
@@ -37,8 +39,11 @@ export async function serve(ctx: AppContext, parts: { api: boolean; worker: bool
     process.once('SIGTERM', shutdown);
     process.once('SIGINT', shutdown);
   });
-  // Fastify stops accepting, answers 503 to new requests and waits for in-flight ones.
-  await app?.close();
+  // New requests get 503 while in-flight ones finish, for at most SHUTDOWN_TIMEOUT_SECONDS.
+  if (app) {
+    const { cut } = await app.drainAndClose(ctx.config.shutdownTimeoutSeconds * 1000);
+    if (cut) log.warn({ timeout_seconds: ctx.config.shutdownTimeoutSeconds }, 'shutdown deadline reached: requests still in flight were cut off');
+  }
   await worker?.stop();
   await ctx.database.close();
   log.info('stopped');

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/database.ts';
 import type { ProjectRole, WorkspaceRole } from '../../db/schema.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { isScope } from '../auth/scopes.ts';
+import { assertAnotherAdminRemains } from '../projects/memberships.service.ts';
 import { displayPrefix, generateToken, hashToken } from '../auth/tokens.ts';
 
 /**
@@ -62,7 +63,7 @@ export async function createUser(
 
 export async function createToken(
   ctx: AppContext,
-  input: { accountId: number; scopes: string[]; projectKeys?: string[]; expiresInDays?: number },
+  input: { accountId: number; scopes: string[]; projectKeys?: string[]; expiresInHours?: number },
 ) {
   const account = await ctx.db.selectFrom('users').select(['id', 'organization_id', 'kind']).where('id', '=', input.accountId).executeTakeFirst();
   if (!account) throw notFound(`Account ${input.accountId}`);
@@ -83,7 +84,7 @@ export async function createToken(
   }
 
   const token = generateToken();
-  const expiresAt = input.expiresInDays !== undefined ? isoFromMs(ctx.clock.nowMs() + input.expiresInDays * 86_400_000) : null;
+  const expiresAt = input.expiresInHours !== undefined ? isoFromMs(ctx.clock.nowMs() + input.expiresInHours * 3_600_000) : null;
   const row = await ctx.db
     .insertInto('api_tokens')
     .values({
@@ -99,6 +100,37 @@ export async function createToken(
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id: row.id, token, scopes: [...new Set(input.scopes)], projects: input.projectKeys ?? null, expires_at: expiresAt };
+}
+
+/** Every token (never its secret), oldest first: what an operator looks at before revoking one. */
+export async function listTokens(ctx: AppContext, input: { org?: string } = {}) {
+  let query = ctx.db
+    .selectFrom('api_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+    .select(['t.id', 't.token_prefix', 't.scopes', 't.project_ids', 't.created_at', 't.expires_at', 't.revoked_at', 'u.id as account_id', 'u.name as account_name', 'o.slug'])
+    .orderBy('t.id');
+  if (input.org !== undefined) query = query.where('o.slug', '=', input.org);
+  const rows = await query.execute();
+  const projectIds = [...new Set(rows.flatMap((row) => (row.project_ids ? (JSON.parse(row.project_ids) as number[]) : [])))];
+  const keys = new Map(
+    projectIds.length ? (await ctx.db.selectFrom('projects').select(['id', 'key']).where('id', 'in', projectIds).execute()).map((p) => [p.id, p.key]) : [],
+  );
+  const now = ctx.clock.nowIso();
+  return {
+    tokens: rows.map((row) => ({
+      id: row.id,
+      prefix: row.token_prefix,
+      organization: row.slug,
+      account: { id: row.account_id, name: row.account_name },
+      scopes: JSON.parse(row.scopes) as string[],
+      projects: row.project_ids ? (JSON.parse(row.project_ids) as number[]).map((id) => keys.get(id) ?? null).filter((key) => key !== null) : null,
+      created_at: row.created_at,
+      expires_at: row.expires_at,
+      revoked_at: row.revoked_at,
+      active: row.revoked_at === null && (row.expires_at === null || row.expires_at > now),
+    })),
+  };
 }
 
 export async function revokeToken(ctx: AppContext, tokenId: number) {
@@ -117,7 +149,11 @@ export async function revokeToken(ctx: AppContext, tokenId: number) {
   return { id: tokenId, revoked_at: now };
 }
 
-/** Grants (or changes) a project role; the operator's way to give an account its first project. */
+/**
+ * Grants (or changes) a project role; the operator's way to give an account its first project.
+ * The same rule as the API holds: a project always keeps one admin. The answer says whether
+ * the account was added, its role changed (with the previous one) or nothing changed.
+ */
 export async function addProjectMember(ctx: AppContext, input: { projectKey: string; userId: number; role: ProjectRole; org?: string }) {
   if (!PROJECT_ROLES.includes(input.role)) throw invalid({ role: `one of ${PROJECT_ROLES.join(', ')}` });
   const user = await ctx.db.selectFrom('users').select(['id', 'organization_id']).where('id', '=', input.userId).executeTakeFirst();
@@ -132,18 +168,21 @@ export async function addProjectMember(ctx: AppContext, input: { projectKey: str
   const now = ctx.clock.nowIso();
   const existing = await ctx.db
     .selectFrom('project_memberships')
-    .select('id')
+    .select(['id', 'role'])
     .where('project_id', '=', project.id)
     .where('user_id', '=', user.id)
     .executeTakeFirst();
   if (existing) {
+    const result = { id: existing.id, project: project.key, user: user.id, role: input.role, previous_role: existing.role };
+    if (existing.role === input.role) return { ...result, action: 'unchanged' as const };
+    if (existing.role === 'admin') await assertAnotherAdminRemains(ctx, project.id, existing.id);
     await ctx.db.updateTable('project_memberships').set({ role: input.role, updated_at: now }).where('id', '=', existing.id).execute();
-    return { id: existing.id, project: project.key, user: user.id, role: input.role };
+    return { ...result, action: 'changed' as const };
   }
   const row = await ctx.db
     .insertInto('project_memberships')
     .values({ project_id: project.id, user_id: user.id, role: input.role, created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { id: row.id, project: project.key, user: user.id, role: input.role };
+  return { id: row.id, project: project.key, user: user.id, role: input.role, previous_role: null, action: 'added' as const };
 }
