@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -10,10 +10,12 @@ import { registerAuth } from './http/auth-hook.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { ApiError, errorBody, reflected } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { registerDrain } from './http/drain.ts';
 import { registerMetrics } from './http/metrics.ts';
-import { openApiOptions } from './http/openapi.ts';
+import { RequestLog } from './http/request-log.ts';
+import { openApiOptions, servedDocument } from './http/openapi.ts';
 import { RateLimits } from './http/rate-limit.ts';
-import { ErrorResponse } from './http/schemas.ts';
+import { CursorPagination, ErrorResponse, OffsetPagination } from './http/schemas.ts';
 import { buildSerializerFactory } from './http/serialization.ts';
 import { registerValidators } from './http/validation.ts';
 import { LOG_REDACT, LOG_SERIALIZERS } from './logger.ts';
@@ -72,7 +74,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       ? { loggerInstance: options.logger }
       : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: LOG_REDACT, serializers: LOG_SERIALIZERS } }),
     bodyLimit: ctx.config.bodyLimitBytes,
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    logController: new RequestLog({ requestIdLogLabel: 'request_id' }),
     // An incoming X-Request-Id is kept when it is well formed, so traces join across services.
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -98,9 +100,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const limits = new RateLimits(ctx.config);
   app.addHook('onClose', () => limits.close());
 
+  registerDrain(app);
   registerValidators(app);
   registerErrorHandling(app);
   app.addSchema(ErrorResponse);
+  app.addSchema(OffsetPagination);
+  app.addSchema(CursorPagination);
 
   // Empty bodies are allowed on action endpoints (follow, skip...); prototype-polluting keys are refused.
   // Only JSON is parsed: any other Content-Type (text/plain included) is 415, never a string body.
@@ -172,7 +177,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       return reply.code(503).send(errorBody('SERVICE_UNAVAILABLE', 'The database is not reachable.'));
     }
   });
-  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async (request) =>
+    servedDocument(app.swagger() as unknown as Record<string, unknown>, ctx.config.publicBaseUrl, `${request.protocol}://${request.host}`),
+  );
 
   registerRoutes(app, ctx);
   registerConsoleRoutes(app, ctx, limits);

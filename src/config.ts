@@ -19,6 +19,8 @@ export interface Config {
     leaseSeconds: number;
   };
   bodyLimitBytes: number;
+  /** On SIGTERM/SIGINT, in-flight requests get this long to finish before their connections are cut. */
+  shutdownTimeoutSeconds: number;
   metricsToken: string | null;
   /** Serve /metrics without a token when METRICS_TOKEN is unset (otherwise it is closed). */
   metricsPublic: boolean;
@@ -124,6 +126,41 @@ function portsFrom(env: NodeJS.ProcessEnv, name: string): number[] {
   });
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevelFrom(env: NodeJS.ProcessEnv): string {
+  const level = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
+  return level;
+}
+
+function databaseUrlFrom(env: NodeJS.ProcessEnv): string {
+  const url = env.DATABASE_URL || 'sqlite:./data/tasktracker.db';
+  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(url)) {
+    throw new Error('DATABASE_URL must be sqlite:<path> (e.g. sqlite:./data/tasktracker.db) or postgres://user@host:5432/db');
+  }
+  return url;
+}
+
+function urlFrom(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name];
+  if (!raw) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an absolute http(s) URL such as https://tracker.example.com, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+function portFrom(env: NodeJS.ProcessEnv): number {
+  const port = intFrom(env, 'PORT', 8080);
+  if (port > 65535) throw new Error(`PORT must be between 0 and 65535, got "${env.PORT}"`);
+  return port;
+}
+
 const WEBHOOK_ATTEMPT_TIMEOUT_MS = 5000;
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -138,11 +175,11 @@ function webhookLeaseMs(env: NodeJS.ProcessEnv): number {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
-    databaseUrl: env.DATABASE_URL || 'sqlite:./data/tasktracker.db',
+    databaseUrl: databaseUrlFrom(env),
     host: env.HOST || '0.0.0.0',
-    port: intFrom(env, 'PORT', 8080),
-    logLevel: env.LOG_LEVEL || 'info',
-    publicBaseUrl: env.PUBLIC_BASE_URL || null,
+    port: portFrom(env),
+    logLevel: logLevelFrom(env),
+    publicBaseUrl: urlFrom(env, 'PUBLIC_BASE_URL'),
     redisUrl: env.REDIS_URL || null,
     rateLimit: {
       tokenBurst: intFrom(env, 'RATE_LIMIT_TOKEN_BURST', 100),
@@ -156,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseSeconds: intFrom(env, 'IDEMPOTENCY_LEASE_SECONDS', 60),
     },
     bodyLimitBytes: 1024 * 1024,
+    shutdownTimeoutSeconds: positiveFrom(env, 'SHUTDOWN_TIMEOUT_SECONDS', 10),
     metricsToken: env.METRICS_TOKEN || null,
     metricsPublic: boolFrom(env, 'METRICS_PUBLIC'),
     webhooks: {
@@ -202,7 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** The URL people reach the service at: PUBLIC_BASE_URL, else this host and port. */
-export function serviceBaseUrl(config: Config, port: number = config.port): string {
+export function serviceBaseUrl(config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>, port: number = config.port): string {
   if (config.publicBaseUrl) return config.publicBaseUrl.replace(/\/+$/, '');
   const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   return `http://${host}:${port}`;

@@ -22,8 +22,12 @@ async function cli(...args: string[]) {
 }
 
 async function cliFails(...args: string[]) {
+  return cliFailsWith(env, ...args);
+}
+
+async function cliFailsWith(environment: NodeJS.ProcessEnv, ...args: string[]) {
   try {
-    await run('node', [bin, ...args], { env });
+    await run('node', [bin, ...args], { env: environment });
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
     return e;
@@ -135,5 +139,51 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     expect(badScope.stderr).toMatch(/scopes/);
     const badRole = await cliFails('user', 'create', '--org', 'acme', '--email', 'b@acme.test', '--name', 'B', '--role', 'emperor');
     expect(badRole.stderr).toMatch(/role/);
+  });
+
+  it('keeps a project admin like the API does, says what add-member changed, lists tokens and takes expiries in hours', async () => {
+    const demo = await cli('demo');
+    // The demo project has two admins, its bot and its human owner: leave the bot the last one.
+    const { users } = await cli('user', 'list', '--org', 'demo');
+    const demoOwner = users.find((u: { email: string | null }) => u.email === demo.sign_in.email);
+    expect(await cli('project', 'add-member', '--project', 'DEMO', '--user', String(demoOwner.id), '--role', 'member')).toMatchObject({ action: 'changed', previous_role: 'admin' });
+    const owner = await cli('user', 'create', '--org', 'demo', '--email', 'second@demo.test', '--name', 'Second', '--role', 'member');
+    const lastAdmin = await cliFails('project', 'add-member', '--project', 'DEMO', '--user', String(demo.account.id), '--role', 'member');
+    expect(lastAdmin.stderr).toMatch(/LAST_ADMIN/);
+    expect(await cli('project', 'add-member', '--project', 'DEMO', '--user', String(owner.id), '--role', 'viewer')).toMatchObject({ action: 'added', previous_role: null, role: 'viewer' });
+    expect(await cli('project', 'add-member', '--project', 'DEMO', '--user', String(owner.id), '--role', 'admin')).toMatchObject({ action: 'changed', previous_role: 'viewer', role: 'admin' });
+    expect(await cli('project', 'add-member', '--project', 'DEMO', '--user', String(owner.id), '--role', 'admin')).toMatchObject({ action: 'unchanged', previous_role: 'admin' });
+    expect(await cli('project', 'add-member', '--project', 'DEMO', '--user', String(demo.account.id), '--role', 'member')).toMatchObject({ action: 'changed', previous_role: 'admin' });
+
+    const before = Date.now();
+    const short = await cli('token', 'create', '--account', String(demo.account.id), '--scopes', 'tasks:read', '--expires-in', '12h');
+    const expiresInMs = Date.parse(short.expires_at) - before;
+    expect(expiresInMs).toBeGreaterThan(11.9 * 3_600_000);
+    expect(expiresInMs).toBeLessThan(12.1 * 3_600_000);
+    expect((await cliFails('token', 'create', '--account', '1', '--scopes', 'tasks:read', '--expires-in', '12m')).stderr).toMatch(/12h, 30d/);
+
+    const { tokens } = await cli('token', 'list', '--org', 'demo');
+    const listed = tokens.find((t: { id: number }) => t.id === short.id);
+    expect(listed).toEqual({
+      id: short.id,
+      name: '',
+      account: { id: demo.account.id, name: 'Demo Bot' },
+      scopes: ['tasks:read'],
+      projects: null,
+      created_at: expect.any(String),
+      expires_at: short.expires_at,
+      last_used_at: null,
+    });
+    expect(JSON.stringify(tokens)).not.toContain(short.token);
+  });
+
+  it('refuses a sqlite URL without a path and names an unreachable database without its password', async () => {
+    const noPath = await cliFailsWith({ ...env, DATABASE_URL: 'sqlite:' }, 'migrate');
+    expect(noPath.stderr).toMatch(/DATABASE_URL "sqlite:" names no file/);
+    const badLevel = await cliFailsWith({ ...env, LOG_LEVEL: 'verbose' }, 'migrate');
+    expect(badLevel.stderr).toMatch(/LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
+    const unreachable = await cliFailsWith({ ...env, DATABASE_URL: 'postgres://app:s3cret@127.0.0.1:1/tracker' }, 'migrate');
+    expect(unreachable.stderr).toMatch(/cannot use the database postgres:\/\/app@127\.0\.0\.1:1\/tracker: .*ECONNREFUSED/);
+    expect(unreachable.stderr).not.toContain('s3cret');
   });
 });

@@ -80,6 +80,10 @@ export async function createDemo(ctx: AppContext) {
   };
 }
 
+/**
+ * The URL `serve` is reached at with the same settings: PUBLIC_BASE_URL when set, else HOST
+ * and PORT (a wildcard address is reached through localhost).
+ */
 /** A few tasks to look at, written through the task service as the demo bot (events and all). */
 async function createDemoTasks(ctx: AppContext, token: string): Promise<void> {
   const principal = await authenticate(ctx.db, ctx.clock, `Bearer ${token}`);

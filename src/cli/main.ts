@@ -29,6 +29,13 @@ function positiveInt(value: string): number {
   return n;
 }
 
+/** `12h`, `30d`, or a bare number of days (as before hours were accepted): the number of hours. */
+function duration(value: string): number {
+  const match = /^([1-9][0-9]{0,5})([hd]?)$/.exec(value.trim());
+  if (!match) throw new InvalidArgumentError('must be a number of hours or days, e.g. 12h, 30d (a bare number is days)');
+  return Number(match[1]) * (match[2] === 'h' ? 1 : 24);
+}
+
 const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
 
 /** Runs one admin command against an opened context and prints its result. */
@@ -126,11 +133,11 @@ token
   .requiredOption('--account <id>', 'account id', positiveInt)
   .requiredOption('--scopes <list>', 'comma-separated, e.g. tasks:read,projects:write', list)
   .option('--projects <keys>', 'restrict the token to these project keys', list)
-  .option('--expires-in <days>', 'expire after this many days', positiveInt)
+  .option('--expires-in <duration>', 'expire after this long: 12h, 30d (a bare number is days)', duration)
   .option('--name <name>', 'to recognise the token in lists')
   .action(
     action((ctx, opts: { account: number; scopes: string[]; projects?: string[]; expiresIn?: number; name?: string }) =>
-      accounts.createToken(ctx, { accountId: opts.account, scopes: opts.scopes, projectKeys: opts.projects, expiresInDays: opts.expiresIn, name: opts.name }),
+      accounts.createToken(ctx, { accountId: opts.account, scopes: opts.scopes, projectKeys: opts.projects, expiresInHours: opts.expiresIn, name: opts.name }),
     ),
   );
 token
@@ -176,7 +183,8 @@ program
   .action(action(async (ctx) => (await import('./demo.ts')).createDemo(ctx)));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  const message = error instanceof ApiError ? `${error.code}: ${error.message} ${JSON.stringify(error.details)}` : String(error);
+  const message =
+    error instanceof ApiError ? `${error.code}: ${error.message} ${JSON.stringify(error.details)}` : error instanceof Error ? error.message : String(error);
   process.stderr.write(`tasktracker: ${message}\n`);
   process.exit(1);
 });

@@ -4,6 +4,7 @@ import { serviceBaseUrl } from '../config.ts';
 import { issueSetupToken } from '../modules/people/people.service.ts';
 import { buildApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
+import { describeDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { type RunningWorker, startWorker, warnAboutWebhookConfig, WORKER_JOBS, type WorkerJob } from '../worker/run-worker.ts';
 
@@ -21,6 +22,7 @@ export interface RunningServer {
  */
 export async function startServer(ctx: AppContext, parts: { api: boolean; worker: boolean }, jobs: WorkerJob[] = WORKER_JOBS): Promise<RunningServer> {
   const log = createLogger(ctx.config.logLevel);
+  log.info({ database: describeDatabase(ctx.config.databaseUrl) }, 'database');
   warnAboutWebhookConfig(ctx, log);
   const app = parts.api ? await buildApp(ctx, { logger: log }) : null;
   if (app) {
@@ -43,8 +45,11 @@ export async function serve(ctx: AppContext, parts: { api: boolean; worker: bool
     process.once('SIGTERM', shutdown);
     process.once('SIGINT', shutdown);
   });
-  // Fastify stops accepting, answers 503 to new requests and waits for in-flight ones.
-  await app?.close();
+  // New requests get 503 while in-flight ones finish, for at most SHUTDOWN_TIMEOUT_SECONDS.
+  if (app) {
+    const { cut } = await app.drainAndClose(ctx.config.shutdownTimeoutSeconds * 1000);
+    if (cut) log.warn({ timeout_seconds: ctx.config.shutdownTimeoutSeconds }, 'shutdown deadline reached: requests still in flight were cut off');
+  }
   await worker?.stop();
   await ctx.database.close();
   log.info('stopped');

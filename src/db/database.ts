@@ -36,6 +36,35 @@ export function dialectOf(url: string): Dialect {
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url}"`);
 }
 
+/**
+ * The file of a `sqlite:` URL, resolved against the working directory: `sqlite:data/x.db` and
+ * `sqlite://data/x.db` are both `./data/x.db`, `sqlite:///srv/x.db` is `/srv/x.db`, and
+ * `sqlite::memory:` is an in-memory database. No path at all is refused: SQLite would open a
+ * temporary database that vanishes when the process stops.
+ */
+export function sqliteFile(url: string, cwd = process.cwd()): string {
+  const rest = url.slice('sqlite:'.length);
+  if (rest === ':memory:') return rest;
+  const file = rest.startsWith('//') ? rest.slice(2) : rest;
+  if (file === '' || file === '/') {
+    throw new Error(`DATABASE_URL "${url}" names no file: use sqlite:<path>, e.g. sqlite:./data/tasktracker.db`);
+  }
+  return path.resolve(cwd, file);
+}
+
+/** The database a URL points at, fit for logs and error messages: a PostgreSQL password is left out. */
+export function describeDatabase(url: string): string {
+  if (dialectOf(url) === 'sqlite') return `sqlite:${sqliteFile(url)}`;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '';
+    parsed.search = '';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparseable URL)';
+  }
+}
+
 export function openDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
   const dialect = dialectOf(url);
   if (dialect === 'postgres') {
@@ -48,8 +77,8 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     return { db, dialect, pgSchema: options.pgSchema, pgClientConfig, close: () => db.destroy() };
   }
 
-  const file = url.slice('sqlite:'.length);
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const file = sqliteFile(url);
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new BetterSqlite3(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError, type ErrorCode, errorBody, reflected, reflectedFields } from './errors.ts';
+import { routeHints } from './route-hints.ts';
 
 export interface AjvIssue {
   instancePath: string;
@@ -51,6 +52,8 @@ const PARSER_ERRORS: Record<string, [code: string, status: number, message: stri
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
+      // RFC 6750: a 401 names the scheme the client must use.
+      if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="tasktracker"');
       return reply.code(error.status).send(errorBody(error.code, error.message, error.details));
     }
     if (error.validation) {
@@ -80,7 +83,24 @@ export function registerErrorHandling(app: FastifyInstance): void {
       .send(errorBody('INTERNAL_ERROR', `Unexpected error. Quote request id ${request.id} when reporting it.`, { request_id: request.id }));
   });
 
+  // Every path ends with a slash. A request without it gets a 404 naming the right path rather
+  // than a redirect: a redirect would hide the mistake in the integrator's code, double every
+  // request, and could not be followed safely for writes anyway (README, "API conventions").
+  const hint = routeHints(app);
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(errorBody('NOT_FOUND', `No route ${request.method} ${reflected(request.url.split('?')[0] ?? '')}.`));
+    const path = reflected(request.url.split('?')[0] ?? '');
+    const found = hint(request.method, request.url);
+    if (found?.kind === 'slash') {
+      return reply
+        .code(404)
+        .send(errorBody('NOT_FOUND', `No route ${request.method} ${path}. Paths end with a slash: ${request.method} ${found.path}`, { path: found.path }));
+    }
+    if (found?.kind === 'method') {
+      return reply
+        .code(405)
+        .header('allow', found.allow.join(', '))
+        .send(errorBody('METHOD_NOT_ALLOWED', `${path} does not accept ${request.method}; it accepts ${found.allow.join(', ')}.`, { allow: found.allow }));
+    }
+    return reply.code(404).send(errorBody('NOT_FOUND', `No route ${request.method} ${path}.`));
   });
 }

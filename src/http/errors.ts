@@ -1,12 +1,13 @@
 /**
  * The one error type services throw, and the one list of error codes that feeds both the
- * HTTP error handler and the published OpenAPI document.
+ * HTTP error handler and the published OpenAPI document (which leaves out the codes only the
+ * console API answers).
  */
 export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, description: 'The request is invalid. `details` names each bad field.' },
   MALFORMED_JSON: { status: 400, description: 'The body is not valid JSON.' },
   UNAUTHENTICATED: { status: 401, description: 'Missing, invalid, expired or revoked bearer token or session.' },
-  INVALID_CREDENTIALS: { status: 401, description: 'Sign-in refused: wrong e-mail or password (the same answer when no such account exists).' },
+  INVALID_CREDENTIALS: { status: 401, description: 'Sign-in refused: wrong e-mail or password (the same answer when no such account exists).', consoleOnly: true },
   INSUFFICIENT_SCOPE: { status: 403, description: 'The token lacks the scope named in `details.required`.' },
   CSRF_FAILED: { status: 403, description: 'A session-authenticated request that changes something lacks the X-CSRF-Token header or comes from another Origin; nothing changed.' },
   FORBIDDEN: { status: 403, description: 'The resource is visible but the caller may not perform this action.' },
@@ -15,7 +16,7 @@ export const ERROR_CODES = {
   CONFLICT: { status: 409, description: 'Idempotency key reused with a different request, or while the first is running.' },
   ALREADY_EXISTS: { status: 409, description: 'A resource with the same unique value exists (`details.field`).' },
   LAST_ADMIN: { status: 409, description: 'The change would leave the project without an admin.' },
-  LAST_OWNER: { status: 409, description: 'The change would leave the organization without an active owner.' },
+  LAST_OWNER: { status: 409, description: 'The change would leave the organization without an active owner.', consoleOnly: true },
   STATUS_IN_USE: { status: 409, description: 'The status is referenced by tasks (`details.task_count`).' },
   STATUS_IS_DEFAULT: { status: 409, description: "The status is the project's default for new tasks; change the default first." },
   WORKFLOW_IN_USE: { status: 409, description: "The workflow is the project's active one; activate another first." },

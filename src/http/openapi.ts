@@ -1,6 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { AppContext } from '../context.ts';
 import { ERROR_CODES } from './errors.ts';
+import { finishDocument } from './openapi-finish.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,6 +17,16 @@ declare module 'fastify' {
 }
 
 const OPTIONAL_BODY = 'x-optional-body';
+
+const RELATIVE_SERVER = { url: '/', description: 'The origin this document is served from.' };
+
+/**
+ * The document as served at /api/v1/openapi.json: without PUBLIC_BASE_URL its server is the
+ * origin the request reached (behind a proxy, with TRUST_PROXY, the forwarded one).
+ */
+export function servedDocument(document: Record<string, unknown>, publicBaseUrl: string | null, origin: string): Record<string, unknown> {
+  return publicBaseUrl ? document : { ...document, servers: [{ url: origin }] };
+}
 
 const errorTable = Object.entries(ERROR_CODES)
   .map(([code, { status, description }]) => `| ${code} | ${status} | ${description} |`)
@@ -46,8 +57,16 @@ export function openApiOptions(ctx: AppContext): FastifyDynamicSwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'tasktracker API', version: 'v1', description: DESCRIPTION },
-      servers: ctx.config.publicBaseUrl ? [{ url: ctx.config.publicBaseUrl }] : [],
+      info: {
+        title: 'tasktracker API',
+        version: 'v1',
+        description: DESCRIPTION,
+        contact: { name: 'The operators of this tasktracker service' },
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
+      // Without PUBLIC_BASE_URL the document names its own origin: relative in the committed
+      // file, the requesting origin when served (see servedDocument).
+      servers: [ctx.config.publicBaseUrl ? { url: ctx.config.publicBaseUrl.replace(/\/+$/, '') } : RELATIVE_SERVER],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer' },
@@ -92,7 +111,7 @@ export function openApiOptions(ctx: AppContext): FastifyDynamicSwaggerOptions {
           (operation.requestBody as { required: boolean }).required = false;
         }
       }
-      return document;
+      return finishDocument(document as unknown as Record<string, unknown>) as unknown as typeof document;
     },
   };
 }

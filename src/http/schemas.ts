@@ -26,7 +26,7 @@ export const DateString = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}
 
 export const OffsetPagination = Type.Object(
   { count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
-  { title: 'OffsetPagination' },
+  { $id: 'OffsetPagination', title: 'OffsetPagination', description: 'Offset mode (the default).' },
 );
 export const CursorPagination = Type.Object(
   {
@@ -34,7 +34,7 @@ export const CursorPagination = Type.Object(
     next_cursor: Type.String({ description: 'Opaque; pass back as `cursor`. Always present, so a walk can resume later.' }),
     has_more: Type.Boolean(),
   },
-  { title: 'CursorPagination' },
+  { $id: 'CursorPagination', title: 'CursorPagination', description: 'Cursor mode, entered by sending `cursor` (empty to start).' },
 );
 
 export function Envelope<T extends TSchema>(data: T) {
@@ -45,7 +45,9 @@ export function ListEnvelope<T extends TSchema>(item: T) {
   return Type.Object({
     success: Type.Literal(true),
     data: Type.Array(item),
-    pagination: Type.Union([OffsetPagination, CursorPagination]),
+    pagination: Type.Union([Type.Ref(OffsetPagination), Type.Ref(CursorPagination)], {
+      description: 'OffsetPagination unless the request sent `cursor`, then CursorPagination.',
+    }),
   });
 }
 

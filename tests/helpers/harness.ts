@@ -10,6 +10,7 @@ import type { ProjectRole, WorkspaceRole } from '../../src/db/schema.ts';
 import { addProjectMember, createOrganization, createToken, createUser } from '../../src/modules/accounts/accounts.service.ts';
 import { ALL_SCOPES } from '../../src/modules/auth/scopes.ts';
 import { freshDatabase } from './database.ts';
+import { enforceResponseContract } from './response-contract.ts';
 
 export interface Response {
   status: number;
@@ -67,6 +68,8 @@ export async function createHarness(options: { config?: ConfigOverrides; beforeR
   const clock = new ManualClock('2026-11-21T09:00:00Z');
   const ctx: AppContext = { config, database, db: database.db, dialect: database.dialect, clock };
   const app = await buildApp(ctx, { logger: false });
+  // Every answer of a published operation must be one the OpenAPI document describes.
+  enforceResponseContract(app);
   options.beforeReady?.(app, ctx);
   await app.ready();
 
@@ -89,7 +92,7 @@ export async function createHarness(options: { config?: ConfigOverrides; beforeR
   };
 
   const tokenFor: TestHarness['tokenFor'] = async (accountId, scopes = ALL_SCOPES, projects, expiresInDays) => {
-    const t = await createToken(ctx, { accountId, scopes, projectKeys: projects, expiresInDays });
+    const t = await createToken(ctx, { accountId, scopes, projectKeys: projects, expiresInHours: expiresInDays === undefined ? undefined : expiresInDays * 24 });
     return { token: t.token, tokenId: t.id };
   };
 

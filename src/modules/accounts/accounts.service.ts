@@ -4,6 +4,8 @@ import { isUniqueViolation } from '../../db/database.ts';
 import type { ProjectRole, WorkspaceRole } from '../../db/schema.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { isScope } from '../auth/scopes.ts';
+import { lockProjectForDecision } from '../projects/lock.ts';
+import { assertAnotherAdminRemains } from '../projects/memberships.service.ts';
 import { displayPrefix, generateToken, hashToken } from '../auth/tokens.ts';
 
 /**
@@ -62,7 +64,7 @@ export async function createUser(
 
 export async function createToken(
   ctx: AppContext,
-  input: { accountId: number; scopes: string[]; projectKeys?: string[]; expiresInDays?: number; expiresInHours?: number; name?: string },
+  input: { accountId: number; scopes: string[]; projectKeys?: string[]; expiresInHours?: number; name?: string },
 ) {
   const account = await ctx.db.selectFrom('users').select(['id', 'organization_id', 'kind']).where('id', '=', input.accountId).executeTakeFirst();
   if (!account) throw notFound(`Account ${input.accountId}`);
@@ -83,8 +85,7 @@ export async function createToken(
   }
 
   const token = generateToken();
-  const lifetimeHours = input.expiresInHours ?? (input.expiresInDays !== undefined ? input.expiresInDays * 24 : undefined);
-  const expiresAt = lifetimeHours !== undefined ? isoFromMs(ctx.clock.nowMs() + lifetimeHours * 3_600_000) : null;
+  const expiresAt = input.expiresInHours !== undefined ? isoFromMs(ctx.clock.nowMs() + input.expiresInHours * 3_600_000) : null;
   const row = await ctx.db
     .insertInto('api_tokens')
     .values({
@@ -119,7 +120,11 @@ export async function revokeToken(ctx: AppContext, tokenId: number) {
   return { id: tokenId, revoked_at: now };
 }
 
-/** Grants (or changes) a project role; the operator's way to give an account its first project. */
+/**
+ * Grants (or changes) a project role; the operator's way to give an account its first project.
+ * The same rule as the API holds: a project always keeps one admin. The answer says whether
+ * the account was added, its role changed (with the previous one) or nothing changed.
+ */
 export async function addProjectMember(ctx: AppContext, input: { projectKey: string; userId: number; role: ProjectRole; org?: string }) {
   if (!PROJECT_ROLES.includes(input.role)) throw invalid({ role: `one of ${PROJECT_ROLES.join(', ')}` });
   const user = await ctx.db.selectFrom('users').select(['id', 'organization_id']).where('id', '=', input.userId).executeTakeFirst();
@@ -132,20 +137,28 @@ export async function addProjectMember(ctx: AppContext, input: { projectKey: str
     .executeTakeFirst();
   if (!project) throw notFound(`Project ${input.projectKey} in the user's organization`);
   const now = ctx.clock.nowIso();
-  const existing = await ctx.db
-    .selectFrom('project_memberships')
-    .select('id')
-    .where('project_id', '=', project.id)
-    .where('user_id', '=', user.id)
-    .executeTakeFirst();
-  if (existing) {
-    await ctx.db.updateTable('project_memberships').set({ role: input.role, updated_at: now }).where('id', '=', existing.id).execute();
-    return { id: existing.id, project: project.key, user: user.id, role: input.role };
-  }
-  const row = await ctx.db
-    .insertInto('project_memberships')
-    .values({ project_id: project.id, user_id: user.id, role: input.role, created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { id: row.id, project: project.key, user: user.id, role: input.role };
+  // Under the project's lock, like the API's membership changes, so the last-admin rule holds
+  // against a concurrent change through the API.
+  return ctx.db.transaction().execute(async (trx) => {
+    await lockProjectForDecision(trx, ctx.dialect, project.id);
+    const existing = await trx
+      .selectFrom('project_memberships')
+      .select(['id', 'role'])
+      .where('project_id', '=', project.id)
+      .where('user_id', '=', user.id)
+      .executeTakeFirst();
+    if (existing) {
+      const result = { id: existing.id, project: project.key, user: user.id, role: input.role, previous_role: existing.role };
+      if (existing.role === input.role) return { ...result, action: 'unchanged' as const };
+      if (existing.role === 'admin') await assertAnotherAdminRemains(trx, project.id, existing.id);
+      await trx.updateTable('project_memberships').set({ role: input.role, updated_at: now }).where('id', '=', existing.id).execute();
+      return { ...result, action: 'changed' as const };
+    }
+    const row = await trx
+      .insertInto('project_memberships')
+      .values({ project_id: project.id, user_id: user.id, role: input.role, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { id: row.id, project: project.key, user: user.id, role: input.role, previous_role: null, action: 'added' as const };
+  });
 }

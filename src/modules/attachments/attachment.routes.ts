@@ -103,8 +103,8 @@ export function registerAttachmentRoutes(app: Api, ctx: AppContext): void {
       headers: IfNoneMatchHeaders,
       response: {
         200: {
-          description: 'The file, byte for byte as uploaded.',
-          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          description: 'The file, byte for byte as uploaded, with the Content-Type recorded at upload (any media type, e.g. `text/plain` or `application/pdf`; see the attachment\'s `content_type`).',
+          content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
           headers: {
             ETag: { type: 'string', description: 'The SHA-256 of the content, quoted.' },
             'Content-Disposition': { type: 'string' },

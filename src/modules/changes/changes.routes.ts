@@ -6,18 +6,41 @@ import type { Api } from '../../http/types.ts';
 import { Task } from '../tasks/task.schemas.ts';
 import { readChanges } from './changes.service.ts';
 
-const ChangeRecord = Type.Object(
+const changeFields = {
+  id: Type.Integer({ description: 'Position in the feed (primary key).' }),
+  key: Type.String({ description: 'Task key.' }),
+  changed_at: Timestamp,
+};
+
+const TaskWrittenChange = Type.Object(
   {
-    id: Type.Integer({ description: 'Position in the feed (primary key).' }),
-    action: Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('deleted')]),
-    key: Type.String({ description: 'Task key.' }),
-    changed_at: Timestamp,
-    task: Type.Optional(Type.Ref(Task, { description: 'The task as it was after the change. Absent when action is deleted.' })),
+    ...changeFields,
+    action: Type.Union([Type.Literal('created'), Type.Literal('updated')]),
+    task: Type.Ref(Task, { description: 'The task as it was right after the change.' }),
   },
-  { $id: 'ChangeRecord', title: 'ChangeRecord' },
+  { $id: 'TaskWrittenChange', title: 'TaskWrittenChange', additionalProperties: false },
 );
 
-export const changesModels = [ChangeRecord];
+const TaskDeletedChange = Type.Object(
+  { ...changeFields, action: Type.Literal('deleted') },
+  { $id: 'TaskDeletedChange', title: 'TaskDeletedChange', additionalProperties: false, description: 'A deletion carries no task.' },
+);
+
+/** `task` depends on `action`: present for created and updated, absent for deleted. */
+const ChangeRecord = Type.Union([Type.Ref(TaskWrittenChange), Type.Ref(TaskDeletedChange)], {
+  $id: 'ChangeRecord',
+  title: 'ChangeRecord',
+  discriminator: {
+    propertyName: 'action',
+    mapping: {
+      created: '#/components/schemas/TaskWrittenChange',
+      updated: '#/components/schemas/TaskWrittenChange',
+      deleted: '#/components/schemas/TaskDeletedChange',
+    },
+  },
+});
+
+export const changesModels = [TaskWrittenChange, TaskDeletedChange, ChangeRecord];
 
 const DESCRIPTION = `The only endpoint that reports task deletions. Always cursor mode, ordered by \`id\`
 (not by \`changed_at\`, which is therefore not monotonic across a walk: keep the maximum seen).
@@ -50,7 +73,9 @@ export function registerChangesRoutes(app: Api, ctx: AppContext): void {
             changes: Type.Array(Type.Ref(ChangeRecord)),
             since: Type.Union([Timestamp, Type.Null()], { description: 'The since filter applied, normalised to UTC; null when none was applied.' }),
           }),
-          pagination: CursorPagination,
+          pagination: Type.Ref(CursorPagination),
+        }, {
+          headers: { 'X-Since-Ignored': { type: 'string', enum: ['true'], description: 'Present when `since` did not parse and was ignored: the whole feed is returned.' } },
         }),
         ...errorResponses(),
       },

@@ -85,7 +85,8 @@ export async function createMembership(
   }
 }
 
-async function assertAnotherAdminRemains(trx: Trx, projectId: number, membershipId: number): Promise<void> {
+/** LAST_ADMIN unless the project has an admin other than this membership; the API and the operator CLI both ask it. */
+export async function assertAnotherAdminRemains(trx: Trx, projectId: number, membershipId: number): Promise<void> {
   const other = await trx
     .selectFrom('project_memberships')
     .select('id')

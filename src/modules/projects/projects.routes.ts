@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth-hook.ts';
+import { invalid } from '../../http/errors.ts';
 import { list, ok } from '../../http/envelope.ts';
 import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
+import type { Principal } from '../auth/principal.ts';
 import * as memberships from './memberships.service.ts';
 import * as projects from './projects.service.ts';
 import {
@@ -18,8 +20,28 @@ import {
   ProjectPatchBody,
   ProjectPutBody,
 } from './projects.schemas.ts';
+import { readableProjectByKey } from '../../policy/index.ts';
 
 export const projectModels = [Project, Membership];
+
+/** `/projects/{id}/` takes the id or the key, like every other route and the README tour use the key. */
+const ProjectIdOrKeyParams = Type.Object({
+  id: Type.String({
+    pattern: '^(?:[1-9][0-9]{0,9}|[A-Z][A-Z0-9]{1,9})$',
+    description: 'The project\'s integer id or its key, e.g. `12` or `WEB`.',
+    examples: ['WEB'],
+  }),
+});
+
+/** The id a `{id}` path parameter names; a key the caller cannot see is 404, like an unknown id. */
+async function projectIdOf(ctx: AppContext, principal: Principal, idOrKey: string): Promise<number> {
+  if (!/^[0-9]+$/.test(idOrKey)) {
+    return (await readableProjectByKey(ctx.db, principal, idOrKey)).id;
+  }
+  const id = Number(idOrKey);
+  if (id > 2147483647) throw invalid({ id: 'must be <= 2147483647' });
+  return id;
+}
 
 export function registerProjectRoutes(app: Api, ctx: AppContext): void {
   const tags = ['Projects'];
@@ -53,42 +75,42 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
   });
 
   app.get('/api/v1/projects/:id/', {
-    schema: { tags, summary: 'Read a project', params: IdParams, response: { 200: one, ...errorResponses(404) } },
+    schema: { tags, summary: 'Read a project', params: ProjectIdOrKeyParams, response: { 200: one, ...errorResponses(404) } },
     config: { scope: 'projects:read' },
-  }, async (request) => ok(await projects.getProject(ctx, principalOf(request), request.params.id)));
+  }, async (request) => ok(await projects.getProject(ctx, principalOf(request), await projectIdOf(ctx, principalOf(request), request.params.id))));
 
   app.put('/api/v1/projects/:id/', {
     schema: {
       tags,
       summary: 'Replace a project\'s writable fields',
-      params: IdParams,
+      params: ProjectIdOrKeyParams,
       body: ProjectPutBody,
       response: { 200: one, ...errorResponses(404) },
     },
     config: { scope: 'projects:write' },
-  }, async (request) => ok(await projects.updateProject(ctx, principalOf(request), request.params.id, request.body, 'put')));
+  }, async (request) => ok(await projects.updateProject(ctx, principalOf(request), await projectIdOf(ctx, principalOf(request), request.params.id), request.body, 'put')));
 
   app.patch('/api/v1/projects/:id/', {
     schema: {
       tags,
       summary: 'Change some of a project\'s fields',
-      params: IdParams,
+      params: ProjectIdOrKeyParams,
       body: ProjectPatchBody,
       response: { 200: one, ...errorResponses(404) },
     },
     config: { scope: 'projects:write' },
-  }, async (request) => ok(await projects.updateProject(ctx, principalOf(request), request.params.id, request.body, 'patch')));
+  }, async (request) => ok(await projects.updateProject(ctx, principalOf(request), await projectIdOf(ctx, principalOf(request), request.params.id), request.body, 'patch')));
 
   app.delete('/api/v1/projects/:id/', {
     schema: {
       tags,
       summary: 'Delete a project and everything in it',
-      params: IdParams,
+      params: ProjectIdOrKeyParams,
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
     },
     config: { scope: 'projects:write' },
   }, async (request, reply) => {
-    await projects.deleteProject(ctx, principalOf(request), request.params.id);
+    await projects.deleteProject(ctx, principalOf(request), await projectIdOf(ctx, principalOf(request), request.params.id));
     return reply.code(204).send(null);
   });
 
