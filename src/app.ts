@@ -15,6 +15,7 @@ import { RateLimits } from './http/rate-limit.ts';
 import { ErrorResponse } from './http/schemas.ts';
 import { buildSerializerFactory } from './http/serialization.ts';
 import { registerValidators } from './http/validation.ts';
+import { registerWebApp } from './http/web-app.ts';
 import { LOG_REDACT } from './logger.ts';
 import { registerRoutes } from './routes.ts';
 
@@ -151,5 +152,6 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   registerRoutes(app, ctx);
+  await registerWebApp(app);
   return app;
 }
