@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
 import { WEB_DIST } from '../../src/http/web-app.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
 
@@ -64,14 +62,4 @@ export async function openWorld(): Promise<BrowserWorld> {
       await h.close();
     },
   };
-}
-
-/** axe-core on the current screen: no serious or critical violation. */
-export async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-    screen,
-  ).toEqual([]);
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, noteSkip, openWorld, skipReason, type BrowserWorld } from './browser.ts';
+import { expectAccessible } from './axe.ts';
+import { noteSkip, openWorld, skipReason, type BrowserWorld } from './browser.ts';
 import { signIn } from './session.ts';
 import type { Actor } from '../helpers/harness.ts';
 

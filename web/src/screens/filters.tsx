@@ -7,6 +7,7 @@ import { FILTER_NAMES, type ProjectConfig, type TaskFilters } from '../data.ts';
 export function Filters({ config, filters, base, count }: { config: ProjectConfig; filters: TaskFilters; base: string; count: number }) {
   const [, navigate] = useLocation();
   const [text, setText] = useState(filters.q ?? '');
+  const [more, setMore] = useState(false);
   const set = (name: keyof TaskFilters, value: string) => {
     const next: Record<string, string> = {};
     for (const key of FILTER_NAMES) if (filters[key]) next[key] = filters[key]!;
@@ -21,7 +22,7 @@ export function Filters({ config, filters, base, count }: { config: ProjectConfi
     return () => clearTimeout(timer);
   });
   const select = (name: keyof TaskFilters, label: string, options: Array<{ value: string; label: string }>) => (
-    <label className="filter">
+    <label className="filter extra">
       <span>{label}</span>
       <select value={filters[name] ?? ''} onChange={(e) => set(name, e.target.value)}>
         <option value="">Any</option>
@@ -34,12 +35,16 @@ export function Filters({ config, filters, base, count }: { config: ProjectConfi
     </label>
   );
   const active = FILTER_NAMES.some((name) => filters[name]);
+  const chosen = FILTER_NAMES.filter((name) => name !== 'q' && filters[name]).length;
   return (
-    <form className="filters" role="search" aria-label="Filter tasks" onSubmit={(e) => e.preventDefault()}>
+    <form className={more ? 'filters more-open' : 'filters'} role="search" aria-label="Filter tasks" onSubmit={(e) => e.preventDefault()}>
       <label className="filter grow">
         <span>Text</span>
         <input type="search" value={text} placeholder="Title or key" onChange={(e) => setText(e.target.value)} />
       </label>
+      <button type="button" className="more-filters" aria-expanded={more} onClick={() => setMore(!more)}>
+        More filters{chosen ? ` (${chosen})` : ''}
+      </button>
       {select('assignee', 'Assignee', [{ value: 'none', label: 'Unassigned' }, ...config.members.map((m) => ({ value: String(m.user), label: m.user_name }))])}
       {select('label', 'Label', config.labels.map((l) => ({ value: l.name, label: l.name })))}
       {select('task_type', 'Type', config.types.map((t) => ({ value: t.name, label: t.name })))}
