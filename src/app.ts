@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import secureJson from 'secure-json-parse';
@@ -17,6 +18,7 @@ import { buildSerializerFactory } from './http/serialization.ts';
 import { registerValidators } from './http/validation.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { LOG_REDACT } from './logger.ts';
+import { registerConsoleRoutes } from './modules/people/console.routes.ts';
 import { registerRoutes } from './routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -75,6 +77,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // Behind a TLS-terminating proxy, X-Forwarded-Proto/-Host/-For give the scheme (Secure cookie, own origin) and client address.
+    trustProxy: ctx.config.trustProxy,
     return503OnClosing: true,
     schemaController: { compilersFactory: { buildSerializer: buildSerializerFactory } },
     // A path Fastify cannot decode (e.g. %ZZ) is answered before any hook: keep the spec's error shape.
@@ -136,6 +140,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(swagger, openApiOptions(ctx));
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
+  await app.register(cookie);
   registerMetrics(app, ctx.config.metricsToken);
   registerAuth(app, ctx, limits);
   registerIdempotency(app, ctx);
@@ -152,6 +157,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   registerRoutes(app, ctx);
+  registerConsoleRoutes(app, ctx, limits);
   await registerWebApp(app);
   return app;
 }

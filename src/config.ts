@@ -40,6 +40,29 @@ export interface Config {
     url: string | null;
     from: string;
   };
+  /** The service sits behind a TLS-terminating proxy: trust its X-Forwarded-* headers (client address, https). */
+  trustProxy: boolean;
+  sessions: {
+    /** A session unused this long ends. */
+    idleMs: number;
+    /** A session ends this long after sign-in, however much it is used. */
+    absoluteMs: number;
+  };
+  signIn: {
+    /** Failed sign-ins allowed per account (e-mail address) within the window, then 429. */
+    perAccount: number;
+    /** Failed sign-ins allowed per client address within the window, then 429. */
+    perAddress: number;
+    windowSeconds: number;
+  };
+  links: {
+    /** Lifetime of an invitation link. */
+    invitationMs: number;
+    /** Lifetime of a password reset link. */
+    passwordResetMs: number;
+    /** Lifetime of the first-run setup link `serve` prints. */
+    setupMs: number;
+  };
   attachments: {
     /** Directory holding uploaded files, each under a server-generated name. */
     dir: string;
@@ -72,6 +95,7 @@ function positiveFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): n
 }
 
 const WEBHOOK_ATTEMPT_TIMEOUT_MS = 5000;
+const HOUR_MS = 60 * 60 * 1000;
 
 /** A lease no longer than an attempt would let a second worker re-run an attempt that is still going. */
 function webhookLeaseMs(env: NodeJS.ProcessEnv): number {
@@ -117,9 +141,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       url: env.SMTP_URL || null,
       from: env.SMTP_FROM || 'tasktracker <tasktracker@localhost>',
     },
+    trustProxy: boolFrom(env, 'TRUST_PROXY'),
+    sessions: {
+      idleMs: positiveFrom(env, 'SESSION_IDLE_HOURS', 7 * 24) * HOUR_MS,
+      absoluteMs: positiveFrom(env, 'SESSION_MAX_DAYS', 30) * 24 * HOUR_MS,
+    },
+    signIn: {
+      perAccount: positiveFrom(env, 'SIGN_IN_FAILURES_PER_ACCOUNT', 10),
+      perAddress: positiveFrom(env, 'SIGN_IN_FAILURES_PER_ADDRESS', 50),
+      windowSeconds: 15 * 60,
+    },
+    links: {
+      invitationMs: positiveFrom(env, 'INVITATION_TTL_HOURS', 7 * 24) * HOUR_MS,
+      passwordResetMs: 60 * 60 * 1000,
+      setupMs: 24 * HOUR_MS,
+    },
     attachments: {
       dir: env.ATTACHMENTS_DIR || './data/attachments',
       maxBytes: intFrom(env, 'ATTACHMENT_MAX_BYTES', 25 * 1024 * 1024),
     },
   };
+}
+
+/** The URL people reach the service at: PUBLIC_BASE_URL, else this host and port. */
+export function serviceBaseUrl(config: Config, port: number = config.port): string {
+  if (config.publicBaseUrl) return config.publicBaseUrl.replace(/\/+$/, '');
+  const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${port}`;
 }

@@ -1,5 +1,7 @@
 import type { AppContext } from '../context.ts';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { serviceBaseUrl } from '../config.ts';
+import { setPassword } from '../modules/people/people.service.ts';
 import { originFromPrincipal } from '../events/record-event.ts';
 import { addProjectMember, createOrganization, createToken, createUser } from '../modules/accounts/accounts.service.ts';
 import { authenticate } from '../modules/auth/auth.service.ts';
@@ -9,6 +11,7 @@ import { provisionProjectDefaults } from '../modules/workflows/defaults.ts';
 
 const DEMO_SLUG = 'demo';
 const DEMO_PROJECT = 'DEMO';
+const DEMO_OWNER_EMAIL = 'owner@demo.example';
 
 /** A ready-to-try workspace. Re-running reuses it and issues a fresh token. */
 export async function createDemo(ctx: AppContext) {
@@ -22,7 +25,12 @@ export async function createDemo(ctx: AppContext) {
     .where('kind', '=', 'service')
     .where('name', '=', 'Demo Bot')
     .executeTakeFirst();
-  if (!existing) await createUser(ctx, { org: DEMO_SLUG, kind: 'human', name: 'Demo Owner', email: 'owner@demo.example', role: 'owner' });
+  const owner =
+    (await ctx.db.selectFrom('users').select('id').where('organization_id', '=', org.id).where('email', '=', DEMO_OWNER_EMAIL).executeTakeFirst()) ??
+    (await createUser(ctx, { org: DEMO_SLUG, kind: 'human', name: 'Demo Owner', email: DEMO_OWNER_EMAIL, role: 'owner' }));
+  // A fresh generated password on every run, shown once: the demo owner signs in to the web app with it.
+  const password = randomBytes(12).toString('base64url');
+  await setPassword(ctx, owner.id, password);
   bot ??= await createUser(ctx, { org: DEMO_SLUG, kind: 'service', name: 'Demo Bot', role: 'admin' });
 
   let project = await ctx.db
@@ -53,12 +61,13 @@ export async function createDemo(ctx: AppContext) {
     });
   }
   await addProjectMember(ctx, { projectKey: DEMO_PROJECT, userId: bot.id, role: 'admin' });
+  await addProjectMember(ctx, { projectKey: DEMO_PROJECT, userId: owner.id, role: 'admin' });
 
   const token = await createToken(ctx, { accountId: bot.id, scopes: ALL_SCOPES });
   if (!(await ctx.db.selectFrom('tasks').select('id').where('project_id', '=', project.id).executeTakeFirst())) {
     await createDemoTasks(ctx, token.token);
   }
-  const baseUrl = ctx.config.publicBaseUrl ?? `http://localhost:${ctx.config.port}`;
+  const baseUrl = serviceBaseUrl(ctx.config);
   return {
     token: token.token,
     token_id: token.id,
@@ -66,6 +75,7 @@ export async function createDemo(ctx: AppContext) {
     organization: org.slug,
     account: { id: bot.id, name: bot.name },
     project: project.key,
+    sign_in: { url: `${baseUrl}/`, email: DEMO_OWNER_EMAIL, password },
     try: `curl -s -H "Authorization: Bearer ${token.token}" ${baseUrl}/api/v1/me/`,
   };
 }

@@ -1,4 +1,7 @@
+import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { serviceBaseUrl } from '../config.ts';
+import { issueSetupToken } from '../modules/people/people.service.ts';
 import { buildApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { createLogger } from '../logger.ts';
@@ -20,7 +23,10 @@ export async function startServer(ctx: AppContext, parts: { api: boolean; worker
   const log = createLogger(ctx.config.logLevel);
   warnAboutWebhookConfig(ctx, log);
   const app = parts.api ? await buildApp(ctx, { logger: log }) : null;
-  if (app) await app.listen({ host: ctx.config.host, port: ctx.config.port });
+  if (app) {
+    await app.listen({ host: ctx.config.host, port: ctx.config.port });
+    await announceSetup(ctx, log, (app.server.address() as AddressInfo).port);
+  }
   const worker = parts.worker ? startWorker(ctx, app?.log ?? log, jobs) : null;
   return { log, app, worker };
 }
@@ -42,4 +48,15 @@ export async function serve(ctx: AppContext, parts: { api: boolean; worker: bool
   await worker?.stop();
   await ctx.database.close();
   log.info('stopped');
+}
+
+/**
+ * First run: with no organization yet, prints a single-use link that lets the first person
+ * create the organization and its owner account in the browser (README "The first person").
+ */
+async function announceSetup(ctx: AppContext, log: FastifyBaseLogger, port: number): Promise<void> {
+  const setup = await issueSetupToken(ctx);
+  if (!setup) return;
+  const setupUrl = `${serviceBaseUrl(ctx.config, port)}/setup#token=${setup.token}`;
+  log.warn({ setup_url: setupUrl, expires_at: setup.expires_at }, `No organization yet. Open ${setupUrl} to create it and its owner account (the link works once, until ${setup.expires_at}).`);
 }

@@ -12,6 +12,7 @@ import * as taskRecords from './migrations/0008_task_records.ts';
 import * as standups from './migrations/0009_standups.ts';
 import * as searchScope from './migrations/0010_search_scope.ts';
 import * as readPaths from './migrations/0011_read_paths.ts';
+import * as people from './migrations/0012_people.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -30,6 +31,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0009_standups', standups],
   ['0010_search_scope', searchScope],
   ['0011_read_paths', readPaths],
+  ['0012_people', people],
 ];
 
 class StaticProvider implements MigrationProvider {

@@ -23,6 +23,10 @@ export interface UsersTable {
   name: string;
   role: WorkspaceRole;
   created_at: string;
+  /** argon2id hash (PHC string); null for service accounts and people who have not set a password. */
+  password_hash: Generated<string | null>;
+  /** 0 once deactivated: no sign-in, no session, no token. */
+  active: Generated<number>;
 }
 
 export interface ApiTokensTable {
@@ -37,6 +41,61 @@ export interface ApiTokensTable {
   expires_at: string | null;
   revoked_at: string | null;
   created_at: string;
+  /** Given at creation to recognise the token in lists; may be empty. */
+  name: Generated<string>;
+}
+
+export interface ApiTokenUsageTable {
+  token_id: number;
+  last_used_at: string;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 of the cookie's opaque token. */
+  token_hash: string;
+  created_at: string;
+  /** Moves with use (at most once a minute); the idle expiry counts from it. */
+  last_seen_at: string;
+  /** Absolute expiry, fixed at sign-in. */
+  expires_at: string;
+  revoked_at: string | null;
+  user_agent: string;
+  ip: string;
+}
+
+export interface SetupTokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface InvitationsTable {
+  id: Generated<number>;
+  organization_id: number;
+  email: string;
+  role: WorkspaceRole;
+  token_hash: string;
+  invited_by: number | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_user_id: number | null;
+  revoked_at: string | null;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  /** The admin who issued it; null when the person asked for it. */
+  created_by: number | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export interface ProjectsTable {
@@ -112,7 +171,9 @@ export interface PrioritiesTable {
 
 export interface IdempotencyKeysTable {
   id: Generated<number>;
-  token_id: number;
+  /** Exactly one of token_id and session_id is set: keys are scoped to the credential. */
+  token_id: number | null;
+  session_id: Generated<number | null>;
   key: string;
   request_hash: string;
   state: 'in_flight' | 'complete';
@@ -318,6 +379,7 @@ export interface NotificationsTable {
   created_at: string;
   emailed_at: string | null;
   email_error: string | null;
+  read_at: Generated<string | null>;
 }
 
 export interface InstallationSecretsTable {
@@ -475,6 +537,11 @@ export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
   api_tokens: ApiTokensTable;
+  api_token_usage: ApiTokenUsageTable;
+  sessions: SessionsTable;
+  setup_tokens: SetupTokensTable;
+  invitations: InvitationsTable;
+  password_resets: PasswordResetsTable;
   projects: ProjectsTable;
   project_memberships: ProjectMembershipsTable;
   statuses: StatusesTable;

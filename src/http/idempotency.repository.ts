@@ -4,9 +4,12 @@ import type { Selectable } from 'kysely';
 
 export type IdempotencyRecord = Selectable<IdempotencyKeysTable>;
 
+/** Keys are scoped to the credential: an API token, or a signed-in person's session. */
+export type KeyOwner = { token_id: number } | { session_id: number };
+
 export async function insertClaim(
   db: Executor,
-  claim: { token_id: number; key: string; request_hash: string; lease_expires_at: string; created_at: string },
+  claim: KeyOwner & { key: string; request_hash: string; lease_expires_at: string; created_at: string },
 ): Promise<number> {
   const row = await db
     .insertInto('idempotency_keys')
@@ -16,8 +19,9 @@ export async function insertClaim(
   return row.id;
 }
 
-export function findByKey(db: Executor, tokenId: number, key: string): Promise<IdempotencyRecord | undefined> {
-  return db.selectFrom('idempotency_keys').selectAll().where('token_id', '=', tokenId).where('key', '=', key).executeTakeFirst();
+export function findByKey(db: Executor, owner: KeyOwner, key: string): Promise<IdempotencyRecord | undefined> {
+  const query = db.selectFrom('idempotency_keys').selectAll().where('key', '=', key);
+  return ('session_id' in owner ? query.where('session_id', '=', owner.session_id) : query.where('token_id', '=', owner.token_id)).executeTakeFirst();
 }
 
 /** Compare-and-swap takeover of an expired or abandoned record: succeeds for exactly one caller. */

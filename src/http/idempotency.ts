@@ -53,17 +53,17 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
 
 type ClaimResult = { kind: 'claimed'; id: number } | { kind: 'replay'; record: repo.IdempotencyRecord };
 
-async function claim(ctx: AppContext, tokenId: number, key: string, hash: string): Promise<ClaimResult> {
+async function claim(ctx: AppContext, owner: repo.KeyOwner, key: string, hash: string): Promise<ClaimResult> {
   const nowMs = ctx.clock.nowMs();
   const now = ctx.clock.nowIso();
   const fresh = { request_hash: hash, lease_expires_at: isoFromMs(nowMs + ctx.config.idempotency.leaseSeconds * 1000), created_at: now };
   try {
-    return { kind: 'claimed', id: await repo.insertClaim(ctx.db, { token_id: tokenId, key, ...fresh }) };
+    return { kind: 'claimed', id: await repo.insertClaim(ctx.db, { ...owner, key, ...fresh }) };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
 
-  const existing = await repo.findByKey(ctx.db, tokenId, key);
+  const existing = await repo.findByKey(ctx.db, owner, key);
   if (!existing) throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry shortly.');
 
   const forgotten = existing.created_at <= isoFromMs(nowMs - ctx.config.idempotency.ttlSeconds * 1000);
@@ -87,7 +87,9 @@ async function claim(ctx: AppContext, tokenId: number, key: string, hash: string
 
 /** Claims the key for this request; when an identical request already completed, returns its stored response instead. */
 async function claimForRequest(ctx: AppContext, request: FastifyRequest, key: string, hash: string): Promise<StoredResponse | null> {
-  const result = await claim(ctx, request.principal!.tokenId, key, hash);
+  const principal = request.principal!;
+  const owner: repo.KeyOwner = principal.sessionId ? { session_id: principal.sessionId } : { token_id: principal.tokenId };
+  const result = await claim(ctx, owner, key, hash);
   if (result.kind === 'replay') return result.record;
   request.idempotencyClaimId = result.id;
   return null;

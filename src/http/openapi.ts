@@ -26,6 +26,13 @@ const DESCRIPTION = `Self-hosted project and task tracking API.
 Every request carries \`Authorization: Bearer <token>\`. Each operation names the scope it needs;
 a write scope implies the read scope of the same area.
 
+The web app calls the same operations as a signed-in person instead (\`cookieAuth\`: the
+\`tt_session\` cookie, \`__Host-tt_session\` over HTTPS). A session has every scope; what the person
+may see and do follows their workspace and project roles. A cookie-authenticated request that is
+not GET, HEAD or OPTIONS must send the session's CSRF token in \`X-CSRF-Token\` and an \`Origin\`
+equal to the service's own, or it is refused with 403 \`CSRF_FAILED\` and changes nothing.
+Idempotency keys then belong to the session, and events it causes carry \`source: "app"\`.
+
 Successful responses: \`{"success": true, "data": ..., "pagination": ...}\`.
 Errors: \`{"success": false, "error": {"code", "message", "details"}}\`.
 
@@ -41,7 +48,17 @@ export function openApiOptions(ctx: AppContext): FastifyDynamicSwaggerOptions {
       openapi: '3.1.0',
       info: { title: 'tasktracker API', version: 'v1', description: DESCRIPTION },
       servers: ctx.config.publicBaseUrl ? [{ url: ctx.config.publicBaseUrl }] : [],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer' },
+          cookieAuth: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'tt_session',
+            description: 'A signed-in person\'s session (named `__Host-tt_session` over HTTPS). Writes also need the `X-CSRF-Token` header and a same-origin `Origin`.',
+          },
+        },
+      },
     },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
@@ -60,7 +77,7 @@ export function openApiOptions(ctx: AppContext): FastifyDynamicSwaggerOptions {
         schema: {
           ...schema,
           description: schema.description ? `${schema.description}\n\n${note}` : note,
-          security: [{ bearerAuth: [] }],
+          security: [{ bearerAuth: [] }, { cookieAuth: [] }],
           'x-required-scope': scope === 'authenticated' ? null : scope,
           ...optionalBody,
         } as unknown as typeof schema,

@@ -50,11 +50,17 @@ export class RateLimits {
   }
 
   /** Takes one request from the caller's budget, or throws 429 RATE_LIMITED. */
-  async consume(bucket: Bucket, tokenId: number, organizationId: number): Promise<RateLimitState> {
-    if (bucket === 'search') return consumeTier(this.search, `t${tokenId}`);
-    const token = await consumeTier(this.tokenBurst, `t${tokenId}`);
+  /** `caller` names the credential: `t<token id>` or `s<session id>`. */
+  async consume(bucket: Bucket, caller: string, organizationId: number): Promise<RateLimitState> {
+    if (bucket === 'search') return consumeTier(this.search, caller);
+    const token = await consumeTier(this.tokenBurst, caller);
     const org = await consumeTier(this.orgSustained, `o${organizationId}`);
     return org.remaining < token.remaining ? org : token;
+  }
+
+  /** A limiter sharing this process's store (Redis when configured), for counters other than request rates. */
+  limiter(keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
+    return this.tier(keyPrefix, points, duration).limiter;
   }
 
   async close(): Promise<void> {

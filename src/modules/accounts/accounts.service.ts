@@ -62,7 +62,7 @@ export async function createUser(
 
 export async function createToken(
   ctx: AppContext,
-  input: { accountId: number; scopes: string[]; projectKeys?: string[]; expiresInDays?: number },
+  input: { accountId: number; scopes: string[]; projectKeys?: string[]; expiresInDays?: number; expiresInHours?: number; name?: string },
 ) {
   const account = await ctx.db.selectFrom('users').select(['id', 'organization_id', 'kind']).where('id', '=', input.accountId).executeTakeFirst();
   if (!account) throw notFound(`Account ${input.accountId}`);
@@ -83,7 +83,8 @@ export async function createToken(
   }
 
   const token = generateToken();
-  const expiresAt = input.expiresInDays !== undefined ? isoFromMs(ctx.clock.nowMs() + input.expiresInDays * 86_400_000) : null;
+  const lifetimeHours = input.expiresInHours ?? (input.expiresInDays !== undefined ? input.expiresInDays * 24 : undefined);
+  const expiresAt = lifetimeHours !== undefined ? isoFromMs(ctx.clock.nowMs() + lifetimeHours * 3_600_000) : null;
   const row = await ctx.db
     .insertInto('api_tokens')
     .values({
@@ -95,10 +96,11 @@ export async function createToken(
       expires_at: expiresAt,
       revoked_at: null,
       created_at: ctx.clock.nowIso(),
+      name: input.name ?? '',
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { id: row.id, token, scopes: [...new Set(input.scopes)], projects: input.projectKeys ?? null, expires_at: expiresAt };
+  return { id: row.id, name: input.name ?? '', token, scopes: [...new Set(input.scopes)], projects: input.projectKeys ?? null, expires_at: expiresAt };
 }
 
 export async function revokeToken(ctx: AppContext, tokenId: number) {

@@ -16,12 +16,15 @@ const Me = Type.Object(
       role: Type.String({ description: 'Workspace role: owner, admin, member or guest.' }),
     }),
     organization: Type.Object({ id: Type.Integer(), slug: Type.String(), name: Type.String() }),
-    token: Type.Object({
-      id: Type.Integer(),
-      scopes: Type.Array(Type.String(), { description: 'Effective scopes (a write scope adds its read scope).' }),
-      projects: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'Project keys the token is restricted to; null when unrestricted.' }),
-      expires_at: Type.Union([Timestamp, Type.Null()]),
-    }),
+    token: Type.Union([
+      Type.Object({
+        id: Type.Integer(),
+        scopes: Type.Array(Type.String(), { description: 'Effective scopes (a write scope adds its read scope).' }),
+        projects: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'Project keys the token is restricted to; null when unrestricted.' }),
+        expires_at: Type.Union([Timestamp, Type.Null()]),
+      }),
+      Type.Null(),
+    ], { description: 'The bearer token; null when a signed-in person\'s session cookie authenticated the request (every scope, no restriction).' }),
     projects: Type.Array(Type.Object({ id: Type.Integer(), key: Type.String(), name: Type.String(), role: Type.String() }), {
       description: 'Every project this token can see.',
     }),
@@ -51,7 +54,7 @@ export function registerMeRoutes(app: Api, ctx: AppContext): void {
     return ok({
       account: { id: principal.userId, name: principal.userName, email: principal.userEmail, kind: principal.userKind, role: principal.role },
       organization: { id: principal.organizationId, slug: principal.organizationSlug, name: principal.organizationName },
-      token: { id: principal.tokenId, scopes: principal.scopes, projects: restrictedKeys, expires_at: principal.expiresAt },
+      token: principal.sessionId ? null : { id: principal.tokenId, scopes: principal.scopes, projects: restrictedKeys, expires_at: principal.expiresAt },
       projects,
     });
   });

@@ -16,6 +16,7 @@ export function findTokenWithAccount(db: Executor, tokenHash: string) {
       'u.email as user_email',
       'u.kind as user_kind',
       'u.role',
+      'u.active as user_active',
       'o.id as organization_id',
       'o.slug as organization_slug',
       'o.name as organization_name',

@@ -31,6 +31,7 @@ export async function principalOfTokenHash(db: Db, clock: Clock, tokenHash: stri
   const row = await findTokenWithAccount(db, tokenHash);
   if (!row) throw unauthenticated('The token is not valid.');
   if (row.revoked_at) throw unauthenticated('The token has been revoked.');
+  if (!row.user_active) throw unauthenticated("The token's account is deactivated.");
   assertUsable(clock, row.expires_at);
 
   return {

@@ -1,9 +1,14 @@
 import type { ProjectRole, WorkspaceRole } from '../../db/schema.ts';
 import type { Scope } from './scopes.ts';
 
-/** Who is calling: the token, its service account, and what the token allows. */
+/** Who is calling: the token, its service account, and what the token allows; or a signed-in person's session. */
 export interface Principal {
+  /** The API token; 0 for a session (see sessionId). */
   tokenId: number;
+  /** Set when a session cookie authenticated the request: the caller is a signed-in person. */
+  sessionId?: number;
+  /** Where the caller's changes come from in events: 'app' for a session, 'api' (the default) for a token. */
+  source?: 'app' | 'api';
   userId: number;
   userName: string;
   userEmail: string | null;

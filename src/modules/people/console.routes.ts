@@ -1,0 +1,227 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.ts';
+import { principalOf } from '../../http/auth-hook.ts';
+import { ok } from '../../http/envelope.ts';
+import { ApiError } from '../../http/errors.ts';
+import type { RateLimits } from '../../http/rate-limit.ts';
+import { Envelope, errorResponses, IdParams } from '../../http/schemas.ts';
+import { assertSameOrigin, clearSessionCookie, currentSession, linkBase, setSessionCookie } from '../../http/session-auth.ts';
+import { listSessions, revokeSession } from '../sessions/sessions.service.ts';
+import { SignInThrottle } from '../sessions/sign-in-throttle.ts';
+import * as schemas from './console.schemas.ts';
+import * as people from './people.service.ts';
+
+/**
+ * The organization console API under /api/console/ (README "People and sign-in"): what the
+ * web app needs beyond the published API. Only a signed-in person's session cookie
+ * authenticates it (`config.console`); it is left out of the published OpenAPI document.
+ */
+const WRONG_CREDENTIALS = 'Wrong e-mail or password.';
+
+const clientOf = (request: FastifyRequest): people.Client => ({
+  userAgent: String(request.headers['user-agent'] ?? ''),
+  ip: request.ip,
+});
+
+export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext, limits: RateLimits): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const throttle = new SignInThrottle(limits, ctx.config.signIn);
+  const hide = true;
+  const signedIn = { console: true } as const;
+  const sessionResponse = Envelope(schemas.SessionPayload);
+  const noContent = { 204: Type.Null() };
+
+  // -------------------------------------------------------------------------------------------
+  // Public: no session yet. A foreign Origin is refused (a foreign page cannot sign the browser in).
+
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/api/console/') && !request.routeOptions.config.console) assertSameOrigin(ctx, request, false);
+  });
+
+  app.get('/api/console/setup/', {
+    schema: { hide, response: { 200: Envelope(Type.Object({ needed: Type.Boolean() })), ...errorResponses() } },
+  }, async () => ok({ needed: await people.setupNeeded(ctx) }));
+
+  app.post('/api/console/setup/', {
+    schema: { hide, body: schemas.SetupBody, response: { 201: sessionResponse, ...errorResponses(409) } },
+  }, async (request, reply) => {
+    const { session, payload } = await people.completeSetup(ctx, request.body, clientOf(request));
+    setSessionCookie(request, reply, session);
+    return reply.code(201).send(ok(payload));
+  });
+
+  app.post('/api/console/sign-in/', {
+    schema: { hide, body: schemas.SignInBody, response: { 200: sessionResponse, ...errorResponses() } },
+  }, async (request, reply) => {
+    const { email, password } = request.body;
+    await throttle.check(reply, email, request.ip);
+    const result = await people.signIn(ctx, { email, password }, clientOf(request));
+    if (!result) {
+      await throttle.failed(email, request.ip);
+      throw new ApiError('INVALID_CREDENTIALS', WRONG_CREDENTIALS);
+    }
+    await throttle.succeeded(email);
+    setSessionCookie(request, reply, result.session);
+    return ok(result.payload);
+  });
+
+  app.get('/api/console/invitations/lookup/', {
+    schema: { hide, querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }), response: { 200: Envelope(schemas.InvitationLookup), ...errorResponses(404) } },
+  }, async (request) => ok(await people.lookupInvitation(ctx, request.query.token)));
+
+  app.post('/api/console/invitations/accept/', {
+    schema: { hide, body: schemas.AcceptBody, response: { 201: sessionResponse, ...errorResponses(409) } },
+  }, async (request, reply) => {
+    const { session, payload } = await people.acceptInvitation(ctx, request.body, clientOf(request));
+    setSessionCookie(request, reply, session);
+    return reply.code(201).send(ok(payload));
+  });
+
+  app.post('/api/console/password-resets/', {
+    schema: { hide, body: schemas.ResetRequestBody, response: { 202: Type.Object({ success: Type.Literal(true), data: Type.Null() }), ...errorResponses() } },
+  }, async (request, reply) => {
+    await throttle.spendAddress(reply, request.ip);
+    const { mailing } = await people.requestPasswordReset(ctx, request.body.email, linkBase(ctx, request));
+    mailing.catch((error: unknown) => request.log.error({ err: error }, 'could not e-mail a password reset link'));
+    return reply.code(202).send({ success: true, data: null });
+  });
+
+  app.post('/api/console/password-resets/complete/', {
+    schema: { hide, body: schemas.ResetCompleteBody, response: { 200: sessionResponse, ...errorResponses() } },
+  }, async (request, reply) => {
+    const { session, payload } = await people.completePasswordReset(ctx, request.body, clientOf(request));
+    setSessionCookie(request, reply, session);
+    return ok(payload);
+  });
+
+  // -------------------------------------------------------------------------------------------
+  // Signed in
+
+  app.get('/api/console/session/', {
+    schema: { hide, response: { 200: sessionResponse, ...errorResponses() } },
+    config: signedIn,
+  }, async (request) => ok(await people.sessionPayload(ctx, ctx.db, currentSession(request))));
+
+  app.post('/api/console/sign-out/', {
+    schema: { hide, response: { ...noContent, ...errorResponses() } },
+    config: signedIn,
+  }, async (request, reply) => {
+    const principal = principalOf(request);
+    await revokeSession(ctx, principal.userId, currentSession(request).id);
+    clearSessionCookie(request, reply);
+    return reply.code(204).send(null);
+  });
+
+  app.get('/api/console/sessions/', {
+    schema: { hide, response: { 200: Envelope(Type.Array(schemas.SessionItem)), ...errorResponses() } },
+    config: signedIn,
+  }, async (request) => ok(await listSessions(ctx, principalOf(request).userId, currentSession(request).id)));
+
+  app.delete('/api/console/sessions/:id/', {
+    schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
+    config: signedIn,
+  }, async (request, reply) => {
+    await revokeSession(ctx, principalOf(request).userId, request.params.id);
+    if (request.params.id === currentSession(request).id) clearSessionCookie(request, reply);
+    return reply.code(204).send(null);
+  });
+
+  app.get('/api/console/profile/', {
+    schema: { hide, response: { 200: Envelope(schemas.Person), ...errorResponses() } },
+    config: signedIn,
+  }, async (request) => ok(await people.getProfile(ctx, principalOf(request))));
+
+  app.patch('/api/console/profile/', {
+    schema: { hide, body: schemas.NameBody, response: { 200: Envelope(schemas.Person), ...errorResponses() } },
+    config: signedIn,
+  }, async (request) => ok(await people.updateProfile(ctx, principalOf(request), request.body)));
+
+  app.post('/api/console/profile/password/', {
+    schema: { hide, body: schemas.PasswordChangeBody, response: { ...noContent, ...errorResponses() } },
+    config: signedIn,
+  }, async (request, reply) => {
+    await people.changePassword(ctx, principalOf(request), request.body);
+    return reply.code(204).send(null);
+  });
+
+  app.get('/api/console/organization/', {
+    schema: { hide, response: { 200: Envelope(schemas.Organization), ...errorResponses() } },
+    config: signedIn,
+  }, async (request) => ok(await people.getOrganization(ctx, principalOf(request))));
+
+  app.patch('/api/console/organization/', {
+    schema: { hide, body: schemas.NameBody, response: { 200: Envelope(schemas.Organization), ...errorResponses() } },
+    config: signedIn,
+  }, async (request) => ok(await people.updateOrganization(ctx, principalOf(request), request.body)));
+
+  app.get('/api/console/people/', {
+    schema: { hide, response: { 200: Envelope(Type.Array(schemas.Person)), ...errorResponses() } },
+    config: signedIn,
+  }, async (request) => ok(await people.listPeople(ctx, principalOf(request))));
+
+  app.patch('/api/console/people/:id/', {
+    schema: { hide, params: IdParams, body: schemas.PersonPatchBody, response: { 200: Envelope(schemas.Person), ...errorResponses(404, 409) } },
+    config: signedIn,
+  }, async (request) => ok(await people.updatePerson(ctx, principalOf(request), request.params.id, request.body)));
+
+  app.post('/api/console/people/:id/password-reset/', {
+    schema: { hide, params: IdParams, response: { 201: Envelope(schemas.ResetLink), ...errorResponses(404) } },
+    config: signedIn,
+  }, async (request, reply) => reply.code(201).send(ok(await people.issuePasswordReset(ctx, principalOf(request), request.params.id, linkBase(ctx, request)))));
+
+  app.get('/api/console/invitations/', {
+    schema: { hide, response: { 200: Envelope(Type.Array(schemas.Invitation)), ...errorResponses() } },
+    config: signedIn,
+  }, async (request) => ok(await people.listInvitations(ctx, principalOf(request))));
+
+  app.post('/api/console/invitations/', {
+    schema: { hide, body: schemas.InvitationBody, response: { 201: Envelope(schemas.CreatedInvitation), ...errorResponses(409) } },
+    config: signedIn,
+  }, async (request, reply) => reply.code(201).send(ok(await people.createInvitation(ctx, principalOf(request), request.body, linkBase(ctx, request)))));
+
+  app.delete('/api/console/invitations/:id/', {
+    schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
+    config: signedIn,
+  }, async (request, reply) => {
+    await people.revokeInvitation(ctx, principalOf(request), request.params.id);
+    return reply.code(204).send(null);
+  });
+
+  app.post('/api/console/service-accounts/', {
+    schema: { hide, body: schemas.ServiceAccountBody, response: { 201: Envelope(schemas.Person), ...errorResponses() } },
+    config: signedIn,
+  }, async (request, reply) => reply.code(201).send(ok(await people.createServiceAccount(ctx, principalOf(request), request.body))));
+
+  app.get('/api/console/tokens/', {
+    schema: { hide, response: { 200: Envelope(Type.Array(schemas.Token)), ...errorResponses() } },
+    config: signedIn,
+  }, async (request) => ok(await people.listTokens(ctx, principalOf(request))));
+
+  app.post('/api/console/tokens/', {
+    schema: { hide, body: schemas.TokenBody, response: { 201: Envelope(schemas.CreatedToken), ...errorResponses(404) } },
+    config: signedIn,
+  }, async (request, reply) => reply.code(201).send(ok(await people.createConsoleToken(ctx, principalOf(request), request.body))));
+
+  app.delete('/api/console/tokens/:id/', {
+    schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
+    config: signedIn,
+  }, async (request, reply) => {
+    await people.revokeConsoleToken(ctx, principalOf(request), request.params.id);
+    return reply.code(204).send(null);
+  });
+
+  app.get('/api/console/notifications/', {
+    schema: { hide, response: { 200: Envelope(Type.Array(schemas.Notification)), ...errorResponses() } },
+    config: signedIn,
+  }, async (request) => ok(await people.listOwnNotifications(ctx, principalOf(request))));
+
+  app.post('/api/console/notifications/:id/read/', {
+    schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
+    config: signedIn,
+  }, async (request, reply) => {
+    await people.markNotificationRead(ctx, principalOf(request), request.params.id);
+    return reply.code(204).send(null);
+  });
+}

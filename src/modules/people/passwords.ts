@@ -1,0 +1,37 @@
+import { hash, verify } from '@node-rs/argon2';
+import { invalid } from '../../http/errors.ts';
+
+/**
+ * Password hashing: argon2id with the OWASP Password Storage Cheat Sheet's first
+ * configuration (19 MiB of memory, 2 iterations, 1 lane). The PHC string keeps its own
+ * parameters, so stronger settings later still verify old hashes.
+ */
+// `algorithm: 2` is the library's Algorithm.Argon2id (a const enum, which isolated modules cannot import).
+const OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export const MIN_PASSWORD_LENGTH = 10;
+/** Long enough for any passphrase or manager-generated password; bounds the work a request can ask for. */
+export const MAX_PASSWORD_LENGTH = 1024;
+
+/** Length is the only rule (no composition rules). */
+export function checkPasswordRules(password: string, field = 'password'): void {
+  if ([...password].length < MIN_PASSWORD_LENGTH) throw invalid({ [field]: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
+  if (password.length > MAX_PASSWORD_LENGTH) throw invalid({ [field]: `must be at most ${MAX_PASSWORD_LENGTH} characters` });
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, OPTIONS);
+}
+
+/** A hash of nothing anyone knows, verified against when there is no account, so that answer takes as long as a wrong password. */
+let dummy: Promise<string> | undefined;
+
+/** True when `password` matches `stored`; with no stored hash, spends the same time and answers false. */
+export async function verifyPassword(stored: string | null, password: string): Promise<boolean> {
+  if (!stored) {
+    dummy ??= hashPassword(`no account ${Math.random()}`);
+    await verify(await dummy, password).catch(() => false);
+    return false;
+  }
+  return verify(stored, password).catch(() => false);
+}
