@@ -16,11 +16,12 @@ const world = await openWorld();
 try {
   const owner = await signIn(world);
   const api = async (method: 'POST' | 'PUT', url: string, body: unknown) => {
-    const res = await world.h.request(method, url, { token: owner.token, body });
+    const res = await world.h.request(method, url, { token: owner.bot.token, body });
     if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${res.text}`);
     return res.body.data;
   };
   await api('POST', '/api/v1/projects/', { name: 'Website relaunch', key: 'WEB' });
+  await world.h.addMember('WEB', owner.userId, 'admin');
   for (const [name, color] of [['frontend', '#1f5fbf'], ['backend', '#17613a'], ['design', '#8a4b00']] as const) {
     await api('POST', '/api/v1/projects/WEB/labels/', { name, color });
   }
@@ -41,7 +42,7 @@ try {
       priority,
       labels,
       due_date: due,
-      assignee: owner.accountId,
+      assignee: owner.userId,
       description: `## Goal\n\n${title} ships with the relaunch.\n\n- [x] Sketch\n- [ ] Build\n- [ ] Review with **design**`,
     });
     const path = { 'To Do': [], 'In Progress': ['In Progress'], 'In Review': ['In Progress', 'In Review'], Done: ['In Progress', 'Done'] }[status] ?? [];

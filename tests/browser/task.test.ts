@@ -1,19 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { noteSkip, openWorld, skipReason, type BrowserWorld } from './browser.ts';
-import { signIn } from './session.ts';
-import type { Actor } from '../helpers/harness.ts';
+import { PASSWORD } from '../helpers/people.ts';
+import { signIn, type SignedIn } from './session.ts';
 
 noteSkip();
 
 describe.skipIf(skipReason !== null)('task, list, search, my work and standups in Chromium', () => {
   let w: BrowserWorld;
-  let owner: Actor;
-  const api = (method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown) => w.h.request(method, url, { token: owner.token, body });
+  let owner: SignedIn;
+  const api = (method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown) => w.h.request(method, url, { token: owner.bot.token, body });
   beforeAll(async () => {
     w = await openWorld();
     owner = await signIn(w);
-    await w.h.project(owner, 'OPS', 'Operations');
+    await w.h.project(owner.bot, 'OPS', 'Operations');
+    await w.h.addMember('OPS', owner.userId, 'admin');
     for (const title of ['Rotate the certificates', 'Renew the domain']) {
       expect((await api('POST', '/api/v1/projects/OPS/tasks/', { title, description: 'Check **both** hosts' })).status).toBe(201);
     }
@@ -103,5 +104,22 @@ describe.skipIf(skipReason !== null)('task, list, search, my work and standups i
     await page.getByRole('link', { name: 'Standups' }).click();
     await page.getByRole('heading', { name: /Today/ }).waitFor();
     await expectAccessible(page, 'standups');
+  });
+
+  it('signs out, sends the next visit to sign-in, and refuses a wrong password with the reason', async () => {
+    const { page } = w;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expectAccessible(page, 'sign in');
+    await page.goto('/p/OPS/board');
+    await page.waitForURL('**/sign-in?next=%2Fp%2FOPS%2Fboard');
+    await page.getByLabel('E-mail').fill(owner.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Wrong e-mail or password.' }).waitFor();
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/p/OPS/board');
+    await page.getByRole('button', { name: /OPS-1/ }).waitFor();
   });
 });

@@ -56,8 +56,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     },
     signedOut() {
       setCsrfToken(null);
-      client.clear();
+      // The session query keeps its observer (clearing the whole cache would strand it on the old
+      // payload); everything else belonged to the person who signed out.
       client.setQueryData(['session'], null);
+      client.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
     },
   };
   return <SessionContext.Provider value={state}>{children}</SessionContext.Provider>;

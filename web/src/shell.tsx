@@ -23,7 +23,7 @@ export function App() {
   return (
     <Switch>
       <Route path="/setup" component={Setup} />
-      <Route path="/invitations/accept" component={AcceptInvitation} />
+      <Route path="/invite" component={AcceptInvitation} />
       <Route path="/reset-password" component={ResetPassword} />
       <Route path="/sign-in">{session ? <Redirect to="/" /> : <SignIn />}</Route>
       <Route>

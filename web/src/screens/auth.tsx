@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useLocation, useSearch } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { call, get, type SessionPayload } from '../api.ts';
 import { useSession } from '../session.tsx';
 import { ErrorNote, Field, Spinner, formatDateTime } from '../ui.tsx';
@@ -29,7 +29,9 @@ function useSessionForm() {
     try {
       const payload = (await call<SessionPayload>(path, { method: 'POST', body, quiet401: true })).data;
       signedIn(payload);
-      navigate('/');
+      // Back to the screen that asked for a sign-in; only a path on this site.
+      const next = new URLSearchParams(window.location.search).get('next');
+      navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/');
     } catch (e) {
       setError(e);
     } finally {
@@ -39,7 +41,8 @@ function useSessionForm() {
   return { error, busy, submit };
 }
 
-const tokenOf = (search: string) => new URLSearchParams(search).get('token') ?? '';
+/** Links carry their token in the fragment (`/invite#token=...`), which never reaches a server log. */
+const tokenOf = () => new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
 
 export function SignIn() {
   const [email, setEmail] = useState('');
@@ -75,8 +78,7 @@ export function SignIn() {
 }
 
 export function Setup() {
-  const search = useSearch();
-  const [token] = useState(tokenOf(search));
+  const [token] = useState(tokenOf);
   const [orgName, setOrgName] = useState('');
   const [slug, setSlug] = useState('');
   const [name, setName] = useState('');
@@ -121,8 +123,7 @@ export function Setup() {
 }
 
 export function AcceptInvitation() {
-  const search = useSearch();
-  const [token] = useState(tokenOf(search));
+  const [token] = useState(tokenOf);
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const form = useSessionForm();
@@ -165,8 +166,7 @@ export function AcceptInvitation() {
 
 /** Asks for a reset link, or (opened from one) sets the new password. */
 export function ResetPassword() {
-  const search = useSearch();
-  const [token] = useState(tokenOf(search));
+  const [token] = useState(tokenOf);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [sent, setSent] = useState(false);
