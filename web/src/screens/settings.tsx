@@ -5,7 +5,7 @@ import { del, get, patch, post } from '../api.ts';
 import { useMe, useSession } from '../session.tsx';
 import { ErrorNote, Field, Spinner, formatDateTime, useNotify } from '../ui.tsx';
 
-const ROLES = ['owner', 'admin', 'member'] as const;
+const ROLES = ['owner', 'admin', 'member', 'guest'] as const;
 const SCOPES = ['tasks', 'projects', 'standups', 'workflows', 'customfields', 'webhooks'];
 
 function SettingsFrame({ current, children }: { current: 'profile' | 'organization'; children: ReactNode }) {
