@@ -106,6 +106,36 @@ describe.skipIf(skipReason !== null)('task, list, search, my work and standups i
     await expectAccessible(page, 'standups');
   });
 
+  it('links tasks and shows a refused loop, attaches a file with progress, logs time', async () => {
+    const { page } = w;
+    await page.goto('/t/OPS-1');
+    await page.getByLabel('This task').selectOption('blocks');
+    await page.getByLabel('Other task').fill('OPS-2');
+    await page.getByRole('button', { name: 'Add link' }).click();
+    await page.getByRole('button', { name: 'Remove link to OPS-2' }).waitFor();
+    await page.goto('/t/OPS-2');
+    await page.getByRole('button', { name: 'Remove link to OPS-1' }).waitFor();
+    await page.getByLabel('This task').selectOption('blocks');
+    await page.getByLabel('Other task').fill('OPS-1');
+    await page.getByRole('button', { name: 'Add link' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The loop it would close: OPS-2 → OPS-1 → OPS-2' }).waitFor();
+    expect((await api('GET', '/api/v1/tasks/OPS-2/links/')).body.data).toHaveLength(1);
+
+    await page.getByLabel('Attach a file').setInputFiles({ name: 'runbook.txt', mimeType: 'text/plain', buffer: Buffer.from('step 1: breathe\n') });
+    await page.getByRole('link', { name: 'runbook.txt' }).waitFor();
+    const [attachment] = (await api('GET', '/api/v1/tasks/OPS-2/attachments/')).body.data;
+    expect(attachment).toMatchObject({ filename: 'runbook.txt', size: 16 });
+    const download = await page.evaluate(async (id) => (await fetch(`/api/v1/attachments/${id}/content/`)).text(), attachment.id);
+    expect(download).toBe('step 1: breathe\n');
+
+    await page.getByLabel('Minutes').fill('45');
+    await page.getByLabel('Note', { exact: true }).fill('renewal call');
+    await page.getByRole('button', { name: 'Log time' }).click();
+    await page.getByText('45 min on').waitFor();
+    expect((await api('GET', '/api/v1/tasks/OPS-2/')).body.data.time_spent_minutes).toBe(45);
+    await expectAccessible(page, 'task with links, files and time');
+  });
+
   it('signs out, sends the next visit to sign-in, and refuses a wrong password with the reason', async () => {
     const { page } = w;
     await page.getByRole('button', { name: 'Sign out' }).click();

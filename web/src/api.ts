@@ -27,6 +27,36 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
+export const csrfHeader = (): Record<string, string> => (csrfToken ? { 'x-csrf-token': csrfToken } : {});
+
+/**
+ * Uploads one file as multipart (`file` part) with progress, which fetch cannot report; the
+ * answer is read like any other call.
+ */
+export function upload<T>(path: string, file: File, onProgress: (fraction: number) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.setRequestHeader('accept', 'application/json');
+    for (const [name, value] of Object.entries(csrfHeader())) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
+    xhr.onerror = () => reject(new ApiError(0, { code: 'NETWORK_ERROR', message: 'The upload was interrupted. Check your connection.', details: {} }, null));
+    xhr.onload = () => {
+      let json: { success?: boolean; data?: T; error?: ApiErrorBody } | null = null;
+      try {
+        json = JSON.parse(xhr.responseText);
+      } catch {
+        json = null;
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && json?.success) resolve(json.data as T);
+      else reject(new ApiError(xhr.status, json?.error ?? { code: `HTTP_${xhr.status}`, message: `The service answered ${xhr.status}.`, details: {} }, xhr.getResponseHeader('x-request-id')));
+    };
+    const form = new FormData();
+    form.append('file', file);
+    xhr.send(form);
+  });
+}
+
 let unauthenticated: () => void = () => {};
 /** Called when a call answers 401: the session ended elsewhere (signed out, revoked, expired). */
 export function onUnauthenticated(handler: () => void): void {

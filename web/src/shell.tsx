@@ -275,6 +275,7 @@ function useLiveUpdates() {
         void client.invalidateQueries({ queryKey: keys.task(change.key) });
         void client.invalidateQueries({ queryKey: ['comments', change.key] });
         void client.invalidateQueries({ queryKey: ['activities', change.key] });
+        for (const part of ['links', 'attachments', 'time', 'subtasks', 'followers']) void client.invalidateQueries({ queryKey: [part, change.key] });
       }
       if (change.kind === 'project') {
         void client.invalidateQueries({ queryKey: keys.projects });

@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { ApiError, call, get, getAll, post, type Activity, type Comment, type Task } from '../api.ts';
 import { keys, useProject, useProjectConfig, type ProjectConfig } from '../data.ts';
 import { useMe } from '../session.tsx';
+import { Attachments, Links, TimeEntries } from './task-extras.tsx';
 import { ErrorNote, Field, Markdown, Spinner, errorNotice, formatDate, formatDateTime, useNotify } from '../ui.tsx';
 
 /** The fields the edit form changes, as the API takes them. */
@@ -162,7 +163,10 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
             </section>
           )}
           <Subtasks task={task} />
+          <Links taskKey={task.key} />
           <Comments taskKey={task.key} />
+          <Attachments taskKey={task.key} />
+          <TimeEntries taskKey={task.key} projectKey={task.project} config={config} />
           <History taskKey={task.key} config={config} />
         </div>
         <aside className="task-side" aria-label="Details">
