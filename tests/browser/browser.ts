@@ -35,8 +35,8 @@ export interface BrowserWorld {
 }
 
 /** The real app listening on a loopback port over a fresh database, and one Chromium with one page. */
-export async function openWorld(): Promise<BrowserWorld> {
-  const h = await createHarness();
+export async function openWorld<H extends TestHarness = TestHarness>(make: () => Promise<H> = () => createHarness() as Promise<H>): Promise<BrowserWorld & { h: H }> {
+  const h = await make();
   await h.app.listen({ host: '127.0.0.1', port: 0 });
   const address = h.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');

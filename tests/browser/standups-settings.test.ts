@@ -2,22 +2,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { noteSkip, openWorld, skipReason, type BrowserWorld } from './browser.ts';
 import { signIn, type SignedIn } from './session.ts';
+import { deliverDue } from '../../src/worker/deliver-due.ts';
+import { fanOut } from '../../src/worker/fan-out.ts';
+import { captureLogger, createWebhookHarness, startReceiver, type Receiver, type WebhookHarness } from '../helpers/webhooks.ts';
 
 noteSkip();
 
 describe.skipIf(skipReason !== null)('standups and settings in Chromium', () => {
-  let w: BrowserWorld;
+  let w: BrowserWorld & { h: WebhookHarness };
   let owner: SignedIn;
+  let receiver: Receiver;
   const api = (method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown, token = owner.bot.token) => w.h.request(method, url, { token, body });
   beforeAll(async () => {
-    w = await openWorld();
+    // Webhook receivers here listen on loopback; the test resolver maps hooks.test to it.
+    w = await openWorld(() => createWebhookHarness({ allowPrivate: true }));
+    receiver = await startReceiver();
     owner = await signIn(w);
     await w.h.project(owner.bot, 'STD', 'Standup demo');
     await w.h.addMember('STD', owner.userId, 'member');
     expect((await api('POST', '/api/v1/projects/STD/tasks/', { title: 'Migrate the mail server', assignee: owner.userId })).status).toBe(201);
     expect((await api('PUT', '/api/v1/tasks/STD-1/', { status: 'In Progress' })).status).toBe(200);
   });
-  afterAll(async () => w?.close());
+  afterAll(async () => {
+    await receiver?.close();
+    await w?.close();
+  });
 
   it('redrafts, skips, redrafts again and submits a check-in with a blocker', async () => {
     const { page } = w;
@@ -89,5 +98,36 @@ describe.skipIf(skipReason !== null)('standups and settings in Chromium', () => 
     await page.getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('cell', { name: /this one/ }).waitFor();
     await expectAccessible(page, 'profile');
+  });
+
+  it('creates a webhook endpoint, sends a test, shows the delivery and its attempts, and replays it', async () => {
+    const { page } = w;
+    await page.getByRole('link', { name: 'Organization' }).click();
+    await page.getByLabel('Receiver URL').fill(receiver.url('/hook'));
+    await page.getByLabel('task.created').check();
+    await page.getByRole('button', { name: 'Create endpoint' }).click();
+    const secret = await page.locator('.secret', { hasText: 'Signing secret' }).locator('code').textContent();
+    expect(secret?.length).toBeGreaterThan(20);
+    await page.getByRole('button', { name: `Send a test to ${receiver.url('/hook')}` }).click();
+    await page.getByRole('status').filter({ hasText: 'Test event queued.' }).waitFor();
+    const { log } = captureLogger();
+    await fanOut(w.h.ctx);
+    await deliverDue(w.h.ctx, log);
+    // The outbox's earlier task.created is delivered too: the endpoint spans every project.
+    const delivered = receiver.requests.length;
+    expect(delivered).toBeGreaterThanOrEqual(1);
+    const row = page.getByRole('row', { name: /\(test\) delivered/ });
+    await row.waitFor({ timeout: 15_000 });
+    await row.getByRole('button', { name: /Attempts of delivery/ }).click();
+    await page.getByText(/HTTP 200 in \d+ ms/).waitFor();
+    await expectAccessible(page, 'webhooks');
+    await page.getByLabel('Delivery status').selectOption('failed');
+    await page.getByText('No deliveries with status failed.').waitFor();
+    await page.getByLabel('Delivery status').selectOption('');
+    await row.getByRole('button', { name: /Replay delivery/ }).click();
+    await page.getByRole('row', { name: /replay of #/ }).waitFor({ timeout: 15_000 });
+    await fanOut(w.h.ctx);
+    await deliverDue(w.h.ctx, log);
+    expect(receiver.requests).toHaveLength(delivered + 1);
   });
 });

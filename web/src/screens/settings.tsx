@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { del, get, patch, post } from '../api.ts';
 import { useMe, useSession } from '../session.tsx';
 import { ErrorNote, Field, Spinner, formatDateTime, useNotify } from '../ui.tsx';
+import { Webhooks } from './webhooks.tsx';
 
 const ROLES = ['owner', 'admin', 'member', 'guest'] as const;
 const SCOPES = ['tasks', 'projects', 'standups', 'workflows', 'customfields', 'webhooks'];
@@ -174,6 +175,8 @@ export function Organization() {
       <People />
       <Invitations />
       <Tokens />
+      <Webhooks />
+      <Notifications />
     </SettingsFrame>
   );
 }
@@ -414,6 +417,41 @@ function Tokens() {
           The new token (shown once, copy it now): <code>{secret}</code>
         </p>
       ) : null}
+    </section>
+  );
+}
+
+interface Notification {
+  id: number;
+  kind: string;
+  message: string;
+  endpoint: number | null;
+  created_at: string;
+  read_at: string | null;
+}
+
+/** Operator notices, such as a webhook endpoint disabled after failing deliveries. */
+function Notifications() {
+  const client = useQueryClient();
+  const list = useQuery({ queryKey: ['notifications'], queryFn: ({ signal }) => get<Notification[]>('/api/console/notifications/', signal) });
+  const read = useMutation({ mutationFn: (id: number) => post(`/api/console/notifications/${id}/read/`), onSuccess: () => client.invalidateQueries({ queryKey: ['notifications'] }) });
+  return (
+    <section aria-labelledby="notifications-title">
+      <h2 id="notifications-title">Notifications</h2>
+      <ErrorNote error={list.error} />
+      {list.data?.length === 0 ? <p className="muted">Nothing to report.</p> : null}
+      <ul className="plain">
+        {list.data?.map((n) => (
+          <li key={n.id} className={n.read_at ? 'muted' : undefined}>
+            {formatDateTime(n.created_at)}: {n.message}{' '}
+            {!n.read_at ? (
+              <button type="button" className="link" onClick={() => read.mutate(n.id)}>
+                Mark as read
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
