@@ -5,7 +5,8 @@ import { signIn, type SignedIn } from './session.ts';
 
 noteSkip();
 
-describe.skipIf(skipReason !== null)('the board in Chromium', () => {
+// A browser on a loaded machine is slow; the actions' own 30 s waits are the real bounds.
+describe.skipIf(skipReason !== null)('the board in Chromium', { timeout: 180_000 }, () => {
   let w: BrowserWorld;
   let owner: SignedIn;
   const status = async (key: string) => (await w.h.request('GET', `/api/v1/tasks/${key}/`, { token: owner.bot.token })).body.data.status;
@@ -95,5 +96,21 @@ describe.skipIf(skipReason !== null)('the board in Chromium', () => {
     expect(await page.getByRole('button', { name: /WEB-1/ }).count()).toBe(0);
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.getByRole('button', { name: /WEB-1/ }).waitFor();
+  });
+
+  it('edits the workflow as a from/to grid and the board order with move buttons', async () => {
+    const { page } = w;
+    await page.getByRole('link', { name: 'Settings', exact: true }).first().click();
+    await page.getByRole('heading', { name: 'Workflow' }).waitFor();
+    const cell = page.getByRole('checkbox', { name: 'To Do to Done' });
+    expect(await cell.isChecked()).toBe(false);
+    await cell.check();
+    await expect.poll(() => cell.isChecked()).toBe(true);
+    const project = (await w.h.request('GET', '/api/v1/projects/WEB/', { token: owner.bot.token })).body.data;
+    const transitions = (await w.h.request('GET', `/api/v1/transitions/?workflow=${project.workflow}&limit=100`, { token: owner.bot.token })).body.data;
+    expect(transitions.map((t: { from_status_name: string; to_status_name: string }) => `${t.from_status_name}>${t.to_status_name}`)).toContain('To Do>Done');
+    await page.getByRole('button', { name: 'Move Done up' }).click();
+    await expect.poll(async () => (await w.h.request('GET', `/api/v1/statuses/?project=${project.id}`, { token: owner.bot.token })).body.data.map((s: { name: string }) => s.name)).toEqual(['To Do', 'In Progress', 'Done', 'In Review']);
+    await expectAccessible(page, 'project settings');
   });
 });

@@ -50,7 +50,7 @@ export async function openWorld<H extends TestHarness = TestHarness>(make: () =>
     viewport: { width: 1280, height: 800 },
   });
   const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(30_000);
   return {
     h,
     baseUrl,

@@ -8,7 +8,8 @@ import { captureLogger, createWebhookHarness, startReceiver, type Receiver, type
 
 noteSkip();
 
-describe.skipIf(skipReason !== null)('standups and settings in Chromium', () => {
+// A browser on a loaded machine is slow; the actions' own 30 s waits are the real bounds.
+describe.skipIf(skipReason !== null)('standups and settings in Chromium', { timeout: 180_000 }, () => {
   let w: BrowserWorld & { h: WebhookHarness };
   let owner: SignedIn;
   let receiver: Receiver;

@@ -8,6 +8,7 @@ import { Dialog, ErrorNote, Field, Spinner } from './ui.tsx';
 import { Board } from './screens/board.tsx';
 import { ListView } from './screens/list.tsx';
 import { MyWork } from './screens/mywork.tsx';
+import { ProjectSettings } from './screens/project-settings.tsx';
 import { Projects } from './screens/projects.tsx';
 import { Organization, Profile } from './screens/settings.tsx';
 import { Standups } from './screens/standups.tsx';
@@ -72,6 +73,7 @@ function SignedIn() {
           <Route path="/projects" component={Projects} />
           <Route path="/p/:key/board">{(params) => <Board key={params.key} projectKey={params.key} />}</Route>
           <Route path="/p/:key/list">{(params) => <ListView key={params.key} projectKey={params.key} />}</Route>
+          <Route path="/p/:key/settings">{(params) => <ProjectSettings key={params.key} projectKey={params.key} />}</Route>
           <Route path="/t/:key">{(params) => <TaskScreen key={params.key} taskKey={params.key} />}</Route>
           <Route path="/my-work" component={MyWork} />
           <Route path="/standups" component={Standups} />

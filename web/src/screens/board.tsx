@@ -56,6 +56,7 @@ export function Board({ projectKey }: { projectKey: string }) {
   const client = useQueryClient();
   const notify = useNotify();
   const [active, setActive] = useState<Task | null>(null);
+  const [liveMessage, setLiveMessage] = useState('');
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 8 } }),
@@ -78,16 +79,13 @@ export function Board({ projectKey }: { projectKey: string }) {
       for (const [key, data] of context?.before ?? []) client.setQueryData(key, data);
       const notice = errorNotice(error);
       notify({ ...notice, message: `${task.key} stays in ${task.status}: ${notice.message}` });
-      announce(`${task.key} could not move to ${to.name}. ${notice.message}`);
+      setLiveMessage(`${task.key} could not move to ${to.name}. ${notice.message}`);
     },
     onSuccess: (saved) => {
       client.setQueriesData<Task[]>({ queryKey: keys.tasks(projectKey) }, (list) => list?.map((t) => (t.key === saved.key ? saved : t)));
-      client.setQueryData(keys.task(saved.key), undefined);
+      void client.invalidateQueries({ queryKey: keys.task(saved.key) });
     },
   });
-
-  const [liveMessage, setLiveMessage] = useState('');
-  const announce = (text: string) => setLiveMessage(text);
 
   const visible = useMemo(() => (tasks.data ?? []).filter((t) => matchesText(t, filters.q)), [tasks.data, filters.q]);
   const byStatus = useMemo(() => {

@@ -18,6 +18,7 @@ export function ProjectTabs({ project, current, titleId }: { project: Project; c
         <Link href={`/p/${project.key}/list`} aria-current={current === 'list' ? 'page' : undefined}>
           List
         </Link>
+        <Link href={`/p/${project.key}/settings`}>Settings</Link>
       </nav>
       <button type="button" className="primary" onClick={() => window.dispatchEvent(new CustomEvent('tt:new-task', { detail: project.key }))}>
         New task <kbd>c</kbd>
