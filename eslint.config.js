@@ -1,8 +1,9 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'coverage/', 'packages/*/dist/', 'packages/client/src/generated/'] },
+  { ignores: ['node_modules/', 'data/', 'coverage/', 'web/dist/', 'packages/*/dist/', 'packages/client/src/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -11,5 +12,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
+  },
+  {
+    files: ['web/src/**'],
+    languageOptions: { globals: globals.browser },
   },
 );

@@ -18,6 +18,7 @@ import { RateLimits } from './http/rate-limit.ts';
 import { CursorPagination, ErrorResponse, OffsetPagination } from './http/schemas.ts';
 import { buildSerializerFactory } from './http/serialization.ts';
 import { registerValidators } from './http/validation.ts';
+import { registerWebApp } from './http/web-app.ts';
 import { LOG_REDACT, LOG_SERIALIZERS } from './logger.ts';
 import { registerConsoleRoutes } from './modules/people/console.routes.ts';
 import { registerRoutes } from './routes.ts';
@@ -183,5 +184,6 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   registerRoutes(app, ctx);
   registerConsoleRoutes(app, ctx, limits);
+  await registerWebApp(app);
   return app;
 }

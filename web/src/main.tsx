@@ -1,0 +1,49 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ApiError, onUnauthenticated } from './api.ts';
+import { SessionProvider } from './session.tsx';
+import { App } from './shell.tsx';
+import { Notices, errorNotice, type Notice } from './ui.tsx';
+import './styles.css';
+
+let notify: (notice: Omit<Notice, 'id'>) => void = () => {};
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    /** `quiet`: the screen shows this mutation's error itself. */
+    mutationMeta: { quiet?: boolean };
+  }
+}
+
+const client = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      // A refusal will not change on retry; only a failed connection is worth another try.
+      retry: (count, error) => count < 2 && error instanceof ApiError && (error.status === 0 || error.status >= 500),
+    },
+  },
+  // Nothing fails silently: a mutation whose screen does not show its error gets a notice.
+  mutationCache: new MutationCache({
+    onError: (error, _variables, _context, mutation) => {
+      if (!mutation.meta?.quiet) notify(errorNotice(error));
+    },
+  }),
+});
+
+onUnauthenticated(() => {
+  client.setQueryData(['session'], null);
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={client}>
+      <Notices bind={(n) => (notify = n)}>
+        <SessionProvider>
+          <App />
+        </SessionProvider>
+      </Notices>
+    </QueryClientProvider>
+  </StrictMode>,
+);

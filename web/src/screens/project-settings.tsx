@@ -1,0 +1,247 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { del, get, patch, post, type Category, type Status } from '../api.ts';
+import { keys, useProject, useProjectConfig } from '../data.ts';
+import { ErrorNote, Field, Spinner, categoryLabel } from '../ui.tsx';
+
+interface Person {
+  id: number;
+  name: string;
+  kind: 'human' | 'service';
+  active: boolean;
+}
+
+/** A project's name, members and roles, statuses in board order, and the workflow as a from/to grid. */
+export function ProjectSettings({ projectKey }: { projectKey: string }) {
+  const { project, isPending, error } = useProject(projectKey);
+  const config = useProjectConfig(project);
+  const client = useQueryClient();
+  const [name, setName] = useState<string | null>(null);
+  const rename = useMutation({
+    mutationFn: () => patch(`/api/v1/projects/${project!.id}/`, { name }),
+    meta: { quiet: true },
+    onSuccess: () => {
+      setName(null);
+      void client.invalidateQueries({ queryKey: keys.projects });
+    },
+  });
+  if (isPending) return <Spinner />;
+  if (!project) return <ErrorNote error={error ?? new Error(`No project ${projectKey} is visible to you.`)} />;
+  return (
+    <section className="page" aria-labelledby="psettings-title">
+      <header className="screen-head">
+        <h1 id="psettings-title">
+          {project.name} <span className="muted">settings</span>
+        </h1>
+        <Link href={`/p/${project.key}/board`}>Back to the board</Link>
+      </header>
+      <form
+        className="inline-form"
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          rename.mutate();
+        }}
+      >
+        <Field label="Project name">{(id) => <input id={id} required value={name ?? project.name} onChange={(e) => setName(e.target.value)} />}</Field>
+        <button type="submit" disabled={name === null}>
+          Rename
+        </button>
+      </form>
+      <ErrorNote error={rename.error ?? config.error} />
+      <Members projectId={project.id} />
+      <Statuses projectId={project.id} statuses={config.statuses} />
+      {project.workflow !== null ? <TransitionGrid workflowId={project.workflow} statuses={config.statuses} /> : null}
+    </section>
+  );
+}
+
+function Members({ projectId }: { projectId: number }) {
+  const client = useQueryClient();
+  const members = useQuery({ queryKey: ['members', projectId], queryFn: ({ signal }) => get<Array<{ id: number; user: number; user_name: string; role: string }>>(`/api/v1/memberships/?project=${projectId}&limit=200`, signal) });
+  const people = useQuery({ queryKey: ['people'], queryFn: ({ signal }) => get<Person[]>('/api/console/people/', signal), retry: false });
+  const [user, setUser] = useState('');
+  const refresh = () => client.invalidateQueries({ queryKey: ['members', projectId] });
+  const add = useMutation({ mutationFn: () => post('/api/v1/memberships/', { project: projectId, user: Number(user), role: 'member' }), meta: { quiet: true }, onSuccess: refresh });
+  const change = useMutation({ mutationFn: ({ id, role }: { id: number; role: string }) => patch(`/api/v1/memberships/${id}/`, { role }), meta: { quiet: true }, onSettled: refresh });
+  const remove = useMutation({ mutationFn: (id: number) => del(`/api/v1/memberships/${id}/`), meta: { quiet: true }, onSuccess: refresh });
+  const outside = people.data?.filter((p) => p.active && !members.data?.some((m) => m.user === p.id)) ?? [];
+  return (
+    <section aria-labelledby="members-title">
+      <h2 id="members-title">Members</h2>
+      <ErrorNote error={members.error ?? change.error ?? remove.error} />
+      <ul className="plain">
+        {members.data?.map((m) => (
+          <li key={m.id} className="actions">
+            <span>{m.user_name}</span>
+            <select aria-label={`Role of ${m.user_name}`} value={m.role} onChange={(e) => change.mutate({ id: m.id, role: e.target.value })}>
+              <option value="admin">admin</option>
+              <option value="member">member</option>
+              <option value="viewer">viewer</option>
+            </select>
+            <button type="button" className="link" onClick={() => remove.mutate(m.id)}>
+              Remove {m.user_name}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          add.mutate();
+        }}
+      >
+        <Field label="Add a member">
+          {(id) => (
+            <select id={id} required value={user} onChange={(e) => setUser(e.target.value)}>
+              <option value="">Choose…</option>
+              {outside.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <button type="submit">Add</button>
+      </form>
+      <ErrorNote error={add.error} />
+    </section>
+  );
+}
+
+/** Board order changes with Move up / Move down buttons: reachable from the keyboard and by screen readers. */
+function Statuses({ projectId, statuses }: { projectId: number; statuses: Status[] }) {
+  const client = useQueryClient();
+  const [name, setName] = useState('');
+  const [category, setCategory] = useState<Category>('todo');
+  const refresh = () => {
+    void client.invalidateQueries({ queryKey: ['statuses', projectId] });
+    void client.invalidateQueries({ queryKey: ['workflow'] });
+  };
+  const reorder = useMutation({ mutationFn: (ids: number[]) => post('/api/v1/statuses/reorder/', { project: projectId, statuses: ids }), meta: { quiet: true }, onSettled: refresh });
+  const add = useMutation({
+    mutationFn: () => post('/api/v1/statuses/', { project: projectId, name, category }),
+    meta: { quiet: true },
+    onSuccess: () => {
+      setName('');
+      refresh();
+    },
+  });
+  const remove = useMutation({ mutationFn: (id: number) => del(`/api/v1/statuses/${id}/`), meta: { quiet: true }, onSuccess: refresh });
+  const move = (index: number, by: number) => {
+    const ids = statuses.map((s) => s.id);
+    const [id] = ids.splice(index, 1);
+    ids.splice(index + by, 0, id!);
+    reorder.mutate(ids);
+  };
+  return (
+    <section aria-labelledby="statuses-title">
+      <h2 id="statuses-title">Statuses</h2>
+      <ErrorNote error={reorder.error ?? remove.error} />
+      <ol className="status-order">
+        {statuses.map((s, i) => (
+          <li key={s.id} className="actions">
+            <span className={`dot cat-${s.category}`} aria-hidden="true" />
+            <strong>{s.name}</strong> <span className="muted">{categoryLabel[s.category]}</span>
+            {s.is_default ? <span className="chip">default</span> : null}
+            <button type="button" disabled={i === 0 || reorder.isPending} onClick={() => move(i, -1)}>
+              Move {s.name} up
+            </button>
+            <button type="button" disabled={i === statuses.length - 1 || reorder.isPending} onClick={() => move(i, 1)}>
+              Move {s.name} down
+            </button>
+            <button type="button" className="link" onClick={() => remove.mutate(s.id)}>
+              Delete {s.name}
+            </button>
+          </li>
+        ))}
+      </ol>
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          add.mutate();
+        }}
+      >
+        <Field label="New status">{(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+        <Field label="Category">
+          {(id) => (
+            <select id={id} value={category} onChange={(e) => setCategory(e.target.value as Category)}>
+              <option value="todo">To do</option>
+              <option value="in_progress">In progress</option>
+              <option value="done">Done</option>
+            </select>
+          )}
+        </Field>
+        <button type="submit">Add status</button>
+      </form>
+      <ErrorNote error={add.error} />
+    </section>
+  );
+}
+
+function TransitionGrid({ workflowId, statuses }: { workflowId: number; statuses: Status[] }) {
+  const client = useQueryClient();
+  const workflow = useQuery({
+    queryKey: ['workflow', workflowId],
+    queryFn: ({ signal }) => get<{ transitions: Array<{ id: number; from_status: number; to_status: number }> }>(`/api/v1/workflows/${workflowId}/`, signal),
+  });
+  const refresh = () => client.invalidateQueries({ queryKey: ['workflow', workflowId] });
+  const toggle = useMutation({
+    mutationFn: async ({ from, to }: { from: Status; to: Status }) => {
+      const existing = workflow.data?.transitions.find((t) => t.from_status === from.id && t.to_status === to.id);
+      if (existing) await del(`/api/v1/transitions/${existing.id}/`);
+      else await post('/api/v1/transitions/', { workflow: workflowId, from_status: from.id, to_status: to.id, name: `${from.name} to ${to.name}` });
+    },
+    meta: { quiet: true },
+    onSettled: refresh,
+  });
+  const allowed = (from: Status, to: Status) => workflow.data?.transitions.some((t) => t.from_status === from.id && t.to_status === to.id) ?? false;
+  return (
+    <section aria-labelledby="workflow-title">
+      <h2 id="workflow-title">Workflow</h2>
+      <p className="muted">A tick lets a task move from the row's status to the column's.</p>
+      <ErrorNote error={workflow.error ?? toggle.error} />
+      <div className="table-wrap">
+        <table className="grid">
+          <thead>
+            <tr>
+              <th scope="col">From \ To</th>
+              {statuses.map((s) => (
+                <th key={s.id} scope="col">
+                  {s.name}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {statuses.map((from) => (
+              <tr key={from.id}>
+                <th scope="row">{from.name}</th>
+                {statuses.map((to) => (
+                  <td key={to.id}>
+                    {from.id === to.id ? (
+                      <span className="muted" aria-label="same status">
+                        —
+                      </span>
+                    ) : (
+                      <input
+                        type="checkbox"
+                        aria-label={`${from.name} to ${to.name}`}
+                        checked={allowed(from, to)}
+                        disabled={toggle.isPending || !workflow.data}
+                        onChange={() => toggle.mutate({ from, to })}
+                      />
+                    )}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,457 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { del, get, patch, post } from '../api.ts';
+import { useMe, useSession } from '../session.tsx';
+import { ErrorNote, Field, Spinner, formatDateTime, useNotify } from '../ui.tsx';
+import { Webhooks } from './webhooks.tsx';
+
+const ROLES = ['owner', 'admin', 'member', 'guest'] as const;
+const SCOPES = ['tasks', 'projects', 'standups', 'workflows', 'customfields', 'webhooks'];
+
+function SettingsFrame({ current, children }: { current: 'profile' | 'organization'; children: ReactNode }) {
+  const me = useMe();
+  const admin = me.user.role === 'owner' || me.user.role === 'admin';
+  return (
+    <section className="page" aria-labelledby="settings-title">
+      <header className="screen-head">
+        <h1 id="settings-title">Settings</h1>
+        <nav className="tabs" aria-label="Settings">
+          <Link href="/settings/profile" aria-current={current === 'profile' ? 'page' : undefined}>
+            Profile
+          </Link>
+          {admin ? (
+            <Link href="/settings/organization" aria-current={current === 'organization' ? 'page' : undefined}>
+              Organization
+            </Link>
+          ) : null}
+        </nav>
+      </header>
+      {children}
+    </section>
+  );
+}
+
+interface SessionRow {
+  id: string | number;
+  current: boolean;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export function Profile() {
+  const me = useMe();
+  const { signedIn, session } = useSession();
+  const client = useQueryClient();
+  const notify = useNotify();
+  const [name, setName] = useState(me.user.name);
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const rename = useMutation({
+    mutationFn: () => patch('/api/console/profile/', { name }),
+    meta: { quiet: true },
+    onSuccess: () => {
+      if (session) signedIn({ ...session, user: { ...session.user, name } });
+      notify({ kind: 'info', message: 'Name saved.' });
+    },
+  });
+  const password = useMutation({
+    mutationFn: () => post('/api/console/profile/password/', { current_password: current, new_password: next }),
+    meta: { quiet: true },
+    onSuccess: () => {
+      setCurrent('');
+      setNext('');
+      notify({ kind: 'info', message: 'Password changed.' });
+    },
+  });
+  const sessions = useQuery({ queryKey: ['sessions'], queryFn: ({ signal }) => get<SessionRow[]>('/api/console/sessions/', signal) });
+  const revoke = useMutation({ mutationFn: (id: string | number) => del(`/api/console/sessions/${id}/`), onSuccess: () => client.invalidateQueries({ queryKey: ['sessions'] }) });
+  return (
+    <SettingsFrame current="profile">
+      <h2>Profile</h2>
+      <p>
+        {me.user.email} · {me.user.role} in {me.organization.name}
+      </p>
+      <form
+        className="inline-form"
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          rename.mutate();
+        }}
+      >
+        <Field label="Name">{(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+        <button type="submit">Save name</button>
+      </form>
+      <ErrorNote error={rename.error} />
+      <h2>Password</h2>
+      <form
+        className="inline-form"
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          password.mutate();
+        }}
+      >
+        <Field label="Current password">{(id) => <input id={id} type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />}</Field>
+        <Field label="New password" hint="At least 10 characters.">
+          {(id) => <input id={id} type="password" autoComplete="new-password" minLength={10} required value={next} onChange={(e) => setNext(e.target.value)} />}
+        </Field>
+        <button type="submit">Change password</button>
+      </form>
+      <ErrorNote error={password.error} />
+      <h2>Sessions</h2>
+      <ErrorNote error={sessions.error ?? revoke.error} />
+      {sessions.isPending ? <Spinner /> : null}
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Browser</th>
+              <th scope="col">Address</th>
+              <th scope="col">Signed in</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sessions.data?.map((s) => (
+              <tr key={s.id}>
+                <td>
+                  {s.user_agent ?? 'Unknown'} {s.current ? <strong>(this one)</strong> : null}
+                </td>
+                <td>{s.ip ?? ''}</td>
+                <td>{formatDateTime(s.created_at)}</td>
+                <td>{formatDateTime(s.last_seen_at)}</td>
+                <td>
+                  {!s.current ? (
+                    <button type="button" onClick={() => revoke.mutate(s.id)}>
+                      Revoke
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </SettingsFrame>
+  );
+}
+
+interface Person {
+  id: number;
+  kind: 'human' | 'service';
+  email: string | null;
+  name: string;
+  role: string;
+  active: boolean;
+}
+interface Invitation {
+  id: number;
+  email: string;
+  role: string;
+  expires_at: string;
+  url?: string;
+}
+interface TokenRow {
+  id: number;
+  name: string;
+  account: { id: number; name: string };
+  scopes: string[];
+  projects: string[] | null;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  token?: string;
+}
+
+export function Organization() {
+  return (
+    <SettingsFrame current="organization">
+      <People />
+      <Invitations />
+      <Tokens />
+      <Webhooks />
+      <Notifications />
+    </SettingsFrame>
+  );
+}
+
+function People() {
+  const client = useQueryClient();
+  const people = useQuery({ queryKey: ['people'], queryFn: ({ signal }) => get<Person[]>('/api/console/people/', signal) });
+  const change = useMutation({
+    mutationFn: ({ id, body }: { id: number; body: { role?: string; active?: boolean } }) => patch(`/api/console/people/${id}/`, body),
+    meta: { quiet: true },
+    onSettled: () => client.invalidateQueries({ queryKey: ['people'] }),
+  });
+  const [serviceName, setServiceName] = useState('');
+  const service = useMutation({
+    mutationFn: () => post('/api/console/service-accounts/', { name: serviceName, role: 'member' }),
+    meta: { quiet: true },
+    onSuccess: () => {
+      setServiceName('');
+      void client.invalidateQueries({ queryKey: ['people'] });
+    },
+  });
+  return (
+    <section aria-labelledby="people-title">
+      <h2 id="people-title">People and service accounts</h2>
+      <ErrorNote error={people.error ?? change.error} />
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">E-mail</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Role</th>
+              <th scope="col">Active</th>
+            </tr>
+          </thead>
+          <tbody>
+            {people.data?.map((p) => (
+              <tr key={p.id}>
+                <td>{p.name}</td>
+                <td>{p.email ?? ''}</td>
+                <td>{p.kind}</td>
+                <td>
+                  <select aria-label={`Role of ${p.name}`} value={p.role} onChange={(e) => change.mutate({ id: p.id, body: { role: e.target.value } })}>
+                    {ROLES.map((r) => (
+                      <option key={r}>{r}</option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  <input type="checkbox" aria-label={`${p.name} is active`} checked={p.active} onChange={(e) => change.mutate({ id: p.id, body: { active: e.target.checked } })} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          service.mutate();
+        }}
+      >
+        <Field label="New service account">{(id) => <input id={id} required value={serviceName} onChange={(e) => setServiceName(e.target.value)} />}</Field>
+        <button type="submit">Create service account</button>
+      </form>
+      <ErrorNote error={service.error} />
+    </section>
+  );
+}
+
+function Invitations() {
+  const client = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState('member');
+  const [created, setCreated] = useState<Invitation | null>(null);
+  const list = useQuery({ queryKey: ['invitations'], queryFn: ({ signal }) => get<Invitation[]>('/api/console/invitations/', signal) });
+  const invite = useMutation({
+    mutationFn: () => post<Invitation>('/api/console/invitations/', { email, role }),
+    meta: { quiet: true },
+    onSuccess: (inv) => {
+      setCreated(inv);
+      setEmail('');
+      void client.invalidateQueries({ queryKey: ['invitations'] });
+    },
+  });
+  const cancel = useMutation({ mutationFn: (id: number) => del(`/api/console/invitations/${id}/`), onSuccess: () => client.invalidateQueries({ queryKey: ['invitations'] }) });
+  return (
+    <section aria-labelledby="invitations-title">
+      <h2 id="invitations-title">Invitations</h2>
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          invite.mutate();
+        }}
+      >
+        <Field label="E-mail">{(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
+        <Field label="Role">
+          {(id) => (
+            <select id={id} value={role} onChange={(e) => setRole(e.target.value)}>
+              {ROLES.map((r) => (
+                <option key={r}>{r}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <button type="submit">Invite</button>
+      </form>
+      <ErrorNote error={invite.error ?? list.error ?? cancel.error} />
+      {created?.url ? (
+        <p className="secret" role="status">
+          Invitation link for {created.email} (shown once): <code>{created.url}</code>
+        </p>
+      ) : null}
+      <ul className="plain">
+        {list.data?.map((inv) => (
+          <li key={inv.id}>
+            {inv.email} as {inv.role}, expires {formatDateTime(inv.expires_at)}{' '}
+            <button type="button" className="link" onClick={() => cancel.mutate(inv.id)}>
+              Cancel invitation for {inv.email}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Tokens() {
+  const client = useQueryClient();
+  const notify = useNotify();
+  const people = useQuery({ queryKey: ['people'], queryFn: ({ signal }) => get<Person[]>('/api/console/people/', signal) });
+  const tokens = useQuery({ queryKey: ['tokens'], queryFn: ({ signal }) => get<TokenRow[]>('/api/console/tokens/', signal) });
+  const services = people.data?.filter((p) => p.kind === 'service' && p.active) ?? [];
+  const [name, setName] = useState('');
+  const [account, setAccount] = useState('');
+  const [scopes, setScopes] = useState<string[]>(['tasks:read']);
+  const [secret, setSecret] = useState<string | null>(null);
+  const create = useMutation({
+    mutationFn: () => post<TokenRow>('/api/console/tokens/', { name, account: Number(account || services[0]?.id), scopes }),
+    meta: { quiet: true },
+    onSuccess: (row) => {
+      setSecret(row.token ?? null);
+      setName('');
+      void client.invalidateQueries({ queryKey: ['tokens'] });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (id: number) => del(`/api/console/tokens/${id}/`),
+    onSuccess: () => {
+      notify({ kind: 'info', message: 'Token revoked.' });
+      void client.invalidateQueries({ queryKey: ['tokens'] });
+    },
+  });
+  const toggleScope = (scope: string) => setScopes((list) => (list.includes(scope) ? list.filter((s) => s !== scope) : [...list, scope]));
+  return (
+    <section aria-labelledby="tokens-title">
+      <h2 id="tokens-title">API tokens</h2>
+      <ErrorNote error={tokens.error ?? revoke.error} />
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Account</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Projects</th>
+              <th scope="col">Created</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {tokens.data?.map((t) => (
+              <tr key={t.id}>
+                <td>{t.name}</td>
+                <td>{t.account.name}</td>
+                <td>{t.scopes.join(' ')}</td>
+                <td>{t.projects ? t.projects.join(', ') : 'All'}</td>
+                <td>{formatDateTime(t.created_at)}</td>
+                <td>{t.expires_at ? formatDateTime(t.expires_at) : 'Never'}</td>
+                <td>{t.last_used_at ? formatDateTime(t.last_used_at) : 'Never'}</td>
+                <td>
+                  <button type="button" onClick={() => revoke.mutate(t.id)}>
+                    Revoke {t.name}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h3>New token</h3>
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <div className="inline-form">
+          <Field label="Token name">{(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+          <Field label="Service account">
+            {(id) => (
+              <select id={id} required value={account} onChange={(e) => setAccount(e.target.value)}>
+                {services.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+        <fieldset className="scopes">
+          <legend>Scopes</legend>
+          {SCOPES.flatMap((s) => [`${s}:read`, `${s}:write`]).map((scope) => (
+            <label key={scope} className="check">
+              <input type="checkbox" checked={scopes.includes(scope)} onChange={() => toggleScope(scope)} /> {scope}
+            </label>
+          ))}
+        </fieldset>
+        <ErrorNote error={create.error} />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={!services.length}>
+            Create token
+          </button>
+          {!services.length ? <span className="muted">Create a service account first.</span> : null}
+        </div>
+      </form>
+      {secret ? (
+        <p className="secret" role="status">
+          The new token (shown once, copy it now): <code>{secret}</code>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+interface Notification {
+  id: number;
+  kind: string;
+  message: string;
+  endpoint: number | null;
+  created_at: string;
+  read_at: string | null;
+}
+
+/** Operator notices, such as a webhook endpoint disabled after failing deliveries. */
+function Notifications() {
+  const client = useQueryClient();
+  const list = useQuery({ queryKey: ['notifications'], queryFn: ({ signal }) => get<Notification[]>('/api/console/notifications/', signal) });
+  const read = useMutation({ mutationFn: (id: number) => post(`/api/console/notifications/${id}/read/`), onSuccess: () => client.invalidateQueries({ queryKey: ['notifications'] }) });
+  return (
+    <section aria-labelledby="notifications-title">
+      <h2 id="notifications-title">Notifications</h2>
+      <ErrorNote error={list.error} />
+      {list.data?.length === 0 ? <p className="muted">Nothing to report.</p> : null}
+      <ul className="plain">
+        {list.data?.map((n) => (
+          <li key={n.id} className={n.read_at ? 'muted' : undefined}>
+            {formatDateTime(n.created_at)}: {n.message}{' '}
+            {!n.read_at ? (
+              <button type="button" className="link" onClick={() => read.mutate(n.id)}>
+                Mark as read
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,508 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { ApiError, call, get, getAll, post, type Activity, type Comment, type Task } from '../api.ts';
+import { keys, useProject, useProjectConfig, type ProjectConfig } from '../data.ts';
+import { useMe } from '../session.tsx';
+import { Attachments, Links, TimeEntries } from './task-extras.tsx';
+import { ErrorNote, Field, Markdown, Spinner, errorNotice, formatDate, formatDateTime, useNotify } from '../ui.tsx';
+
+/** The fields the edit form changes, as the API takes them. */
+const EDITABLE = ['title', 'description', 'task_type', 'priority', 'assignee', 'due_date', 'labels', 'milestone', 'sprint', 'parent'] as const;
+type Editable = (typeof EDITABLE)[number];
+type Draft = Pick<Task, Editable>;
+
+const pick = (task: Task): Draft => Object.fromEntries(EDITABLE.map((f) => [f, task[f]])) as Draft;
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const fieldLabel: Record<Editable | 'status', string> = {
+  title: 'Title',
+  description: 'Description',
+  task_type: 'Type',
+  priority: 'Priority',
+  assignee: 'Assignee',
+  due_date: 'Due date',
+  labels: 'Labels',
+  milestone: 'Milestone',
+  sprint: 'Sprint',
+  parent: 'Parent',
+  status: 'Status',
+};
+
+export function useTask(key: string) {
+  return useQuery({
+    queryKey: keys.task(key),
+    queryFn: async ({ signal }) => {
+      const result = await call<Task>(`/api/v1/tasks/${key}/`, { signal });
+      return { task: result.data, etag: result.etag };
+    },
+  });
+}
+
+interface Conflict {
+  mine: Partial<Draft>;
+  base: Task;
+  current: Task;
+  currentEtag: string | null;
+}
+
+export function TaskScreen({ taskKey }: { taskKey: string }) {
+  const query = useTask(taskKey);
+  const projectKey = taskKey.split('-')[0]!;
+  const { project } = useProject(projectKey);
+  const config = useProjectConfig(project);
+  const client = useQueryClient();
+  const notify = useNotify();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [base, setBase] = useState<{ task: Task; etag: string | null } | null>(null);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [saveError, setSaveError] = useState<unknown>(null);
+
+  const startEdit = () => {
+    if (!query.data) return;
+    setBase(query.data);
+    setDraft(pick(query.data.task));
+    setConflict(null);
+    setSaveError(null);
+    setEditing(true);
+  };
+  useEffect(() => {
+    const onEdit = () => startEdit();
+    window.addEventListener('tt:edit', onEdit);
+    return () => window.removeEventListener('tt:edit', onEdit);
+  });
+
+  const store = (task: Task, etag: string | null) => {
+    client.setQueryData(keys.task(task.key), { task, etag });
+    void client.invalidateQueries({ queryKey: keys.tasks(task.project) });
+    void client.invalidateQueries({ queryKey: ['activities', task.key] });
+  };
+
+  const save = async (changes: Partial<Draft>, etag: string | null, from: Task) => {
+    setSaveError(null);
+    try {
+      const result = await call<Task>(`/api/v1/tasks/${taskKey}/`, { method: 'PUT', body: changes, ifMatch: etag });
+      store(result.data, result.etag);
+      setEditing(false);
+      setConflict(null);
+      notify({ kind: 'info', message: `Saved ${taskKey}.` });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'PRECONDITION_FAILED') {
+        const fresh = await call<Task>(`/api/v1/tasks/${taskKey}/`);
+        client.setQueryData(keys.task(taskKey), { task: fresh.data, etag: fresh.etag });
+        setConflict({ mine: changes, base: from, current: fresh.data, currentEtag: fresh.etag });
+        return;
+      }
+      setSaveError(error);
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!draft || !base) return;
+    const changes = Object.fromEntries(EDITABLE.filter((f) => !same(draft[f], base.task[f])).map((f) => [f, draft[f]])) as Partial<Draft>;
+    if (Object.keys(changes).length === 0) {
+      setEditing(false);
+      return;
+    }
+    void save(changes, base.etag, base.task);
+  };
+
+  const status = useMutation({
+    mutationFn: async (to: string) => {
+      const result = await call<Task>(`/api/v1/tasks/${taskKey}/`, { method: 'PUT', body: { status: to }, ifMatch: query.data?.etag });
+      return result;
+    },
+    meta: { quiet: true },
+    onSuccess: (result) => store(result.data, result.etag),
+    onError: (error) => {
+      notify(errorNotice(error));
+      void client.invalidateQueries({ queryKey: keys.task(taskKey) });
+    },
+  });
+
+  if (query.isPending) return <Spinner />;
+  if (query.error || !query.data) return <ErrorNote error={query.error} title={`Task ${taskKey}`} />;
+  const { task } = query.data;
+  const reachable = config.reachable(task.status);
+  const statusOptions = config.statuses.filter((s) => s.name === task.status || reachable === null || reachable.has(s.name));
+
+  return (
+    <article className="task-screen page" aria-labelledby="task-title">
+      <nav aria-label="Breadcrumb" className="crumbs">
+        <Link href={`/p/${task.project}/board`}>{project?.name ?? task.project}</Link> / <span>{task.key}</span>
+      </nav>
+      <header className="screen-head">
+        <h1 id="task-title">
+          <span className="muted">{task.key}</span> {task.title}
+        </h1>
+        {!editing ? (
+          <button type="button" onClick={startEdit}>
+            Edit <kbd>e</kbd>
+          </button>
+        ) : null}
+      </header>
+      {conflict ? (
+        <ConflictPanel
+          conflict={conflict}
+          config={config}
+          onReapply={() => void save(conflict.mine, conflict.currentEtag, conflict.current)}
+          onDiscard={() => {
+            setConflict(null);
+            setEditing(false);
+          }}
+        />
+      ) : null}
+      <div className="task-grid">
+        <div className="task-main">
+          {editing && draft ? (
+            <EditForm draft={draft} setDraft={setDraft} config={config} onSubmit={onSubmit} onCancel={() => setEditing(false)} error={saveError} />
+          ) : (
+            <section aria-label="Description" className="description">
+              {task.description ? <Markdown text={task.description} /> : <p className="muted">No description.</p>}
+            </section>
+          )}
+          <Subtasks task={task} />
+          <Links taskKey={task.key} />
+          <Comments taskKey={task.key} />
+          <Attachments taskKey={task.key} />
+          <TimeEntries taskKey={task.key} projectKey={task.project} config={config} />
+          <History taskKey={task.key} config={config} />
+        </div>
+        <aside className="task-side" aria-label="Details">
+          <div className="field">
+            <label htmlFor="task-status">Status</label>
+            <select id="task-status" value={task.status} disabled={status.isPending} onChange={(e) => status.mutate(e.target.value)}>
+              {statusOptions.map((s) => (
+                <option key={s.id} value={s.name}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+            <small className="hint">Only the moves the workflow allows are offered.</small>
+          </div>
+          <dl className="facts">
+            <dt>Type</dt>
+            <dd>{task.task_type}</dd>
+            <dt>Priority</dt>
+            <dd>{task.priority}</dd>
+            <dt>Assignee</dt>
+            <dd>{task.assignee != null ? config.memberName(task.assignee) : 'Unassigned'}</dd>
+            <dt>Due</dt>
+            <dd>{task.due_date ? formatDate(task.due_date) : '—'}</dd>
+            <dt>Labels</dt>
+            <dd>{task.labels.length ? task.labels.join(', ') : '—'}</dd>
+            <dt>Sprint</dt>
+            <dd>{config.sprints.find((s) => s.id === task.sprint)?.name ?? '—'}</dd>
+            <dt>Milestone</dt>
+            <dd>{config.milestones.find((m) => m.id === task.milestone)?.name ?? '—'}</dd>
+            <dt>Parent</dt>
+            <dd>{task.parent ? <Link href={`/t/${task.parent}`}>{task.parent}</Link> : '—'}</dd>
+            <dt>Time spent</dt>
+            <dd>{task.time_spent_minutes} min</dd>
+            <dt>Updated</dt>
+            <dd>{formatDateTime(task.updated_at)}</dd>
+          </dl>
+          <Follow taskKey={task.key} />
+        </aside>
+      </div>
+    </article>
+  );
+}
+
+function EditForm({
+  draft,
+  setDraft,
+  config,
+  onSubmit,
+  onCancel,
+  error,
+}: {
+  draft: Draft;
+  setDraft: (d: Draft) => void;
+  config: ProjectConfig;
+  onSubmit: (e: FormEvent) => void;
+  onCancel: () => void;
+  error: unknown;
+}) {
+  const [preview, setPreview] = useState(false);
+  const set = <F extends Editable>(field: F, value: Draft[F]) => setDraft({ ...draft, [field]: value });
+  const idOrNull = (v: string) => (v === '' ? null : Number(v));
+  return (
+    <form className="stack edit-form" onSubmit={onSubmit} onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
+      <Field label="Title">{(id) => <input id={id} required maxLength={500} value={draft.title} onChange={(e) => set('title', e.target.value)} autoFocus />}</Field>
+      <div className="field">
+        <div className="field-row">
+          <label htmlFor="edit-description">Description</label>
+          <div role="group" aria-label="Description mode" className="segmented">
+            <button type="button" aria-pressed={!preview} onClick={() => setPreview(false)}>
+              Write
+            </button>
+            <button type="button" aria-pressed={preview} onClick={() => setPreview(true)}>
+              Preview
+            </button>
+          </div>
+        </div>
+        {preview ? (
+          <div className="preview">{draft.description ? <Markdown text={draft.description} /> : <p className="muted">Nothing to preview.</p>}</div>
+        ) : (
+          <textarea id="edit-description" rows={10} value={draft.description} onChange={(e) => set('description', e.target.value)} />
+        )}
+        <small className="hint">Markdown: **bold**, _italic_, lists, `code`, links.</small>
+      </div>
+      <div className="grid-2">
+        <Field label="Type">
+          {(id) => (
+            <select id={id} value={draft.task_type} onChange={(e) => set('task_type', e.target.value)}>
+              {config.types.map((t) => (
+                <option key={t.id}>{t.name}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Priority">
+          {(id) => (
+            <select id={id} value={draft.priority} onChange={(e) => set('priority', e.target.value)}>
+              {config.priorities.map((p) => (
+                <option key={p.id}>{p.name}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Assignee">
+          {(id) => (
+            <select id={id} value={draft.assignee ?? ''} onChange={(e) => set('assignee', idOrNull(e.target.value))}>
+              <option value="">Unassigned</option>
+              {config.members.map((m) => (
+                <option key={m.user} value={m.user}>
+                  {m.user_name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Due date">{(id) => <input id={id} type="date" value={draft.due_date ?? ''} onChange={(e) => set('due_date', e.target.value || null)} />}</Field>
+        <Field label="Sprint">
+          {(id) => (
+            <select id={id} value={draft.sprint ?? ''} onChange={(e) => set('sprint', idOrNull(e.target.value))}>
+              <option value="">None</option>
+              {config.sprints.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Milestone">
+          {(id) => (
+            <select id={id} value={draft.milestone ?? ''} onChange={(e) => set('milestone', idOrNull(e.target.value))}>
+              <option value="">None</option>
+              {config.milestones.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Labels" hint="Comma-separated names of the project's labels">
+          {(id) => (
+            <input
+              id={id}
+              list="label-names"
+              value={draft.labels.join(', ')}
+              onChange={(e) =>
+                set(
+                  'labels',
+                  e.target.value
+                    .split(',')
+                    .map((s) => s.trim())
+                    .filter(Boolean),
+                )
+              }
+            />
+          )}
+        </Field>
+        <Field label="Parent task">{(id) => <input id={id} placeholder="e.g. WEB-3" value={draft.parent ?? ''} onChange={(e) => set('parent', e.target.value.trim() || null)} />}</Field>
+      </div>
+      <datalist id="label-names">
+        {config.labels.map((l) => (
+          <option key={l.id} value={l.name} />
+        ))}
+      </datalist>
+      <ErrorNote error={error} />
+      <div className="actions">
+        <button type="submit" className="primary">
+          Save
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function show(field: Editable | 'status', value: unknown, config: ProjectConfig): string {
+  if (value == null || value === '') return '—';
+  if (field === 'assignee') return config.memberName(value as number);
+  if (field === 'sprint') return config.sprints.find((s) => s.id === value)?.name ?? String(value);
+  if (field === 'milestone') return config.milestones.find((m) => m.id === value)?.name ?? String(value);
+  if (Array.isArray(value)) return value.join(', ') || '—';
+  const text = String(value);
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+/** A save refused because the task changed meanwhile: what changed elsewhere, and a choice. */
+function ConflictPanel({ conflict, config, onReapply, onDiscard }: { conflict: Conflict; config: ProjectConfig; onReapply: () => void; onDiscard: () => void }) {
+  const fields = [...EDITABLE, 'status' as const].filter((f) => !same(conflict.base[f], conflict.current[f]));
+  return (
+    <section className="conflict" role="alert" aria-labelledby="conflict-title">
+      <h2 id="conflict-title">Someone changed this task while you were editing</h2>
+      {fields.length ? (
+        <table>
+          <caption className="sr-only">Changes made elsewhere</caption>
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">When you started</th>
+              <th scope="col">Now</th>
+              <th scope="col">Yours</th>
+            </tr>
+          </thead>
+          <tbody>
+            {fields.map((f) => (
+              <tr key={f}>
+                <th scope="row">{fieldLabel[f]}</th>
+                <td>{show(f, conflict.base[f], config)}</td>
+                <td>{show(f, conflict.current[f], config)}</td>
+                <td>{f in conflict.mine ? show(f, conflict.mine[f as Editable], config) : '(unchanged)'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p>Its version moved on without changing any field you see here.</p>
+      )}
+      <div className="actions">
+        <button type="button" className="primary" onClick={onReapply}>
+          Re-apply my changes
+        </button>
+        <button type="button" onClick={onDiscard}>
+          Discard mine
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function Subtasks({ task }: { task: Task }) {
+  const subtasks = useQuery({ queryKey: ['subtasks', task.key], queryFn: ({ signal }) => getAll<Task>(`/api/v1/tasks/${task.key}/subtasks/`, signal) });
+  if (!subtasks.data?.length) return <ErrorNote error={subtasks.error} />;
+  return (
+    <section aria-labelledby="subtasks-title">
+      <h2 id="subtasks-title">Subtasks</h2>
+      <ul className="plain">
+        {subtasks.data.map((s) => (
+          <li key={s.key}>
+            <Link href={`/t/${s.key}`}>{s.key}</Link> {s.title} <span className="chip">{s.status}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Comments({ taskKey }: { taskKey: string }) {
+  const client = useQueryClient();
+  const [body, setBody] = useState('');
+  const comments = useQuery({ queryKey: ['comments', taskKey], queryFn: ({ signal }) => getAll<Comment>(`/api/v1/tasks/${taskKey}/comments/?ordering=created_at`, signal) });
+  const add = useMutation({
+    mutationFn: () => post<Comment>(`/api/v1/tasks/${taskKey}/comments/`, { body }),
+    meta: { quiet: true },
+    onSuccess: () => {
+      setBody('');
+      void client.invalidateQueries({ queryKey: ['comments', taskKey] });
+      void client.invalidateQueries({ queryKey: ['activities', taskKey] });
+    },
+  });
+  return (
+    <section aria-labelledby="comments-title">
+      <h2 id="comments-title">Comments</h2>
+      <ErrorNote error={comments.error} />
+      <ol className="comments">
+        {comments.data?.map((c) => (
+          <li key={c.id}>
+            <p className="meta">
+              <strong>{c.author?.name ?? 'Someone'}</strong> <time dateTime={c.created_at}>{formatDateTime(c.created_at)}</time>
+              {c.edited ? <span className="muted"> (edited)</span> : null}
+            </p>
+            <Markdown text={c.body} />
+          </li>
+        ))}
+      </ol>
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (body.trim()) add.mutate();
+        }}
+      >
+        <Field label="Add a comment">{(id) => <textarea id={id} rows={3} value={body} onChange={(e) => setBody(e.target.value)} />}</Field>
+        <ErrorNote error={add.error} />
+        <div className="actions">
+          <button type="submit" disabled={add.isPending || !body.trim()}>
+            Comment
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function History({ taskKey, config }: { taskKey: string; config: ProjectConfig }) {
+  const activities = useQuery({ queryKey: ['activities', taskKey], queryFn: ({ signal }) => get<Activity[]>(`/api/v1/tasks/${taskKey}/activities/?limit=50`, signal) });
+  return (
+    <section aria-labelledby="history-title">
+      <h2 id="history-title">History</h2>
+      <ErrorNote error={activities.error} />
+      <ol className="history">
+        {activities.data?.map((a) => (
+          <li key={a.id}>
+            <span className="muted">{formatDateTime(a.created_at)}</span> {a.actor?.name ?? 'Someone'}{' '}
+            {a.action === 'updated' && a.field ? (
+              <>
+                changed {fieldLabel[a.field as Editable] ?? a.field} from <q>{show(a.field as Editable, a.from, config)}</q> to <q>{show(a.field as Editable, a.to, config)}</q>
+              </>
+            ) : (
+              a.action
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Follow({ taskKey }: { taskKey: string }) {
+  const me = useMe();
+  const client = useQueryClient();
+  const followers = useQuery({
+    queryKey: ['followers', taskKey],
+    queryFn: ({ signal }) => getAll<{ user: number; name: string }>(`/api/v1/tasks/${taskKey}/followers/`, signal),
+  });
+  const following = followers.data?.some((f) => f.user === me.user.id) ?? false;
+  const toggle = useMutation({
+    mutationFn: () => call(`/api/v1/tasks/${taskKey}/follow/`, { method: following ? 'DELETE' : 'POST', body: following ? undefined : {} }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['followers', taskKey] }),
+  });
+  return (
+    <div className="follow">
+      <button type="button" aria-pressed={following} onClick={() => toggle.mutate()} disabled={toggle.isPending || followers.isPending}>
+        {following ? 'Unfollow' : 'Follow'}
+      </button>
+      <span className="muted"> {followers.data?.length ?? 0} following</span>
+    </div>
+  );
+}
