@@ -15,6 +15,9 @@ export function routeHints(app: FastifyInstance): (method: string, url: string) 
   const router = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: 200 });
   const methods = new Set<string>();
   app.addHook('onRoute', (route) => {
+    // The web app's page route (`/*`) matches every path and calls notFound itself for the
+    // server's paths; holding it here would turn every miss into a hint.
+    if (route.url.endsWith('*')) return;
     for (const method of [route.method].flat()) {
       methods.add(method);
       router.on(method as HTTPMethod, route.url, () => undefined);
