@@ -130,12 +130,15 @@ describe('pooled delivery connections and the SSRF guard (spec 6)', () => {
     // The receiver is local, so the switch let the first attempts through; turned off (as in
     // production), the rebinding answer is checked like any other.
     h.ctx.config.webhooks.allowPrivateTargets = false;
+    // The receiver's port is allowed (WEBHOOK_ALLOWED_PORTS), so only the address can refuse the attempt.
+    h.ctx.config.webhooks.allowedPorts = [first.port];
     try {
       h.resolver.table['rebind.hooks.test'] = ['10.0.0.7'];
       h.resolver.calls.length = 0;
       await deliverOne();
     } finally {
       h.ctx.config.webhooks.allowPrivateTargets = true;
+      h.ctx.config.webhooks.allowedPorts = [];
     }
 
     expect(h.resolver.calls).toEqual(['rebind.hooks.test']);

@@ -1,3 +1,4 @@
+import { loadConfig } from '../../src/config.ts';
 import net, { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -52,7 +53,8 @@ describe('SSRF guard at save and delivery time, with a loopback canary (spec 6)'
 
   beforeAll(async () => {
     canary = await startCanary();
-    h = await createWebhookHarness({ allowPrivate: false });
+    // The canary's port is allowed (WEBHOOK_ALLOWED_PORTS), so every refusal comes from the address.
+    h = await createWebhookHarness({ allowPrivate: false, config: { webhooks: { ...loadConfig({}).webhooks, allowedPorts: [canary.port] } } });
     Object.assign(h.resolver.table, table);
     admin = await h.actor();
     project = await h.project(admin, 'SSRF');
@@ -94,7 +96,7 @@ describe('SSRF guard at save and delivery time, with a loopback canary (spec 6)'
     const existing = await createEndpoint('https://93.184.216.34/hook');
     for (const { url, why } of REFUSED_URLS) {
       const stored = formUrl(url, canary.port);
-      const guard = await checkTarget(stored, { allowPrivate: false, resolve: h.resolver }).then(
+      const guard = await checkTarget(stored, { allowPrivate: false, allowedPorts: [canary.port], resolve: h.resolver }).then(
         () => null,
         (error: Error) => error.message,
       );
