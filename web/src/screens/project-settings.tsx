@@ -196,9 +196,14 @@ function TransitionGrid({ workflowId, statuses }: { workflowId: number; statuses
       else await post('/api/v1/transitions/', { workflow: workflowId, from_status: from.id, to_status: to.id, name: `${from.name} to ${to.name}` });
     },
     meta: { quiet: true },
+    // Returning the refetch keeps the toggle pending until the grid shows the server's answer.
     onSettled: refresh,
   });
-  const allowed = (from: Status, to: Status) => workflow.data?.transitions.some((t) => t.from_status === from.id && t.to_status === to.id) ?? false;
+  const stored = (from: Status, to: Status) => workflow.data?.transitions.some((t) => t.from_status === from.id && t.to_status === to.id) ?? false;
+  // The cell being toggled shows its new state at once (a controlled checkbox would otherwise
+  // snap back until the refetch lands); a refused toggle returns to the stored state.
+  const toggling = toggle.isPending ? toggle.variables : undefined;
+  const allowed = (from: Status, to: Status) => (toggling?.from.id === from.id && toggling.to.id === to.id ? !stored(from, to) : stored(from, to));
   return (
     <section aria-labelledby="workflow-title">
       <h2 id="workflow-title">Workflow</h2>
