@@ -104,7 +104,8 @@ describe.skipIf(skipReason !== null)('the board in Chromium', { timeout: 180_000
     await page.getByRole('heading', { name: 'Workflow' }).waitFor();
     const cell = page.getByRole('checkbox', { name: 'To Do to Done' });
     expect(await cell.isChecked()).toBe(false);
-    await cell.check();
+    // The tick follows the server, so it shows once the transition exists: click, then wait for it.
+    await cell.click();
     await expect.poll(() => cell.isChecked()).toBe(true);
     const project = (await w.h.request('GET', '/api/v1/projects/', { token: owner.bot.token })).body.data.find((p: { key: string }) => p.key === 'WEB');
     const transitions = (await w.h.request('GET', `/api/v1/transitions/?workflow=${project.workflow}&limit=100`, { token: owner.bot.token })).body.data;
@@ -112,5 +113,25 @@ describe.skipIf(skipReason !== null)('the board in Chromium', { timeout: 180_000
     await page.getByRole('button', { name: 'Move Done up' }).click();
     await expect.poll(async () => (await w.h.request('GET', `/api/v1/statuses/?project=${project.id}`, { token: owner.bot.token })).body.data.map((s: { name: string }) => s.name)).toEqual(['To Do', 'In Progress', 'Done', 'In Review']);
     await expectAccessible(page, 'project settings');
+  });
+
+  it('shows changes made through the API with a token on the open board, without a reload', async () => {
+    const { page } = w;
+    await page.goto('/p/WEB/board');
+    await page.getByRole('button', { name: /WEB-1 Write the landing page/ }).waitFor();
+    // A reload would lose this mark.
+    await page.evaluate(() => Object.assign(window, { ttSamePage: true }));
+    // The board does not poll and the page keeps its focus: only the live stream can bring these changes.
+    const created = await w.h.request('POST', '/api/v1/projects/WEB/tasks/', { token: owner.bot.token, body: { title: 'Made by a script' } });
+    expect(created.status, created.text).toBe(201);
+    const key: string = created.body.data.key;
+    const card = (column: string) => page.getByRole('region', { name: column }).getByRole('button', { name: new RegExp(`${key} Made by a script`) });
+    await card('To Do').waitFor({ timeout: 60_000 });
+
+    const moved = await w.h.request('PUT', `/api/v1/tasks/${key}/`, { token: owner.bot.token, body: { status: 'In Progress' } });
+    expect(moved.status, moved.text).toBe(200);
+    await card('In Progress').waitFor({ timeout: 60_000 });
+    expect(await card('To Do').count()).toBe(0);
+    expect(await page.evaluate(() => 'ttSamePage' in window)).toBe(true);
   });
 });

@@ -284,6 +284,8 @@ function useLiveUpdates() {
         void client.invalidateQueries({ queryKey: ['statuses'] });
         void client.invalidateQueries({ queryKey: ['workflow'] });
         void client.invalidateQueries({ queryKey: ['members'] });
+        // Settings read by project key (see useProjectConfig).
+        if (change.project) for (const part of ['types', 'priorities', 'labels', 'sprints', 'milestones']) void client.invalidateQueries({ queryKey: [part, change.project] });
       }
     });
     return () => source.close();
