@@ -94,7 +94,8 @@ describe.skipIf(skipReason !== null)('standups and settings in Chromium', { time
     const { page } = w;
     await page.getByLabel('E-mail').fill('grace@example.test');
     await page.getByRole('button', { name: 'Invite' }).click();
-    const link = await page.locator('.secret code').first().textContent();
+    // The token created before is still shown on this screen: wait for the invitation's own link.
+    const link = await page.locator('.secret', { hasText: 'Invitation link for grace@example.test' }).locator('code').textContent();
     expect(link).toMatch(/\/invite#token=/);
     await page.getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('cell', { name: /this one/ }).waitFor();
