@@ -16,6 +16,10 @@ export type Action =
   | 'project.create'
   /** Change workspace-wide configuration: custom field definitions, standup settings. */
   | 'workspace.configure'
+  /** Manage the organization's people, service accounts, invitations, tokens and notifications (the console). */
+  | 'people.manage'
+  /** Make, change, invite or reset an owner. */
+  | 'people.manage-owners'
   /** Read a visible project's content. */
   | 'project.read'
   /** Change a project's everyday content: tasks, comments, links, attachments, time, planning. */
@@ -62,6 +66,10 @@ function refusal(principal: Principal, action: Action, resource: Resource): stri
     case 'workspace.configure':
       if (!isWorkspaceAdmin(principal)) return 'Only workspace owners and admins can change workspace configuration.';
       return restricted ? 'A token restricted to specific projects cannot change workspace configuration.' : null;
+    case 'people.manage':
+      return isWorkspaceAdmin(principal) ? null : 'Only workspace owners and admins can do this.';
+    case 'people.manage-owners':
+      return principal.role === 'owner' ? null : 'Only an owner can do this.';
   }
   if (resource.kind === 'workspace') throw new TypeError(`${action} needs a project`);
   const { project } = resource;

@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { webhookIo } from '../webhooks/io.ts';
 import { type CurrentSession, csrfTokenOf, endSessionsOf, sessionExpiresAt, startSession } from '../sessions/sessions.service.ts';
+import { authorize, can, WORKSPACE } from '../../policy/index.ts';
 import { checkPasswordRules, hashPassword, verifyPassword } from './passwords.ts';
 
 /**
@@ -26,12 +27,8 @@ export interface Client {
 const newLinkToken = () => randomBytes(32).toString('base64url');
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
-export function isManager(principal: Principal): boolean {
-  return principal.role === 'owner' || principal.role === 'admin';
-}
-
 function requireManager(principal: Principal): void {
-  if (!isManager(principal)) throw forbidden('Only workspace owners and admins can do this.');
+  authorize(principal, 'people.manage', WORKSPACE);
 }
 
 /** Serializes changes to who owns the organization (PostgreSQL; SQLite transactions are already exclusive). */
@@ -173,7 +170,7 @@ export async function updatePerson(ctx: AppContext, principal: Principal, id: nu
     const person = await personInOrg(trx, principal, id);
     const role = input.role ?? person.role;
     const active = input.active === undefined ? person.active === 1 : input.active;
-    if ((person.role === 'owner' || role === 'owner') && principal.role !== 'owner' && (role !== person.role || active !== (person.active === 1))) {
+    if ((person.role === 'owner' || role === 'owner') && !can(principal, 'people.manage-owners', WORKSPACE) && (role !== person.role || active !== (person.active === 1))) {
       throw forbidden('Only an owner can change an owner or make someone owner.');
     }
     if (person.kind === 'service' && role === 'owner') throw invalid({ role: 'a service account cannot be an owner' });
@@ -273,7 +270,7 @@ async function sendMail(ctx: AppContext, to: string, subject: string, text: stri
 
 export async function createInvitation(ctx: AppContext, principal: Principal, input: { email: string; role: WorkspaceRole }, base: string) {
   requireManager(principal);
-  if (input.role === 'owner' && principal.role !== 'owner') throw forbidden('Only an owner can invite an owner.');
+  if (input.role === 'owner' && !can(principal, 'people.manage-owners', WORKSPACE)) throw forbidden('Only an owner can invite an owner.');
   const organization = { id: principal.organizationId, name: principal.organizationName };
   return invite(ctx, organization, { id: principal.userId, name: principal.userName }, input, base);
 }
@@ -413,7 +410,7 @@ export async function issuePasswordReset(ctx: AppContext, principal: Principal, 
   requireManager(principal);
   const person = await personInOrg(ctx.db, principal, id);
   if (person.kind !== 'human') throw invalid({ id: 'service accounts sign in with tokens, not passwords' });
-  if (person.role === 'owner' && principal.role !== 'owner') throw forbidden('Only an owner can reset an owner\'s password.');
+  if (person.role === 'owner' && !can(principal, 'people.manage-owners', WORKSPACE)) throw forbidden('Only an owner can reset an owner\'s password.');
   if (person.active !== 1) throw invalid({ id: 'the person is deactivated' });
   return insertReset(ctx, id, principal.userId, base);
 }
@@ -474,7 +471,7 @@ export async function completePasswordReset(ctx: AppContext, input: { token: str
 
 /** Owners and admins see and manage every token of the organization; anyone else their own account's. */
 function tokensQuery(ctx: AppContext, principal: Principal) {
-  return tokensWhere(ctx, { organizationId: principal.organizationId, accountId: isManager(principal) ? undefined : principal.userId });
+  return tokensWhere(ctx, { organizationId: principal.organizationId, accountId: can(principal, 'people.manage', WORKSPACE) ? undefined : principal.userId });
 }
 
 function tokensWhere(ctx: AppContext, filter: { organizationId?: number; accountId?: number }) {
@@ -546,7 +543,7 @@ export async function revokeConsoleToken(ctx: AppContext, principal: Principal, 
     .where('u.organization_id', '=', principal.organizationId)
     .where('t.revoked_at', 'is', null)
     .executeTakeFirst();
-  if (!row || (row.account_id !== principal.userId && !isManager(principal))) throw notFound('Token');
+  if (!row || (row.account_id !== principal.userId && !can(principal, 'people.manage', WORKSPACE))) throw notFound('Token');
   await revokeToken(ctx, id);
 }
 
