@@ -4,8 +4,8 @@ import { isWorkspaceAdmin } from './authorize.ts';
 
 /**
  * Projects the caller can see: its account's memberships, narrowed by the token's project
- * restriction (spec 5 rule 2, 4.3 rule 1). Every lookup of a project-owned row goes through
- * here, so "404, not 403" (4.3 rule 2) holds by construction.
+ * restriction (README, "Who may do what"). Every lookup of a project-owned row goes through
+ * here, so an invisible project answers 404, not 403, by construction.
  */
 export function visibleProjects(db: Executor, principal: Principal) {
   let query = db
