@@ -1,16 +1,9 @@
-import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
-import type { AppContext } from '../src/context.ts';
+import { type AppContext, createAppContext } from '../src/context.ts';
 import type { DatabaseHandle } from '../src/db/database.ts';
 
 /** The service's context for benchmarks: real clock and configuration, rate limits out of the way of the load. */
 export function benchContext(database: DatabaseHandle): AppContext {
   const base = loadConfig({});
-  return {
-    config: { ...base, rateLimit: { ...base.rateLimit, tokenBurst: 1e9, orgHourly: 1e9, searchPerMinute: 1e9 } },
-    database,
-    db: database.db,
-    dialect: database.dialect,
-    clock: systemClock,
-  };
+  return createAppContext({ config: { ...base, rateLimit: { ...base.rateLimit, tokenBurst: 1e9, orgHourly: 1e9, searchPerMinute: 1e9 } }, database });
 }

@@ -19,7 +19,7 @@ import pino from 'pino';
 import { generate } from 'selfsigned';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
-import type { AppContext } from '../src/context.ts';
+import { createAppContext } from '../src/context.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { recordEvent } from '../src/events/record-event.ts';
@@ -37,13 +37,7 @@ async function main(): Promise<void> {
   const database = openDatabase(databaseUrl);
   await migrateToLatest(database);
   const base = loadConfig({});
-  const ctx: AppContext = {
-    config: { ...base, webhooks: { ...base.webhooks, allowPrivateTargets: true } },
-    database,
-    db: database.db,
-    dialect: database.dialect,
-    clock: systemClock,
-  };
+  const ctx = createAppContext({ config: { ...base, webhooks: { ...base.webhooks, allowPrivateTargets: true } }, database });
 
   // A local HTTPS receiver with a throwaway CA the deliverer is told to trust.
   const ca = await generate([{ name: 'commonName', value: 'bench CA' }], {

@@ -1,15 +1,57 @@
-import type { Clock } from './clock.ts';
+import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db, Dialect } from './db/database.ts';
-import type { WebhookIo } from './modules/webhooks/io.ts';
+import { defaultWebhookIo, type WebhookIo } from './modules/webhooks/io.ts';
+import { ConnectionPools } from './worker/connection-pool.ts';
 
-/** What services, the worker and the CLI share. Built once per process (or per test). */
+/**
+ * Per-process state that outlives a request: caches and pooled connections. Owned by the
+ * context, so two contexts in one process (tests, a restart) never share any of it.
+ */
+export interface ContextState {
+  /** The key secrets at rest are encrypted with, once derived (src/crypto/secret-box.ts). */
+  secretKey?: Promise<Buffer>;
+  /** Decrypted webhook signing secrets by ciphertext, so an attempt does not decrypt again. */
+  readonly signingSecrets: Map<string, string>;
+  /** Keep-alive connections of webhook delivery attempts. */
+  readonly connectionPools: ConnectionPools;
+  /** Hot reads compiled once per context (src/db/prepared.ts), by name. */
+  readonly preparedReads: Map<string, unknown>;
+}
+
+/** What services, the worker and the CLI share. Built by `createAppContext` only. */
 export interface AppContext {
-  config: Config;
+  readonly config: Config;
+  readonly clock: Clock;
+  /** The open database's lifecycle: migrations, close, PostgreSQL's settings for a LISTEN connection. */
+  readonly database: DatabaseHandle;
+  /** Where queries go: the pool, or inside a unit of work its transaction (src/db/unit-of-work.ts). */
   db: Db;
-  dialect: Dialect;
-  database: DatabaseHandle;
-  clock: Clock;
-  /** Overrides of the webhook machinery's DNS, TLS trust and mail (tests); defaults come from config. */
+  readonly dialect: Dialect;
+  /** DNS, TLS trust and mail as configured. */
+  readonly io: WebhookIo;
+  /** Overrides of `io`, one seam at a time (tests, benchmarks). */
   webhookIo?: Partial<WebhookIo>;
+  readonly state: ContextState;
+}
+
+export interface ContextParts {
+  config: Config;
+  database: DatabaseHandle;
+  clock?: Clock;
+  webhookIo?: Partial<WebhookIo>;
+}
+
+/** The composition root: every process (serve, worker, CLI, tests, benchmarks) builds its context here. */
+export function createAppContext({ config, database, clock = systemClock, webhookIo }: ContextParts): AppContext {
+  return {
+    config,
+    clock,
+    database,
+    db: database.db,
+    dialect: database.dialect,
+    io: defaultWebhookIo(config),
+    webhookIo,
+    state: { signingSecrets: new Map(), connectionPools: new ConnectionPools(), preparedReads: new Map() },
+  };
 }

@@ -1,13 +1,13 @@
 import { buildApp } from './app.ts';
-import { systemClock } from './clock.ts';
 import { loadConfig } from './config.ts';
+import { createAppContext } from './context.ts';
 import { openDatabase } from './db/database.ts';
 
 /** The published OpenAPI document, built from the route schemas of an app that never listens. */
 export async function buildOpenApiDocument(): Promise<string> {
   const database = openDatabase('sqlite::memory:');
   const app = await buildApp(
-    { config: { ...loadConfig({}), publicBaseUrl: null }, database, db: database.db, dialect: database.dialect, clock: systemClock },
+    createAppContext({ config: { ...loadConfig({}), publicBaseUrl: null }, database }),
     { logger: false },
   );
   await app.ready();

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { systemClock } from '../src/clock.ts';
+import { createAppContext } from '../src/context.ts';
 
 const run = promisify(execFile);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-cli-'));
@@ -53,7 +53,7 @@ describe('operator CLI', { timeout: 120_000 }, () => {
 
     // The token works against an app on the same database, then the account creates a project.
     const database = openDatabase(env.DATABASE_URL);
-    const app = await buildApp({ config: loadConfig({}), database, db: database.db, dialect: database.dialect, clock: systemClock }, { logger: false });
+    const app = await buildApp(createAppContext({ config: loadConfig({}), database }), { logger: false });
     const created = await app.inject({
       method: 'POST',
       url: '/api/v1/projects/',
@@ -95,7 +95,7 @@ describe('operator CLI', { timeout: 120_000 }, () => {
 
     // The password works for signing in to the web app.
     const database = openDatabase(env.DATABASE_URL);
-    const app = await buildApp({ config: loadConfig({}), database, db: database.db, dialect: database.dialect, clock: systemClock }, { logger: false });
+    const app = await buildApp(createAppContext({ config: loadConfig({}), database }), { logger: false });
     const signedIn = await app.inject({ method: 'POST', url: '/api/console/sign-in/', payload: { email: 'pat@acme.test', password: 'a long enough secret' } });
     expect(signedIn.statusCode).toBe(200);
     const refused = run('node', [bin, 'user', 'set-password', '--id', String(person.id)], { env });
@@ -114,7 +114,7 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     expect(second.account.id).toBe(first.account.id);
     {
       const database = openDatabase(env.DATABASE_URL);
-      const app = await buildApp({ config: loadConfig({}), database, db: database.db, dialect: database.dialect, clock: systemClock }, { logger: false });
+      const app = await buildApp(createAppContext({ config: loadConfig({}), database }), { logger: false });
       const signIn = (password: string) => app.inject({ method: 'POST', url: '/api/console/sign-in/', payload: { email: 'owner@demo.example', password } });
       expect((await signIn(second.sign_in.password)).statusCode).toBe(200);
       expect((await signIn(first.sign_in.password)).statusCode).toBe(401);

@@ -1,6 +1,5 @@
-import { systemClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
-import type { AppContext } from '../context.ts';
+import { type AppContext, createAppContext } from '../context.ts';
 import { describeDatabase, openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 
@@ -15,5 +14,5 @@ export async function openContext(): Promise<AppContext> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`cannot use the database ${describeDatabase(config.databaseUrl)}: ${reason || (error as { code?: string }).code || 'unknown error'}`);
   }
-  return { config, database, db: database.db, dialect: database.dialect, clock: systemClock };
+  return createAppContext({ config, database });
 }

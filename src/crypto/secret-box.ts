@@ -30,19 +30,19 @@ async function installationKeyMaterial(ctx: AppContext): Promise<Buffer> {
   return Buffer.from(row.value, 'base64');
 }
 
-const keys = new WeakMap<AppContext, Promise<Buffer>>();
-
 /** The encryption key for this context's configuration, derived once per context. */
 export function secretKey(ctx: AppContext): Promise<Buffer> {
-  let key = keys.get(ctx);
-  if (!key) {
+  const { state } = ctx;
+  if (!state.secretKey) {
     const configured = ctx.config.webhooks.secretKey;
-    key = configured ? Promise.resolve(deriveKey(configured)) : installationKeyMaterial(ctx).then(deriveKey);
+    const key = configured ? Promise.resolve(deriveKey(configured)) : installationKeyMaterial(ctx).then(deriveKey);
     // A failed lookup (database briefly down) must not be cached forever.
-    key.catch(() => keys.delete(ctx));
-    keys.set(ctx, key);
+    key.catch(() => {
+      if (state.secretKey === key) state.secretKey = undefined;
+    });
+    state.secretKey = key;
   }
-  return key;
+  return state.secretKey;
 }
 
 export function encryptSecret(key: Buffer, plaintext: string): string {

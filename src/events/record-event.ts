@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/database.ts';
 import type { Principal } from '../modules/auth/principal.ts';
 import { API_VERSION, type EventType } from './catalog.ts';
+import { insertOutboxEvent } from './outbox.repository.ts';
 
 export type EventSource = 'app' | 'api' | 'scheduler';
 
@@ -53,19 +54,16 @@ export async function recordEvent(
     actor: event.origin.actor,
     data: event.data,
   };
-  await trx
-    .insertInto('event_outbox')
-    .values({
-      event_id: id,
-      type: event.type,
-      organization_id: event.origin.organization.id,
-      project_id: event.projectId,
-      actor_id: event.origin.actor.id,
-      correlation_id: event.origin.correlationId,
-      envelope: JSON.stringify(envelope),
-      occurred_at: event.occurredAt,
-      fanned_out_at: null,
-    })
-    .execute();
+  await insertOutboxEvent(trx, {
+    event_id: id,
+    type: event.type,
+    organization_id: event.origin.organization.id,
+    project_id: event.projectId,
+    actor_id: event.origin.actor.id,
+    correlation_id: event.origin.correlationId,
+    envelope: JSON.stringify(envelope),
+    occurred_at: event.occurredAt,
+    fanned_out_at: null,
+  });
   return id;
 }

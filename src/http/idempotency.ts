@@ -159,35 +159,31 @@ async function storedForm(body: string, key: Promise<Buffer> | undefined): Promi
 }
 
 /**
- * For a handler whose work is one transaction: the response of a request that claimed a key is
- * stored by that transaction, just before it commits, rather than by a write of its own once
- * the response is sent (onSend). One write fewer per request, and the work and its stored
- * response commit together (the claim itself is still committed before the work, see above).
- *
- * `respond` makes the payload from the work's result (status set beforehand; headers after the
- * work, as they are not stored). Pass `beforeCommit` to the work, to run last in its transaction,
- * and return `send(result)` from the handler: when the response was stored, it sends the very
- * bytes stored.
- * If the work fails instead, nothing was stored and onSend handles the error response as ever.
+ * For a request that claimed a key: a function that stores the response payload in the work's
+ * transaction (src/http/unit-of-work.ts) and returns the stored bytes. Undefined when there is
+ * no claim.
  */
-export function responseStoredWithWork<R, P>(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, respond: (result: R) => P) {
+export function storeResponseInTransaction(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
   const id = request.idempotencyClaimId;
+  if (id === undefined) return undefined;
   // Asked for now, outside the work's transaction: the first lookup reads the database.
-  const key = id === undefined ? undefined : sealingKey(ctx, request);
+  const key = sealingKey(ctx, request);
+  return async (trx: Trx, payload: unknown): Promise<string> => {
+    // The route's response serializer, as Fastify would apply it to the returned payload.
+    const body = reply.serialize(payload) as string;
+    await repo.complete(trx, id, reply.statusCode, await storedForm(body, key), grantsOf(request));
+    return body;
+  };
+}
+
+/** Being replaced by commitWrite (src/http/unit-of-work.ts) route by route; removed with the last use. */
+export function responseStoredWithWork<R, P>(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, respond: (result: R) => P) {
+  const store = storeResponseInTransaction(ctx, request, reply);
   let stored: string | undefined;
   return {
-    beforeCommit:
-      id === undefined
-        ? undefined
-        : async (trx: Trx, result: R): Promise<void> => {
-            // The route's response serializer, as Fastify would apply it to the returned payload.
-            const body = reply.serialize(respond(result)) as string;
-            await repo.complete(trx, id, reply.statusCode, await storedForm(body, key), grantsOf(request));
-            stored = body;
-          },
+    beforeCommit: store && (async (trx: Trx, result: R): Promise<void> => void (stored = await store(trx, respond(result)))),
     send(result: R): P | FastifyReply {
       if (stored === undefined) return respond(result);
-      // Committed with the work: nothing is left for onSend to store.
       request.idempotencyClaimId = undefined;
       return reply.type('application/json; charset=utf-8').send(stored);
     },

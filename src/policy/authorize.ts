@@ -115,20 +115,18 @@ export type Grant =
   | { action: 'endpoint.manage'; endpoint: number }
   | { action: 'endpoint.span' };
 
-const grantsOf = new WeakMap<Principal, Grant[]>();
-
 /** Starts remembering the grants of one request; the principal must be that request's own object. */
 export function recordGrantsFor(principal: Principal): void {
-  grantsOf.set(principal, []);
+  principal.grants = [];
 }
 
 export function recordGrant(principal: Principal, grant: Grant): void {
-  grantsOf.get(principal)?.push(grant);
+  principal.grants?.push(grant);
 }
 
 /** The grants remembered for the request, without repeats. */
 export function grantsFor(principal: Principal): Grant[] {
   const seen = new Map<string, Grant>();
-  for (const grant of grantsOf.get(principal) ?? []) seen.set(JSON.stringify(grant), grant);
+  for (const grant of principal.grants ?? []) seen.set(JSON.stringify(grant), grant);
   return [...seen.values()];
 }

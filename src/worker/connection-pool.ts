@@ -12,7 +12,6 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { SecureContext } from 'node:tls';
-import type { AppContext } from '../context.ts';
 import type { CheckedTarget, ResolvedAddress } from '../modules/webhooks/url-guard.ts';
 
 /**
@@ -70,20 +69,4 @@ function retire(agent: http.Agent): void {
   // @types/node does not list the property).
   (agent as http.Agent & { keepAlive: boolean }).keepAlive = false;
   for (const sockets of Object.values(agent.freeSockets)) sockets?.forEach((socket) => socket.destroy());
-}
-
-const byContext = new WeakMap<AppContext, ConnectionPools>();
-
-export function connectionPools(ctx: AppContext): ConnectionPools {
-  let pools = byContext.get(ctx);
-  if (!pools) {
-    pools = new ConnectionPools();
-    byContext.set(ctx, pools);
-  }
-  return pools;
-}
-
-export function closeConnectionPools(ctx: AppContext): void {
-  byContext.get(ctx)?.close();
-  byContext.delete(ctx);
 }

@@ -26,7 +26,6 @@ import { webhookIo } from '../modules/webhooks/io.ts';
 import { announceDisabled, type DisabledNotice, disableForFailures } from '../modules/webhooks/notifications.ts';
 import { decryptSecret, secretKey } from '../crypto/secret-box.ts';
 import { checkTarget, UnsafeTargetError } from '../modules/webhooks/url-guard.ts';
-import { connectionPools } from './connection-pool.ts';
 import { postWebhook, secureContextFor } from './post-webhook.ts';
 
 export const LOST_ATTEMPT_ERROR = 'lost: the worker stopped before recording an outcome; the attempt was re-run after its lease expired';
@@ -143,15 +142,10 @@ export async function claimDueDeliveries(ctx: AppContext, limit: number, skipEnd
 }
 
 const SECRET_CACHE_SIZE = 1000;
-const secrets = new WeakMap<AppContext, Map<string, string>>();
 
 /** Decrypts an endpoint's signing secret once, not per attempt (a new secret is a new ciphertext). */
 async function signingSecret(ctx: AppContext, ciphertext: string): Promise<string> {
-  let cache = secrets.get(ctx);
-  if (!cache) {
-    cache = new Map();
-    secrets.set(ctx, cache);
-  }
+  const cache = ctx.state.signingSecrets;
   let secret = cache.get(ciphertext);
   if (secret === undefined) {
     secret = decryptSecret(await secretKey(ctx), ciphertext);
@@ -200,7 +194,7 @@ export async function attemptDelivery(ctx: AppContext, claim: ClaimedAttempt): P
         'x-service-event-id': claim.eventId,
         'x-service-delivery-id': String(claim.deliveryId),
       },
-      { signal, agent: connectionPools(ctx).agentFor(target, secureContext), maxBodyBytes: MAX_RESPONSE_BYTES, timeoutMs },
+      { signal, agent: ctx.state.connectionPools.agentFor(target, secureContext), maxBodyBytes: MAX_RESPONSE_BYTES, timeoutMs },
     );
     const error = result.error ?? (isSuccessStatus(result.status) ? null : failureFor(result.status!));
     return outcome(result.status, error, result.body);

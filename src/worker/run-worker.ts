@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { purgeExpiredIdempotencyKeys } from '../http/idempotency.ts';
-import { closeConnectionPools } from './connection-pool.ts';
 import { DeliveryPump } from './deliver-due.ts';
 import { fanOut } from './fan-out.ts';
 import { purgeOldDeliveries } from './retention.ts';
@@ -60,7 +59,7 @@ export const WORKER_JOBS: WorkerJob[] = [
         pass: async () => (await pump.pass()) === DELIVERY_BATCH || pump.backlogged,
         close: async () => {
           await pump.drain();
-          closeConnectionPools(ctx);
+          ctx.state.connectionPools.close();
         },
       };
     },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import type { AppContext } from '../../src/context.ts';
+import { createAppContext } from '../../src/context.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import { revokeToken } from '../../src/modules/accounts/accounts.service.ts';
 import { secondConnection } from '../helpers/database.ts';
@@ -148,7 +148,7 @@ describe('cached authentication and visibility never outlive a change of access 
 
     beforeAll(async () => {
       otherDb = secondConnection(h.ctx.database);
-      const ctx: AppContext = { ...h.ctx, database: otherDb, db: otherDb.db };
+      const ctx = createAppContext({ config: h.ctx.config, clock: h.ctx.clock, database: otherDb });
       other = await buildApp(ctx, { logger: false });
       await other.ready();
     });

@@ -5,7 +5,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import type { AppContext } from '../../src/context.ts';
+import { type AppContext, createAppContext } from '../../src/context.ts';
 import type { ProjectRole, WorkspaceRole } from '../../src/db/schema.ts';
 import { addProjectMember, createOrganization, createToken, createUser } from '../../src/modules/accounts/accounts.service.ts';
 import { ALL_SCOPES } from '../../src/modules/auth/scopes.ts';
@@ -66,7 +66,7 @@ export async function createHarness(options: { config?: ConfigOverrides; beforeR
     attachments: { ...base.attachments, dir: attachmentsDir, ...options.config?.attachments },
   };
   const clock = new ManualClock('2026-11-21T09:00:00Z');
-  const ctx: AppContext = { config, database, db: database.db, dialect: database.dialect, clock };
+  const ctx = createAppContext({ config, database, clock });
   const app = await buildApp(ctx, { logger: false });
   // Every answer of a published operation must be one the OpenAPI document describes.
   enforceResponseContract(app);

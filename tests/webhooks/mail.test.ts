@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
-import type { AppContext } from '../../src/context.ts';
+import { createAppContext } from '../../src/context.ts';
 import { webhookIo } from '../../src/modules/webhooks/io.ts';
+import { openDatabase } from '../../src/db/database.ts';
 
 /** Just enough SMTP to accept messages. */
 function smtpSink() {
@@ -43,7 +44,7 @@ describe('notification e-mail through SMTP_URL (nodemailer)', () => {
   beforeAll(() => new Promise<void>((resolve) => sink.server.listen(0, '127.0.0.1', resolve)));
   afterAll(() => new Promise<void>((resolve) => sink.server.close(() => resolve())));
 
-  const contextWith = (env: Record<string, string>) => ({ config: loadConfig(env), clock: new ManualClock() }) as unknown as AppContext;
+  const contextWith = (env: Record<string, string>) => createAppContext({ config: loadConfig(env), clock: new ManualClock(), database: openDatabase('sqlite::memory:') });
 
   it('without SMTP_URL there is no mailer; with it, messages go out through the server', async () => {
     expect(webhookIo(contextWith({})).mailer).toBeNull();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config.ts';
-import type { AppContext } from '../../src/context.ts';
+import { createAppContext } from '../../src/context.ts';
 import { decryptSecret, encryptSecret, newSigningSecret } from '../../src/crypto/secret-box.ts';
 import { deliverDue } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
@@ -36,7 +36,7 @@ describe('signing secrets at rest (AES-256-GCM, key from WEBHOOK_SECRET_KEY)', (
     expect(res.status).toBe(201);
     expect(await h.ctx.db.selectFrom('installation_secrets').selectAll().execute()).toEqual([]);
 
-    const restarted: AppContext = { ...h.ctx, config: { ...h.ctx.config, webhooks: { ...h.ctx.config.webhooks, secretKey: 'another key' } } };
+    const restarted = createAppContext({ database: h.ctx.database, clock: h.ctx.clock, config: { ...h.ctx.config, webhooks: { ...h.ctx.config.webhooks, secretKey: 'another key' } } });
     await emitEvent(h, project.id);
     await fanOut(restarted);
     await deliverDue(restarted, captureLogger().log);

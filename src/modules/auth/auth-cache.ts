@@ -20,14 +20,10 @@ import { loadVisibleProjects, type VisibleProjects } from '../../policy/visibili
 interface Entry {
   epoch: number;
   principal: Principal;
-  projects?: Promise<VisibleProjects>;
 }
 
 /** Tokens remembered at most; beyond, the least recently used is forgotten. */
 const MAX_ENTRIES = 10_000;
-
-/** The entry a principal came from, so services find its cached projects (absent: not cached). */
-const entryOfPrincipal = new WeakMap<Principal, Entry>();
 
 export class AuthCache {
   private readonly entries = new Map<string, Entry>();
@@ -53,12 +49,11 @@ export class AuthCache {
     }
     const principal = await principalOfTokenHash(this.db, clock, hash);
     if (epoch === undefined) return principal;
-    const entry: Entry = { epoch, principal };
-    entryOfPrincipal.set(principal, entry);
+    const entry: Entry = { epoch, principal: { ...principal, visibleProjects: {} } };
     this.entries.delete(hash);
     this.entries.set(hash, entry);
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    return principal;
+    return entry.principal;
   }
 }
 
@@ -67,10 +62,7 @@ export class AuthCache {
  * remembered about a request (the policy's grants) never mixes with another request's.
  */
 export function principalForRequest(principal: Principal): Principal {
-  const own = { ...principal };
-  const entry = entryOfPrincipal.get(principal);
-  if (entry) entryOfPrincipal.set(own, entry);
-  return own;
+  return { ...principal, grants: undefined };
 }
 
 /**
@@ -78,12 +70,15 @@ export function principalForRequest(principal: Principal): Principal {
  * the request that authenticated it), otherwise loaded now.
  */
 export function visibleProjectsOf(db: Executor, principal: Principal): Promise<VisibleProjects> {
-  const entry = entryOfPrincipal.get(principal);
-  if (!entry) return loadVisibleProjects(db, principal);
-  if (!entry.projects) {
-    entry.projects = loadVisibleProjects(db, principal);
+  const cached = principal.visibleProjects;
+  if (!cached) return loadVisibleProjects(db, principal);
+  if (!cached.load) {
+    const load = loadVisibleProjects(db, principal);
     // A failed load is not remembered.
-    entry.projects.catch(() => (entry.projects = undefined));
+    load.catch(() => {
+      if (cached.load === load) cached.load = undefined;
+    });
+    cached.load = load;
   }
-  return entry.projects;
+  return cached.load;
 }

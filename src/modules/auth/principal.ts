@@ -1,4 +1,6 @@
 import type { WorkspaceRole } from '../../db/schema.ts';
+import type { Grant } from '../../policy/authorize.ts';
+import type { VisibleProjects } from '../../policy/visibility.ts';
 import type { Scope } from './scopes.ts';
 
 /**
@@ -24,4 +26,11 @@ export interface Principal {
   /** Project ids the token is restricted to, or null when it is not restricted. */
   projectRestriction: number[] | null;
   expiresAt: string | null;
+  /**
+   * The projects this caller sees, shared by the requests of a cached token until the auth
+   * epoch moves (src/modules/auth/auth-cache.ts); absent when not cached.
+   */
+  visibleProjects?: { load?: Promise<VisibleProjects> };
+  /** The policy decisions that let this request through, for idempotent replays (src/policy/authorize.ts). */
+  grants?: Grant[];
 }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
-import { pageRequest, paginate } from '../../http/pagination.ts';
+import { pageRequest } from '../../http/pagination.ts';
+import { paginate } from '../../db/paginate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjectIds } from '../../policy/index.ts';
 import { parseSince } from './since.ts';

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
 import { originFromPrincipal } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
-import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
+import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import { UserRef } from '../accounts/user.schemas.ts';
@@ -47,8 +48,8 @@ export function registerCommentRoutes(app: Api, ctx: AppContext): void {
   }, async (request, reply) => {
     const principal = principalOf(request);
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<CommentJson>);
-    return response.send(await comments.createComment(ctx, { principal, origin: originFromPrincipal(principal, request.id) }, request.params.task_key, request.body.body, response.beforeCommit));
+    const caller = { principal, origin: originFromPrincipal(principal, request.id) };
+    return commitWrite(ctx, request, reply, (tx) => comments.createComment(tx, caller, request.params.task_key, request.body.body), ok<CommentJson>);
   });
 
   app.get('/api/v1/comments/:id/', {
@@ -66,7 +67,8 @@ export function registerCommentRoutes(app: Api, ctx: AppContext): void {
       response: { 200: one, ...errorResponses(404) },
     },
     config: write,
-  }, async (request) => ok(await comments.updateComment(ctx, principalOf(request), request.params.id, request.body.body)));
+  }, async (request, reply) =>
+    commitWrite(ctx, request, reply, (tx) => comments.updateComment(tx, principalOf(request), request.params.id, request.body.body), ok<CommentJson>));
 
   app.delete('/api/v1/comments/:id/', {
     schema: {
@@ -77,7 +79,7 @@ export function registerCommentRoutes(app: Api, ctx: AppContext): void {
     },
     config: write,
   }, async (request, reply) => {
-    await comments.deleteComment(ctx, principalOf(request), request.params.id);
+    await inTransaction(ctx, (tx) => comments.deleteComment(tx, principalOf(request), request.params.id));
     return reply.code(204).send(null);
   });
 }

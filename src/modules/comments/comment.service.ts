@@ -1,13 +1,16 @@
 import type { AppContext } from '../../context.ts';
-import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Executor } from '../../db/database.ts';
+import { paginate } from '../../db/paginate.ts';
+import type { Tx } from '../../db/unit-of-work.ts';
 import { recordEvent } from '../../events/record-event.ts';
 import { notFound } from '../../http/errors.ts';
-import { type PageRequest, paginate } from '../../http/pagination.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import { recordActivities } from '../activity/activity.repository.ts';
 import type { Principal } from '../auth/principal.ts';
-import { authorize, visibleProjects } from '../../policy/index.ts';
+import { authorize } from '../../policy/index.ts';
 import { lockExistingTask } from '../tasks/task.repository.ts';
 import { type Caller, visibleTask, writableTask } from '../tasks/task.service.ts';
+import * as repo from './comment.repository.ts';
 import type { CommentJson } from './comment.schemas.ts';
 
 /**
@@ -16,17 +19,7 @@ import type { CommentJson } from './comment.schemas.ts';
  * deletes (moderation). Posting writes comment.created and a `commented` activity row in the
  * comment's own transaction.
  */
-function selectComments(db: Executor) {
-  return db
-    .selectFrom('comments as c')
-    .innerJoin('tasks as t', 't.id', 'c.task_id')
-    .leftJoin('users as u', 'u.id', 'c.author_id')
-    .select(['c.id', 't.key as task_key', 'c.author_id', 'u.name as author_name', 'c.body', 'c.created_at', 'c.updated_at', 'c.edited_at']);
-}
-
-type CommentRow = Awaited<ReturnType<ReturnType<typeof selectComments>['executeTakeFirstOrThrow']>>;
-
-function present(row: CommentRow): CommentJson {
+function present(row: repo.CommentRow): CommentJson {
   return {
     id: row.id,
     task: row.task_key,
@@ -39,26 +32,21 @@ function present(row: CommentRow): CommentJson {
 }
 
 async function loadComment(db: Executor, id: number): Promise<CommentJson> {
-  const row = await selectComments(db).where('c.id', '=', id).executeTakeFirst();
+  const row = await repo.findComment(db, id);
   if (!row) throw notFound('Comment');
   return present(row);
 }
 
 /** The comment if its task is visible to the caller, with the caller's project role (404 otherwise). */
 async function visibleComment(ctx: AppContext, principal: Principal, id: number) {
-  const found = await visibleProjects(ctx.db, principal)
-    .innerJoin('tasks as t', 't.project_id', 'p.id')
-    .innerJoin('comments as c', 'c.task_id', 't.id')
-    .select(['c.id', 'c.author_id', 'c.body', 'p.id as project_id', 'pm.role'])
-    .where('c.id', '=', id)
-    .executeTakeFirst();
+  const found = await repo.findVisibleComment(ctx.db, principal, id);
   if (!found) throw notFound('Comment');
   return found;
 }
 
 export async function listComments(ctx: AppContext, principal: Principal, taskKey: string, page: PageRequest) {
   const task = await visibleTask(ctx, principal, taskKey);
-  const { rows, pagination } = await paginate(selectComments(ctx.db).where('c.task_id', '=', task.id), page, {
+  const { rows, pagination } = await paginate(repo.commentsOfTask(ctx.db, task.id), page, {
     idColumn: 'c.id',
     orderable: { created_at: 'c.created_at' },
     defaultOrdering: 'created_at',
@@ -71,45 +59,33 @@ export async function getComment(ctx: AppContext, principal: Principal, id: numb
   return loadComment(ctx.db, id);
 }
 
-export async function createComment(ctx: AppContext, caller: Caller, taskKey: string, body: string, beforeCommit?: BeforeCommit<CommentJson>): Promise<CommentJson> {
-  const task = await writableTask(ctx, caller.principal, taskKey);
-  return transactionWith(ctx.db, async (trx) => {
-    const { title } = await lockExistingTask(trx, ctx, task.id);
-    const now = ctx.clock.nowIso();
-    const { id } = await trx
-      .insertInto('comments')
-      .values({ task_id: task.id, author_id: caller.principal.userId, body, created_at: now, updated_at: now, edited_at: null })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const comment = await loadComment(trx, id);
-    await trx
-      .insertInto('activities')
-      .values({ task_id: task.id, actor_id: caller.principal.userId, action: 'commented', field: null, from_value: null, to_value: JSON.stringify(id), created_at: now })
-      .execute();
-    await recordEvent(trx, {
-      type: 'comment.created',
-      origin: caller.origin,
-      projectId: task.project.id,
-      occurredAt: now,
-      data: { comment, task: { key: task.key, title } },
-    });
-    return comment;
-  }, beforeCommit);
+export async function createComment(tx: Tx, caller: Caller, taskKey: string, body: string): Promise<CommentJson> {
+  const task = await writableTask(tx, caller.principal, taskKey);
+  const { title } = await lockExistingTask(tx.db, tx, task.id);
+  const now = tx.clock.nowIso();
+  const id = await repo.insertComment(tx.db, { task_id: task.id, author_id: caller.principal.userId, body, at: now });
+  const comment = await loadComment(tx.db, id);
+  await recordActivities(tx.db, [{ task_id: task.id, actor_id: caller.principal.userId, action: 'commented', field: null, from_value: null, to_value: JSON.stringify(id), created_at: now }]);
+  await recordEvent(tx.db, {
+    type: 'comment.created',
+    origin: caller.origin,
+    projectId: task.project.id,
+    occurredAt: now,
+    data: { comment, task: { key: task.key, title } },
+  });
+  return comment;
 }
 
-export async function updateComment(ctx: AppContext, principal: Principal, id: number, body: string): Promise<CommentJson> {
-  const found = await visibleComment(ctx, principal, id);
+export async function updateComment(tx: Tx, principal: Principal, id: number, body: string): Promise<CommentJson> {
+  const found = await visibleComment(tx, principal, id);
   authorize(principal, 'item.edit', { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.author_id }, 'the comment');
   // The same text again is not an edit: nothing changes, `edited` stays as it was.
-  if (found.body !== body) {
-    const now = ctx.clock.nowIso();
-    await ctx.db.updateTable('comments').set({ body, updated_at: now, edited_at: now }).where('id', '=', id).execute();
-  }
-  return loadComment(ctx.db, id);
+  if (found.body !== body) await repo.updateCommentBody(tx.db, id, body, tx.clock.nowIso());
+  return loadComment(tx.db, id);
 }
 
-export async function deleteComment(ctx: AppContext, principal: Principal, id: number): Promise<void> {
-  const found = await visibleComment(ctx, principal, id);
+export async function deleteComment(tx: Tx, principal: Principal, id: number): Promise<void> {
+  const found = await visibleComment(tx, principal, id);
   authorize(principal, 'item.delete', { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.author_id }, 'the comment');
-  await ctx.db.deleteFrom('comments').where('id', '=', id).execute();
+  await repo.deleteComment(tx.db, id);
 }

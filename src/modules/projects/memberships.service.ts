@@ -4,7 +4,8 @@ import { isUniqueViolation, type Executor, type Trx } from '../../db/database.ts
 import { lockProjectForDecision } from './lock.ts';
 import type { ProjectRole } from '../../db/schema.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
-import { type PageRequest, paginate } from '../../http/pagination.ts';
+import { type PageRequest } from '../../http/pagination.ts';
+import { paginate } from '../../db/paginate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor, visibleProjectIds } from '../../policy/index.ts';
 

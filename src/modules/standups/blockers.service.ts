@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import { type PageRequest, paginate } from '../../http/pagination.ts';
+import { type PageRequest } from '../../http/pagination.ts';
+import { paginate } from '../../db/paginate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjectIds } from '../../policy/index.ts';
 import { teamToday } from './settings.service.ts';

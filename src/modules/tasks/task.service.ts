@@ -2,11 +2,12 @@ import { sql } from 'kysely';
 import { isoFromMicros } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { type BeforeCommit, presentedBeforeCommit, transactionWith } from '../../db/before-commit.ts';
-import type { Db, Trx } from '../../db/database.ts';
+import type { Trx } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
-import { type PageRequest, paginate } from '../../http/pagination.ts';
+import { type PageRequest } from '../../http/pagination.ts';
+import { paginate } from '../../db/paginate.ts';
 import { removeStoredFiles, storageNamesOf } from '../attachments/attachment.files.ts';
 import type { Principal } from '../auth/principal.ts';
 import { lockFields } from '../custom-fields/custom-fields.repository.ts';
@@ -130,15 +131,15 @@ export async function listTasks(ctx: AppContext, principal: Principal, projectKe
 }
 
 type TasksByKey = (key: string) => Promise<TaskRowWithExtras[]>;
-const tasksByKeyOf = new WeakMap<Db, TasksByKey>();
 
 /** The hottest read (bench/): one precompiled statement on the key index. */
 function tasksByKey(ctx: AppContext): TasksByKey {
-  let run = tasksByKeyOf.get(ctx.db);
+  const reads = ctx.state.preparedReads;
+  let run = reads.get('tasksByKey') as TasksByKey | undefined;
   if (!run) {
     const dialect = ctx.dialect;
     run = prepared(ctx.db, (db, key: string) => selectTaskRowsWithExtras(db, dialect).where('t.key', '=', key), 1);
-    tasksByKeyOf.set(ctx.db, run);
+    reads.set('tasksByKey', run);
   }
   return run;
 }

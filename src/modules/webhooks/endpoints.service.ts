@@ -7,7 +7,8 @@ import { EVENT_CATALOG, SUBSCRIBABLE_EVENT_TYPES } from '../../events/catalog.ts
 import { originFromPrincipal, recordEvent } from '../../events/record-event.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { authorizeSpanning, bindableProject, endpointFor, visibleEndpoints } from '../../policy/index.ts';
-import { type PageRequest, paginate } from '../../http/pagination.ts';
+import { type PageRequest } from '../../http/pagination.ts';
+import { paginate } from '../../db/paginate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { type DeliveryJson, visibleDelivery } from './deliveries.service.ts';
 import { webhookIo } from './io.ts';

@@ -5,6 +5,7 @@
  */
 import type { Transporter } from 'nodemailer';
 import type { AppContext } from '../../context.ts';
+import type { Config } from '../../config.ts';
 import { type Resolver, systemResolver } from './url-guard.ts';
 
 export interface MailMessage {
@@ -39,15 +40,13 @@ function smtpMailer(url: string, from: string): Mailer {
   };
 }
 
-const defaults = new WeakMap<AppContext, WebhookIo>();
+/** The configured seams, built once per context (src/context.ts). */
+export function defaultWebhookIo(config: Config): WebhookIo {
+  const { url, from } = config.smtp;
+  return { resolve: systemResolver, mailer: url ? smtpMailer(url, from) : null };
+}
 
 /** The context's seams: its overrides (`ctx.webhookIo`) over the configured defaults. */
 export function webhookIo(ctx: AppContext): WebhookIo {
-  let base = defaults.get(ctx);
-  if (!base) {
-    const { url, from } = ctx.config.smtp;
-    base = { resolve: systemResolver, mailer: url ? smtpMailer(url, from) : null };
-    defaults.set(ctx, base);
-  }
-  return { ...base, ...ctx.webhookIo };
+  return { ...ctx.io, ...ctx.webhookIo };
 }

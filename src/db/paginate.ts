@@ -1,0 +1,65 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { encodeCursor, type PageRequest, type Pagination, parseOrdering } from '../http/pagination.ts';
+
+/** The one pagination implementation behind every list endpoint: a repository's query, one page of it. */
+export interface PaginateOptions {
+  /** The primary-key column reference, e.g. `t.id`. Cursor order and the final tie-breaker. */
+  idColumn: string;
+  /** Public ordering field name -> column reference. */
+  orderable: Record<string, string>;
+  /** Applied in offset mode when the client sends no `ordering`, e.g. `-created_at`. */
+  defaultOrdering?: string;
+  /**
+   * Offset mode: counts the same rows as `query` more cheaply (it must select `count`). Without
+   * it the count is `query` with its selection replaced, which keeps any costly CTE it carries.
+   */
+  count?: () => Promise<{ count: number | string }>;
+}
+
+/**
+ * Runs `query` for one page. `query` must select an `id` (the primary key) among its columns.
+ */
+export async function paginate<O extends { id: number }>(
+  // Any table set: the helper only adds ORDER BY, LIMIT and a WHERE on the id column.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  query: SelectQueryBuilder<any, any, O>,
+  request: PageRequest,
+  options: PaginateOptions,
+): Promise<{ rows: O[]; pagination: Pagination }> {
+  const id = sql.ref(options.idColumn);
+  if (request.mode === 'cursor') {
+    const rows = await query
+      .where(id, '>', request.afterId)
+      .clearOrderBy()
+      .orderBy(id, 'asc')
+      .limit(request.limit + 1)
+      .execute();
+    const hasMore = rows.length > request.limit;
+    const page = hasMore ? rows.slice(0, request.limit) : rows;
+    const last = page.at(-1);
+    return {
+      rows: page,
+      pagination: { limit: request.limit, next_cursor: encodeCursor(last ? last.id : request.afterId), has_more: hasMore },
+    };
+  }
+
+  const ordering = parseOrdering(request.ordering ?? options.defaultOrdering ?? '', options.orderable);
+  let ordered = query.clearOrderBy();
+  for (const [column, direction] of ordering) ordered = ordered.orderBy(sql.ref(column), direction);
+  ordered = ordered.orderBy(id, ordering.at(-1)?.[1] ?? 'asc');
+
+  const [rows, countRow] = await Promise.all([
+    ordered.limit(request.limit).offset(request.offset).execute(),
+    options.count
+      ? options.count()
+      : (query
+          .clearSelect()
+          .clearOrderBy()
+          .select(sql<number>`count(*)`.as('count'))
+          .executeTakeFirstOrThrow() as Promise<{ count: number | string }>),
+  ]);
+  return {
+    rows,
+    pagination: { count: Number(countRow.count), limit: request.limit, offset: request.offset },
+  };
+}
