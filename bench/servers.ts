@@ -3,6 +3,7 @@
  *
  *   node --import tsx bench/servers.ts app <database-url>   # the real service
  *   node --import tsx bench/servers.ts bare                 # node:http answering fixed JSON from memory
+ *   node --import tsx bench/servers.ts fastify-pg <url>     # Fastify answering with plain pg queries (PostgreSQL baselines)
  *
  * Both report `{ port }` once listening, then answer IPC commands: `reset-rss`, `rss` (peak RSS
  * in MB since the last reset, sampled every 20 ms, and the CPU milliseconds used since), `bodies` (bare: the JSON to serve by path)
@@ -16,15 +17,19 @@ export type ServerCommand =
   | { cmd: 'reset-rss' }
   | { cmd: 'rss' }
   | { cmd: 'bodies'; bodies: Record<string, string> }
-  | { cmd: 'write-loop'; token: string; durationMs: number; write: WriteLoop };
+  | { cmd: 'write-loop'; token: string; durationMs: number; write: WriteLoop }
+  | { cmd: 'actor'; actor: { id: number; organizationId: number } };
 
 /**
- * What the in-process baseline repeats: create one task; move each of `taskKeys` in turn back
+ * What the in-process baseline repeats: create one task (through the service, or `raw-create`:
+ * the five statements of bench/baseline-create.ts through the raw driver, rotating over
+ * `projectKeys`); move each of `taskKeys` in turn back
  * and forth between two statuses (`statuses[0]` is where they start); create `size` tasks in
  * one bulk call.
  */
 export type WriteLoop =
   | { kind: 'create'; projectKey: string }
+  | { kind: 'raw-create'; projectKeys: string[]; actorId: number; organizationId: number }
   | { kind: 'status'; taskKeys: string[]; statuses: [string, string] }
   | { kind: 'bulk'; projectKey: string; size: number };
 
@@ -74,10 +79,110 @@ function common(message: ServerCommand): void {
   }
 }
 
+/**
+ * The PostgreSQL baselines: Fastify with a pg pool of the service's size, answering a task read
+ * with one query and a task create with the five-statement transaction of bench/baseline-create.ts.
+ */
+async function fastifyPg(url: string): Promise<void> {
+  const { default: Fastify } = await import('fastify');
+  const { default: pg } = await import('pg');
+  const { CREATE_STATEMENTS, createParameters } = await import('./baseline-create.ts');
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const fastify = Fastify({ logger: false });
+  fastify.get<{ Params: { key: string } }>('/api/v1/tasks/:key/', async (request, reply) => {
+    const { rows } = await pool.query('select * from tasks where key = $1', [request.params.key]);
+    if (!rows[0]) return reply.code(404).send({ error: { code: 'NOT_FOUND' } });
+    return { data: rows[0] };
+  });
+  fastify.post<{ Params: { key: string }; Body: { title: string; description?: string } }>('/api/v1/projects/:key/tasks/', async (request, reply) => {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      const input = { projectKey: request.params.key, title: request.body.title, description: request.body.description ?? '', actorId: BASELINE_ACTOR.id, organizationId: BASELINE_ACTOR.organizationId, now: new Date().toISOString() };
+      const { rows: [project] } = await client.query(CREATE_STATEMENTS.counter, [input.projectKey, input.organizationId]);
+      const first = createParameters(input, project);
+      const { rows: [task] } = await client.query(CREATE_STATEMENTS.task, first.task);
+      const params = createParameters(input, project, task.id);
+      await client.query(CREATE_STATEMENTS.change, params.change);
+      await client.query(CREATE_STATEMENTS.activity, params.activity);
+      await client.query(CREATE_STATEMENTS.outbox, params.outbox);
+      await client.query('commit');
+      return reply.code(201).send({ data: { key: first.key } });
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    } finally {
+      client.release();
+    }
+  });
+  await fastify.listen({ port: 0, host: '127.0.0.1' });
+  fastify.server.keepAliveTimeout = 60_000;
+  process.on('message', (message: ServerCommand) => {
+    if (message.cmd === 'actor') {
+      BASELINE_ACTOR = message.actor;
+      reply({ ok: true });
+    } else common(message);
+  });
+  process.on('SIGTERM', () => void fastify.close().then(() => pool.end()).then(() => process.exit(0)));
+  reply({ port: (fastify.server.address() as AddressInfo).port });
+}
+
+/** Who the baseline's creates are made by (the seeded bench account), set by the `actor` command. */
+let BASELINE_ACTOR = { id: 0, organizationId: 0 };
+
+/** The SQLite create baseline: the five statements through better-sqlite3, one transaction each. */
+async function rawCreateLoop(file: string, write: Extract<WriteLoop, { kind: 'raw-create' }>, durationMs: number) {
+  const { default: BetterSqlite3 } = await import('better-sqlite3');
+  const { CREATE_STATEMENTS, createParameters, sqliteStatement } = await import('./baseline-create.ts');
+  const sqlite = new BetterSqlite3(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const prepare = (text: string) => sqlite.prepare<unknown[]>(sqliteStatement(text));
+  const statements = {
+    counter: prepare(CREATE_STATEMENTS.counter),
+    task: prepare(CREATE_STATEMENTS.task),
+    change: prepare(CREATE_STATEMENTS.change),
+    activity: prepare(CREATE_STATEMENTS.activity),
+    outbox: prepare(CREATE_STATEMENTS.outbox),
+  };
+  const create = sqlite.transaction((i: number) => {
+    const input = { projectKey: write.projectKeys[i % write.projectKeys.length]!, title: `Baseline task ${i}`, description: 'Created by the raw-driver loop of the benchmark.', actorId: write.actorId, organizationId: write.organizationId, now: new Date().toISOString() };
+    const project = statements.counter.get(input.projectKey, input.organizationId) as Parameters<typeof createParameters>[1];
+    const { id } = statements.task.get(...createParameters(input, project).task) as { id: number };
+    const params = createParameters(input, project, id);
+    statements.change.run(...params.change);
+    statements.activity.run(...params.activity);
+    statements.outbox.run(...params.outbox);
+  });
+  const result = timedLoop(durationMs, async (i) => create(i));
+  return result.finally(() => sqlite.close());
+}
+
+/** Runs `step` back to back for `durationMs`, timing each call. */
+async function timedLoop(durationMs: number, step: (i: number) => Promise<unknown>) {
+  const latencies: number[] = [];
+  const buckets: number[] = [];
+  const started = performance.now();
+  for (let i = 0; performance.now() - started < durationMs; i++) {
+    const t0 = performance.now();
+    await step(i);
+    const t1 = performance.now();
+    latencies.push(t1 - t0);
+    const second = Math.floor((t1 - started) / 1000);
+    buckets[second] = (buckets[second] ?? 0) + 1;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+  return { requests: latencies.length, errors: 0, firstError: null, seconds, perSecond: buckets.slice(0, Math.max(1, Math.floor(seconds))), p50: at(50), p99: at(99), items: 0 };
+}
+
 async function app(url: string): Promise<void> {
   // Imported here so the bare server's RSS does not include the service's modules.
   const { buildApp } = await import('../src/app.ts');
-  const { openDatabase } = await import('../src/db/database.ts');
+  const { openDatabase, sqliteFile } = await import('../src/db/database.ts');
   const { benchContext } = await import('./context.ts');
   const { originFromPrincipal } = await import('../src/events/record-event.ts');
   const { authenticate } = await import('../src/modules/auth/auth.service.ts');
@@ -93,6 +198,7 @@ async function app(url: string): Promise<void> {
   // records, activities, outbox events, in one transaction), one after another, with no HTTP,
   // no authentication per request, and no idempotency record.
   async function writeLoop(token: string, durationMs: number, write: WriteLoop) {
+    if (write.kind === 'raw-create') return rawCreateLoop(sqliteFile(url), write, durationMs);
     const principal = await authenticate(ctx.db, ctx.clock, `Bearer ${token}`);
     const caller = { principal, origin: originFromPrincipal(principal, 'bench') };
     const description = 'Created by the in-process write loop of the benchmark.';
@@ -105,21 +211,7 @@ async function app(url: string): Promise<void> {
       const round = Math.floor(i / write.taskKeys.length);
       return updateTask(ctx, caller, write.taskKeys[i % write.taskKeys.length]!, { status: write.statuses[(round + 1) % 2]! });
     };
-    const latencies: number[] = [];
-    const buckets: number[] = [];
-    const started = performance.now();
-    for (let i = 0; performance.now() - started < durationMs; i++) {
-      const t0 = performance.now();
-      await step(i);
-      const t1 = performance.now();
-      latencies.push(t1 - t0);
-      const second = Math.floor((t1 - started) / 1000);
-      buckets[second] = (buckets[second] ?? 0) + 1;
-    }
-    const seconds = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
-    const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
-    return { requests: latencies.length, errors: 0, firstError: null, seconds, perSecond: buckets.slice(0, Math.max(1, Math.floor(seconds))), p50: at(50), p99: at(99), items: 0 };
+    return timedLoop(durationMs, step);
   }
 
   // The serving process exits on SIGTERM so a --cpu-prof profile (PROFILE=1) gets written.
@@ -137,8 +229,9 @@ async function app(url: string): Promise<void> {
 
 const [role, url] = process.argv.slice(2);
 if (role === 'bare') await bare();
+else if (role === 'fastify-pg' && url) await fastifyPg(url);
 else if (role === 'app' && url) await app(url);
 else {
-  console.error('usage: servers.ts bare | app <database-url>');
+  console.error('usage: servers.ts bare | app <database-url> | fastify-pg <postgres-url>');
   process.exit(2);
 }
