@@ -196,6 +196,21 @@ export interface Named {
   name: string;
   position?: number;
 }
+export type CustomFieldType = 'text' | 'number' | 'date' | 'boolean' | 'url' | 'user' | 'select' | 'multi_select';
+export interface CustomFieldOption {
+  id: number;
+  value: string;
+  position: number;
+}
+export interface CustomField {
+  id: number;
+  name: string;
+  type: CustomFieldType;
+  description: string;
+  required: boolean;
+  projects: number[] | null;
+  options: CustomFieldOption[];
+}
 export interface Membership {
   id: number;
   user: number;

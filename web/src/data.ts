@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { get, getAll, qs, type Membership, type Named, type Project, type Status, type Task, type Workflow } from './api.ts';
+import { get, getAll, qs, type CustomField, type Membership, type Named, type Project, type Status, type Task, type Workflow } from './api.ts';
 
 export const keys = {
   projects: ['projects'] as const,
@@ -98,4 +98,27 @@ export function matchesText(task: Task, q: string | undefined): boolean {
   if (!q) return true;
   const needle = q.toLowerCase();
   return task.title.toLowerCase().includes(needle) || task.key.toLowerCase().includes(needle);
+}
+
+export interface Person {
+  id: number;
+  kind: 'human' | 'service';
+  email: string | null;
+  name: string;
+  role: string;
+  active: boolean;
+}
+
+/** Everyone in the organization (console API), shared by every screen that names people. */
+export function usePeople() {
+  return useQuery({ queryKey: ['people'], queryFn: ({ signal }) => get<Person[]>('/api/console/people/', signal), retry: false });
+}
+
+/** The custom fields that apply to a project, options in the order they are offered. */
+export function useCustomFields(projectId: number | undefined) {
+  return useQuery({
+    queryKey: ['custom-fields', projectId],
+    enabled: projectId !== undefined,
+    queryFn: ({ signal }) => getAll<CustomField>(`/api/v1/custom-fields/?project=${projectId}&ordering=name`, signal),
+  });
 }

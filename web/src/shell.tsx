@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { call, get, post, qs, type Task } from './api.ts';
 import { keys, useProjects } from './data.ts';
+import { LiveBanner, useLiveUpdates } from './live.tsx';
 import { useSession } from './session.tsx';
 import { Dialog, ErrorNote, Field, Spinner } from './ui.tsx';
 import { Board } from './screens/board.tsx';
@@ -53,7 +54,7 @@ function SignedIn() {
     window.addEventListener('tt:new-task', onNew);
     return () => window.removeEventListener('tt:new-task', onNew);
   }, []);
-  useLiveUpdates();
+  const live = useLiveUpdates();
   const project = projectFromPath(location);
   useEffect(() => {
     if (project) localStorage.setItem(LAST_PROJECT, project);
@@ -65,6 +66,7 @@ function SignedIn() {
       </a>
       <TopBar onSearch={() => setSearchOpen(true)} onHelp={() => setHelpOpen(true)} />
       <OfflineBanner />
+      <LiveBanner state={live} />
       <main id="main" tabIndex={-1}>
         <Switch>
           <Route path="/">
@@ -247,49 +249,6 @@ function useShortcuts(actions: { search: () => void; help: () => void; create: (
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
-}
-
-/**
- * Follows the live stream and refreshes what changed. EventSource reconnects by itself and
- * sends Last-Event-ID, so the server replays whatever happened while the connection was down.
- */
-function useLiveUpdates() {
-  const client = useQueryClient();
-  useEffect(() => {
-    if (typeof EventSource === 'undefined') return;
-    const source = new EventSource('/api/console/live/');
-    let opened = false;
-    source.addEventListener('open', () => {
-      // After a gap the replay covers tasks; project settings are cheap to reload.
-      if (opened) void client.invalidateQueries({ queryKey: ['statuses'] });
-      opened = true;
-    });
-    source.addEventListener('change', (event) => {
-      let change: { kind?: string; project?: string; key?: string | null };
-      try {
-        change = JSON.parse((event as MessageEvent<string>).data);
-      } catch {
-        return;
-      }
-      if (change.project) void client.invalidateQueries({ queryKey: keys.tasks(change.project) });
-      void client.invalidateQueries({ queryKey: ['tasks', '*'] });
-      if (change.key) {
-        void client.invalidateQueries({ queryKey: keys.task(change.key) });
-        void client.invalidateQueries({ queryKey: ['comments', change.key] });
-        void client.invalidateQueries({ queryKey: ['activities', change.key] });
-        for (const part of ['links', 'attachments', 'time', 'subtasks', 'followers']) void client.invalidateQueries({ queryKey: [part, change.key] });
-      }
-      if (change.kind === 'project') {
-        void client.invalidateQueries({ queryKey: keys.projects });
-        void client.invalidateQueries({ queryKey: ['statuses'] });
-        void client.invalidateQueries({ queryKey: ['workflow'] });
-        void client.invalidateQueries({ queryKey: ['members'] });
-        // Settings read by project key (see useProjectConfig).
-        if (change.project) for (const part of ['types', 'priorities', 'labels', 'sprints', 'milestones']) void client.invalidateQueries({ queryKey: [part, change.project] });
-      }
-    });
-    return () => source.close();
-  }, [client]);
 }
 
 function SearchDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

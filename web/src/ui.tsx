@@ -124,3 +124,81 @@ export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '';
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** A form that stays on the page: submitting runs `onSubmit` instead of navigating. */
+export function Form({ onSubmit, className = 'inline-form', children, label }: { onSubmit: () => void; className?: string; children: ReactNode; label?: string }) {
+  return (
+    <form
+      className={className}
+      aria-label={label}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
+/** A table that scrolls sideways on a phone; `actions` adds a last column of buttons without a visible heading. */
+export function Table({ columns, actions, children, caption }: { columns: string[]; actions?: boolean; children: ReactNode; caption?: string }) {
+  return (
+    <div className="table-wrap">
+      <table>
+        {caption ? <caption className="sr-only">{caption}</caption> : null}
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
+            {actions ? (
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A secret the service shows once (token, signing secret, invitation link). */
+export function SecretNote({ children }: { children: ReactNode }) {
+  return (
+    <p className="secret" role="status">
+      {children}
+    </p>
+  );
+}
+
+/** A row's Edit and Delete buttons; Delete asks first (`question`) and names the row in every button. */
+export function EditDelete({ name, question, onEdit, onDelete, pending }: { name: string; question: string; onEdit: () => void; onDelete: () => void; pending: boolean }) {
+  const [asking, setAsking] = useState(false);
+  if (asking)
+    return (
+      <span className="actions" role="group" aria-label={`Delete ${name}?`}>
+        <span>{question}</span>
+        <button type="button" className="danger" onClick={onDelete} disabled={pending}>
+          Yes, delete {name}
+        </button>
+        <button type="button" onClick={() => setAsking(false)}>
+          Keep it
+        </button>
+      </span>
+    );
+  return (
+    <span className="actions">
+      <button type="button" onClick={onEdit}>
+        Edit {name}
+      </button>
+      <button type="button" className="link" onClick={() => setAsking(true)}>
+        Delete {name}
+      </button>
+    </span>
+  );
+}

@@ -1,18 +1,27 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { del, get, patch, post, type Category, type Status } from '../api.ts';
-import { keys, useProject, useProjectConfig } from '../data.ts';
-import { ErrorNote, Field, Spinner, categoryLabel } from '../ui.tsx';
+import { keys, usePeople, useProject, useProjectConfig } from '../data.ts';
+import { SortableList } from '../sortable.tsx';
+import { ErrorNote, Field, Form, Spinner, categoryLabel } from '../ui.tsx';
+import { CustomFieldsSection } from './custom-fields.tsx';
+import { LABELS, MILESTONES, PlanningSection, SPRINTS } from './planning.tsx';
 
-interface Person {
-  id: number;
-  name: string;
-  kind: 'human' | 'service';
-  active: boolean;
-}
+const SECTIONS = [
+  ['members-title', 'Members'],
+  ['statuses-title', 'Statuses'],
+  ['workflow-title', 'Workflow'],
+  ['labels-title', 'Labels'],
+  ['milestones-title', 'Milestones'],
+  ['sprints-title', 'Sprints'],
+  ['custom-fields-title', 'Custom fields'],
+] as const;
 
-/** A project's name, members and roles, statuses in board order, and the workflow as a from/to grid. */
+/**
+ * A project's name, members and roles, statuses in board order, the workflow as a from/to
+ * grid, its labels, milestones and sprints, and the custom fields that apply to it.
+ */
 export function ProjectSettings({ projectKey }: { projectKey: string }) {
   const { project, isPending, error } = useProject(projectKey);
   const config = useProjectConfig(project);
@@ -36,22 +45,27 @@ export function ProjectSettings({ projectKey }: { projectKey: string }) {
         </h1>
         <Link href={`/p/${project.key}/board`}>Back to the board</Link>
       </header>
-      <form
-        className="inline-form"
-        onSubmit={(e: FormEvent) => {
-          e.preventDefault();
-          rename.mutate();
-        }}
-      >
+      <nav aria-label="Settings sections" className="toc">
+        {SECTIONS.filter(([id]) => id !== 'workflow-title' || project.workflow !== null).map(([id, label]) => (
+          <a key={id} href={`#${id}`}>
+            {label}
+          </a>
+        ))}
+      </nav>
+      <Form onSubmit={() => rename.mutate()}>
         <Field label="Project name">{(id) => <input id={id} required value={name ?? project.name} onChange={(e) => setName(e.target.value)} />}</Field>
         <button type="submit" disabled={name === null}>
           Rename
         </button>
-      </form>
+      </Form>
       <ErrorNote error={rename.error ?? config.error} />
       <Members projectId={project.id} />
       <Statuses projectId={project.id} statuses={config.statuses} />
       {project.workflow !== null ? <TransitionGrid workflowId={project.workflow} statuses={config.statuses} /> : null}
+      <PlanningSection kind={LABELS} projectKey={project.key} />
+      <PlanningSection kind={MILESTONES} projectKey={project.key} />
+      <PlanningSection kind={SPRINTS} projectKey={project.key} />
+      <CustomFieldsSection project={project} />
     </section>
   );
 }
@@ -59,7 +73,7 @@ export function ProjectSettings({ projectKey }: { projectKey: string }) {
 function Members({ projectId }: { projectId: number }) {
   const client = useQueryClient();
   const members = useQuery({ queryKey: ['members', projectId], queryFn: ({ signal }) => get<Array<{ id: number; user: number; user_name: string; role: string }>>(`/api/v1/memberships/?project=${projectId}&limit=200`, signal) });
-  const people = useQuery({ queryKey: ['people'], queryFn: ({ signal }) => get<Person[]>('/api/console/people/', signal), retry: false });
+  const people = usePeople();
   const [user, setUser] = useState('');
   const refresh = () => client.invalidateQueries({ queryKey: ['members', projectId] });
   const add = useMutation({ mutationFn: () => post('/api/v1/memberships/', { project: projectId, user: Number(user), role: 'member' }), meta: { quiet: true }, onSuccess: refresh });
@@ -85,13 +99,7 @@ function Members({ projectId }: { projectId: number }) {
           </li>
         ))}
       </ul>
-      <form
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          add.mutate();
-        }}
-      >
+      <Form onSubmit={() => add.mutate()}>
         <Field label="Add a member">
           {(id) => (
             <select id={id} required value={user} onChange={(e) => setUser(e.target.value)}>
@@ -105,13 +113,13 @@ function Members({ projectId }: { projectId: number }) {
           )}
         </Field>
         <button type="submit">Add</button>
-      </form>
+      </Form>
       <ErrorNote error={add.error} />
     </section>
   );
 }
 
-/** Board order changes with Move up / Move down buttons: reachable from the keyboard and by screen readers. */
+/** Board order: drag a status by its handle (mouse, touch or keyboard), or use its move buttons. */
 function Statuses({ projectId, statuses }: { projectId: number; statuses: Status[] }) {
   const client = useQueryClient();
   const [name, setName] = useState('');
@@ -120,7 +128,12 @@ function Statuses({ projectId, statuses }: { projectId: number; statuses: Status
     void client.invalidateQueries({ queryKey: ['statuses', projectId] });
     void client.invalidateQueries({ queryKey: ['workflow'] });
   };
-  const reorder = useMutation({ mutationFn: (ids: number[]) => post('/api/v1/statuses/reorder/', { project: projectId, statuses: ids }), meta: { quiet: true }, onSettled: refresh });
+  const reorder = useMutation({
+    mutationFn: (ids: number[]) => post('/api/v1/statuses/reorder/', { project: projectId, statuses: ids }),
+    meta: { quiet: true },
+    // Returning the refetch keeps the new order shown until the stored one is read.
+    onSettled: () => client.invalidateQueries({ queryKey: ['statuses', projectId] }),
+  });
   const add = useMutation({
     mutationFn: () => post('/api/v1/statuses/', { project: projectId, name, category }),
     meta: { quiet: true },
@@ -130,41 +143,25 @@ function Statuses({ projectId, statuses }: { projectId: number; statuses: Status
     },
   });
   const remove = useMutation({ mutationFn: (id: number) => del(`/api/v1/statuses/${id}/`), meta: { quiet: true }, onSuccess: refresh });
-  const move = (index: number, by: number) => {
-    const ids = statuses.map((s) => s.id);
-    const [id] = ids.splice(index, 1);
-    ids.splice(index + by, 0, id!);
-    reorder.mutate(ids);
-  };
   return (
     <section aria-labelledby="statuses-title">
       <h2 id="statuses-title">Statuses</h2>
       <ErrorNote error={reorder.error ?? remove.error} />
-      <ol className="status-order">
-        {statuses.map((s, i) => (
-          <li key={s.id} className="actions">
+      <SortableList items={statuses} noun="statuses" name={(s) => s.name} onReorder={(ids) => reorder.mutateAsync(ids)}>
+        {(s) => (
+          <>
             <span className={`dot cat-${s.category}`} aria-hidden="true" />
-            <strong>{s.name}</strong> <span className="muted">{categoryLabel[s.category]}</span>
-            {s.is_default ? <span className="chip">default</span> : null}
-            <button type="button" disabled={i === 0 || reorder.isPending} onClick={() => move(i, -1)}>
-              Move {s.name} up
-            </button>
-            <button type="button" disabled={i === statuses.length - 1 || reorder.isPending} onClick={() => move(i, 1)}>
-              Move {s.name} down
-            </button>
+            <span className="row-main">
+              <strong>{s.name}</strong> <span className="muted">{categoryLabel[s.category]}</span>
+              {s.is_default ? <span className="chip">default</span> : null}
+            </span>
             <button type="button" className="link" onClick={() => remove.mutate(s.id)}>
               Delete {s.name}
             </button>
-          </li>
-        ))}
-      </ol>
-      <form
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          add.mutate();
-        }}
-      >
+          </>
+        )}
+      </SortableList>
+      <Form onSubmit={() => add.mutate()}>
         <Field label="New status">{(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}</Field>
         <Field label="Category">
           {(id) => (
@@ -176,7 +173,7 @@ function Statuses({ projectId, statuses }: { projectId: number; statuses: Status
           )}
         </Field>
         <button type="submit">Add status</button>
-      </form>
+      </Form>
       <ErrorNote error={add.error} />
     </section>
   );

@@ -1,9 +1,10 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { del, get, patch, post } from '../api.ts';
+import { usePeople } from '../data.ts';
 import { useMe, useSession } from '../session.tsx';
-import { ErrorNote, Field, Spinner, formatDateTime, useNotify } from '../ui.tsx';
+import { ErrorNote, Field, Form, SecretNote, Spinner, Table, formatDateTime, useNotify } from '../ui.tsx';
 import { Webhooks } from './webhooks.tsx';
 
 const ROLES = ['owner', 'admin', 'member', 'guest'] as const;
@@ -75,49 +76,24 @@ export function Profile() {
       <p>
         {me.user.email} · {me.user.role} in {me.organization.name}
       </p>
-      <form
-        className="inline-form"
-        onSubmit={(e: FormEvent) => {
-          e.preventDefault();
-          rename.mutate();
-        }}
-      >
+      <Form className="inline-form" onSubmit={() => rename.mutate()}>
         <Field label="Name">{(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}</Field>
         <button type="submit">Save name</button>
-      </form>
+      </Form>
       <ErrorNote error={rename.error} />
       <h2>Password</h2>
-      <form
-        className="inline-form"
-        onSubmit={(e: FormEvent) => {
-          e.preventDefault();
-          password.mutate();
-        }}
-      >
+      <Form className="inline-form" onSubmit={() => password.mutate()}>
         <Field label="Current password">{(id) => <input id={id} type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />}</Field>
         <Field label="New password" hint="At least 10 characters.">
           {(id) => <input id={id} type="password" autoComplete="new-password" minLength={10} required value={next} onChange={(e) => setNext(e.target.value)} />}
         </Field>
         <button type="submit">Change password</button>
-      </form>
+      </Form>
       <ErrorNote error={password.error} />
       <h2>Sessions</h2>
       <ErrorNote error={sessions.error ?? revoke.error} />
       {sessions.isPending ? <Spinner /> : null}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Browser</th>
-              <th scope="col">Address</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+      <Table columns={['Browser', 'Address', 'Signed in', 'Last seen']} actions>
             {sessions.data?.map((s) => (
               <tr key={s.id}>
                 <td>
@@ -135,21 +111,11 @@ export function Profile() {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+      </Table>
     </SettingsFrame>
   );
 }
 
-interface Person {
-  id: number;
-  kind: 'human' | 'service';
-  email: string | null;
-  name: string;
-  role: string;
-  active: boolean;
-}
 interface Invitation {
   id: number;
   email: string;
@@ -183,7 +149,7 @@ export function Organization() {
 
 function People() {
   const client = useQueryClient();
-  const people = useQuery({ queryKey: ['people'], queryFn: ({ signal }) => get<Person[]>('/api/console/people/', signal) });
+  const people = usePeople();
   const change = useMutation({
     mutationFn: ({ id, body }: { id: number; body: { role?: string; active?: boolean } }) => patch(`/api/console/people/${id}/`, body),
     meta: { quiet: true },
@@ -202,18 +168,7 @@ function People() {
     <section aria-labelledby="people-title">
       <h2 id="people-title">People and service accounts</h2>
       <ErrorNote error={people.error ?? change.error} />
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Role</th>
-              <th scope="col">Active</th>
-            </tr>
-          </thead>
-          <tbody>
+      <Table columns={['Name', 'E-mail', 'Kind', 'Role', 'Active']}>
             {people.data?.map((p) => (
               <tr key={p.id}>
                 <td>{p.name}</td>
@@ -231,19 +186,11 @@ function People() {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
-      <form
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          service.mutate();
-        }}
-      >
+      </Table>
+      <Form className="inline-form" onSubmit={() => service.mutate()}>
         <Field label="New service account">{(id) => <input id={id} required value={serviceName} onChange={(e) => setServiceName(e.target.value)} />}</Field>
         <button type="submit">Create service account</button>
-      </form>
+      </Form>
       <ErrorNote error={service.error} />
     </section>
   );
@@ -268,13 +215,7 @@ function Invitations() {
   return (
     <section aria-labelledby="invitations-title">
       <h2 id="invitations-title">Invitations</h2>
-      <form
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          invite.mutate();
-        }}
-      >
+      <Form className="inline-form" onSubmit={() => invite.mutate()}>
         <Field label="E-mail">{(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
         <Field label="Role">
           {(id) => (
@@ -286,12 +227,12 @@ function Invitations() {
           )}
         </Field>
         <button type="submit">Invite</button>
-      </form>
+      </Form>
       <ErrorNote error={invite.error ?? list.error ?? cancel.error} />
       {created?.url ? (
-        <p className="secret" role="status">
+        <SecretNote>
           Invitation link for {created.email} (shown once): <code>{created.url}</code>
-        </p>
+        </SecretNote>
       ) : null}
       <ul className="plain">
         {list.data?.map((inv) => (
@@ -310,7 +251,7 @@ function Invitations() {
 function Tokens() {
   const client = useQueryClient();
   const notify = useNotify();
-  const people = useQuery({ queryKey: ['people'], queryFn: ({ signal }) => get<Person[]>('/api/console/people/', signal) });
+  const people = usePeople();
   const tokens = useQuery({ queryKey: ['tokens'], queryFn: ({ signal }) => get<TokenRow[]>('/api/console/tokens/', signal) });
   const services = people.data?.filter((p) => p.kind === 'service' && p.active) ?? [];
   const [name, setName] = useState('');
@@ -338,23 +279,7 @@ function Tokens() {
     <section aria-labelledby="tokens-title">
       <h2 id="tokens-title">API tokens</h2>
       <ErrorNote error={tokens.error ?? revoke.error} />
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Account</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Projects</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+      <Table columns={['Name', 'Account', 'Scopes', 'Projects', 'Created', 'Expires', 'Last used']} actions>
             {tokens.data?.map((t) => (
               <tr key={t.id}>
                 <td>{t.name}</td>
@@ -371,17 +296,9 @@ function Tokens() {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+      </Table>
       <h3>New token</h3>
-      <form
-        className="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate();
-        }}
-      >
+      <Form className="stack" onSubmit={() => create.mutate()}>
         <div className="inline-form">
           <Field label="Token name">{(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}</Field>
           <Field label="Service account">
@@ -411,11 +328,11 @@ function Tokens() {
           </button>
           {!services.length ? <span className="muted">Create a service account first.</span> : null}
         </div>
-      </form>
+      </Form>
       {secret ? (
-        <p className="secret" role="status">
+        <SecretNote>
           The new token (shown once, copy it now): <code>{secret}</code>
-        </p>
+        </SecretNote>
       ) : null}
     </section>
   );

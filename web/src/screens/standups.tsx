@@ -2,17 +2,14 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearch, useLocation } from 'wouter';
 import { ApiError, get, getAll, post, put, qs, type StandupEntry, type TeamBlocker } from '../api.ts';
+import { usePeople } from '../data.ts';
 import { useMe } from '../session.tsx';
+import { StandupSettingsForm } from './standup-settings.tsx';
 import { ErrorNote, Field, Markdown, Spinner, formatDate, formatDateTime, useNotify } from '../ui.tsx';
 
-interface Person {
-  id: number;
-  name: string;
-}
-
 /** Names of everyone in the organization, for entries that carry only user ids. */
-function usePeople() {
-  const people = useQuery({ queryKey: ['people'], queryFn: ({ signal }) => get<Person[]>('/api/console/people/', signal), retry: false });
+function useNameOf() {
+  const people = usePeople();
   return (id: number | null) => (id == null ? '' : (people.data?.find((p) => p.id === id)?.name ?? `#${id}`));
 }
 
@@ -21,6 +18,7 @@ const TABS = [
   { id: 'team', label: 'Team day' },
   { id: 'blockers', label: 'Blockers' },
   { id: 'history', label: 'History' },
+  { id: 'settings', label: 'Settings' },
 ] as const;
 
 export function Standups() {
@@ -47,7 +45,7 @@ export function Standups() {
           ))}
         </nav>
       </header>
-      {tab === 'team' ? <TeamDay /> : tab === 'blockers' ? <Blockers /> : tab === 'history' ? <History /> : <CheckIn />}
+      {tab === 'team' ? <TeamDay /> : tab === 'blockers' ? <Blockers /> : tab === 'history' ? <History /> : tab === 'settings' ? <StandupSettingsForm /> : <CheckIn />}
     </section>
   );
 }
@@ -204,7 +202,7 @@ function EntryCard({ entry, name }: { entry: StandupEntry; name: string }) {
 
 function TeamDay() {
   const [date, setDate] = useState('');
-  const nameOf = usePeople();
+  const nameOf = useNameOf();
   const entries = useQuery({ queryKey: ['standups', 'team', date], queryFn: ({ signal }) => getAll<StandupEntry>(`/api/v1/standups/${qs({ date })}`, signal) });
   return (
     <section aria-labelledby="team-title">
@@ -225,7 +223,7 @@ function TeamDay() {
 }
 
 function Blockers() {
-  const nameOf = usePeople();
+  const nameOf = useNameOf();
   const blockers = useQuery({ queryKey: ['standups', 'blockers'], queryFn: ({ signal }) => getAll<TeamBlocker>('/api/v1/standups/blockers/', signal) });
   return (
     <section aria-labelledby="blockers-title">
@@ -256,8 +254,8 @@ function Blockers() {
 function History() {
   const me = useMe();
   const [user, setUser] = useState(String(me.user.id));
-  const people = useQuery({ queryKey: ['people'], queryFn: ({ signal }) => get<Person[]>('/api/console/people/', signal), retry: false });
-  const nameOf = usePeople();
+  const people = usePeople();
+  const nameOf = useNameOf();
   const history = useQuery({ queryKey: ['standups', 'history', user], queryFn: ({ signal }) => getAll<StandupEntry>(`/api/v1/standups/history/${user}/`, signal) });
   return (
     <section aria-labelledby="history-title">

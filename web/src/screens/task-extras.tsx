@@ -1,9 +1,9 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { ApiError, del, getAll, post, upload } from '../api.ts';
 import { keys, type ProjectConfig } from '../data.ts';
-import { ErrorNote, Field, formatDate, formatDateTime } from '../ui.tsx';
+import { ErrorNote, Field, Form, formatDate, formatDateTime } from '../ui.tsx';
 
 interface TaskLink {
   id: number;
@@ -53,10 +53,6 @@ export function Links({ taskKey }: { taskKey: string }) {
   });
   const remove = useMutation({ mutationFn: (id: number) => del(`/api/v1/tasks/${taskKey}/links/${id}/`), onSuccess: refresh });
   const cycle = add.error instanceof ApiError && Array.isArray(add.error.details.path) ? (add.error.details.path as string[]) : null;
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    add.mutate();
-  };
   return (
     <section aria-labelledby="links-title">
       <h2 id="links-title">Links</h2>
@@ -72,7 +68,7 @@ export function Links({ taskKey }: { taskKey: string }) {
           </li>
         ))}
       </ul>
-      <form className="inline-form" onSubmit={onSubmit}>
+      <Form onSubmit={() => add.mutate()}>
         <Field label="This task">
           {(id) => (
             <select id={id} value={type} onChange={(e) => setType(e.target.value as TaskLink['type'])}>
@@ -88,7 +84,7 @@ export function Links({ taskKey }: { taskKey: string }) {
         <button type="submit" disabled={add.isPending}>
           Add link
         </button>
-      </form>
+      </Form>
       <ErrorNote error={add.error} />
       {cycle ? (
         <p className="error" role="alert">
@@ -180,20 +176,14 @@ export function TimeEntries({ taskKey, projectKey, config }: { taskKey: string; 
           </li>
         ))}
       </ul>
-      <form
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          log.mutate();
-        }}
-      >
+      <Form onSubmit={() => log.mutate()}>
         <Field label="Minutes">{(id) => <input id={id} type="number" min={1} max={1440} required value={minutes} onChange={(e) => setMinutes(e.target.value)} />}</Field>
         <Field label="Day">{(id) => <input id={id} type="date" required value={date} onChange={(e) => setDate(e.target.value)} />}</Field>
         <Field label="Note">{(id) => <input id={id} value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />}</Field>
         <button type="submit" disabled={log.isPending}>
           Log time
         </button>
-      </form>
+      </Form>
       <ErrorNote error={log.error} />
     </section>
   );

@@ -1,19 +1,40 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { ApiError, call, get, getAll, post, type Activity, type Comment, type Task } from '../api.ts';
-import { keys, useProject, useProjectConfig, type ProjectConfig } from '../data.ts';
+import { ApiError, call, get, getAll, post, type Activity, type Comment, type CustomField, type Task } from '../api.ts';
+import { keys, useCustomFields, useProject, useProjectConfig, type ProjectConfig } from '../data.ts';
 import { useMe } from '../session.tsx';
+import { CustomFieldInput, customValueText } from './custom-fields.tsx';
 import { Attachments, Links, TimeEntries } from './task-extras.tsx';
-import { ErrorNote, Field, Markdown, Spinner, errorNotice, formatDate, formatDateTime, useNotify } from '../ui.tsx';
+import { ErrorNote, Field, Form, Markdown, Spinner, errorNotice, formatDate, formatDateTime, useNotify } from '../ui.tsx';
 
 /** The fields the edit form changes, as the API takes them. */
-const EDITABLE = ['title', 'description', 'task_type', 'priority', 'assignee', 'due_date', 'labels', 'milestone', 'sprint', 'parent'] as const;
+const EDITABLE = ['title', 'description', 'task_type', 'priority', 'assignee', 'due_date', 'labels', 'milestone', 'sprint', 'parent', 'custom_fields'] as const;
 type Editable = (typeof EDITABLE)[number];
 type Draft = Pick<Task, Editable>;
+type Values = Task['custom_fields'];
 
 const pick = (task: Task): Draft => Object.fromEntries(EDITABLE.map((f) => [f, task[f]])) as Draft;
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** Custom field values of `next` that differ from `prev` (a cleared one as null): only those are sent. */
+function changedValues(next: Values, prev: Values): Values {
+  const ids = new Set([...Object.keys(next), ...Object.keys(prev)]);
+  return Object.fromEntries([...ids].filter((id) => !same(next[id], prev[id])).map((id) => [id, next[id] ?? null]));
+}
+
+/** What an edit changes, as the body of the PUT. */
+function changesOf(draft: Draft, base: Task): Partial<Draft> {
+  const changes: Partial<Draft> = {};
+  for (const f of EDITABLE) {
+    if (f === 'custom_fields') {
+      const values = changedValues(draft.custom_fields, base.custom_fields);
+      if (Object.keys(values).length) changes.custom_fields = values;
+    } else if (!same(draft[f], base[f])) Object.assign(changes, { [f]: draft[f] });
+  }
+  return changes;
+}
+
 const fieldLabel: Record<Editable | 'status', string> = {
   title: 'Title',
   description: 'Description',
@@ -25,6 +46,7 @@ const fieldLabel: Record<Editable | 'status', string> = {
   milestone: 'Milestone',
   sprint: 'Sprint',
   parent: 'Parent',
+  custom_fields: 'Custom fields',
   status: 'Status',
 };
 
@@ -50,6 +72,7 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
   const projectKey = taskKey.split('-')[0]!;
   const { project } = useProject(projectKey);
   const config = useProjectConfig(project);
+  const customFields = useCustomFields(project?.id).data ?? [];
   const client = useQueryClient();
   const notify = useNotify();
   const [editing, setEditing] = useState(false);
@@ -100,7 +123,7 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!draft || !base) return;
-    const changes = Object.fromEntries(EDITABLE.filter((f) => !same(draft[f], base.task[f])).map((f) => [f, draft[f]])) as Partial<Draft>;
+    const changes = changesOf(draft, base.task);
     if (Object.keys(changes).length === 0) {
       setEditing(false);
       return;
@@ -146,6 +169,7 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
         <ConflictPanel
           conflict={conflict}
           config={config}
+          customFields={customFields}
           onReapply={() => void save(conflict.mine, conflict.currentEtag, conflict.current)}
           onDiscard={() => {
             setConflict(null);
@@ -156,7 +180,7 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
       <div className="task-grid">
         <div className="task-main">
           {editing && draft ? (
-            <EditForm draft={draft} setDraft={setDraft} config={config} onSubmit={onSubmit} onCancel={() => setEditing(false)} error={saveError} />
+            <EditForm draft={draft} setDraft={setDraft} config={config} customFields={customFields} onSubmit={onSubmit} onCancel={() => setEditing(false)} error={saveError} />
           ) : (
             <section aria-label="Description" className="description">
               {task.description ? <Markdown text={task.description} /> : <p className="muted">No description.</p>}
@@ -167,7 +191,7 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
           <Comments taskKey={task.key} />
           <Attachments taskKey={task.key} />
           <TimeEntries taskKey={task.key} projectKey={task.project} config={config} />
-          <History taskKey={task.key} config={config} />
+          <History taskKey={task.key} config={config} customFields={customFields} />
         </div>
         <aside className="task-side" aria-label="Details">
           <div className="field">
@@ -198,6 +222,9 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
             <dd>{config.milestones.find((m) => m.id === task.milestone)?.name ?? '—'}</dd>
             <dt>Parent</dt>
             <dd>{task.parent ? <Link href={`/t/${task.parent}`}>{task.parent}</Link> : '—'}</dd>
+            {customFields.map((f) => (
+              <CustomFact key={f.id} field={f} value={task.custom_fields[String(f.id)]} config={config} />
+            ))}
             <dt>Time spent</dt>
             <dd>{task.time_spent_minutes} min</dd>
             <dt>Updated</dt>
@@ -210,10 +237,29 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
   );
 }
 
+function CustomFact({ field, value, config }: { field: CustomField; value: unknown; config: ProjectConfig }) {
+  const text = customValueText(field, value, config);
+  return (
+    <>
+      <dt>{field.name}</dt>
+      <dd>
+        {field.type === 'url' && text !== '—' ? (
+          <a href={text} rel="noopener noreferrer nofollow" target="_blank">
+            {text}
+          </a>
+        ) : (
+          text
+        )}
+      </dd>
+    </>
+  );
+}
+
 function EditForm({
   draft,
   setDraft,
   config,
+  customFields,
   onSubmit,
   onCancel,
   error,
@@ -221,6 +267,7 @@ function EditForm({
   draft: Draft;
   setDraft: (d: Draft) => void;
   config: ProjectConfig;
+  customFields: CustomField[];
   onSubmit: (e: FormEvent) => void;
   onCancel: () => void;
   error: unknown;
@@ -326,6 +373,22 @@ function EditForm({
         </Field>
         <Field label="Parent task">{(id) => <input id={id} placeholder="e.g. WEB-3" value={draft.parent ?? ''} onChange={(e) => set('parent', e.target.value.trim() || null)} />}</Field>
       </div>
+      {customFields.length ? (
+        <fieldset className="custom-fields">
+          <legend>Custom fields</legend>
+          <div className="grid-2">
+            {customFields.map((f) => (
+              <CustomFieldInput
+                key={f.id}
+                field={f}
+                config={config}
+                value={draft.custom_fields[String(f.id)] ?? null}
+                onChange={(value) => set('custom_fields', { ...draft.custom_fields, [String(f.id)]: value })}
+              />
+            ))}
+          </div>
+        </fieldset>
+      ) : null}
       <datalist id="label-names">
         {config.labels.map((l) => (
           <option key={l.id} value={l.name} />
@@ -355,12 +418,38 @@ function show(field: Editable | 'status', value: unknown, config: ProjectConfig)
 }
 
 /** A save refused because the task changed meanwhile: what changed elsewhere, and a choice. */
-function ConflictPanel({ conflict, config, onReapply, onDiscard }: { conflict: Conflict; config: ProjectConfig; onReapply: () => void; onDiscard: () => void }) {
-  const fields = [...EDITABLE, 'status' as const].filter((f) => !same(conflict.base[f], conflict.current[f]));
+function ConflictPanel({
+  conflict,
+  config,
+  customFields,
+  onReapply,
+  onDiscard,
+}: {
+  conflict: Conflict;
+  config: ProjectConfig;
+  customFields: CustomField[];
+  onReapply: () => void;
+  onDiscard: () => void;
+}) {
+  const { base, current, mine } = conflict;
+  const rows: Array<{ label: string; base: string; current: string; mine: string }> = [...EDITABLE, 'status' as const]
+    .filter((f) => f !== 'custom_fields' && !same(base[f], current[f]))
+    .map((f) => ({
+      label: fieldLabel[f],
+      base: show(f, base[f], config),
+      current: show(f, current[f], config),
+      mine: f in mine ? show(f, mine[f as Editable], config) : '(unchanged)',
+    }));
+  for (const id of Object.keys(changedValues(current.custom_fields, base.custom_fields))) {
+    const field = customFields.find((f) => String(f.id) === id);
+    const text = (v: unknown) => (field ? customValueText(field, v, config) : JSON.stringify(v ?? null));
+    const yours = mine.custom_fields && id in mine.custom_fields ? text(mine.custom_fields[id]) : '(unchanged)';
+    rows.push({ label: field?.name ?? `Field ${id}`, base: text(base.custom_fields[id]), current: text(current.custom_fields[id]), mine: yours });
+  }
   return (
     <section className="conflict" role="alert" aria-labelledby="conflict-title">
       <h2 id="conflict-title">Someone changed this task while you were editing</h2>
-      {fields.length ? (
+      {rows.length ? (
         <table>
           <caption className="sr-only">Changes made elsewhere</caption>
           <thead>
@@ -372,12 +461,12 @@ function ConflictPanel({ conflict, config, onReapply, onDiscard }: { conflict: C
             </tr>
           </thead>
           <tbody>
-            {fields.map((f) => (
-              <tr key={f}>
-                <th scope="row">{fieldLabel[f]}</th>
-                <td>{show(f, conflict.base[f], config)}</td>
-                <td>{show(f, conflict.current[f], config)}</td>
-                <td>{f in conflict.mine ? show(f, conflict.mine[f as Editable], config) : '(unchanged)'}</td>
+            {rows.map((r) => (
+              <tr key={r.label}>
+                <th scope="row">{r.label}</th>
+                <td>{r.base}</td>
+                <td>{r.current}</td>
+                <td>{r.mine}</td>
               </tr>
             ))}
           </tbody>
@@ -442,13 +531,7 @@ function Comments({ taskKey }: { taskKey: string }) {
           </li>
         ))}
       </ol>
-      <form
-        className="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (body.trim()) add.mutate();
-        }}
-      >
+      <Form className="stack" onSubmit={() => body.trim() && add.mutate()}>
         <Field label="Add a comment">{(id) => <textarea id={id} rows={3} value={body} onChange={(e) => setBody(e.target.value)} />}</Field>
         <ErrorNote error={add.error} />
         <div className="actions">
@@ -456,12 +539,24 @@ function Comments({ taskKey }: { taskKey: string }) {
             Comment
           </button>
         </div>
-      </form>
+      </Form>
     </section>
   );
 }
 
-function History({ taskKey, config }: { taskKey: string; config: ProjectConfig }) {
+/** An activity entry's field and values as words; custom fields are `custom_fields.<id>`. */
+function describeChange(a: Activity, config: ProjectConfig, customFields: CustomField[]) {
+  const custom = /^custom_fields\.(\d+)$/.exec(a.field ?? '');
+  if (custom) {
+    const field = customFields.find((f) => String(f.id) === custom[1]);
+    const text = (v: unknown) => (field ? customValueText(field, v, config) : JSON.stringify(v ?? null));
+    return { label: field?.name ?? `custom field ${custom[1]}`, from: text(a.from), to: text(a.to) };
+  }
+  const field = a.field as Editable;
+  return { label: fieldLabel[field] ?? a.field, from: show(field, a.from, config), to: show(field, a.to, config) };
+}
+
+function History({ taskKey, config, customFields }: { taskKey: string; config: ProjectConfig; customFields: CustomField[] }) {
   const activities = useQuery({ queryKey: ['activities', taskKey], queryFn: ({ signal }) => get<Activity[]>(`/api/v1/tasks/${taskKey}/activities/?limit=50`, signal) });
   return (
     <section aria-labelledby="history-title">
@@ -472,9 +567,7 @@ function History({ taskKey, config }: { taskKey: string; config: ProjectConfig }
           <li key={a.id}>
             <span className="muted">{formatDateTime(a.created_at)}</span> {a.actor?.name ?? 'Someone'}{' '}
             {a.action === 'updated' && a.field ? (
-              <>
-                changed {fieldLabel[a.field as Editable] ?? a.field} from <q>{show(a.field as Editable, a.from, config)}</q> to <q>{show(a.field as Editable, a.to, config)}</q>
-              </>
+              <Changed {...describeChange(a, config, customFields)} />
             ) : (
               a.action
             )}
@@ -482,6 +575,14 @@ function History({ taskKey, config }: { taskKey: string; config: ProjectConfig }
         ))}
       </ol>
     </section>
+  );
+}
+
+function Changed({ label, from, to }: { label: string; from: string; to: string }) {
+  return (
+    <>
+      changed {label} from <q>{from}</q> to <q>{to}</q>
+    </>
   );
 }
 

@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get, getAll, patch, post, qs } from '../api.ts';
-import { ErrorNote, Field, formatDateTime, useNotify } from '../ui.tsx';
+import { ErrorNote, Field, Form, SecretNote, Table, formatDateTime, useNotify } from '../ui.tsx';
 
 interface CatalogEntry {
   type: string;
@@ -70,10 +70,6 @@ export function Webhooks() {
       void client.invalidateQueries({ queryKey: ['deliveries'] });
     },
   });
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
   const subscribable = catalog.data?.filter((c) => c.subscribable) ?? [];
   return (
     <section aria-labelledby="webhooks-title">
@@ -101,7 +97,7 @@ export function Webhooks() {
       </ul>
       {selected !== null ? <Deliveries endpoint={selected} /> : null}
       <h3>New endpoint</h3>
-      <form className="stack" onSubmit={onSubmit}>
+      <Form className="stack" onSubmit={() => create.mutate()}>
         <Field label="Receiver URL" hint="HTTPS, on a public address.">
           {(id) => <input id={id} type="url" required placeholder="https://hooks.example.com/tasktracker" value={url} onChange={(e) => setUrl(e.target.value)} />}
         </Field>
@@ -121,11 +117,11 @@ export function Webhooks() {
             Create endpoint
           </button>
         </div>
-      </form>
+      </Form>
       {created?.secret ? (
-        <p className="secret" role="status">
+        <SecretNote>
           Signing secret for {created.url} (shown once, copy it now): <code>{created.secret}</code>
-        </p>
+        </SecretNote>
       ) : null}
     </section>
   );
@@ -156,27 +152,11 @@ function Deliveries({ endpoint }: { endpoint: number }) {
         )}
       </Field>
       <ErrorNote error={deliveries.error ?? replay.error} />
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last response</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+      <Table columns={['Event', 'Status', 'Attempts', 'Last response', 'Created']} actions>
             {deliveries.data?.map((d) => (
               <DeliveryRow key={d.id} delivery={d} open={open === d.id} onToggle={() => setOpen(open === d.id ? null : d.id)} onReplay={() => replay.mutate(d.id)} />
             ))}
-          </tbody>
-        </table>
-      </div>
+      </Table>
       {deliveries.data?.length === 0 ? <p className="muted">No deliveries{status ? ` with status ${status}` : ''}.</p> : null}
     </section>
   );

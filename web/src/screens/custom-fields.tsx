@@ -1,0 +1,291 @@
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { del, post, put, type CustomField, type CustomFieldType, type Project } from '../api.ts';
+import { useCustomFields, type ProjectConfig } from '../data.ts';
+import { SortableList } from '../sortable.tsx';
+import { EditDelete, ErrorNote, Field, Form, formatDate } from '../ui.tsx';
+
+export const TYPE_LABEL: Record<CustomFieldType, string> = {
+  text: 'Text',
+  number: 'Number',
+  date: 'Date',
+  boolean: 'Yes / no',
+  url: 'Link (URL)',
+  user: 'Person',
+  select: 'One of a list',
+  multi_select: 'Several of a list',
+};
+const hasOptions = (type: CustomFieldType) => type === 'select' || type === 'multi_select';
+
+/** A stored value as a person reads it (options and people by name). */
+export function customValueText(field: CustomField, value: unknown, config: ProjectConfig): string {
+  if (value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return '—';
+  const option = (id: unknown) => field.options.find((o) => o.id === id)?.value ?? `#${String(id)}`;
+  switch (field.type) {
+    case 'boolean':
+      return value ? 'Yes' : 'No';
+    case 'date':
+      return formatDate(String(value));
+    case 'user':
+      return config.memberName(value as number);
+    case 'select':
+      return option(value);
+    case 'multi_select':
+      return (value as unknown[]).map(option).join(', ');
+    default:
+      return String(value);
+  }
+}
+
+/** The input for one custom field in the task's edit form; `onChange` gets the value to send (null clears). */
+export function CustomFieldInput({ field, value, onChange, config }: { field: CustomField; value: unknown; onChange: (v: unknown) => void; config: ProjectConfig }) {
+  const label = `${field.name}${field.required ? ' (required)' : ''}`;
+  if (field.type === 'multi_select') {
+    const chosen = Array.isArray(value) ? (value as number[]) : [];
+    return (
+      <fieldset className="field checks">
+        <legend>{label}</legend>
+        {field.options.map((o) => (
+          <label key={o.id} className="check">
+            <input
+              type="checkbox"
+              checked={chosen.includes(o.id)}
+              onChange={(e) => onChange(e.target.checked ? [...chosen, o.id].sort((a, b) => a - b) : chosen.filter((id) => id !== o.id))}
+            />{' '}
+            {o.value}
+          </label>
+        ))}
+      </fieldset>
+    );
+  }
+  return (
+    <Field label={label} hint={field.description || undefined}>
+      {(id) => {
+        const text = value === null || value === undefined ? '' : String(value);
+        switch (field.type) {
+          case 'select':
+            return (
+              <select id={id} value={text} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}>
+                <option value="">None</option>
+                {field.options.map((o) => (
+                  <option key={o.id} value={o.id}>
+                    {o.value}
+                  </option>
+                ))}
+              </select>
+            );
+          case 'user':
+            return (
+              <select id={id} value={text} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}>
+                <option value="">Nobody</option>
+                {config.members.map((m) => (
+                  <option key={m.user} value={m.user}>
+                    {m.user_name}
+                  </option>
+                ))}
+              </select>
+            );
+          case 'boolean':
+            return (
+              <select id={id} value={value === true ? 'yes' : value === false ? 'no' : ''} onChange={(e) => onChange(e.target.value === '' ? null : e.target.value === 'yes')}>
+                <option value="">Not set</option>
+                <option value="yes">Yes</option>
+                <option value="no">No</option>
+              </select>
+            );
+          case 'number':
+            return <input id={id} type="number" step="any" value={text} onChange={(e) => onChange(e.target.value === '' || Number.isNaN(e.target.valueAsNumber) ? null : e.target.valueAsNumber)} />;
+          case 'date':
+            return <input id={id} type="date" value={text} onChange={(e) => onChange(e.target.value || null)} />;
+          case 'url':
+            return <input id={id} type="url" placeholder="https://" value={text} onChange={(e) => onChange(e.target.value || null)} />;
+          default:
+            return <input id={id} maxLength={10_000} value={text} onChange={(e) => onChange(e.target.value || null)} />;
+        }
+      }}
+    </Field>
+  );
+}
+
+/**
+ * The custom fields that apply to a project. Definitions belong to the workspace (owners and
+ * admins write them): a new one applies to this project or to every project; select types
+ * carry options, reordered by drag.
+ */
+export function CustomFieldsSection({ project }: { project: Project }) {
+  const client = useQueryClient();
+  const fields = useCustomFields(project.id);
+  const [name, setName] = useState('');
+  const [type, setType] = useState<CustomFieldType>('text');
+  const [required, setRequired] = useState(false);
+  const [everywhere, setEverywhere] = useState(false);
+  const [options, setOptions] = useState('');
+  const refresh = () => client.invalidateQueries({ queryKey: ['custom-fields'] });
+  const create = useMutation({
+    mutationFn: () =>
+      post('/api/v1/custom-fields/', {
+        name,
+        type,
+        required,
+        projects: everywhere ? null : [project.id],
+        ...(hasOptions(type) ? { options: options.split('\n').map((o) => o.trim()).filter(Boolean) } : {}),
+      }),
+    meta: { quiet: true },
+    onSuccess: () => {
+      setName('');
+      setOptions('');
+      setRequired(false);
+      void refresh();
+    },
+  });
+  return (
+    <section aria-labelledby="custom-fields-title">
+      <h2 id="custom-fields-title">Custom fields</h2>
+      <p className="muted">Fields are shared by the workspace; only its owners and admins define them.</p>
+      <ErrorNote error={fields.error} />
+      {fields.data?.length === 0 ? <p className="muted">No custom field applies to this project.</p> : null}
+      <ul className="plain rows">
+        {fields.data?.map((f) => (
+          <FieldRow key={f.id} field={f} onChanged={refresh} />
+        ))}
+      </ul>
+      <Form className="stack" label="New custom field" onSubmit={() => create.mutate()}>
+        <h3>New custom field</h3>
+        <div className="inline-form">
+          <Field label="Field name">{(id) => <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+          <Field label="Type">
+            {(id) => (
+              <select id={id} value={type} onChange={(e) => setType(e.target.value as CustomFieldType)}>
+                {Object.entries(TYPE_LABEL).map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <label className="check">
+            <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Required
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={everywhere} onChange={(e) => setEverywhere(e.target.checked)} /> Every project
+          </label>
+        </div>
+        {hasOptions(type) ? (
+          <Field label="Options" hint="One a line, in the order they are offered.">
+            {(id) => <textarea id={id} rows={4} value={options} onChange={(e) => setOptions(e.target.value)} />}
+          </Field>
+        ) : null}
+        <div className="actions">
+          <button type="submit" disabled={create.isPending}>
+            Add field
+          </button>
+        </div>
+        <ErrorNote error={create.error} />
+      </Form>
+    </section>
+  );
+}
+
+function FieldRow({ field, onChanged }: { field: CustomField; onChanged: () => unknown }) {
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(field.name);
+  const [required, setRequired] = useState(field.required);
+  const [option, setOption] = useState('');
+  const change = useMutation({
+    mutationFn: (body: Record<string, unknown>) => put(`/api/v1/custom-fields/${field.id}/`, body),
+    meta: { quiet: true },
+    onSuccess: () => {
+      setEditing(false);
+      setOption('');
+      return onChanged();
+    },
+  });
+  const remove = useMutation({ mutationFn: () => del(`/api/v1/custom-fields/${field.id}/`), meta: { quiet: true }, onSuccess: onChanged });
+  const reorder = useMutation({
+    mutationFn: (ids: number[]) => post('/api/v1/custom-fields/reorder/', { field: field.id, options: ids }),
+    meta: { quiet: true },
+    onSettled: onChanged,
+  });
+  const rename = useMutation({
+    mutationFn: ({ id, value }: { id: number; value: string }) => put(`/api/v1/custom-fields/options/${id}/`, { value }),
+    meta: { quiet: true },
+    onSuccess: onChanged,
+  });
+  // The options as a complete list (ids kept), which is how the API adds and deletes them.
+  const kept = field.options.map((o) => ({ id: o.id }));
+  return (
+    <li className="custom-field">
+      {editing ? (
+        <Form
+          className="inline-form editor"
+          label={`Edit field ${field.name}`}
+          onSubmit={() => change.mutate({ ...(name !== field.name ? { name } : {}), ...(required !== field.required ? { required } : {}) })}
+        >
+          <Field label="Field name">{(id) => <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+          <label className="check">
+            <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Required
+          </label>
+          <div className="actions">
+            <button type="submit" className="primary" disabled={change.isPending}>
+              Save
+            </button>
+            <button type="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+        </Form>
+      ) : (
+        <div className="row">
+          <span className="row-main">
+            <strong>{field.name}</strong> <span className="chip">{TYPE_LABEL[field.type]}</span>
+            {field.required ? <span className="chip">required</span> : null} <span className="muted">{field.projects === null ? 'every project' : 'chosen projects'}</span>
+          </span>
+          <EditDelete
+            name={field.name}
+            question={`Delete ${field.name} and every value of it?`}
+            pending={remove.isPending}
+            onDelete={() => remove.mutate()}
+            onEdit={() => {
+              setName(field.name);
+              setRequired(field.required);
+              setEditing(true);
+            }}
+          />
+        </div>
+      )}
+      <ErrorNote error={change.error ?? remove.error ?? reorder.error ?? rename.error} />
+      {hasOptions(field.type) ? (
+        <div className="options">
+          <SortableList items={field.options} noun={`options of ${field.name}`} name={(o) => o.value} onReorder={(ids) => reorder.mutateAsync(ids)}>
+            {(o) => (
+              <>
+                <OptionEditor value={o.value} onRename={(value) => rename.mutate({ id: o.id, value })} />
+                <button type="button" className="link" onClick={() => change.mutate({ options: kept.filter((k) => k.id !== o.id) })}>
+                  Delete option {o.value}
+                </button>
+              </>
+            )}
+          </SortableList>
+          <Form onSubmit={() => change.mutate({ options: [...kept, option.trim()] })}>
+            <Field label={`New option of ${field.name}`}>{(id) => <input id={id} required maxLength={200} value={option} onChange={(e) => setOption(e.target.value)} />}</Field>
+            <button type="submit" disabled={change.isPending}>
+              Add option
+            </button>
+          </Form>
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+/** An option's text, renamed in place; Save shows once it differs. */
+function OptionEditor({ value, onRename }: { value: string; onRename: (value: string) => void }) {
+  const [text, setText] = useState(value);
+  return (
+    <Form className="option-editor" label={`Rename option ${value}`} onSubmit={() => text.trim() && text !== value && onRename(text.trim())}>
+      <input aria-label={`Option ${value}`} required maxLength={200} value={text} onChange={(e) => setText(e.target.value)} />
+      {text !== value ? <button type="submit">Save</button> : null}
+    </Form>
+  );
+}
