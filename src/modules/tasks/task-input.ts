@@ -2,6 +2,7 @@ import type { Executor } from '../../db/database.ts';
 import { customValuesByTask } from '../custom-fields/custom-fields.repository.ts';
 import { resolveCustomFieldValues } from '../custom-fields/values.ts';
 import { parentProblem } from './hierarchy.ts';
+import * as repo from './task-input.repository.ts';
 import type { TaskRow } from './task.repository.ts';
 import type { TaskUpdateInput } from './task.schemas.ts';
 import { isBlank } from '../../http/text.ts';
@@ -9,7 +10,7 @@ import type { TaskChanges, TaskValues } from './task-writes.ts';
 
 export type FieldErrors = Record<string, string>;
 
-type NamedTable = 'task_types' | 'priorities' | 'statuses';
+type NamedTable = repo.NamedTable;
 
 /**
  * Turns the API's names and keys into the ids a task row stores, checked against one
@@ -28,12 +29,7 @@ export class TaskInputResolver {
   private vocabulary(table: NamedTable): Promise<Map<string, number>> {
     let loaded = this.named.get(table);
     if (!loaded) {
-      loaded = this.db
-        .selectFrom(table)
-        .select(['id', 'name'])
-        .where('project_id', '=', this.project.id)
-        .execute()
-        .then((rows) => new Map(rows.map((r) => [r.name, r.id])));
+      loaded = repo.namesOfProject(this.db, table, this.project.id);
       this.named.set(table, loaded);
     }
     return loaded;
@@ -45,15 +41,11 @@ export class TaskInputResolver {
 
   /** The project's defaults for a new task; a missing default falls back to the first in order. */
   async defaults(): Promise<Pick<TaskValues, 'task_type_id' | 'priority_id' | 'status_id'>> {
-    const project = await this.db
-      .selectFrom('projects')
-      .select(['default_task_type_id', 'default_priority_id', 'default_status_id'])
-      .where('id', '=', this.project.id)
-      .executeTakeFirstOrThrow();
+    const project = await repo.projectDefaults(this.db, this.project.id);
     const first = async (table: NamedTable) => {
-      const row = await this.db.selectFrom(table).select('id').where('project_id', '=', this.project.id).orderBy('position').orderBy('id').executeTakeFirst();
-      if (!row) throw new Error(`project ${this.project.id} has no ${table}`);
-      return row.id;
+      const id = await repo.firstOfProject(this.db, table, this.project.id);
+      if (id === undefined) throw new Error(`project ${this.project.id} has no ${table}`);
+      return id;
     };
     return {
       task_type_id: project.default_task_type_id ?? (await first('task_types')),
@@ -94,13 +86,8 @@ export class TaskInputResolver {
 
     if (input.assignee !== undefined) {
       if (input.assignee !== null && input.assignee !== current?.assignee_id) {
-        const member = await db
-          .selectFrom('project_memberships')
-          .select('id')
-          .where('project_id', '=', projectId)
-          .where('user_id', '=', input.assignee)
-          .executeTakeFirst();
-        if (!member) errors.assignee = `user ${input.assignee} is not a member of this project`;
+        const members = await repo.membersAmong(db, projectId, [input.assignee]);
+        if (!members.has(input.assignee)) errors.assignee = `user ${input.assignee} is not a member of this project`;
       }
       if (!errors.assignee) changes.assignee_id = input.assignee;
     }
@@ -109,7 +96,7 @@ export class TaskInputResolver {
 
     if (input.labels !== undefined) {
       const rows = input.labels.length
-        ? await db.selectFrom('labels').select(['id', 'name']).where('project_id', '=', projectId).where('name', 'in', input.labels).execute()
+        ? await repo.labelsNamed(db, projectId, input.labels)
         : [];
       const unknown = input.labels.filter((name) => !rows.some((r) => r.name === name));
       if (unknown.length) errors.labels = `not labels of this project: ${unknown.map((n) => `"${n}"`).join(', ')}`;
@@ -120,8 +107,7 @@ export class TaskInputResolver {
       const id = input[field];
       if (id === undefined) continue;
       if (id !== null) {
-        const row = await db.selectFrom(table).select('id').where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
-        if (!row) {
+        if (!(await repo.planningItemExists(db, table, projectId, id))) {
           errors[field] = `no ${field} with id ${id} in this project`;
           continue;
         }
@@ -132,12 +118,13 @@ export class TaskInputResolver {
     if (input.parent !== undefined) {
       if (input.parent === null) changes.parent_id = null;
       else if (input.parent !== current?.parent_key) {
-        const parent = await db.selectFrom('tasks').select('id').where('project_id', '=', projectId).where('key', '=', input.parent).executeTakeFirst();
-        const problem = parent
-          ? await parentProblem(db, current?.id ?? null, parent.id)
-          : `no task ${input.parent} in this project (a parent must be in the same project)`;
+        const parentId = await repo.taskIdByKey(db, projectId, input.parent);
+        const problem =
+          parentId !== undefined
+            ? await parentProblem(db, current?.id ?? null, parentId)
+            : `no task ${input.parent} in this project (a parent must be in the same project)`;
         if (problem) errors.parent = problem;
-        else changes.parent_id = parent!.id;
+        else changes.parent_id = parentId!;
       }
     }
 
