@@ -1,16 +1,11 @@
+import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { TaskChangesTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjectIds } from '../../policy/visibility.ts';
 
-export interface TaskChange {
-  project_id: number;
-  task_id: number;
-  task_key: string;
-  action: 'created' | 'updated' | 'deleted';
-  /** The task JSON right after the change, as text; null for a deletion. */
-  task: string | null;
-  changed_at: string;
-}
+/** A change record: `task` is the task JSON right after the change, as text; null for a deletion. */
+export type TaskChange = Omit<Insertable<TaskChangesTable>, 'id'>;
 
 /** The one writer of the changes feed: called in the transaction of every task write. */
 export async function insertTaskChange(db: Executor, change: TaskChange): Promise<void> {

@@ -6,8 +6,8 @@ import { changesVisibleTo } from './changes.repository.ts';
 import { parseSince } from './since.ts';
 
 /**
- * One page of the changes feed (docs/domain/tasks.md, "Changes feed"), as the finished
- * response body. The feed is read far more than anything else by sync clients, so the stored task
+ * One page of the changes feed (README, "API conventions"; docs/domain/tasks.md), as the
+ * finished response body. The feed is read far more than anything else by sync clients, so the stored task
  * snapshots go out as stored.
  */
 export async function readChanges(ctx: AppContext, principal: Principal, params: { since?: string; cursor: string; limit?: number }) {

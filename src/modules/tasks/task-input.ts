@@ -10,6 +10,11 @@ import type { TaskChanges, TaskValues } from './task-writes.ts';
 
 export type FieldErrors = Record<string, string>;
 
+interface Resolved {
+  changes: TaskChanges;
+  errors: FieldErrors;
+}
+
 type NamedTable = repo.NamedTable;
 
 /**
@@ -59,18 +64,31 @@ export class TaskInputResolver {
    * creating): values equal to the current ones skip the checks that only guard changes
    * (membership of the assignee, the hierarchy rules), so an unrelated edit never fails on them.
    */
-  async resolve(input: TaskUpdateInput, current: TaskRow | null): Promise<{ changes: TaskChanges; errors: FieldErrors }> {
-    const changes: TaskChanges = {};
-    const errors: FieldErrors = {};
-    const db = this.db;
-    const projectId = this.project.id;
-
+  async resolve(input: TaskUpdateInput, current: TaskRow | null): Promise<Resolved> {
+    const out: Resolved = { changes: {}, errors: {} };
     if (input.title !== undefined) {
-      if (isBlank(input.title)) errors.title = 'must not be blank (whitespace and invisible characters alone do not count)';
-      else changes.title = input.title;
+      if (isBlank(input.title)) out.errors.title = 'must not be blank (whitespace and invisible characters alone do not count)';
+      else out.changes.title = input.title;
     }
-    if (input.description !== undefined) changes.description = input.description;
+    if (input.description !== undefined) out.changes.description = input.description;
+    await this.resolveNamed(input, out);
+    await this.resolveAssignee(input, current, out);
+    if (input.due_date !== undefined) out.changes.due_date = input.due_date;
+    await this.resolveLabels(input, out);
+    await this.resolvePlanning(input, out);
+    await this.resolveParent(input, current, out);
+    // On create this runs even without input: required fields must then be reported.
+    if (input.custom_fields !== undefined || current === null) {
+      const present = current === null ? null : ((await customValuesByTask(this.db, [current.id])).get(current.id) ?? {});
+      const custom = await resolveCustomFieldValues(this.db, this.project, input.custom_fields, present);
+      Object.assign(out.errors, custom.errors);
+      out.changes.custom_fields = custom.changes;
+    }
+    return out;
+  }
 
+  /** Task type, priority and status: names of the project's own. */
+  private async resolveNamed(input: TaskUpdateInput, { changes, errors }: Resolved): Promise<void> {
     const named: Array<[field: 'task_type' | 'priority' | 'status', table: NamedTable, column: 'task_type_id' | 'priority_id' | 'status_id', what: string]> = [
       ['task_type', 'task_types', 'task_type_id', 'task types'],
       ['priority', 'priorities', 'priority_id', 'priorities'],
@@ -83,58 +101,50 @@ export class TaskInputResolver {
       if (id === undefined) errors[field] = `"${name}" is not one of this project's ${what}`;
       else changes[column] = id;
     }
+  }
 
-    if (input.assignee !== undefined) {
-      if (input.assignee !== null && input.assignee !== current?.assignee_id) {
-        const members = await repo.membersAmong(db, projectId, [input.assignee]);
-        if (!members.has(input.assignee)) errors.assignee = `user ${input.assignee} is not a member of this project`;
-      }
-      if (!errors.assignee) changes.assignee_id = input.assignee;
+  private async resolveAssignee(input: TaskUpdateInput, current: TaskRow | null, { changes, errors }: Resolved): Promise<void> {
+    if (input.assignee === undefined) return;
+    if (input.assignee !== null && input.assignee !== current?.assignee_id) {
+      const members = await repo.membersAmong(this.db, this.project.id, [input.assignee]);
+      if (!members.has(input.assignee)) errors.assignee = `user ${input.assignee} is not a member of this project`;
     }
+    if (!errors.assignee) changes.assignee_id = input.assignee;
+  }
 
-    if (input.due_date !== undefined) changes.due_date = input.due_date;
+  private async resolveLabels(input: TaskUpdateInput, { changes, errors }: Resolved): Promise<void> {
+    if (input.labels === undefined) return;
+    const rows = input.labels.length ? await repo.labelsNamed(this.db, this.project.id, input.labels) : [];
+    const unknown = input.labels.filter((name) => !rows.some((r) => r.name === name));
+    if (unknown.length) errors.labels = `not labels of this project: ${unknown.map((n) => `"${n}"`).join(', ')}`;
+    else changes.label_ids = rows.map((r) => r.id);
+  }
 
-    if (input.labels !== undefined) {
-      const rows = input.labels.length
-        ? await repo.labelsNamed(db, projectId, input.labels)
-        : [];
-      const unknown = input.labels.filter((name) => !rows.some((r) => r.name === name));
-      if (unknown.length) errors.labels = `not labels of this project: ${unknown.map((n) => `"${n}"`).join(', ')}`;
-      else changes.label_ids = rows.map((r) => r.id);
-    }
-
+  /** Milestone and sprint: ids of the project's own, or null. */
+  private async resolvePlanning(input: TaskUpdateInput, { changes, errors }: Resolved): Promise<void> {
     for (const [field, table] of [['milestone', 'milestones'], ['sprint', 'sprints']] as const) {
       const id = input[field];
       if (id === undefined) continue;
-      if (id !== null) {
-        if (!(await repo.planningItemExists(db, table, projectId, id))) {
-          errors[field] = `no ${field} with id ${id} in this project`;
-          continue;
-        }
+      if (id !== null && !(await repo.planningItemExists(this.db, table, this.project.id, id))) {
+        errors[field] = `no ${field} with id ${id} in this project`;
+        continue;
       }
       changes[`${field}_id`] = id;
     }
+  }
 
-    if (input.parent !== undefined) {
-      if (input.parent === null) changes.parent_id = null;
-      else if (input.parent !== current?.parent_key) {
-        const parentId = await repo.taskIdByKey(db, projectId, input.parent);
-        const problem =
-          parentId !== undefined
-            ? await parentProblem(db, current?.id ?? null, parentId)
-            : `no task ${input.parent} in this project (a parent must be in the same project)`;
-        if (problem) errors.parent = problem;
-        else changes.parent_id = parentId!;
-      }
+  /** A parent of the same project, within the hierarchy rules (hierarchy.ts); null makes a top-level task. */
+  private async resolveParent(input: TaskUpdateInput, current: TaskRow | null, { changes, errors }: Resolved): Promise<void> {
+    if (input.parent === undefined) return;
+    if (input.parent === null) {
+      changes.parent_id = null;
+      return;
     }
-
-    // On create this runs even without input: required fields must then be reported.
-    if (input.custom_fields !== undefined || current === null) {
-      const present = current === null ? null : ((await customValuesByTask(db, [current.id])).get(current.id) ?? {});
-      const custom = await resolveCustomFieldValues(db, this.project, input.custom_fields, present);
-      Object.assign(errors, custom.errors);
-      changes.custom_fields = custom.changes;
-    }
-    return { changes, errors };
+    if (input.parent === current?.parent_key) return;
+    const parentId = await repo.taskIdByKey(this.db, this.project.id, input.parent);
+    const problem =
+      parentId !== undefined ? await parentProblem(this.db, current?.id ?? null, parentId) : `no task ${input.parent} in this project (a parent must be in the same project)`;
+    if (problem) errors.parent = problem;
+    else changes.parent_id = parentId!;
   }
 }
