@@ -186,7 +186,9 @@ async function app(url: string): Promise<void> {
   const { benchContext } = await import('./context.ts');
   const { originFromPrincipal } = await import('../src/events/record-event.ts');
   const { authenticate } = await import('../src/modules/auth/auth.service.ts');
-  const { bulkCreate, createTask, updateTask } = await import('../src/modules/tasks/task.service.ts');
+  const { bulkCreate } = await import('../src/modules/tasks/task-bulk.service.ts');
+  const { createTask, updateTask } = await import('../src/modules/tasks/task-lifecycle.service.ts');
+  const { inTransaction } = await import('../src/db/unit-of-work.ts');
   const database = openDatabase(url);
   const ctx = benchContext(database);
   const fastify = await buildApp(ctx, { logger: false });
@@ -203,13 +205,13 @@ async function app(url: string): Promise<void> {
     const caller = { principal, origin: originFromPrincipal(principal, 'bench') };
     const description = 'Created by the in-process write loop of the benchmark.';
     const step = (i: number): Promise<unknown> => {
-      if (write.kind === 'create') return createTask(ctx, caller, write.projectKey, { title: `Baseline task ${i}`, description });
+      if (write.kind === 'create') return inTransaction(ctx, (tx) => createTask(tx, caller, write.projectKey, { title: `Baseline task ${i}`, description }));
       if (write.kind === 'bulk') {
-        return bulkCreate(ctx, caller, write.projectKey, Array.from({ length: write.size }, (_, n) => ({ title: `Baseline bulk task ${i}.${n}`, description })));
+        return inTransaction(ctx, (tx) => bulkCreate(tx, caller, write.projectKey, Array.from({ length: write.size }, (_, n) => ({ title: `Baseline bulk task ${i}.${n}`, description }))));
       }
       // Round i moves every task once: to statuses[1] on even rounds, back to statuses[0] on odd ones.
       const round = Math.floor(i / write.taskKeys.length);
-      return updateTask(ctx, caller, write.taskKeys[i % write.taskKeys.length]!, { status: write.statuses[(round + 1) % 2]! });
+      return inTransaction(ctx, (tx) => updateTask(tx, caller, write.taskKeys[i % write.taskKeys.length]!, { status: write.statuses[(round + 1) % 2]! }));
     };
     return timedLoop(durationMs, step);
   }

@@ -6,7 +6,8 @@ import { originFromPrincipal } from '../events/record-event.ts';
 import { addProjectMember, createOrganization, createToken, createUser } from '../modules/accounts/accounts.service.ts';
 import { authenticate } from '../modules/auth/auth.service.ts';
 import { ALL_SCOPES } from '../modules/auth/scopes.ts';
-import * as tasks from '../modules/tasks/task.service.ts';
+import { inTransaction } from '../db/unit-of-work.ts';
+import * as tasks from '../modules/tasks/task-lifecycle.service.ts';
 import { provisionProjectDefaults } from '../modules/workflows/defaults.ts';
 
 const DEMO_SLUG = 'demo';
@@ -88,14 +89,16 @@ export async function createDemo(ctx: AppContext) {
 async function createDemoTasks(ctx: AppContext, token: string): Promise<void> {
   const principal = await authenticate(ctx.db, ctx.clock, `Bearer ${token}`);
   const caller = { principal, origin: originFromPrincipal(principal, `demo-${randomUUID()}`, 'app') };
-  const board = await tasks.createTask(ctx, caller, DEMO_PROJECT, { title: 'Set up the project board', description: 'Columns follow the workflow statuses.' });
-  await tasks.updateTask(ctx, caller, board.task.key, { status: 'In Progress' });
-  await tasks.createTask(ctx, caller, DEMO_PROJECT, {
-    title: 'Fix the login redirect loop',
-    task_type: 'Bug',
-    priority: 'High',
-    assignee: principal.userId,
+  await inTransaction(ctx, async (tx) => {
+    const board = await tasks.createTask(tx, caller, DEMO_PROJECT, { title: 'Set up the project board', description: 'Columns follow the workflow statuses.' });
+    await tasks.updateTask(tx, caller, board.task.key, { status: 'In Progress' });
+    await tasks.createTask(tx, caller, DEMO_PROJECT, {
+      title: 'Fix the login redirect loop',
+      task_type: 'Bug',
+      priority: 'High',
+      assignee: principal.userId,
+    });
+    const guide = await tasks.createTask(tx, caller, DEMO_PROJECT, { title: 'Write the API quickstart', task_type: 'Story' });
+    await tasks.createSubtask(tx, caller, guide.task.key, { title: 'Explain cursor pagination' });
   });
-  const guide = await tasks.createTask(ctx, caller, DEMO_PROJECT, { title: 'Write the API quickstart', task_type: 'Story' });
-  await tasks.createSubtask(ctx, caller, guide.task.key, { title: 'Explain cursor pagination' });
 }

@@ -8,7 +8,7 @@ interface Field {
   options: Array<{ id: number; value: string; position: number }>;
 }
 
-describe('custom field values on tasks (spec 2 Task, 4.6, 3 rule 4)', () => {
+describe('custom field values on tasks', () => {
   let h: TestHarness;
   let admin: Actor;
   let teammate: Actor;
@@ -145,7 +145,7 @@ describe('custom field values on tasks (spec 2 Task, 4.6, 3 rule 4)', () => {
     expect((await setValue(other.key, user.id, extra.accountId)).body.error.details.fields[`custom_fields.${user.id}`]).toMatch(/not a member/);
   });
 
-  it('spec 3 rule 4: renaming and reordering options leaves task values (option ids) intact', async () => {
+  it('renaming and reordering options leaves task values (option ids) intact', async () => {
     const select = await field('select', { options: ['Low', 'High'] });
     const multi = await field('multi_select', { options: ['a', 'b', 'c'] });
     const [low, high] = select.options.map((o) => o.id);

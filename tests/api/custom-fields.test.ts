@@ -3,7 +3,7 @@ import { createUser } from '../../src/modules/accounts/accounts.service.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { createTask } from '../helpers/tasks.ts';
 
-describe('custom field definitions and options (spec 2, 4.6, 3 rule 4)', () => {
+describe('custom field definitions and options', () => {
   let h: TestHarness;
   let admin: Actor;
   let member: Actor;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
-describe('search (spec 4.2 Search, 8; API-DECISIONS Search)', () => {
+describe('search', () => {
   let h: TestHarness;
   let actor: Actor;
 
@@ -101,7 +101,7 @@ describe('search (spec 4.2 Search, 8; API-DECISIONS Search)', () => {
   });
 });
 
-describe('search rate limit (spec 8: 60 per minute per token, independent of the token\'s own limits)', () => {
+describe('search rate limit: 60 per minute per token, independent of the token\'s own limits', () => {
   let h: TestHarness;
   afterAll(() => h.close());
 
@@ -125,7 +125,7 @@ describe('search rate limit (spec 8: 60 per minute per token, independent of the
   });
 });
 
-describe('search relevance tiers (API-DECISIONS Search: ranked by relevance)', () => {
+describe('search relevance tiers: title matches first, then description matches', () => {
   let h: TestHarness;
   let actor: Actor;
   const keys = (res: { body: { data: Array<{ key: string }> } }) => res.body.data.map((t) => t.key);
@@ -162,7 +162,7 @@ describe('search relevance tiers (API-DECISIONS Search: ranked by relevance)', (
     expect(res.body.pagination).toEqual({ count: 6, limit: 50, offset: 0 });
   });
 
-  it('offset pages cut across the tiers without gaps or repeats (spec 5 offset pagination)', async () => {
+  it('offset pages cut across the tiers without gaps or repeats', async () => {
     for (const limit of [1, 2, 4]) {
       const seen: string[] = [];
       for (let offset = 0; offset < 8; offset += limit) {

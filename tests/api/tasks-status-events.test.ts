@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { addLabel, changesFor, createTask, eventsFor } from '../helpers/tasks.ts';
 
-describe('task status, events, change records and activity (spec 3, 6)', () => {
+describe('task status, events, change records and activity', () => {
   let h: TestHarness;
   let admin: Actor;
   let teammate: Actor;
@@ -18,7 +18,7 @@ describe('task status, events, change records and activity (spec 3, 6)', () => {
 
   const put = (key: string, body: unknown, token = admin.token) => h.request('PUT', `/api/v1/tasks/${key}/`, { token, body });
 
-  it('spec 3: a status change along a workflow transition succeeds (To Do → In Progress → Done → To Do)', async () => {
+  it('a status change along a workflow transition succeeds (To Do → In Progress → Done → To Do)', async () => {
     const task = await createTask(h, admin, 'FLOW');
     for (const [status, category] of [['In Progress', 'in_progress'], ['Done', 'done'], ['To Do', 'todo']]) {
       const res = await put(task.key, { status });
@@ -27,7 +27,7 @@ describe('task status, events, change records and activity (spec 3, 6)', () => {
     }
   });
 
-  it('spec 3: a move with no transition is 422 INVALID_TRANSITION with {from, to}; the task is untouched, updated_at included', async () => {
+  it('a move with no transition is 422 INVALID_TRANSITION with {from, to}; the task is untouched, updated_at included', async () => {
     const task = await createTask(h, admin, 'FLOW', { title: 'Stuck' });
     h.clock.advance(60_000);
     const res = await put(task.key, { status: 'Done', title: 'also renamed' });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { changesFor, createTask, eventsFor } from '../helpers/tasks.ts';
 
-describe('subtasks and parents (API-DECISIONS Tasks: subtasks)', () => {
+describe('subtasks and parents', () => {
   let h: TestHarness;
   let admin: Actor;
 

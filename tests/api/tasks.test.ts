@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { addLabel, addMilestone, addSprint, changesFor, createTask, eventsFor } from '../helpers/tasks.ts';
 
-describe('tasks: create, read, update, delete (spec 2 Task, 4.2)', () => {
+describe('tasks: create, read, update, delete', () => {
   let h: TestHarness;
   let admin: Actor;
 

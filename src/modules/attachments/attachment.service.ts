@@ -7,8 +7,8 @@ import { type PageRequest } from '../../http/pagination.ts';
 import { paginate } from '../../db/paginate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorize, visibleProjects } from '../../policy/index.ts';
-import { lockExistingTask, type TaskRef } from '../tasks/task.repository.ts';
-import { visibleTask } from '../tasks/task.service.ts';
+import type { TaskRef } from '../tasks/task.repository.ts';
+import { lockExistingTask, visibleTask } from '../tasks/task.service.ts';
 import { removeStoredFiles, type StoredFile, storagePath } from './attachment.files.ts';
 import type { Attachment } from './attachment.schemas.ts';
 

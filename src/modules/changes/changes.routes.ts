@@ -50,7 +50,7 @@ after the whole walk succeeded.
 
 \`since\` (ISO 8601) keeps changes with \`changed_at\` at or after it. Send \`Z\` or an escaped
 \`%2B00:00\`: an unescaped \`+\` decodes to a space. **When \`since\` does not parse, the filter is
-skipped and every change is returned** (spec rule 3); the response then carries
+skipped and every change is returned**; the response then carries
 \`X-Since-Ignored: true\` and \`data.since\` is null. Only changes of projects the token can see
 now are listed. Counts against the normal rate limit.`;
 

@@ -2,24 +2,18 @@ import type { AppContext } from '../../context.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { paginate } from '../../db/paginate.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../../policy/index.ts';
+import { changesVisibleTo } from './changes.repository.ts';
 import { parseSince } from './since.ts';
 
 /**
- * One page of the changes feed (spec 4.2 changes feed rules 1-6), as the finished response
- * body. The feed is read far more than anything else by sync clients, so the stored task
+ * One page of the changes feed (README, "API conventions"; docs/domain/tasks.md), as the
+ * finished response body. The feed is read far more than anything else by sync clients, so the stored task
  * snapshots go out as stored.
  */
 export async function readChanges(ctx: AppContext, principal: Principal, params: { since?: string; cursor: string; limit?: number }) {
   const since = parseSince(params.since);
-  let query = ctx.db
-    .selectFrom('task_changes as c')
-    .select(['c.id', 'c.action', 'c.task_key', 'c.task', 'c.changed_at'])
-    .where('c.project_id', 'in', visibleProjectIds(ctx.db, principal));
-  if (since) query = query.where('c.changed_at', '>=', since);
-
   const page = pageRequest({ cursor: params.cursor, limit: params.limit });
-  const { rows, pagination } = await paginate(query, page, { idColumn: 'c.id', orderable: {} });
+  const { rows, pagination } = await paginate(changesVisibleTo(ctx.db, principal, since), page, { idColumn: 'c.id', orderable: {} });
   const changes = rows.map((row) => {
     const head = `{"id":${row.id},"action":${JSON.stringify(row.action)},"key":${JSON.stringify(row.task_key)},"changed_at":${JSON.stringify(row.changed_at)}`;
     return row.task === null ? `${head}}` : `${head},"task":${row.task}}`;

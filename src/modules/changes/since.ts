@@ -1,7 +1,7 @@
 /**
- * Parses the changes feed's `since` (spec 4.2 changes feed rule 3) into the stored timestamp
- * format (UTC, six fractional digits, `Z`) so it compares correctly as text. Returns null when
- * it does not parse; the caller then skips the filter, as the spec requires.
+ * Parses the changes feed's `since` (README, "API conventions", changes feed) into the stored
+ * timestamp format (UTC, six fractional digits, `Z`) so it compares correctly as text. Returns
+ * null when it does not parse; the caller then skips the filter (docs/domain/tasks.md).
  */
 const ISO = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:?\d{2})$/;
 

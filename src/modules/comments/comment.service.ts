@@ -8,8 +8,7 @@ import type { PageRequest } from '../../http/pagination.ts';
 import { recordActivities } from '../activity/activity.repository.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorize } from '../../policy/index.ts';
-import { lockExistingTask } from '../tasks/task.repository.ts';
-import { type Caller, visibleTask, writableTask } from '../tasks/task.service.ts';
+import { type Caller, lockExistingTask, visibleTask, writableTask } from '../tasks/task.service.ts';
 import * as repo from './comment.repository.ts';
 import type { CommentJson } from './comment.schemas.ts';
 

@@ -1,5 +1,8 @@
-import { sql } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Dialect, Executor } from '../../db/database.ts';
+import type { CustomFieldsTable } from '../../db/schema.ts';
+import type { Principal } from '../auth/principal.ts';
+import { visibleCustomFieldIds } from '../../policy/visibility.ts';
 
 export function selectFields(db: Executor, organizationId: number) {
   return db
@@ -99,4 +102,133 @@ export async function customValuesByTask(db: Executor, taskIds: number[]): Promi
     values[String(row.field_id)] = JSON.parse(row.value) as unknown;
   }
   return result;
+}
+
+/** The caller's visible definitions of its workspace (see visibleCustomFieldIds). */
+export function visibleFields(db: Executor, principal: Principal) {
+  return selectFields(db, principal.organizationId).where('f.id', 'in', visibleCustomFieldIds(db, principal));
+}
+
+/** The caller's visible definitions, only those applying to `projectId` when given, for one page (see paginate). */
+export function visibleFieldsFor(db: Executor, principal: Principal, projectId: number | undefined) {
+  const query = visibleFields(db, principal);
+  if (projectId === undefined) return query;
+  return query.where((eb) =>
+    eb.or([
+      eb('f.all_projects', '=', 1),
+      eb.exists(eb.selectFrom('custom_field_projects as fp').select('fp.id').whereRef('fp.field_id', '=', 'f.id').where('fp.project_id', '=', projectId)),
+    ]),
+  );
+}
+
+export function findVisibleField(db: Executor, principal: Principal, id: number): Promise<FieldRow | undefined> {
+  return visibleFields(db, principal).where('f.id', '=', id).executeTakeFirst();
+}
+
+/** Inserts a definition; a name the workspace already uses is a unique violation. */
+export async function insertField(db: Executor, values: Omit<Insertable<CustomFieldsTable>, 'id'>): Promise<number> {
+  const { id } = await db.insertInto('custom_fields').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Changes columns of a definition; a name the workspace already uses is a unique violation. */
+export async function updateFieldColumns(db: Executor, id: number, set: Updateable<CustomFieldsTable>): Promise<void> {
+  await db.updateTable('custom_fields').set(set).where('id', '=', id).execute();
+}
+
+export async function deleteField(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('custom_fields').where('id', '=', id).execute();
+}
+
+/** Makes the field apply to exactly these projects (none: the field's explicit list is emptied). */
+export async function replaceFieldProjects(db: Executor, fieldId: number, projectIds: number[]): Promise<void> {
+  await db.deleteFrom('custom_field_projects').where('field_id', '=', fieldId).execute();
+  if (projectIds.length) await db.insertInto('custom_field_projects').values(projectIds.map((project_id) => ({ field_id: fieldId, project_id }))).execute();
+}
+
+export async function projectIdsOfOrganization(db: Executor, organizationId: number): Promise<number[]> {
+  const rows = await db.selectFrom('projects').select('id').where('organization_id', '=', organizationId).execute();
+  return rows.map((p) => p.id);
+}
+
+/** How many tasks outside these projects hold a value of the field. */
+export async function holdersOutside(db: Executor, fieldId: number, projectIds: number[]): Promise<number> {
+  const row = await db
+    .selectFrom('task_custom_values as v')
+    .innerJoin('tasks as t', 't.id', 'v.task_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('v.field_id', '=', fieldId)
+    .$if(projectIds.length > 0, (q) => q.where('t.project_id', 'not in', projectIds))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Ids of the tasks holding a value of the field, in id order. */
+export async function holdersOf(db: Executor, fieldId: number): Promise<number[]> {
+  const rows = await db.selectFrom('task_custom_values').select('task_id').where('field_id', '=', fieldId).orderBy('task_id').execute();
+  return rows.map((r) => r.task_id);
+}
+
+/** Adds options at these positions. */
+export async function insertOptions(db: Executor, fieldId: number, options: Array<{ value: string; position: number }>): Promise<void> {
+  if (options.length) await db.insertInto('custom_field_options').values(options.map((o) => ({ field_id: fieldId, ...o }))).execute();
+}
+
+export async function updateOption(db: Executor, id: number, set: { value?: string; position?: number }): Promise<void> {
+  await db.updateTable('custom_field_options').set(set).where('id', '=', id).execute();
+}
+
+export async function deleteOptions(db: Executor, ids: number[]): Promise<void> {
+  if (ids.length) await db.deleteFrom('custom_field_options').where('id', 'in', ids).execute();
+}
+
+/** The option with the field it belongs to, if the caller can see that field. */
+export function findVisibleOption(db: Executor, principal: Principal, optionId: number) {
+  return db
+    .selectFrom('custom_field_options as o')
+    .innerJoin('custom_fields as f', 'f.id', 'o.field_id')
+    .select(['o.id', 'o.field_id as field', 'o.value', 'o.position'])
+    .where('o.id', '=', optionId)
+    .where('f.id', 'in', visibleCustomFieldIds(db, principal))
+    .executeTakeFirst();
+}
+
+/** Another option of the field with this value, if any. */
+export function otherOptionWithValue(db: Executor, fieldId: number, value: string, optionId: number) {
+  return db
+    .selectFrom('custom_field_options')
+    .select('id')
+    .where('field_id', '=', fieldId)
+    .where('value', '=', value)
+    .where('id', '!=', optionId)
+    .executeTakeFirst();
+}
+
+/**
+ * The fields a task write needs: those named, plus (with `includeRequired`) the required ones,
+ * each with whether it applies to the project (0/1 on SQLite, a boolean on PostgreSQL).
+ */
+export function fieldsForTaskWrite(db: Executor, project: { id: number; organization_id: number }, ids: number[], includeRequired: boolean) {
+  return db
+    .selectFrom('custom_fields as f')
+    .select((eb) => [
+      'f.id',
+      'f.name',
+      'f.type',
+      'f.required',
+      eb
+        .or([
+          eb('f.all_projects', '=', 1),
+          eb.exists(
+            eb.selectFrom('custom_field_projects as fp').select('fp.id').whereRef('fp.field_id', '=', 'f.id').where('fp.project_id', '=', project.id),
+          ),
+        ])
+        .as('applies'),
+    ])
+    .where('f.organization_id', '=', project.organization_id)
+    .where((eb) => {
+      const named = ids.length ? [eb('f.id', 'in', ids)] : [];
+      return eb.or(includeRequired ? [...named, eb('f.required', '=', 1)] : named);
+    })
+    .execute();
 }

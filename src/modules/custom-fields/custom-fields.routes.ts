@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
 import { originFromPrincipal } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
-import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
+import { commitWrite } from '../../http/unit-of-work.ts';
 import {
   CustomField,
   CustomFieldCreateBody,
@@ -24,12 +25,18 @@ export const customFieldModels = [CustomFieldOption, CustomFieldOptionDetail, Cu
 
 const WHO_WRITES = 'Definitions are workspace-wide: writing them needs the workspace owner or admin role and a token not restricted to projects (403 FORBIDDEN otherwise).';
 
-export function registerCustomFieldRoutes(app: Api, ctx: AppContext): void {
-  const tags = ['Custom fields'];
-  const one = Envelope(Type.Ref(CustomField));
-  const read = { scope: 'customfields:read' } as const;
-  const write = { scope: 'customfields:write' } as const;
+const tags = ['Custom fields'];
+const one = Envelope(Type.Ref(CustomField));
+const read = { scope: 'customfields:read' } as const;
+const write = { scope: 'customfields:write' } as const;
 
+export function registerCustomFieldRoutes(app: Api, ctx: AppContext): void {
+  registerDefinitionRoutes(app, ctx);
+  registerOptionRoutes(app, ctx);
+}
+
+/** The definitions: list, define, read, change, delete. */
+function registerDefinitionRoutes(app: Api, ctx: AppContext): void {
   app.get('/api/v1/custom-fields/', {
     schema: {
       tags,
@@ -54,8 +61,7 @@ export function registerCustomFieldRoutes(app: Api, ctx: AppContext): void {
     config: write,
   }, async (request, reply) => {
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<CustomFieldJson>);
-    return response.send(await fields.createField(ctx, principalOf(request), request.body, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => fields.createField(tx, principalOf(request), request.body), ok<CustomFieldJson>);
   });
 
   app.get('/api/v1/custom-fields/:id/', {
@@ -73,7 +79,8 @@ export function registerCustomFieldRoutes(app: Api, ctx: AppContext): void {
       response: { 200: one, ...errorResponses(404, 409) },
     },
     config: write,
-  }, async (request) => ok(await fields.updateField(ctx, principalOf(request), request.params.id, request.body)));
+  }, async (request, reply) =>
+    commitWrite(ctx, request, reply, (tx) => fields.updateField(tx, principalOf(request), request.params.id, request.body), ok<CustomFieldJson>));
 
   app.delete('/api/v1/custom-fields/:id/', {
     schema: {
@@ -86,10 +93,14 @@ export function registerCustomFieldRoutes(app: Api, ctx: AppContext): void {
     config: write,
   }, async (request, reply) => {
     const principal = principalOf(request);
-    await fields.deleteField(ctx, { principal, origin: originFromPrincipal(principal, request.id) }, request.params.id);
+    const caller = { principal, origin: originFromPrincipal(principal, request.id) };
+    await inTransaction(ctx, (tx) => fields.deleteField(tx, caller, request.params.id));
     return reply.code(204).send(null);
   });
+}
 
+/** A field's options beyond its definition's list: renaming one, ordering them. */
+function registerOptionRoutes(app: Api, ctx: AppContext): void {
   app.put('/api/v1/custom-fields/options/:id/', {
     schema: {
       tags,
@@ -100,20 +111,19 @@ export function registerCustomFieldRoutes(app: Api, ctx: AppContext): void {
       response: { 200: Envelope(Type.Ref(CustomFieldOptionDetail)), ...errorResponses(404, 409) },
     },
     config: write,
-  }, async (request) => ok(await fields.renameOption(ctx, principalOf(request), request.params.id, request.body.value)));
+  }, async (request, reply) => commitWrite(ctx, request, reply, (tx) => fields.renameOption(tx, principalOf(request), request.params.id, request.body.value), ok));
 
   app.post('/api/v1/custom-fields/reorder/', {
     schema: {
       tags,
       summary: 'Set the order a field\'s options are offered in',
-      description: `${WHO_WRITES} \`options\` must list every option id of the field exactly once. Changes only the order (positions), never stored values (spec 3 rule 4).`,
+      description: `${WHO_WRITES} \`options\` must list every option id of the field exactly once. Changes only the order (positions), never stored values.`,
       body: ReorderBody,
       response: { 200: one, ...errorResponses(404) },
     },
     config: write,
   }, async (request, reply) => {
     const { field, options } = request.body;
-    const response = responseStoredWithWork(ctx, request, reply, ok<CustomFieldJson>);
-    return response.send(await fields.reorderOptions(ctx, principalOf(request), field, options, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => fields.reorderOptions(tx, principalOf(request), field, options), ok<CustomFieldJson>);
   });
 }

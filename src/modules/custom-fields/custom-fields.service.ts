@@ -1,11 +1,12 @@
 import type { AppContext } from '../../context.ts';
-import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
-import { isUniqueViolation, type Executor, type Trx } from '../../db/database.ts';
-import { ApiError, invalid, notFound } from '../../http/errors.ts';
-import { type PageRequest } from '../../http/pagination.ts';
+import { isUniqueViolation, type Executor } from '../../db/database.ts';
 import { paginate } from '../../db/paginate.ts';
+import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
+import { ApiError, invalid, notFound } from '../../http/errors.ts';
+import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
-import { authorize, projectFor, visibleCustomFieldIds, visibleProjects, WORKSPACE } from '../../policy/index.ts';
+import { authorize, projectFor, WORKSPACE } from '../../policy/index.ts';
+import { loadVisibleProjects } from '../../policy/visibility.ts';
 import type { Caller } from '../tasks/task.service.ts';
 import { lockTask } from '../tasks/task.repository.ts';
 import { applyTaskUpdate } from '../tasks/task-writes.ts';
@@ -16,7 +17,8 @@ import {
   type CustomFieldUpdateInput,
   type OptionInputItem,
 } from './custom-fields.schemas.ts';
-import { type FieldRow, lockFields, optionsByField, optionUsage, projectsByField, selectFields } from './custom-fields.repository.ts';
+import * as repo from './custom-fields.repository.ts';
+import type { FieldRow } from './custom-fields.repository.ts';
 
 /**
  * Definitions are workspace objects: only workspace owners and admins write them, and only with
@@ -28,23 +30,14 @@ function assertCanManage(principal: Principal): void {
   authorize(principal, 'workspace.configure', WORKSPACE);
 }
 
-/** The caller's visible definitions of its workspace. */
-const visibleFields = (db: Executor, principal: Principal) =>
-  selectFields(db, principal.organizationId).where('f.id', 'in', visibleCustomFieldIds(db, principal));
-
-async function findVisibleField(db: Executor, principal: Principal, id: number): Promise<FieldRow | undefined> {
-  return visibleFields(db, principal).where('f.id', '=', id).executeTakeFirst();
-}
-
 async function visibleProjectIdSet(db: Executor, principal: Principal): Promise<Set<number>> {
-  const rows = await visibleProjects(db, principal).select('p.id').execute();
-  return new Set(rows.map((r) => r.id));
+  return new Set((await loadVisibleProjects(db, principal)).byId.keys());
 }
 
 /** `projects` lists only projects the caller can see, so a definition never reveals others. */
 async function present(db: Executor, principal: Principal, rows: FieldRow[]): Promise<CustomFieldJson[]> {
   const ids = rows.map((r) => r.id);
-  const [options, projects, visible] = await Promise.all([optionsByField(db, ids), projectsByField(db, ids), visibleProjectIdSet(db, principal)]);
+  const [options, projects, visible] = await Promise.all([repo.optionsByField(db, ids), repo.projectsByField(db, ids), visibleProjectIdSet(db, principal)]);
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -59,12 +52,12 @@ async function present(db: Executor, principal: Principal, rows: FieldRow[]): Pr
 }
 
 async function presentOne(db: Executor, principal: Principal, id: number): Promise<CustomFieldJson> {
-  const row = await findVisibleField(db, principal, id);
+  const row = await repo.findVisibleField(db, principal, id);
   if (!row) throw notFound('Custom field');
   return (await present(db, principal, [row]))[0]!;
 }
 
-/** Project ids the caller cannot see answer 404, like any invisible project (spec 4.3 rule 2). */
+/** Project ids the caller cannot see answer 404, like any invisible project (README, "Who may do what"). */
 async function assertProjectsVisible(db: Executor, principal: Principal, ids: number[]): Promise<void> {
   const visible = await visibleProjectIdSet(db, principal);
   const missing = ids.filter((id) => !visible.has(id));
@@ -86,17 +79,8 @@ function nameTaken(name: string): ApiError {
 // ---------------------------------------------------------------- reads
 
 export async function listFields(ctx: AppContext, principal: Principal, projectId: number | undefined, page: PageRequest) {
-  let query = visibleFields(ctx.db, principal);
-  if (projectId !== undefined) {
-    await projectFor(ctx.db, principal, { id: projectId });
-    query = query.where((eb) =>
-      eb.or([
-        eb('f.all_projects', '=', 1),
-        eb.exists(eb.selectFrom('custom_field_projects as fp').select('fp.id').whereRef('fp.field_id', '=', 'f.id').where('fp.project_id', '=', projectId)),
-      ]),
-    );
-  }
-  const { rows, pagination } = await paginate(query, page, {
+  if (projectId !== undefined) await projectFor(ctx.db, principal, { id: projectId });
+  const { rows, pagination } = await paginate(repo.visibleFieldsFor(ctx.db, principal, projectId), page, {
     idColumn: 'f.id',
     orderable: { name: 'f.name', created_at: 'f.created_at' },
     defaultOrdering: 'name',
@@ -110,49 +94,46 @@ export function getField(ctx: AppContext, principal: Principal, id: number): Pro
 
 // ---------------------------------------------------------------- writes
 
-export async function createField(ctx: AppContext, principal: Principal, input: CustomFieldCreateInput, beforeCommit?: BeforeCommit<CustomFieldJson>): Promise<CustomFieldJson> {
+/** A unique violation of `statement` (the workspace already has a field of that name) becomes a 409. */
+async function withNameUnique<R>(tx: Tx, name: string, statement: () => Promise<R>): Promise<R> {
+  try {
+    return await withSavepoint(tx, statement);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(name);
+    throw error;
+  }
+}
+
+export async function createField(tx: Tx, principal: Principal, input: CustomFieldCreateInput): Promise<CustomFieldJson> {
   assertCanManage(principal);
   const options = (input.options ?? []).map(optionValueOf);
   if (options.length && !OPTION_TYPES.includes(input.type)) throw invalid({ options: 'only select and multi_select fields have options' });
   const repeated = duplicateValues(options);
   if (repeated.length) throw invalid({ options: `option values must be unique; repeated: ${repeated.map((v) => `"${v}"`).join(', ')}` });
-  if (input.projects) await assertProjectsVisible(ctx.db, principal, input.projects);
+  if (input.projects) await assertProjectsVisible(tx.db, principal, input.projects);
 
-  const now = ctx.clock.nowIso();
-  try {
-    return await transactionWith(ctx.db, async (trx) => {
-      const field = await trx
-        .insertInto('custom_fields')
-        .values({
-          organization_id: principal.organizationId,
-          name: input.name,
-          type: input.type,
-          description: input.description ?? '',
-          required: input.required ? 1 : 0,
-          all_projects: input.projects ? 0 : 1,
-          created_by: principal.userId,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      if (input.projects?.length) {
-        await trx.insertInto('custom_field_projects').values(input.projects.map((project_id) => ({ field_id: field.id, project_id }))).execute();
-      }
-      if (options.length) {
-        await trx.insertInto('custom_field_options').values(options.map((value, position) => ({ field_id: field.id, value, position }))).execute();
-      }
-      return presentOne(trx, principal, field.id);
-    }, beforeCommit);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken(input.name);
-    throw error;
-  }
+  const now = tx.clock.nowIso();
+  const id = await withNameUnique(tx, input.name, () =>
+    repo.insertField(tx.db, {
+      organization_id: principal.organizationId,
+      name: input.name,
+      type: input.type,
+      description: input.description ?? '',
+      required: input.required ? 1 : 0,
+      all_projects: input.projects ? 0 : 1,
+      created_by: principal.userId,
+      created_at: now,
+      updated_at: now,
+    }),
+  );
+  if (input.projects?.length) await repo.replaceFieldProjects(tx.db, id, input.projects);
+  await repo.insertOptions(tx.db, id, options.map((value, position) => ({ value, position })));
+  return presentOne(tx.db, principal, id);
 }
 
-async function lockedField(trx: Trx, ctx: AppContext, principal: Principal, id: number): Promise<FieldRow> {
-  await lockFields(trx, ctx.dialect, [id], 'update');
-  const field = await findVisibleField(trx, principal, id);
+async function lockedField(tx: Tx, principal: Principal, id: number): Promise<FieldRow> {
+  await repo.lockFields(tx.db, tx.dialect, [id], 'update');
+  const field = await repo.findVisibleField(tx.db, principal, id);
   if (!field) throw notFound('Custom field');
   return field;
 }
@@ -162,38 +143,27 @@ async function lockedField(trx: Trx, ctx: AppContext, principal: Principal, id: 
  * applicability to projects it cannot see is kept, as it could not have read or sent them.
  * Narrowing is refused while tasks of the projects left out hold values (nothing is dropped silently).
  */
-async function applyProjects(trx: Trx, ctx: AppContext, principal: Principal, field: FieldRow, projects: number[] | null): Promise<void> {
+async function applyProjects(tx: Tx, principal: Principal, field: FieldRow, projects: number[] | null): Promise<void> {
   if (projects === null) {
-    await trx.deleteFrom('custom_field_projects').where('field_id', '=', field.id).execute();
-    await trx.updateTable('custom_fields').set({ all_projects: 1 }).where('id', '=', field.id).execute();
+    await repo.replaceFieldProjects(tx.db, field.id, []);
+    await repo.updateFieldColumns(tx.db, field.id, { all_projects: 1 });
     return;
   }
-  await assertProjectsVisible(trx, principal, projects);
-  const visible = await visibleProjectIdSet(trx, principal);
+  await assertProjectsVisible(tx.db, principal, projects);
+  const visible = await visibleProjectIdSet(tx.db, principal);
   // Narrowing a field that applied to every project keeps it on every project the caller cannot see.
   const current =
-    field.all_projects === 1
-      ? (await trx.selectFrom('projects').select('id').where('organization_id', '=', principal.organizationId).execute()).map((p) => p.id)
-      : ((await projectsByField(trx, [field.id])).get(field.id) ?? []);
+    field.all_projects === 1 ? await repo.projectIdsOfOrganization(tx.db, principal.organizationId) : ((await repo.projectsByField(tx.db, [field.id])).get(field.id) ?? []);
   const next = [...new Set([...projects, ...current.filter((id) => !visible.has(id))])];
 
-  const outside = await trx
-    .selectFrom('task_custom_values as v')
-    .innerJoin('tasks as t', 't.id', 'v.task_id')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('v.field_id', '=', field.id)
-    .$if(next.length > 0, (q) => q.where('t.project_id', 'not in', next))
-    .executeTakeFirstOrThrow();
-  if (Number(outside.n) > 0) {
-    throw new ApiError(
-      'FIELD_IN_USE',
-      `The field would stop applying to projects where ${count(Number(outside.n), 'task')} hold a value of it. Clear those values first.`,
-      { task_count: Number(outside.n) },
-    );
+  const outside = await repo.holdersOutside(tx.db, field.id, next);
+  if (outside > 0) {
+    throw new ApiError('FIELD_IN_USE', `The field would stop applying to projects where ${count(outside, 'task')} hold a value of it. Clear those values first.`, {
+      task_count: outside,
+    });
   }
-  await trx.deleteFrom('custom_field_projects').where('field_id', '=', field.id).execute();
-  if (next.length) await trx.insertInto('custom_field_projects').values(next.map((project_id) => ({ field_id: field.id, project_id }))).execute();
-  await trx.updateTable('custom_fields').set({ all_projects: 0 }).where('id', '=', field.id).execute();
+  await repo.replaceFieldProjects(tx.db, field.id, next);
+  await repo.updateFieldColumns(tx.db, field.id, { all_projects: 0 });
 }
 
 /**
@@ -201,9 +171,9 @@ async function applyProjects(trx: Trx, ctx: AppContext, principal: Principal, fi
  * are new, existing options left out are deleted unless tasks hold them. Stored task values are
  * option ids, so none of this rewrites them.
  */
-async function applyOptions(trx: Trx, ctx: AppContext, field: FieldRow, items: OptionInputItem[]): Promise<void> {
+async function applyOptions(tx: Tx, field: FieldRow, items: OptionInputItem[]): Promise<void> {
   if (!OPTION_TYPES.includes(field.type)) throw invalid({ options: 'only select and multi_select fields have options' });
-  const existing = new Map(((await optionsByField(trx, [field.id])).get(field.id) ?? []).map((o) => [o.id, o]));
+  const existing = new Map(((await repo.optionsByField(tx.db, [field.id])).get(field.id) ?? []).map((o) => [o.id, o]));
   const errors: Record<string, string> = {};
   const seen = new Set<number>();
   const next = items.map((item, index) => {
@@ -223,7 +193,7 @@ async function applyOptions(trx: Trx, ctx: AppContext, field: FieldRow, items: O
   if (repeated.length) throw invalid({ options: `option values must be unique; repeated: ${repeated.map((v) => `"${v}"`).join(', ')}` });
 
   const removed = [...existing.keys()].filter((id) => !seen.has(id));
-  const usage = await optionUsage(trx, ctx.dialect, field.id, removed);
+  const usage = await repo.optionUsage(tx.db, tx.dialect, field.id, removed);
   if (usage.taskCount > 0) {
     throw new ApiError(
       'OPTION_IN_USE',
@@ -231,38 +201,28 @@ async function applyOptions(trx: Trx, ctx: AppContext, field: FieldRow, items: O
       { task_count: usage.taskCount, options: usage.optionIds },
     );
   }
-  if (removed.length) await trx.deleteFrom('custom_field_options').where('id', 'in', removed).execute();
+  await repo.deleteOptions(tx.db, removed);
   for (const [position, option] of next.entries()) {
-    if (option.id === undefined) await trx.insertInto('custom_field_options').values({ field_id: field.id, value: option.value, position }).execute();
-    else await trx.updateTable('custom_field_options').set({ value: option.value, position }).where('id', '=', option.id).execute();
+    if (option.id === undefined) await repo.insertOptions(tx.db, field.id, [{ value: option.value, position }]);
+    else await repo.updateOption(tx.db, option.id, { value: option.value, position });
   }
 }
 
 /** Changes any subset of a definition; omitted fields keep their values. The type never changes. */
-export async function updateField(ctx: AppContext, principal: Principal, id: number, input: CustomFieldUpdateInput): Promise<CustomFieldJson> {
+export async function updateField(tx: Tx, principal: Principal, id: number, input: CustomFieldUpdateInput): Promise<CustomFieldJson> {
   assertCanManage(principal);
-  try {
-    await ctx.db.transaction().execute(async (trx) => {
-      const field = await lockedField(trx, ctx, principal, id);
-      if (input.type !== undefined && input.type !== field.type) throw invalid({ type: 'a field\'s type cannot change; create a new field instead' });
-      if (input.projects !== undefined) await applyProjects(trx, ctx, principal, field, input.projects);
-      if (input.options !== undefined) await applyOptions(trx, ctx, field, input.options);
-      await trx
-        .updateTable('custom_fields')
-        .set({
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          ...(input.description !== undefined ? { description: input.description } : {}),
-          ...(input.required !== undefined ? { required: input.required ? 1 : 0 } : {}),
-          updated_at: ctx.clock.nowIso(),
-        })
-        .where('id', '=', id)
-        .execute();
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken(input.name!);
-    throw error;
-  }
-  return presentOne(ctx.db, principal, id);
+  const field = await lockedField(tx, principal, id);
+  if (input.type !== undefined && input.type !== field.type) throw invalid({ type: 'a field\'s type cannot change; create a new field instead' });
+  if (input.projects !== undefined) await applyProjects(tx, principal, field, input.projects);
+  if (input.options !== undefined) await applyOptions(tx, field, input.options);
+  const set = {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.required !== undefined ? { required: input.required ? 1 : 0 } : {}),
+    updated_at: tx.clock.nowIso(),
+  };
+  await withNameUnique(tx, input.name!, () => repo.updateFieldColumns(tx.db, id, set));
+  return presentOne(tx.db, principal, id);
 }
 
 /**
@@ -270,72 +230,42 @@ export async function updateField(ctx: AppContext, principal: Principal, id: num
  * path, so the change is in its activity, the changes feed and a task.updated event like any
  * other edit. Tasks are handled in id order, the order bulk updates lock in.
  */
-export async function deleteField(ctx: AppContext, caller: Caller, id: number): Promise<void> {
+export async function deleteField(tx: Tx, caller: Caller, id: number): Promise<void> {
   assertCanManage(caller.principal);
-  await ctx.db.transaction().execute(async (trx) => {
-    await lockedField(trx, ctx, caller.principal, id);
-    const holdersOf = () => trx.selectFrom('task_custom_values').select('task_id').where('field_id', '=', id).orderBy('task_id').execute();
-    // No new holder can appear while the field is locked; holders deleted while we wait for their
-    // locks drop out of the second read (their values went with them).
-    for (const { task_id } of await holdersOf()) await lockTask(trx, ctx.dialect, task_id);
-    for (const { task_id } of await holdersOf()) await applyTaskUpdate(trx, ctx, caller.origin, task_id, { custom_fields: { [id]: null } });
-    await trx.deleteFrom('custom_fields').where('id', '=', id).execute();
-  });
+  await lockedField(tx, caller.principal, id);
+  // No new holder can appear while the field is locked; holders deleted while we wait for their
+  // locks drop out of the second read (their values went with them).
+  for (const taskId of await repo.holdersOf(tx.db, id)) await lockTask(tx.db, tx.dialect, taskId);
+  for (const taskId of await repo.holdersOf(tx.db, id)) await applyTaskUpdate(tx.db, tx, caller.origin, taskId, { custom_fields: { [id]: null } });
+  await repo.deleteField(tx.db, id);
 }
 
-/** The option with the field it belongs to, if that field is in the caller's workspace. */
-async function findOption(db: Executor, principal: Principal, optionId: number) {
-  return db
-    .selectFrom('custom_field_options as o')
-    .innerJoin('custom_fields as f', 'f.id', 'o.field_id')
-    .select(['o.id', 'o.field_id as field', 'o.value', 'o.position'])
-    .where('o.id', '=', optionId)
-    .where('f.id', 'in', visibleCustomFieldIds(db, principal))
-    .executeTakeFirst();
-}
-
-export async function renameOption(ctx: AppContext, principal: Principal, optionId: number, value: string) {
+export async function renameOption(tx: Tx, principal: Principal, optionId: number, value: string) {
   assertCanManage(principal);
-  const found = await findOption(ctx.db, principal, optionId);
+  const found = await repo.findVisibleOption(tx.db, principal, optionId);
   if (!found) throw notFound('Option');
-  await ctx.db.transaction().execute(async (trx) => {
-    await lockedField(trx, ctx, principal, found.field);
-    const clash = await trx
-      .selectFrom('custom_field_options')
-      .select('id')
-      .where('field_id', '=', found.field)
-      .where('value', '=', value)
-      .where('id', '!=', optionId)
-      .executeTakeFirst();
-    if (clash) throw new ApiError('ALREADY_EXISTS', `The field already has an option "${value}" (option ${clash.id}).`, { field: 'value' });
-    await trx.updateTable('custom_field_options').set({ value }).where('id', '=', optionId).execute();
-    await trx.updateTable('custom_fields').set({ updated_at: ctx.clock.nowIso() }).where('id', '=', found.field).execute();
-  });
-  const option = await findOption(ctx.db, principal, optionId);
+  await lockedField(tx, principal, found.field);
+  const clash = await repo.otherOptionWithValue(tx.db, found.field, value, optionId);
+  if (clash) throw new ApiError('ALREADY_EXISTS', `The field already has an option "${value}" (option ${clash.id}).`, { field: 'value' });
+  await repo.updateOption(tx.db, optionId, { value });
+  await repo.updateFieldColumns(tx.db, found.field, { updated_at: tx.clock.nowIso() });
+  const option = await repo.findVisibleOption(tx.db, principal, optionId);
   if (!option) throw notFound('Option');
   return option;
 }
 
-/** Sets the order options are offered in (spec 3 rule 4: never stored values). */
-export async function reorderOptions(
-  ctx: AppContext,
-  principal: Principal,
-  fieldId: number,
-  optionIds: number[],
-  beforeCommit?: BeforeCommit<CustomFieldJson>,
-): Promise<CustomFieldJson> {
+/** Sets the order options are offered in (positions only, never stored values; see docs/domain/custom-fields.md). */
+export async function reorderOptions(tx: Tx, principal: Principal, fieldId: number, optionIds: number[]): Promise<CustomFieldJson> {
   assertCanManage(principal);
-  return transactionWith(ctx.db, async (trx) => {
-    await lockedField(trx, ctx, principal, fieldId);
-    const current = ((await optionsByField(trx, [fieldId])).get(fieldId) ?? []).map((o) => o.id);
-    const missing = current.filter((id) => !optionIds.includes(id));
-    const unknown = optionIds.filter((id) => !current.includes(id));
-    if (missing.length || unknown.length) {
-      const problems = [missing.length ? `missing: ${missing.join(', ')}` : '', unknown.length ? `not options of this field: ${unknown.join(', ')}` : ''];
-      throw invalid({ options: `must list every option of the field exactly once (${problems.filter(Boolean).join('; ')})` });
-    }
-    for (const [position, id] of optionIds.entries()) await trx.updateTable('custom_field_options').set({ position }).where('id', '=', id).execute();
-    await trx.updateTable('custom_fields').set({ updated_at: ctx.clock.nowIso() }).where('id', '=', fieldId).execute();
-    return presentOne(trx, principal, fieldId);
-  }, beforeCommit);
+  await lockedField(tx, principal, fieldId);
+  const current = ((await repo.optionsByField(tx.db, [fieldId])).get(fieldId) ?? []).map((o) => o.id);
+  const missing = current.filter((id) => !optionIds.includes(id));
+  const unknown = optionIds.filter((id) => !current.includes(id));
+  if (missing.length || unknown.length) {
+    const problems = [missing.length ? `missing: ${missing.join(', ')}` : '', unknown.length ? `not options of this field: ${unknown.join(', ')}` : ''];
+    throw invalid({ options: `must list every option of the field exactly once (${problems.filter(Boolean).join('; ')})` });
+  }
+  for (const [position, id] of optionIds.entries()) await repo.updateOption(tx.db, id, { position });
+  await repo.updateFieldColumns(tx.db, fieldId, { updated_at: tx.clock.nowIso() });
+  return presentOne(tx.db, principal, fieldId);
 }

@@ -1,7 +1,8 @@
 import type { Executor } from '../../db/database.ts';
 import type { CustomFieldType } from '../../db/schema.ts';
 import { MAX_TEXT_LENGTH, MAX_URL_LENGTH } from './custom-fields.schemas.ts';
-import { optionsByField } from './custom-fields.repository.ts';
+import { membersAmong } from '../tasks/task-input.repository.ts';
+import { fieldsForTaskWrite, optionsByField } from './custom-fields.repository.ts';
 
 /** What a field needs to check a value: its type, whether it is required, and its option ids. */
 export interface FieldForValues {
@@ -87,28 +88,7 @@ export async function loadFieldsForValues(
   includeRequired: boolean,
 ): Promise<Map<number, FieldForValues>> {
   if (ids.length === 0 && !includeRequired) return new Map();
-  const rows = await db
-    .selectFrom('custom_fields as f')
-    .select((eb) => [
-      'f.id',
-      'f.name',
-      'f.type',
-      'f.required',
-      eb
-        .or([
-          eb('f.all_projects', '=', 1),
-          eb.exists(
-            eb.selectFrom('custom_field_projects as fp').select('fp.id').whereRef('fp.field_id', '=', 'f.id').where('fp.project_id', '=', project.id),
-          ),
-        ])
-        .as('applies'),
-    ])
-    .where('f.organization_id', '=', project.organization_id)
-    .where((eb) => {
-      const named = ids.length ? [eb('f.id', 'in', ids)] : [];
-      return eb.or(includeRequired ? [...named, eb('f.required', '=', 1)] : named);
-    })
-    .execute();
+  const rows = await fieldsForTaskWrite(db, project, ids, includeRequired);
   const options = await optionsByField(db, rows.filter((r) => r.type === 'select' || r.type === 'multi_select').map((r) => r.id));
   return new Map(
     rows.map((r) => [
@@ -183,13 +163,7 @@ export async function resolveCustomFieldValues(
   }
 
   if (usersToCheck.size) {
-    const members = await db
-      .selectFrom('project_memberships')
-      .select('user_id')
-      .where('project_id', '=', project.id)
-      .where('user_id', 'in', [...new Set(usersToCheck.values())])
-      .execute();
-    const memberIds = new Set(members.map((m) => m.user_id));
+    const memberIds = await membersAmong(db, project.id, [...new Set(usersToCheck.values())]);
     for (const [id, userId] of usersToCheck) {
       if (memberIds.has(userId)) continue;
       errors[`custom_fields.${id}`] = `"${fields.get(id)!.name}": user ${userId} is not a member of this project`;

@@ -1,7 +1,7 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
 import { validationFields } from '../../http/error-handler.ts';
-import { bulkFailure, type BulkItemError } from './task.service.ts';
+import { bulkFailure, type BulkItemError } from './task-bulk.service.ts';
 
 type Issue = Parameters<typeof validationFields>[0][number];
 

@@ -1,13 +1,14 @@
 import type { Executor } from '../../db/database.ts';
+import { childIdsOfAny, parentIdOf } from './task-input.repository.ts';
 import { MAX_TASK_DEPTH } from './task.schemas.ts';
 
 /** The task and its ancestors, nearest first; the walk stops once it is deeper than allowed. */
 async function chainUp(db: Executor, taskId: number): Promise<number[]> {
   const chain = [taskId];
   while (chain.length <= MAX_TASK_DEPTH) {
-    const row = await db.selectFrom('tasks').select('parent_id').where('id', '=', chain.at(-1)!).executeTakeFirst();
-    if (!row?.parent_id) break;
-    chain.push(row.parent_id);
+    const parentId = await parentIdOf(db, chain.at(-1)!);
+    if (!parentId) break;
+    chain.push(parentId);
   }
   return chain;
 }
@@ -17,10 +18,10 @@ async function subtreeHeight(db: Executor, taskId: number): Promise<number> {
   let level = [taskId];
   let height = 1;
   while (height <= MAX_TASK_DEPTH) {
-    const children = await db.selectFrom('tasks').select('id').where('parent_id', 'in', level).execute();
+    const children = await childIdsOfAny(db, level);
     if (children.length === 0) break;
     height++;
-    level = children.map((c) => c.id);
+    level = children;
   }
   return height;
 }

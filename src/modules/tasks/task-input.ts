@@ -2,6 +2,7 @@ import type { Executor } from '../../db/database.ts';
 import { customValuesByTask } from '../custom-fields/custom-fields.repository.ts';
 import { resolveCustomFieldValues } from '../custom-fields/values.ts';
 import { parentProblem } from './hierarchy.ts';
+import * as repo from './task-input.repository.ts';
 import type { TaskRow } from './task.repository.ts';
 import type { TaskUpdateInput } from './task.schemas.ts';
 import { isBlank } from '../../http/text.ts';
@@ -9,7 +10,12 @@ import type { TaskChanges, TaskValues } from './task-writes.ts';
 
 export type FieldErrors = Record<string, string>;
 
-type NamedTable = 'task_types' | 'priorities' | 'statuses';
+interface Resolved {
+  changes: TaskChanges;
+  errors: FieldErrors;
+}
+
+type NamedTable = repo.NamedTable;
 
 /**
  * Turns the API's names and keys into the ids a task row stores, checked against one
@@ -28,12 +34,7 @@ export class TaskInputResolver {
   private vocabulary(table: NamedTable): Promise<Map<string, number>> {
     let loaded = this.named.get(table);
     if (!loaded) {
-      loaded = this.db
-        .selectFrom(table)
-        .select(['id', 'name'])
-        .where('project_id', '=', this.project.id)
-        .execute()
-        .then((rows) => new Map(rows.map((r) => [r.name, r.id])));
+      loaded = repo.namesOfProject(this.db, table, this.project.id);
       this.named.set(table, loaded);
     }
     return loaded;
@@ -45,15 +46,11 @@ export class TaskInputResolver {
 
   /** The project's defaults for a new task; a missing default falls back to the first in order. */
   async defaults(): Promise<Pick<TaskValues, 'task_type_id' | 'priority_id' | 'status_id'>> {
-    const project = await this.db
-      .selectFrom('projects')
-      .select(['default_task_type_id', 'default_priority_id', 'default_status_id'])
-      .where('id', '=', this.project.id)
-      .executeTakeFirstOrThrow();
+    const project = await repo.projectDefaults(this.db, this.project.id);
     const first = async (table: NamedTable) => {
-      const row = await this.db.selectFrom(table).select('id').where('project_id', '=', this.project.id).orderBy('position').orderBy('id').executeTakeFirst();
-      if (!row) throw new Error(`project ${this.project.id} has no ${table}`);
-      return row.id;
+      const id = await repo.firstOfProject(this.db, table, this.project.id);
+      if (id === undefined) throw new Error(`project ${this.project.id} has no ${table}`);
+      return id;
     };
     return {
       task_type_id: project.default_task_type_id ?? (await first('task_types')),
@@ -67,18 +64,31 @@ export class TaskInputResolver {
    * creating): values equal to the current ones skip the checks that only guard changes
    * (membership of the assignee, the hierarchy rules), so an unrelated edit never fails on them.
    */
-  async resolve(input: TaskUpdateInput, current: TaskRow | null): Promise<{ changes: TaskChanges; errors: FieldErrors }> {
-    const changes: TaskChanges = {};
-    const errors: FieldErrors = {};
-    const db = this.db;
-    const projectId = this.project.id;
-
+  async resolve(input: TaskUpdateInput, current: TaskRow | null): Promise<Resolved> {
+    const out: Resolved = { changes: {}, errors: {} };
     if (input.title !== undefined) {
-      if (isBlank(input.title)) errors.title = 'must not be blank (whitespace and invisible characters alone do not count)';
-      else changes.title = input.title;
+      if (isBlank(input.title)) out.errors.title = 'must not be blank (whitespace and invisible characters alone do not count)';
+      else out.changes.title = input.title;
     }
-    if (input.description !== undefined) changes.description = input.description;
+    if (input.description !== undefined) out.changes.description = input.description;
+    await this.resolveNamed(input, out);
+    await this.resolveAssignee(input, current, out);
+    if (input.due_date !== undefined) out.changes.due_date = input.due_date;
+    await this.resolveLabels(input, out);
+    await this.resolvePlanning(input, out);
+    await this.resolveParent(input, current, out);
+    // On create this runs even without input: required fields must then be reported.
+    if (input.custom_fields !== undefined || current === null) {
+      const present = current === null ? null : ((await customValuesByTask(this.db, [current.id])).get(current.id) ?? {});
+      const custom = await resolveCustomFieldValues(this.db, this.project, input.custom_fields, present);
+      Object.assign(out.errors, custom.errors);
+      out.changes.custom_fields = custom.changes;
+    }
+    return out;
+  }
 
+  /** Task type, priority and status: names of the project's own. */
+  private async resolveNamed(input: TaskUpdateInput, { changes, errors }: Resolved): Promise<void> {
     const named: Array<[field: 'task_type' | 'priority' | 'status', table: NamedTable, column: 'task_type_id' | 'priority_id' | 'status_id', what: string]> = [
       ['task_type', 'task_types', 'task_type_id', 'task types'],
       ['priority', 'priorities', 'priority_id', 'priorities'],
@@ -91,63 +101,50 @@ export class TaskInputResolver {
       if (id === undefined) errors[field] = `"${name}" is not one of this project's ${what}`;
       else changes[column] = id;
     }
+  }
 
-    if (input.assignee !== undefined) {
-      if (input.assignee !== null && input.assignee !== current?.assignee_id) {
-        const member = await db
-          .selectFrom('project_memberships')
-          .select('id')
-          .where('project_id', '=', projectId)
-          .where('user_id', '=', input.assignee)
-          .executeTakeFirst();
-        if (!member) errors.assignee = `user ${input.assignee} is not a member of this project`;
-      }
-      if (!errors.assignee) changes.assignee_id = input.assignee;
+  private async resolveAssignee(input: TaskUpdateInput, current: TaskRow | null, { changes, errors }: Resolved): Promise<void> {
+    if (input.assignee === undefined) return;
+    if (input.assignee !== null && input.assignee !== current?.assignee_id) {
+      const members = await repo.membersAmong(this.db, this.project.id, [input.assignee]);
+      if (!members.has(input.assignee)) errors.assignee = `user ${input.assignee} is not a member of this project`;
     }
+    if (!errors.assignee) changes.assignee_id = input.assignee;
+  }
 
-    if (input.due_date !== undefined) changes.due_date = input.due_date;
+  private async resolveLabels(input: TaskUpdateInput, { changes, errors }: Resolved): Promise<void> {
+    if (input.labels === undefined) return;
+    const rows = input.labels.length ? await repo.labelsNamed(this.db, this.project.id, input.labels) : [];
+    const unknown = input.labels.filter((name) => !rows.some((r) => r.name === name));
+    if (unknown.length) errors.labels = `not labels of this project: ${unknown.map((n) => `"${n}"`).join(', ')}`;
+    else changes.label_ids = rows.map((r) => r.id);
+  }
 
-    if (input.labels !== undefined) {
-      const rows = input.labels.length
-        ? await db.selectFrom('labels').select(['id', 'name']).where('project_id', '=', projectId).where('name', 'in', input.labels).execute()
-        : [];
-      const unknown = input.labels.filter((name) => !rows.some((r) => r.name === name));
-      if (unknown.length) errors.labels = `not labels of this project: ${unknown.map((n) => `"${n}"`).join(', ')}`;
-      else changes.label_ids = rows.map((r) => r.id);
-    }
-
+  /** Milestone and sprint: ids of the project's own, or null. */
+  private async resolvePlanning(input: TaskUpdateInput, { changes, errors }: Resolved): Promise<void> {
     for (const [field, table] of [['milestone', 'milestones'], ['sprint', 'sprints']] as const) {
       const id = input[field];
       if (id === undefined) continue;
-      if (id !== null) {
-        const row = await db.selectFrom(table).select('id').where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
-        if (!row) {
-          errors[field] = `no ${field} with id ${id} in this project`;
-          continue;
-        }
+      if (id !== null && !(await repo.planningItemExists(this.db, table, this.project.id, id))) {
+        errors[field] = `no ${field} with id ${id} in this project`;
+        continue;
       }
       changes[`${field}_id`] = id;
     }
+  }
 
-    if (input.parent !== undefined) {
-      if (input.parent === null) changes.parent_id = null;
-      else if (input.parent !== current?.parent_key) {
-        const parent = await db.selectFrom('tasks').select('id').where('project_id', '=', projectId).where('key', '=', input.parent).executeTakeFirst();
-        const problem = parent
-          ? await parentProblem(db, current?.id ?? null, parent.id)
-          : `no task ${input.parent} in this project (a parent must be in the same project)`;
-        if (problem) errors.parent = problem;
-        else changes.parent_id = parent!.id;
-      }
+  /** A parent of the same project, within the hierarchy rules (hierarchy.ts); null makes a top-level task. */
+  private async resolveParent(input: TaskUpdateInput, current: TaskRow | null, { changes, errors }: Resolved): Promise<void> {
+    if (input.parent === undefined) return;
+    if (input.parent === null) {
+      changes.parent_id = null;
+      return;
     }
-
-    // On create this runs even without input: required fields must then be reported.
-    if (input.custom_fields !== undefined || current === null) {
-      const present = current === null ? null : ((await customValuesByTask(db, [current.id])).get(current.id) ?? {});
-      const custom = await resolveCustomFieldValues(db, this.project, input.custom_fields, present);
-      Object.assign(errors, custom.errors);
-      changes.custom_fields = custom.changes;
-    }
-    return { changes, errors };
+    if (input.parent === current?.parent_key) return;
+    const parentId = await repo.taskIdByKey(this.db, this.project.id, input.parent);
+    const problem =
+      parentId !== undefined ? await parentProblem(this.db, current?.id ?? null, parentId) : `no task ${input.parent} in this project (a parent must be in the same project)`;
+    if (problem) errors.parent = problem;
+    else changes.parent_id = parentId!;
   }
 }

@@ -2,7 +2,10 @@ import type { AppContext } from '../../context.ts';
 import type { Trx } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import { type ActionOrigin, recordEvent } from '../../events/record-event.ts';
+import { recordActivities } from '../activity/activity.repository.ts';
+import { insertTaskChange } from '../changes/changes.repository.ts';
 import { loadSnapshot, type TaskSnapshot } from './task.presenter.ts';
+import * as records from './task-records.repository.ts';
 import { labelIdsOf, lockTask } from './task.repository.ts';
 import { DERIVED_FIELDS, type TaskJson, type TrackedField, WRITABLE_FIELDS } from './task.schemas.ts';
 
@@ -55,30 +58,14 @@ const COLUMNS = [
   'parent_id',
 ] as const;
 
-async function recordChange(trx: Trx, projectId: number, taskId: number, key: string, action: 'created' | 'updated' | 'deleted', task: TaskJson | null, at: string) {
-  await trx
-    .insertInto('task_changes')
-    .values({ project_id: projectId, task_id: taskId, task_key: key, action, task: task === null ? null : JSON.stringify(task), changed_at: at })
-    .execute();
-}
-
-async function setLabels(trx: Trx, taskId: number, labelIds: number[]) {
-  await trx.deleteFrom('task_labels').where('task_id', '=', taskId).execute();
-  if (labelIds.length) await trx.insertInto('task_labels').values(labelIds.map((label_id) => ({ task_id: taskId, label_id }))).execute();
+function recordChange(trx: Trx, projectId: number, taskId: number, key: string, action: 'created' | 'updated' | 'deleted', task: TaskJson | null, at: string) {
+  return insertTaskChange(trx, { project_id: projectId, task_id: taskId, task_key: key, action, task: task === null ? null : JSON.stringify(task), changed_at: at });
 }
 
 async function setCustomValues(trx: Trx, taskId: number, values: Array<[fieldId: number, value: unknown]>) {
   for (const [fieldId, value] of values) {
-    if (value === null) {
-      await trx.deleteFrom('task_custom_values').where('task_id', '=', taskId).where('field_id', '=', fieldId).execute();
-      continue;
-    }
-    const json = JSON.stringify(value);
-    await trx
-      .insertInto('task_custom_values')
-      .values({ task_id: taskId, field_id: fieldId, value: json })
-      .onConflict((oc) => oc.columns(['task_id', 'field_id']).doUpdateSet({ value: json }))
-      .execute();
+    if (value === null) await records.deleteCustomValue(trx, taskId, fieldId);
+    else await records.upsertCustomValue(trx, taskId, fieldId, JSON.stringify(value));
   }
 }
 
@@ -96,36 +83,24 @@ export async function createTaskRecord(
   project: { id: number; key: string },
   values: TaskValues,
 ): Promise<TaskSnapshot> {
-  const { task_counter: number } = await trx
-    .updateTable('projects')
-    .set((eb) => ({ task_counter: eb('task_counter', '+', 1) }))
-    .where('id', '=', project.id)
-    .returning('task_counter')
-    .executeTakeFirstOrThrow();
+  const number = await records.nextTaskNumber(trx, project.id);
   const now = ctx.clock.nowIso();
   const { label_ids, custom_fields, ...columns } = values;
-  const { id } = await trx
-    .insertInto('tasks')
-    .values({
-      ...columns,
-      project_id: project.id,
-      number,
-      key: `${project.key}-${number}`,
-      version: 1,
-      created_by: origin.actor.id,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  if (label_ids.length) await setLabels(trx, id, label_ids);
+  const id = await records.insertTask(trx, {
+    ...columns,
+    project_id: project.id,
+    number,
+    key: `${project.key}-${number}`,
+    version: 1,
+    created_by: origin.actor.id,
+    created_at: now,
+    updated_at: now,
+  });
+  if (label_ids.length) await records.replaceLabels(trx, id, label_ids);
   await setCustomValues(trx, id, customEntries(custom_fields).filter(([, value]) => value !== null));
 
   const snapshot = (await loadSnapshot(trx, ctx.dialect, id))!;
-  await trx
-    .insertInto('activities')
-    .values({ task_id: id, actor_id: origin.actor.id, action: 'created', field: null, from_value: null, to_value: null, created_at: now })
-    .execute();
+  await recordActivities(trx, [{ task_id: id, actor_id: origin.actor.id, action: 'created', field: null, from_value: null, to_value: null, created_at: now }]);
   await recordChange(trx, project.id, id, snapshot.task.key, 'created', snapshot.task, now);
   await recordEvent(trx, { type: 'task.created', origin, projectId: project.id, occurredAt: now, data: { task: snapshot.task } });
   return snapshot;
@@ -162,12 +137,8 @@ export async function applyTaskUpdate(
   if (Object.keys(set).length === 0 && !labelsChanged && customChanged.length === 0) return { ...before, changes: {} };
 
   const now = ctx.clock.nowIso();
-  await trx
-    .updateTable('tasks')
-    .set({ ...set, version: before.row.version + 1, updated_at: now })
-    .where('id', '=', taskId)
-    .execute();
-  if (labelsChanged) await setLabels(trx, taskId, changes.label_ids!);
+  await records.updateTaskColumns(trx, taskId, { ...set, version: before.row.version + 1, updated_at: now });
+  if (labelsChanged) await records.replaceLabels(trx, taskId, changes.label_ids!);
   await setCustomValues(trx, taskId, customChanged);
   const after = (await loadSnapshot(trx, ctx.dialect, taskId))!;
 
@@ -197,22 +168,18 @@ async function recordUpdate(
     fieldChanges[`custom_fields.${id}`] = { from: before.task.custom_fields[id] ?? null, to: after.task.custom_fields[id] ?? null };
   }
   const entries = Object.entries(fieldChanges) as Array<[ChangedField, { from: unknown; to: unknown }]>;
-  if (entries.length) {
-    await trx
-      .insertInto('activities')
-      .values(
-        entries.map(([field, { from, to }]) => ({
-          task_id: taskId,
-          actor_id: origin.actor.id,
-          action: 'updated',
-          field,
-          from_value: JSON.stringify(from),
-          to_value: JSON.stringify(to),
-          created_at: now,
-        })),
-      )
-      .execute();
-  }
+  await recordActivities(
+    trx,
+    entries.map(([field, { from, to }]) => ({
+      task_id: taskId,
+      actor_id: origin.actor.id,
+      action: 'updated',
+      field,
+      from_value: JSON.stringify(from),
+      to_value: JSON.stringify(to),
+      created_at: now,
+    })),
+  );
 
   const task = after.task;
   const projectId = after.row.project_id;
@@ -244,7 +211,7 @@ export async function applyRecordChange<R>(trx: Trx, ctx: AppContext, origin: Ac
   if (DERIVED_FIELDS.every((field) => sameJson(before.task[field], written.task[field]))) return result;
 
   const now = ctx.clock.nowIso();
-  await trx.updateTable('tasks').set({ version: before.row.version + 1, updated_at: now }).where('id', '=', taskId).execute();
+  await records.updateTaskColumns(trx, taskId, { version: before.row.version + 1, updated_at: now });
   await recordUpdate(trx, origin, before, (await loadSnapshot(trx, ctx.dialect, taskId))!, DERIVED_FIELDS, [], now);
   return result;
 }
@@ -256,12 +223,11 @@ export async function applyRecordChange<R>(trx: Trx, ctx: AppContext, origin: Ac
  */
 export async function deleteTaskRecord(trx: Trx, ctx: AppContext, origin: ActionOrigin, taskId: number): Promise<void> {
   await lockTask(trx, ctx.dialect, taskId);
-  const row = await trx.selectFrom('tasks').select(['id', 'key', 'title', 'project_id']).where('id', '=', taskId).executeTakeFirst();
+  const row = await records.findTaskHead(trx, taskId);
   if (!row) throw notFound('Task');
-  const children = await trx.selectFrom('tasks').select('id').where('parent_id', '=', taskId).orderBy('id').execute();
-  for (const child of children) await applyTaskUpdate(trx, ctx, origin, child.id, { parent_id: null });
+  for (const child of await records.childIdsOf(trx, taskId)) await applyTaskUpdate(trx, ctx, origin, child, { parent_id: null });
 
-  await trx.deleteFrom('tasks').where('id', '=', taskId).execute();
+  await records.deleteTaskRow(trx, taskId);
   const now = ctx.clock.nowIso();
   await recordChange(trx, row.project_id, taskId, row.key, 'deleted', null, now);
   await recordEvent(trx, {

@@ -1,5 +1,5 @@
 import type { Dialect, Executor } from '../../db/database.ts';
-import { byCodePoint, selectTaskRowsWithExtras, taskExtrasByIds, type TaskExtrasRow, type TaskRow } from './task.repository.ts';
+import { findTaskWithExtras, taskExtrasByIds, type TaskExtrasRow, type TaskRow } from './task.repository.ts';
 import type { TaskJson } from './task.schemas.ts';
 
 /** What the task JSON needs beyond its row (see taskExtrasByIds). */
@@ -33,6 +33,9 @@ export function presentTask(row: TaskRow, extras: TaskExtras): TaskJson {
   };
 }
 
+/** Label order: sorted here rather than in SQL so both databases agree regardless of collation. */
+const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 const fromJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
 
 /** A task row with the extras columns of task.repository.ts (reads). */
@@ -57,7 +60,7 @@ export interface TaskSnapshot {
 }
 
 export async function loadSnapshot(db: Executor, dialect: Dialect, taskId: number): Promise<TaskSnapshot | undefined> {
-  const row = await selectTaskRowsWithExtras(db, dialect).where('t.id', '=', taskId).executeTakeFirst();
+  const row = await findTaskWithExtras(db, dialect, taskId);
   return row && { row, task: presentTaskRow(row, row) };
 }
 

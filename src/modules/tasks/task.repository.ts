@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Dialect, Executor } from '../../db/database.ts';
-import { notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ProjectRef } from '../../policy/index.ts';
 import { visibleProjects } from '../../policy/index.ts';
@@ -69,6 +68,18 @@ export function selectTaskRowsWithExtras(db: Executor, dialect: Dialect) {
 export type TaskRowWithExtras = Awaited<ReturnType<ReturnType<typeof selectTaskRowsWithExtras>['executeTakeFirstOrThrow']>>;
 export type TaskExtrasRow = Pick<TaskRowWithExtras, 'labels_json' | 'custom_fields_json' | 'minutes_spent'>;
 
+export function findTaskWithExtras(db: Executor, dialect: Dialect, taskId: number): Promise<TaskRowWithExtras | undefined> {
+  return selectTaskRowsWithExtras(db, dialect).where('t.id', '=', taskId).executeTakeFirst();
+}
+
+/**
+ * Every task with this key, one per workspace at most, with its extras: the hot read by key,
+ * which the service compiles once (see `prepared`), so it stays one statement on the key index.
+ */
+export function tasksWithKey(db: Executor, dialect: Dialect, key: string) {
+  return selectTaskRowsWithExtras(db, dialect).where('t.key', '=', key);
+}
+
 /**
  * The extras of a page of tasks in one statement, after the page is chosen: inside the page
  * query, SQLite would compute them for every candidate row it sorts, not just the page.
@@ -111,20 +122,84 @@ export async function lockTask(db: Executor, dialect: Dialect, taskId: number): 
 
 /**
  * For writes of a task's records (comments, attachments): holds the task for the transaction and
- * confirms it still exists, so a task deleted since the visibility check is a 404 rather than a
- * foreign-key failure.
+ * reads its key and title; undefined when it no longer exists.
  */
-export async function lockExistingTask(db: Executor, ctx: { dialect: Dialect }, taskId: number): Promise<{ key: string; title: string }> {
-  await lockTask(db, ctx.dialect, taskId);
-  const task = await db.selectFrom('tasks').select(['key', 'title']).where('id', '=', taskId).executeTakeFirst();
-  if (!task) throw notFound('Task');
-  return task;
+export async function lockTaskIfExists(db: Executor, dialect: Dialect, taskId: number): Promise<{ key: string; title: string } | undefined> {
+  await lockTask(db, dialect, taskId);
+  return db.selectFrom('tasks').select(['key', 'title']).where('id', '=', taskId).executeTakeFirst();
 }
-
-/** Label order: sorted here rather than in SQL so both databases agree regardless of collation. */
-export const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export async function labelIdsOf(db: Executor, taskId: number): Promise<number[]> {
   const rows = await db.selectFrom('task_labels').select('label_id').where('task_id', '=', taskId).execute();
   return rows.map((r) => r.label_id);
+}
+
+/** Filters of a project's task list, already checked: `null` asks for tasks without a value. */
+export interface TaskListFilter {
+  statuses?: string[];
+  statusCategories?: Array<'todo' | 'in_progress' | 'done'>;
+  taskTypes?: string[];
+  priorities?: string[];
+  assignee?: number | null;
+  milestone?: number | null;
+  sprint?: number | null;
+  parentKey?: string | null;
+  labels?: string[];
+  updatedSince?: string;
+  dueBefore?: string;
+  dueAfter?: string;
+}
+
+/** Task rows for a list page, with `due_sort` so tasks without a due date sort last on both databases. */
+function listedTasks(db: Executor) {
+  return selectTaskRows(db).select(sql<string>`coalesce(t.due_date, '9999-12-31')`.as('due_sort'));
+}
+
+/** A project's tasks matching `filter`, for one page (see paginate). */
+export function tasksOfProject(db: Executor, projectId: number, filter: TaskListFilter) {
+  let query = listedTasks(db).where('t.project_id', '=', projectId);
+  if (filter.statuses) query = query.where('s.name', 'in', filter.statuses);
+  if (filter.statusCategories) query = query.where('s.category', 'in', filter.statusCategories);
+  if (filter.taskTypes) query = query.where('tt.name', 'in', filter.taskTypes);
+  if (filter.priorities) query = query.where('pr.name', 'in', filter.priorities);
+  for (const [field, column] of [['assignee', 't.assignee_id'], ['milestone', 't.milestone_id'], ['sprint', 't.sprint_id']] as const) {
+    const value = filter[field];
+    if (value === undefined) continue;
+    query = value === null ? query.where(column, 'is', null) : query.where(column, '=', value);
+  }
+  if (filter.parentKey !== undefined) query = filter.parentKey === null ? query.where('t.parent_id', 'is', null) : query.where('pt.key', '=', filter.parentKey);
+  if (filter.labels) {
+    const names = filter.labels;
+    // Labels belong to one project: naming it keeps the subquery to this project's labelled
+    // tasks instead of every task of every project with a label of that name (bench/).
+    query = query.where('t.id', 'in', (eb) =>
+      eb
+        .selectFrom('task_labels as tl')
+        .innerJoin('labels as l', 'l.id', 'tl.label_id')
+        .select('tl.task_id')
+        .where('l.project_id', '=', projectId)
+        .where('l.name', 'in', names),
+    );
+  }
+  if (filter.updatedSince) query = query.where('t.updated_at', '>=', filter.updatedSince);
+  if (filter.dueBefore) query = query.where('t.due_date', '<=', filter.dueBefore);
+  if (filter.dueAfter) query = query.where('t.due_date', '>=', filter.dueAfter);
+  return query;
+}
+
+/** A task's direct subtasks, for one page (see paginate). */
+export function subtasksOf(db: Executor, parentId: number) {
+  return listedTasks(db).where('t.parent_id', '=', parentId);
+}
+
+/** Task rows in the order of `ids` (ids without a row are skipped). */
+export async function taskRowsInOrder(db: Executor, ids: number[]): Promise<TaskRow[]> {
+  if (ids.length === 0) return [];
+  const byId = new Map((await selectTaskRows(db).where('t.id', 'in', ids).execute()).map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Ids of the tasks of a project with these keys, in id order (the order bulk writes lock in). */
+export function taskIdsByKeys(db: Executor, projectId: number, keys: string[]): Promise<Array<{ id: number; key: string }>> {
+  return db.selectFrom('tasks').select(['id', 'key']).where('project_id', '=', projectId).where('key', 'in', keys).orderBy('id').execute();
 }

@@ -695,7 +695,7 @@ export interface paths {
         put?: never;
         /**
          * Set the order a field's options are offered in
-         * @description Definitions are workspace-wide: writing them needs the workspace owner or admin role and a token not restricted to projects (403 FORBIDDEN otherwise). `options` must list every option id of the field exactly once. Changes only the order (positions), never stored values (spec 3 rule 4).
+         * @description Definitions are workspace-wide: writing them needs the workspace owner or admin role and a token not restricted to projects (403 FORBIDDEN otherwise). `options` must list every option id of the field exactly once. Changes only the order (positions), never stored values.
          *
          *     Scope: `customfields:write`.
          */
@@ -1527,7 +1527,7 @@ export interface paths {
          *
          *     `since` (ISO 8601) keeps changes with `changed_at` at or after it. Send `Z` or an escaped
          *     `%2B00:00`: an unescaped `+` decodes to a space. **When `since` does not parse, the filter is
-         *     skipped and every change is returned** (spec rule 3); the response then carries
+         *     skipped and every change is returned**; the response then carries
          *     `X-Since-Ignored: true` and `data.since` is null. Only changes of projects the token can see
          *     now are listed. Counts against the normal rate limit.
          *

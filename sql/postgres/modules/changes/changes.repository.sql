@@ -1,0 +1,11 @@
+-- modules/changes/changes.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- insertTaskChange
+insert into "task_changes" ("project_id", "task_id", "task_key", "action", "task", "changed_at") values ($1, $2, $3, $4, $5, $6);
+-- parameters: [10,42,"PROJ-7","deleted",null,"2026-11-21T09:00:00.000000Z"]
+
+-- changesVisibleTo
+select "c"."id", "c"."action", "c"."task_key", "c"."task", "c"."changed_at" from "task_changes" as "c" where "c"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 where "p"."organization_id" = $2 and "p"."id" in ($3, $4));
+-- parameters: [3,1,10,11]
+select "c"."id", "c"."action", "c"."task_key", "c"."task", "c"."changed_at" from "task_changes" as "c" where "c"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 where "p"."organization_id" = $2 and "p"."id" in ($3, $4)) and "c"."changed_at" >= $5;
+-- parameters: [3,1,10,11,"2026-11-01T00:00:00.000000Z"]

@@ -1,0 +1,59 @@
+-- modules/tasks/task.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- selectTaskRows
+select "t"."id", "t"."project_id", "t"."number", "t"."key", "p"."key" as "project_key", "t"."title", "t"."description", "t"."task_type_id", "tt"."name" as "task_type", "t"."priority_id", "pr"."name" as "priority", "t"."status_id", "s"."name" as "status", "s"."category" as "status_category", "t"."assignee_id", "t"."parent_id", "pt"."key" as "parent_key", "t"."due_date", "t"."milestone_id", "t"."sprint_id", "t"."version", "t"."created_by", "t"."created_at", "t"."updated_at" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "task_types" as "tt" on "tt"."id" = "t"."task_type_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" left join "tasks" as "pt" on "pt"."id" = "t"."parent_id";
+
+-- selectTaskRowsWithExtras
+select "t"."id", "t"."project_id", "t"."number", "t"."key", "p"."key" as "project_key", "t"."title", "t"."description", "t"."task_type_id", "tt"."name" as "task_type", "t"."priority_id", "pr"."name" as "priority", "t"."status_id", "s"."name" as "status", "s"."category" as "status_category", "t"."assignee_id", "t"."parent_id", "pt"."key" as "parent_key", "t"."due_date", "t"."milestone_id", "t"."sprint_id", "t"."version", "t"."created_by", "t"."created_at", "t"."updated_at", (SELECT coalesce(json_agg(l.name), '[]') FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id) as "labels_json", (SELECT coalesce(json_object_agg(v.field_id, CAST(v.value AS json)), '{}') FROM task_custom_values v WHERE v.task_id = t.id) as "custom_fields_json", (SELECT coalesce(sum(te.minutes), 0) FROM time_entries te WHERE te.task_id = t.id) as "minutes_spent" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "task_types" as "tt" on "tt"."id" = "t"."task_type_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" left join "tasks" as "pt" on "pt"."id" = "t"."parent_id";
+
+-- findTaskWithExtras
+select "t"."id", "t"."project_id", "t"."number", "t"."key", "p"."key" as "project_key", "t"."title", "t"."description", "t"."task_type_id", "tt"."name" as "task_type", "t"."priority_id", "pr"."name" as "priority", "t"."status_id", "s"."name" as "status", "s"."category" as "status_category", "t"."assignee_id", "t"."parent_id", "pt"."key" as "parent_key", "t"."due_date", "t"."milestone_id", "t"."sprint_id", "t"."version", "t"."created_by", "t"."created_at", "t"."updated_at", (SELECT coalesce(json_agg(l.name), '[]') FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id) as "labels_json", (SELECT coalesce(json_object_agg(v.field_id, CAST(v.value AS json)), '{}') FROM task_custom_values v WHERE v.task_id = t.id) as "custom_fields_json", (SELECT coalesce(sum(te.minutes), 0) FROM time_entries te WHERE te.task_id = t.id) as "minutes_spent" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "task_types" as "tt" on "tt"."id" = "t"."task_type_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" left join "tasks" as "pt" on "pt"."id" = "t"."parent_id" where "t"."id" = $1;
+-- parameters: [42]
+
+-- tasksWithKey
+select "t"."id", "t"."project_id", "t"."number", "t"."key", "p"."key" as "project_key", "t"."title", "t"."description", "t"."task_type_id", "tt"."name" as "task_type", "t"."priority_id", "pr"."name" as "priority", "t"."status_id", "s"."name" as "status", "s"."category" as "status_category", "t"."assignee_id", "t"."parent_id", "pt"."key" as "parent_key", "t"."due_date", "t"."milestone_id", "t"."sprint_id", "t"."version", "t"."created_by", "t"."created_at", "t"."updated_at", (SELECT coalesce(json_agg(l.name), '[]') FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id) as "labels_json", (SELECT coalesce(json_object_agg(v.field_id, CAST(v.value AS json)), '{}') FROM task_custom_values v WHERE v.task_id = t.id) as "custom_fields_json", (SELECT coalesce(sum(te.minutes), 0) FROM time_entries te WHERE te.task_id = t.id) as "minutes_spent" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "task_types" as "tt" on "tt"."id" = "t"."task_type_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" left join "tasks" as "pt" on "pt"."id" = "t"."parent_id" where "t"."key" = $1;
+-- parameters: ["PROJ-7"]
+
+-- taskExtrasByIds
+select "t"."id", (SELECT coalesce(json_agg(l.name), '[]') FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id) as "labels_json", (SELECT coalesce(json_object_agg(v.field_id, CAST(v.value AS json)), '{}') FROM task_custom_values v WHERE v.task_id = t.id) as "custom_fields_json", (SELECT coalesce(sum(te.minutes), 0) FROM time_entries te WHERE te.task_id = t.id) as "minutes_spent" from "tasks" as "t" where "t"."id" in ($1, $2);
+-- parameters: [42,43]
+
+-- findTaskRow
+select "t"."id", "t"."project_id", "t"."number", "t"."key", "p"."key" as "project_key", "t"."title", "t"."description", "t"."task_type_id", "tt"."name" as "task_type", "t"."priority_id", "pr"."name" as "priority", "t"."status_id", "s"."name" as "status", "s"."category" as "status_category", "t"."assignee_id", "t"."parent_id", "pt"."key" as "parent_key", "t"."due_date", "t"."milestone_id", "t"."sprint_id", "t"."version", "t"."created_by", "t"."created_at", "t"."updated_at" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "task_types" as "tt" on "tt"."id" = "t"."task_type_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" left join "tasks" as "pt" on "pt"."id" = "t"."parent_id" where "t"."id" = $1;
+-- parameters: [42]
+
+-- findVisibleTaskRef
+select "t"."id" as "task_id", "t"."key" as "task_key", "p"."id", "p"."key", "p"."name", "p"."organization_id", "p"."workflow_id", "pm"."role" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 inner join "tasks" as "t" on "t"."project_id" = "p"."id" where "p"."organization_id" = $2 and "p"."id" in ($3, $4) and "t"."key" = $5;
+-- parameters: [3,1,10,11,"PROJ-7"]
+
+-- lockTask
+select "id" from "tasks" where "id" = $1 for update;
+-- parameters: [42]
+
+-- lockTaskIfExists
+select "id" from "tasks" where "id" = $1 for update;
+-- parameters: [42]
+select "key", "title" from "tasks" where "id" = $1;
+-- parameters: [42]
+
+-- labelIdsOf
+select "label_id" from "task_labels" where "task_id" = $1;
+-- parameters: [42]
+
+-- tasksOfProject
+select "t"."id", "t"."project_id", "t"."number", "t"."key", "p"."key" as "project_key", "t"."title", "t"."description", "t"."task_type_id", "tt"."name" as "task_type", "t"."priority_id", "pr"."name" as "priority", "t"."status_id", "s"."name" as "status", "s"."category" as "status_category", "t"."assignee_id", "t"."parent_id", "pt"."key" as "parent_key", "t"."due_date", "t"."milestone_id", "t"."sprint_id", "t"."version", "t"."created_by", "t"."created_at", "t"."updated_at", coalesce(t.due_date, '9999-12-31') as "due_sort" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "task_types" as "tt" on "tt"."id" = "t"."task_type_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" left join "tasks" as "pt" on "pt"."id" = "t"."parent_id" where "t"."project_id" = $1;
+-- parameters: [10]
+select "t"."id", "t"."project_id", "t"."number", "t"."key", "p"."key" as "project_key", "t"."title", "t"."description", "t"."task_type_id", "tt"."name" as "task_type", "t"."priority_id", "pr"."name" as "priority", "t"."status_id", "s"."name" as "status", "s"."category" as "status_category", "t"."assignee_id", "t"."parent_id", "pt"."key" as "parent_key", "t"."due_date", "t"."milestone_id", "t"."sprint_id", "t"."version", "t"."created_by", "t"."created_at", "t"."updated_at", coalesce(t.due_date, '9999-12-31') as "due_sort" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "task_types" as "tt" on "tt"."id" = "t"."task_type_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" left join "tasks" as "pt" on "pt"."id" = "t"."parent_id" where "t"."project_id" = $1 and "s"."name" in ($2, $3) and "s"."category" in ($4) and "tt"."name" in ($5) and "pr"."name" in ($6) and "t"."assignee_id" = $7 and "t"."milestone_id" is null and "t"."sprint_id" = $8 and "pt"."key" = $9 and "t"."id" in (select "tl"."task_id" from "task_labels" as "tl" inner join "labels" as "l" on "l"."id" = "tl"."label_id" where "l"."project_id" = $10 and "l"."name" in ($11)) and "t"."updated_at" >= $12 and "t"."due_date" <= $13 and "t"."due_date" >= $14;
+-- parameters: [10,"To Do","Done","todo","Bug","High",3,5,"PROJ-1",10,"ui","2026-11-01T00:00:00.000000Z","2026-12-31","2026-11-01"]
+
+-- subtasksOf
+select "t"."id", "t"."project_id", "t"."number", "t"."key", "p"."key" as "project_key", "t"."title", "t"."description", "t"."task_type_id", "tt"."name" as "task_type", "t"."priority_id", "pr"."name" as "priority", "t"."status_id", "s"."name" as "status", "s"."category" as "status_category", "t"."assignee_id", "t"."parent_id", "pt"."key" as "parent_key", "t"."due_date", "t"."milestone_id", "t"."sprint_id", "t"."version", "t"."created_by", "t"."created_at", "t"."updated_at", coalesce(t.due_date, '9999-12-31') as "due_sort" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "task_types" as "tt" on "tt"."id" = "t"."task_type_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" left join "tasks" as "pt" on "pt"."id" = "t"."parent_id" where "t"."parent_id" = $1;
+-- parameters: [42]
+
+-- taskRowsInOrder
+select "t"."id", "t"."project_id", "t"."number", "t"."key", "p"."key" as "project_key", "t"."title", "t"."description", "t"."task_type_id", "tt"."name" as "task_type", "t"."priority_id", "pr"."name" as "priority", "t"."status_id", "s"."name" as "status", "s"."category" as "status_category", "t"."assignee_id", "t"."parent_id", "pt"."key" as "parent_key", "t"."due_date", "t"."milestone_id", "t"."sprint_id", "t"."version", "t"."created_by", "t"."created_at", "t"."updated_at" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "task_types" as "tt" on "tt"."id" = "t"."task_type_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" left join "tasks" as "pt" on "pt"."id" = "t"."parent_id" where "t"."id" in ($1, $2);
+-- parameters: [43,42]
+
+-- taskIdsByKeys
+select "id", "key" from "tasks" where "project_id" = $1 and "key" in ($2, $3) order by "id";
+-- parameters: [10,"PROJ-7","PROJ-8"]

@@ -1,0 +1,17 @@
+-- modules/tasks/task-followers.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- insertFollower
+insert into "task_followers" ("task_id", "user_id", "created_at") values (?, ?, ?) on conflict ("task_id", "user_id") do nothing;
+-- parameters: [42,3,"2026-11-21T09:00:00.000000Z"]
+
+-- findFollowing
+select "created_at" from "task_followers" where "task_id" = ? and "user_id" = ?;
+-- parameters: [42,3]
+
+-- deleteFollower
+delete from "task_followers" where "task_id" = ? and "user_id" = ?;
+-- parameters: [42,3]
+
+-- followersOfTask
+select "f"."id", "u"."id" as "user", "u"."name", "u"."kind", "f"."created_at" as "followed_at" from "task_followers" as "f" inner join "users" as "u" on "u"."id" = "f"."user_id" where "f"."task_id" = ?;
+-- parameters: [42]

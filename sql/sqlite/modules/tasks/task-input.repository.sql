@@ -1,0 +1,47 @@
+-- modules/tasks/task-input.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- namesOfProject
+select "id", "name" from "statuses" where "project_id" = ?;
+-- parameters: [10]
+
+-- projectDefaults
+select "default_task_type_id", "default_priority_id", "default_status_id" from "projects" where "id" = ?;
+-- parameters: [10]
+-- (stops here without a row: no result)
+
+-- firstOfProject
+select "id" from "priorities" where "project_id" = ? order by "position", "id";
+-- parameters: [10]
+
+-- membersAmong
+select "user_id" from "project_memberships" where "project_id" = ? and "user_id" in (?, ?);
+-- parameters: [10,3,4]
+
+-- labelsNamed
+select "id", "name" from "labels" where "project_id" = ? and "name" in (?, ?);
+-- parameters: [10,"ui","backend"]
+
+-- planningItemExists
+select "id" from "sprints" where "id" = ? and "project_id" = ?;
+-- parameters: [5,10]
+
+-- taskIdByKey
+select "id" from "tasks" where "project_id" = ? and "key" = ?;
+-- parameters: [10,"PROJ-1"]
+
+-- parentIdOf
+select "parent_id" from "tasks" where "id" = ?;
+-- parameters: [42]
+
+-- childIdsOfAny
+select "id" from "tasks" where "parent_id" in (?, ?);
+-- parameters: [42,43]
+
+-- transitionExists
+select "id" from "transitions" where "workflow_id" = ? and "from_status_id" = ? and "to_status_id" = ?;
+-- parameters: [2,3,4]
+
+-- statusName
+select "name" from "statuses" where "id" = ?;
+-- parameters: [4]
+-- (stops here without a row: no result)

@@ -1,0 +1,97 @@
+import { isoFromMicros } from '../../clock.ts';
+import type { AppContext } from '../../context.ts';
+import { paginate } from '../../db/paginate.ts';
+import { prepared } from '../../db/prepared.ts';
+import { invalid, notFound } from '../../http/errors.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import type { Principal } from '../auth/principal.ts';
+import { readableProjectByKey, visibleProjectsOf } from '../../policy/index.ts';
+import { presentTaskRow, presentTasks } from './task.presenter.ts';
+import { subtasksOf, type TaskListFilter, tasksOfProject, tasksWithKey, type TaskRowWithExtras } from './task.repository.ts';
+import type { TaskJson, TaskListFilters } from './task.schemas.ts';
+import { visibleTask } from './task.service.ts';
+
+const ORDERABLE = {
+  created_at: 't.created_at',
+  updated_at: 't.updated_at',
+  priority: 'pr.position',
+  // An output alias (see tasksOfProject), so tasks without a due date sort last on both databases.
+  due_date: 'due_sort',
+  key: 't.number',
+};
+
+/** Two statements whatever the page size: the page of rows, then the extras of exactly those rows. */
+async function pageOfTasks(ctx: AppContext, query: ReturnType<typeof subtasksOf>, page: PageRequest) {
+  const { rows, pagination } = await paginate(query, page, { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key' });
+  return { data: await presentTasks(ctx.db, ctx.dialect, rows), pagination };
+}
+
+const csv = (value: string) => value.split(',').map((part) => part.trim()).filter(Boolean);
+
+/** ISO 8601 with any offset -> the stored form (UTC, microseconds), which compares as text. */
+function storedTimestamp(field: string, value: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw invalid({ [field]: 'not a valid ISO 8601 timestamp' });
+  const fraction = /\.(\d+)/.exec(value)?.[1] ?? '';
+  return isoFromMicros(ms * 1000 + Number(fraction.slice(3, 6).padEnd(3, '0')));
+}
+
+/** `none` asks for no value; anything else is an id, refused when it cannot be one. */
+function idFilter(field: string, value: string | undefined): number | null | undefined {
+  if (value === undefined || value === 'none') return value === 'none' ? null : undefined;
+  const id = Number(value);
+  if (id > 2147483647) throw invalid({ [field]: 'not a valid id' });
+  return id;
+}
+
+/** The list's query string as checked filters (a bad id or timestamp is a 400). */
+function listFilter(filters: TaskListFilters): TaskListFilter {
+  return {
+    ...(filters.status ? { statuses: csv(filters.status) } : {}),
+    ...(filters.status_category ? { statusCategories: csv(filters.status_category) as Array<'todo' | 'in_progress' | 'done'> } : {}),
+    ...(filters.task_type ? { taskTypes: csv(filters.task_type) } : {}),
+    ...(filters.priority ? { priorities: csv(filters.priority) } : {}),
+    assignee: idFilter('assignee', filters.assignee),
+    milestone: idFilter('milestone', filters.milestone),
+    sprint: idFilter('sprint', filters.sprint),
+    ...(filters.parent ? { parentKey: filters.parent === 'none' ? null : filters.parent } : {}),
+    ...(filters.label ? { labels: csv(filters.label) } : {}),
+    ...(filters.updated_since ? { updatedSince: storedTimestamp('updated_since', filters.updated_since) } : {}),
+    ...(filters.due_before ? { dueBefore: filters.due_before } : {}),
+    ...(filters.due_after ? { dueAfter: filters.due_after } : {}),
+  };
+}
+
+export async function listTasks(ctx: AppContext, principal: Principal, projectKey: string, filters: TaskListFilters, page: PageRequest) {
+  const project = await readableProjectByKey(ctx.db, principal, projectKey);
+  return pageOfTasks(ctx, tasksOfProject(ctx.db, project.id, listFilter(filters)), page);
+}
+
+type TasksByKey = (key: string) => Promise<TaskRowWithExtras[]>;
+
+/** The hottest read (bench/): one precompiled statement on the key index, compiled once per context. */
+function tasksByKey(ctx: AppContext): TasksByKey {
+  const reads = ctx.state.preparedReads;
+  let run = reads.get('tasksByKey') as TasksByKey | undefined;
+  if (!run) {
+    const dialect = ctx.dialect;
+    run = prepared(ctx.db, (db, key: string) => tasksWithKey(db, dialect, key), 1);
+    reads.set('tasksByKey', run);
+  }
+  return run;
+}
+
+export async function getTask(ctx: AppContext, principal: Principal, key: string): Promise<{ task: TaskJson; version: number }> {
+  // Keys are unique per workspace, not across them: the one in a project the caller sees (cached), else 404.
+  // Filtering by project here rather than in SQL keeps SQLite on the key index.
+  const rows = await tasksByKey(ctx)(key);
+  const visible = await visibleProjectsOf(ctx.db, principal);
+  const row = rows.find((r) => visible.byId.has(r.project_id));
+  if (!row) throw notFound('Task');
+  return { task: presentTaskRow(row, row), version: row.version };
+}
+
+export async function listSubtasks(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
+  const ref = await visibleTask(ctx, principal, key);
+  return pageOfTasks(ctx, subtasksOf(ctx.db, ref.id), page);
+}
