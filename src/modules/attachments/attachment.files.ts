@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/database.ts';
+import { storageNamesInUse } from './attachment.repository.ts';
 
 /**
  * The bytes of attachments, in ATTACHMENTS_DIR. Each file is named by the server (128 random
@@ -71,15 +71,21 @@ export async function removeStoredFiles(ctx: AppContext, storageNames: string[])
   await Promise.all(storageNames.map((name) => fs.promises.rm(storagePath(ctx, name), { force: true }).catch(() => undefined)));
 }
 
-/** Storage names of the attachments of one task, or of every task of a project (read before a cascading delete). */
-export async function storageNamesOf(db: Executor, of: { taskId: number } | { projectId: number }): Promise<string[]> {
-  let query = db.selectFrom('attachments as a').select('a.storage_name');
-  query =
-    'taskId' in of
-      ? query.where('a.task_id', '=', of.taskId)
-      : query.where('a.task_id', 'in', (eb) => eb.selectFrom('tasks').select('id').where('project_id', '=', of.projectId));
-  return (await query.execute()).map((r) => r.storage_name);
+/**
+ * Runs `work`, which goes on with a stored file (recording its row, claiming an idempotency key);
+ * if it fails, and so its transaction did not commit, the file is removed before the error goes on.
+ */
+export async function removedOnFailure<R>(ctx: AppContext, file: StoredFile, work: () => Promise<R>): Promise<R> {
+  try {
+    return await work();
+  } catch (error) {
+    await removeStoredFiles(ctx, [file.storageName]);
+    throw error;
+  }
 }
+
+// Read by the task and project deletes before their cascade; the query lives with the others.
+export { storageNamesOf } from './attachment.repository.ts';
 
 /**
  * Worker job: removes files of ATTACHMENTS_DIR that no attachment row names and that have not
@@ -100,9 +106,7 @@ export async function sweepOrphanedAttachmentFiles(ctx: AppContext): Promise<num
   const BATCH = 500;
   for (let start = 0; start < names.length; start += BATCH) {
     const batch = names.slice(start, start + BATCH);
-    const known = new Set(
-      (await ctx.db.selectFrom('attachments').select('storage_name').where('storage_name', 'in', batch).execute()).map((r) => r.storage_name),
-    );
+    const known = await storageNamesInUse(ctx.db, batch);
     for (const name of batch) {
       if (known.has(name)) continue;
       const stat = await fs.promises.stat(storagePath(ctx, name)).catch(() => null);

@@ -3,15 +3,17 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
-import { claimIdempotencyKey, responseStoredWithWork, sendStoredResponse, type StoredResponse } from '../../http/idempotency.ts';
+import { claimIdempotencyKey, sendStoredResponse } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
+import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import { TaskKeyParams } from '../tasks/task.schemas.ts';
 import { writableTask } from '../tasks/task.service.ts';
-import { removeStoredFiles } from './attachment.files.ts';
+import { removedOnFailure, removeStoredFiles } from './attachment.files.ts';
 import { Attachment, AttachmentListQuery, AttachmentUploadBody } from './attachment.schemas.ts';
 import * as attachments from './attachment.service.ts';
 import { notMultipart, receiveUpload } from './attachment.upload.ts';
@@ -71,21 +73,17 @@ export function registerAttachmentRoutes(app: Api, ctx: AppContext): void {
       // Visibility and role first, so nothing is read from a caller who may not upload here.
       const task = await writableTask(ctx, principal, request.params.task_key);
       const upload = await receiveUpload(ctx, request);
-      let stored: StoredResponse | null;
-      try {
-        stored = await claimIdempotencyKey(ctx, request, { file: upload.identity });
-      } catch (error) {
-        await removeStoredFiles(ctx, [upload.file.storageName]);
-        throw error;
-      }
+      const stored = await removedOnFailure(ctx, upload.file, () => claimIdempotencyKey(ctx, request, { file: upload.identity }));
       if (stored) {
         // A retry of an upload already recorded: this copy of the bytes is not needed.
         await removeStoredFiles(ctx, [upload.file.storageName]);
         return sendStoredResponse(ctx, reply, stored);
       }
       reply.code(201);
-      const response = responseStoredWithWork(ctx, request, reply, ok<attachments.AttachmentJson>);
-      return response.send(await attachments.recordUpload(ctx, principal, task, upload, response.beforeCommit));
+      // The file is written already: a transaction that does not commit takes it along.
+      return removedOnFailure(ctx, upload.file, () =>
+        commitWrite(ctx, request, reply, (tx) => attachments.recordUpload(tx, principal, task, upload), ok<attachments.AttachmentJson>),
+      );
     });
   });
 
@@ -142,7 +140,7 @@ export function registerAttachmentRoutes(app: Api, ctx: AppContext): void {
     },
     config: write,
   }, async (request, reply) => {
-    await attachments.deleteAttachment(ctx, principalOf(request), request.params.id);
+    await inTransaction(ctx, (tx) => attachments.deleteAttachment(tx, principalOf(request), request.params.id));
     return reply.code(204).send(null);
   });
 }

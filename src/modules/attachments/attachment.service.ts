@@ -1,15 +1,15 @@
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
-import type { Executor } from '../../db/database.ts';
+import type { Tx } from '../../db/unit-of-work.ts';
 import { notFound } from '../../http/errors.ts';
 import { type PageRequest } from '../../http/pagination.ts';
 import { paginate } from '../../db/paginate.ts';
 import type { Principal } from '../auth/principal.ts';
-import { authorize, visibleProjects } from '../../policy/index.ts';
+import { authorize } from '../../policy/index.ts';
 import type { TaskRef } from '../tasks/task.repository.ts';
 import { lockExistingTask, visibleTask } from '../tasks/task.service.ts';
 import { removeStoredFiles, type StoredFile, storagePath } from './attachment.files.ts';
+import * as repo from './attachment.repository.ts';
 import type { Attachment } from './attachment.schemas.ts';
 
 /**
@@ -19,30 +19,7 @@ import type { Attachment } from './attachment.schemas.ts';
  */
 export type AttachmentJson = Static<typeof Attachment>;
 
-const COLUMNS = [
-  'a.id',
-  't.key as task_key',
-  'a.storage_name',
-  'a.filename',
-  'a.content_type',
-  'a.size',
-  'a.sha256',
-  'a.uploaded_by',
-  'u.name as uploader_name',
-  'a.created_at',
-] as const;
-
-function selectAttachments(db: Executor) {
-  return db
-    .selectFrom('attachments as a')
-    .innerJoin('tasks as t', 't.id', 'a.task_id')
-    .leftJoin('users as u', 'u.id', 'a.uploaded_by')
-    .select(COLUMNS);
-}
-
-type AttachmentRow = Awaited<ReturnType<ReturnType<typeof selectAttachments>['executeTakeFirstOrThrow']>>;
-
-function present(row: AttachmentRow): AttachmentJson {
+function present(row: repo.AttachmentRow): AttachmentJson {
   return {
     id: row.id,
     task: row.task_key,
@@ -57,20 +34,14 @@ function present(row: AttachmentRow): AttachmentJson {
 
 /** The attachment if its task is visible to the caller, with the caller's project role (404 otherwise). */
 async function visibleAttachment(ctx: AppContext, principal: Principal, id: number) {
-  const row = await visibleProjects(ctx.db, principal)
-    .innerJoin('tasks as t', 't.project_id', 'p.id')
-    .innerJoin('attachments as a', 'a.task_id', 't.id')
-    .leftJoin('users as u', 'u.id', 'a.uploaded_by')
-    .select([...COLUMNS, 'p.id as project_id', 'pm.role'])
-    .where('a.id', '=', id)
-    .executeTakeFirst();
+  const row = await repo.findVisibleAttachment(ctx.db, principal, id);
   if (!row) throw notFound('Attachment');
   return row;
 }
 
 export async function listAttachments(ctx: AppContext, principal: Principal, taskKey: string, page: PageRequest) {
   const task = await visibleTask(ctx, principal, taskKey);
-  const { rows, pagination } = await paginate(selectAttachments(ctx.db).where('a.task_id', '=', task.id), page, {
+  const { rows, pagination } = await paginate(repo.attachmentsOfTask(ctx.db, task.id), page, {
     idColumn: 'a.id',
     orderable: { created_at: 'a.created_at', filename: 'a.filename', size: 'a.size' },
     defaultOrdering: 'created_at',
@@ -103,45 +74,28 @@ export interface ReceivedUpload {
 
 /**
  * Records a received file on the task. The task is locked and re-read first, so a task deleted
- * while the file was streaming is a 404 (and a concurrent project delete sees this row). If the
- * row cannot be written, the file goes too.
+ * while the file was streaming is a 404 (and a concurrent project delete sees this row). The
+ * caller removes the file if the transaction does not commit (removedOnFailure).
  */
-export async function recordUpload(
-  ctx: AppContext,
-  principal: Principal,
-  task: TaskRef,
-  upload: ReceivedUpload,
-  beforeCommit?: BeforeCommit<AttachmentJson>,
-): Promise<AttachmentJson> {
-  try {
-    return await transactionWith(ctx.db, async (trx) => {
-      await lockExistingTask(trx, ctx, task.id);
-      const { id } = await trx
-        .insertInto('attachments')
-        .values({
-          task_id: task.id,
-          storage_name: upload.file.storageName,
-          filename: upload.filename,
-          content_type: upload.contentType,
-          size: upload.file.size,
-          sha256: upload.file.sha256,
-          uploaded_by: principal.userId,
-          created_at: ctx.clock.nowIso(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return present((await selectAttachments(trx).where('a.id', '=', id).executeTakeFirst())!);
-    }, beforeCommit);
-  } catch (error) {
-    await removeStoredFiles(ctx, [upload.file.storageName]);
-    throw error;
-  }
+export async function recordUpload(tx: Tx, principal: Principal, task: TaskRef, upload: ReceivedUpload): Promise<AttachmentJson> {
+  await lockExistingTask(tx.db, tx, task.id);
+  const id = await repo.insertAttachment(tx.db, {
+    task_id: task.id,
+    storage_name: upload.file.storageName,
+    filename: upload.filename,
+    content_type: upload.contentType,
+    size: upload.file.size,
+    sha256: upload.file.sha256,
+    uploaded_by: principal.userId,
+    created_at: tx.clock.nowIso(),
+  });
+  return present((await repo.findAttachment(tx.db, id))!);
 }
 
-export async function deleteAttachment(ctx: AppContext, principal: Principal, id: number): Promise<void> {
-  const row = await visibleAttachment(ctx, principal, id);
+export async function deleteAttachment(tx: Tx, principal: Principal, id: number): Promise<void> {
+  const row = await visibleAttachment(tx, principal, id);
   authorize(principal, 'item.delete', { kind: 'item', project: { id: row.project_id, role: row.role }, authorId: row.uploaded_by }, 'the attachment');
-  await ctx.db.deleteFrom('attachments').where('id', '=', id).execute();
+  await repo.deleteAttachment(tx.db, id);
   // After the commit: a failed removal leaves an orphan for the sweep, never a row without its file.
-  await removeStoredFiles(ctx, [row.storage_name]);
+  tx.afterCommit(() => removeStoredFiles(tx, [row.storage_name]));
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Dialect, Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { Edge } from './link-graph.ts';
 import { visibleProjectIds } from '../../policy/index.ts';
 import { shortestPath } from './link-graph.ts';
 
@@ -66,3 +67,46 @@ export function selectVisibleLinks(db: Executor, principal: Principal, taskId: n
 }
 
 export type VisibleLinkRow = Awaited<ReturnType<ReturnType<typeof selectVisibleLinks>['executeTakeFirstOrThrow']>>;
+
+/** One link of the task by id, if its other end is visible to the caller. */
+export function findVisibleLink(db: Executor, principal: Principal, taskId: number, linkId: number): Promise<VisibleLinkRow | undefined> {
+  return selectVisibleLinks(db, principal, taskId).where('l.id', '=', linkId).executeTakeFirst();
+}
+
+/**
+ * The stored link of `edge`'s type between its two tasks: in the same direction, or for
+ * `duplicates` in either (the reverse row is the same relationship).
+ */
+export function findEquivalentLink(db: Executor, edge: Edge) {
+  const reverseCounts = edge.type === 'duplicates';
+  return db
+    .selectFrom('task_links')
+    .select(['id', 'from_task_id', 'to_task_id', 'type'])
+    .where('type', '=', edge.type)
+    .where((eb) => {
+      const same = eb.and([eb('from_task_id', '=', edge.from_task_id), eb('to_task_id', '=', edge.to_task_id)]);
+      return reverseCounts ? eb.or([same, eb.and([eb('from_task_id', '=', edge.to_task_id), eb('to_task_id', '=', edge.from_task_id)])]) : same;
+    })
+    .executeTakeFirst();
+}
+
+/** Keys of tasks by id, read in chunks: a loop can be longer than the bound-parameter limit. */
+export async function taskKeys(db: Executor, ids: number[]): Promise<Map<number, string>> {
+  const keys = new Map<number, string>();
+  for (let start = 0; start < ids.length; start += 1000) {
+    const rows = await db.selectFrom('tasks').select(['id', 'key']).where('id', 'in', ids.slice(start, start + 1000)).execute();
+    for (const row of rows) keys.set(row.id, row.key);
+  }
+  return keys;
+}
+
+export async function insertLink(db: Executor, values: Edge & { created_by: number; created_at: string }): Promise<number> {
+  const row = await db.insertInto('task_links').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Whether this call deleted the link (false: it was gone already). */
+export async function deleteLink(db: Executor, id: number): Promise<boolean> {
+  const deleted = await db.deleteFrom('task_links').where('id', '=', id).executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
+}

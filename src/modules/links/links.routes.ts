@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
 import { originFromPrincipal } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
-import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
+import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import { TaskKeyParams } from '../tasks/task.schemas.ts';
@@ -32,8 +33,8 @@ export function registerLinkRoutes(app: Api, ctx: AppContext): void {
   }, async (request, reply) => {
     const principal = principalOf(request);
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<TaskLinkJson>);
-    return response.send(await links.createLink(ctx, { principal, origin: originFromPrincipal(principal, request.id) }, request.params.task_key, request.body, response.beforeCommit));
+    const caller = { principal, origin: originFromPrincipal(principal, request.id) };
+    return commitWrite(ctx, request, reply, (tx) => links.createLink(tx, caller, request.params.task_key, request.body), ok<TaskLinkJson>);
   });
 
   app.get('/api/v1/tasks/:task_key/links/', {
@@ -62,7 +63,8 @@ export function registerLinkRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'tasks:write' },
   }, async (request, reply) => {
     const principal = principalOf(request);
-    await links.deleteLink(ctx, { principal, origin: originFromPrincipal(principal, request.id) }, request.params.task_key, request.params.id);
+    const caller = { principal, origin: originFromPrincipal(principal, request.id) };
+    await inTransaction(ctx, (tx) => links.deleteLink(tx, caller, request.params.task_key, request.params.id));
     return reply.code(204).send(null);
   });
 }

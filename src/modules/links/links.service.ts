@@ -1,16 +1,17 @@
 import type { AppContext } from '../../context.ts';
-import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
-import type { Trx } from '../../db/database.ts';
+import type { Executor } from '../../db/database.ts';
+import type { Tx } from '../../db/unit-of-work.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest } from '../../http/pagination.ts';
 import { paginate } from '../../db/paginate.ts';
+import { recordActivities } from '../activity/activity.repository.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorize } from '../../policy/index.ts';
 import { findVisibleTaskRef, type TaskRef } from '../tasks/task.repository.ts';
 import type { Caller } from '../tasks/task.service.ts';
 import { canonicalEdge, cycleFrom, type Edge, sideOf } from './link-graph.ts';
-import { findBlockingPath, holdTasks, lockLinkGraph, selectVisibleLinks, type VisibleLinkRow } from './links.repository.ts';
+import * as repo from './links.repository.ts';
 import type { LinkCreateInput, LinkKind, TaskLinkJson } from './links.schemas.ts';
 
 async function visibleTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
@@ -25,7 +26,7 @@ async function writableTask(ctx: AppContext, principal: Principal, key: string):
   return task;
 }
 
-function present(row: VisibleLinkRow, taskId: number): TaskLinkJson {
+function present(row: repo.VisibleLinkRow, taskId: number): TaskLinkJson {
   return {
     id: row.id,
     type: sideOf(row, taskId).type,
@@ -41,7 +42,7 @@ function present(row: VisibleLinkRow, taskId: number): TaskLinkJson {
  * catalog is fixed); the activity feed is where a link's history is visible.
  */
 async function recordLinkActivity(
-  trx: Trx,
+  db: Executor,
   origin: ActionOrigin,
   action: 'linked' | 'unlinked',
   link: { id: number } & Edge,
@@ -61,23 +62,14 @@ async function recordLinkActivity(
       created_at: at,
     };
   });
-  await trx.insertInto('activities').values(rows).execute();
+  await recordActivities(db, rows);
 }
 
 /** The existing link between the two tasks that the new one would duplicate, seen from `taskId`. */
-async function existingEquivalent(trx: Trx, edge: Edge, taskId: number): Promise<{ id: number; type: LinkKind } | undefined> {
+async function existingEquivalent(db: Executor, edge: Edge, taskId: number): Promise<{ id: number; type: LinkKind } | undefined> {
   // `relates_to` is canonical by id order and `blocks` in the reverse direction is a loop (reported as
   // such below), so only `duplicates` has a reverse row that is the same relationship.
-  const reverseCounts = edge.type === 'duplicates';
-  const row = await trx
-    .selectFrom('task_links')
-    .select(['id', 'from_task_id', 'to_task_id', 'type'])
-    .where('type', '=', edge.type)
-    .where((eb) => {
-      const same = eb.and([eb('from_task_id', '=', edge.from_task_id), eb('to_task_id', '=', edge.to_task_id)]);
-      return reverseCounts ? eb.or([same, eb.and([eb('from_task_id', '=', edge.to_task_id), eb('to_task_id', '=', edge.from_task_id)])]) : same;
-    })
-    .executeTakeFirst();
+  const row = await repo.findEquivalentLink(db, edge);
   return row && { id: row.id, type: sideOf(row, taskId).type };
 }
 
@@ -88,60 +80,46 @@ function duplicateLink(existing: { id: number; type: LinkKind }, otherKey: strin
   });
 }
 
-/** Keys of the tasks on a loop, read in chunks: a loop can be longer than the bound-parameter limit. */
-async function taskKeys(trx: Trx, ids: number[]): Promise<Map<number, string>> {
-  const keys = new Map<number, string>();
-  for (let start = 0; start < ids.length; start += 1000) {
-    const rows = await trx.selectFrom('tasks').select(['id', 'key']).where('id', 'in', ids.slice(start, start + 1000)).execute();
-    for (const row of rows) keys.set(row.id, row.key);
-  }
-  return keys;
+/** 422 when the new `blocks` edge would close a loop; the loop is named from `taskId`. */
+async function assertNoCycle(db: Executor, edge: Edge, taskId: number): Promise<void> {
+  if (edge.type !== 'blocks') return;
+  const path = await repo.findBlockingPath(db, edge.from_task_id, edge.to_task_id);
+  if (!path) return;
+  const cycle = cycleFrom(taskId, edge.from_task_id, path);
+  const keys = await repo.taskKeys(db, cycle);
+  const names = cycle.map((id) => keys.get(id)!);
+  const loop = names.length <= 11 ? names.join(' blocks ') : `${names.length - 1} tasks, ${names.slice(0, 3).join(' blocks ')} blocks ...`;
+  throw new ApiError('DEPENDENCY_CYCLE', `The link would close a dependency loop: ${loop} (details.path lists it).`, { path: names });
 }
 
 /**
  * Links the task to another one the caller can see (any project of the workspace). The check
  * for an existing equivalent link, the cycle check and the insert happen under the
- * organization's link lock, in one transaction.
+ * organization's link lock, in the caller's transaction.
  */
-export async function createLink(ctx: AppContext, caller: Caller, key: string, input: LinkCreateInput, beforeCommit?: BeforeCommit<TaskLinkJson>): Promise<TaskLinkJson> {
-  const task = await writableTask(ctx, caller.principal, key);
-  const other = await visibleTask(ctx, caller.principal, input.task);
+export async function createLink(tx: Tx, caller: Caller, key: string, input: LinkCreateInput): Promise<TaskLinkJson> {
+  const task = await writableTask(tx, caller.principal, key);
+  const other = await visibleTask(tx, caller.principal, input.task);
   if (other.id === task.id) throw invalid({ task: 'a task cannot be linked to itself' });
   const edge = canonicalEdge(task.id, other.id, input.type);
 
-  return transactionWith(ctx.db, async (trx) => {
-    await lockLinkGraph(trx, ctx.dialect, task.project.organization_id);
-    if (!(await holdTasks(trx, ctx.dialect, [task.id, other.id]))) throw notFound('Task');
+  await repo.lockLinkGraph(tx.db, tx.dialect, task.project.organization_id);
+  if (!(await repo.holdTasks(tx.db, tx.dialect, [task.id, other.id]))) throw notFound('Task');
+  const existing = await existingEquivalent(tx.db, edge, task.id);
+  if (existing) throw duplicateLink(existing, other.key);
+  await assertNoCycle(tx.db, edge, task.id);
 
-    const existing = await existingEquivalent(trx, edge, task.id);
-    if (existing) throw duplicateLink(existing, other.key);
-    if (edge.type === 'blocks') {
-      const path = await findBlockingPath(trx, edge.from_task_id, edge.to_task_id);
-      if (path) {
-        const cycle = cycleFrom(task.id, edge.from_task_id, path);
-        const keys = await taskKeys(trx, cycle);
-        const names = cycle.map((id) => keys.get(id)!);
-        const loop = names.length <= 11 ? names.join(' blocks ') : `${names.length - 1} tasks, ${names.slice(0, 3).join(' blocks ')} blocks ...`;
-        throw new ApiError('DEPENDENCY_CYCLE', `The link would close a dependency loop: ${loop} (details.path lists it).`, { path: names });
-      }
-    }
-
-    const now = ctx.clock.nowIso();
-    const inserted = await trx
-      .insertInto('task_links')
-      .values({ ...edge, created_by: caller.origin.actor.id, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await recordLinkActivity(trx, caller.origin, 'linked', { id: inserted.id, ...edge }, new Map([[task.id, task.key], [other.id, other.key]]), now);
-    const row = await selectVisibleLinks(trx, caller.principal, task.id).where('l.id', '=', inserted.id).executeTakeFirstOrThrow();
-    return present(row, task.id);
-  }, beforeCommit);
+  const now = tx.clock.nowIso();
+  const id = await repo.insertLink(tx.db, { ...edge, created_by: caller.origin.actor.id, created_at: now });
+  await recordLinkActivity(tx.db, caller.origin, 'linked', { id, ...edge }, new Map([[task.id, task.key], [other.id, other.key]]), now);
+  const row = await repo.findVisibleLink(tx.db, caller.principal, task.id, id);
+  return present(row!, task.id);
 }
 
 /** The task's links whose other end the caller can see, each from this task's side. */
 export async function listLinks(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
   const task = await visibleTask(ctx, principal, key);
-  const { rows, pagination } = await paginate(selectVisibleLinks(ctx.db, principal, task.id), page, {
+  const { rows, pagination } = await paginate(repo.selectVisibleLinks(ctx.db, principal, task.id), page, {
     idColumn: 'l.id',
     orderable: { created_at: 'l.created_at' },
     defaultOrdering: 'created_at',
@@ -150,18 +128,15 @@ export async function listLinks(ctx: AppContext, principal: Principal, key: stri
 }
 
 /** Deletes a link through either of its tasks; a link whose other end the caller cannot see is a 404. */
-export async function deleteLink(ctx: AppContext, caller: Caller, key: string, linkId: number): Promise<void> {
-  const task = await writableTask(ctx, caller.principal, key);
-  const link = await selectVisibleLinks(ctx.db, caller.principal, task.id).where('l.id', '=', linkId).executeTakeFirst();
+export async function deleteLink(tx: Tx, caller: Caller, key: string, linkId: number): Promise<void> {
+  const task = await writableTask(tx, caller.principal, key);
+  const link = await repo.findVisibleLink(tx.db, caller.principal, task.id, linkId);
   if (!link) throw notFound('Link');
   const otherId = sideOf(link, task.id).otherId;
-  await ctx.db.transaction().execute(async (trx) => {
-    // A task deleted meanwhile took the link with it (cascade).
-    if (!(await holdTasks(trx, ctx.dialect, [task.id, otherId]))) throw notFound('Link');
-    const deleted = await trx.deleteFrom('task_links').where('id', '=', linkId).executeTakeFirst();
-    // A concurrent delete won the race: the link is gone either way, but only one request records it.
-    if (Number(deleted.numDeletedRows) === 0) throw notFound('Link');
-    const keys = new Map([[task.id, task.key], [otherId, link.key]]);
-    await recordLinkActivity(trx, caller.origin, 'unlinked', link, keys, ctx.clock.nowIso());
-  });
+  // A task deleted meanwhile took the link with it (cascade).
+  if (!(await repo.holdTasks(tx.db, tx.dialect, [task.id, otherId]))) throw notFound('Link');
+  // A concurrent delete won the race: the link is gone either way, but only one request records it.
+  if (!(await repo.deleteLink(tx.db, linkId))) throw notFound('Link');
+  const keys = new Map([[task.id, task.key], [otherId, link.key]]);
+  await recordLinkActivity(tx.db, caller.origin, 'unlinked', link, keys, tx.clock.nowIso());
 }

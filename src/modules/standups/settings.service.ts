@@ -2,10 +2,12 @@ import { isoFromMs } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
 import type { Weekday } from '../../db/schema.ts';
+import type { Tx } from '../../db/unit-of-work.ts';
 import { invalid } from '../../http/errors.ts';
 import { authorize, WORKSPACE } from '../../policy/index.ts';
 import type { Principal } from '../auth/principal.ts';
 import { type SettingsPatch, type StandupSettingsJson, WEEKDAYS } from './standups.schemas.ts';
+import * as repo from './settings.repository.ts';
 import { canonicalTimeZone, localDate, startOfLocalDay } from './team-day.ts';
 
 /** What an organization gets until an owner or admin changes it. */
@@ -17,7 +19,7 @@ export const DEFAULT_SETTINGS: StandupSettingsJson = {
 };
 
 export async function readSettings(db: Executor, organizationId: number): Promise<StandupSettingsJson> {
-  const row = await db.selectFrom('standup_settings').selectAll().where('organization_id', '=', organizationId).executeTakeFirst();
+  const row = await repo.findSettings(db, organizationId);
   if (!row) return DEFAULT_SETTINGS;
   return {
     timezone: row.timezone,
@@ -27,7 +29,7 @@ export async function readSettings(db: Executor, organizationId: number): Promis
   };
 }
 
-export async function updateSettings(ctx: AppContext, principal: Principal, patch: SettingsPatch): Promise<StandupSettingsJson> {
+export async function updateSettings(tx: Tx, principal: Principal, patch: SettingsPatch): Promise<StandupSettingsJson> {
   authorize(principal, 'workspace.configure', WORKSPACE);
   const errors: Record<string, string> = {};
   let timezone: string | undefined;
@@ -39,33 +41,21 @@ export async function updateSettings(ctx: AppContext, principal: Principal, patc
   if (Object.keys(errors).length) throw invalid(errors);
 
   // Concurrent PATCHes of different fields must not undo each other: make sure the row exists,
-  // then hold it (PostgreSQL row lock; SQLite runs one transaction at a time) while merging.
-  return ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('standup_settings')
-      .values({ organization_id: principal.organizationId, ...stored(DEFAULT_SETTINGS), updated_by: null, updated_at: ctx.clock.nowIso() })
-      .onConflict((oc) => oc.column('organization_id').doNothing())
-      .execute();
-    let lock = trx.selectFrom('standup_settings').select('organization_id').where('organization_id', '=', principal.organizationId);
-    if (ctx.dialect === 'postgres') lock = lock.forUpdate();
-    await lock.execute();
-    const current = await readSettings(trx, principal.organizationId);
-    const next: StandupSettingsJson = {
-      timezone: timezone ?? current.timezone,
-      days: patch.days ? WEEKDAYS.filter((day) => patch.days!.includes(day)) : current.days,
-      reminder_time: patch.reminder_time ?? current.reminder_time,
-      questions: patch.questions ?? current.questions,
-    };
-    await trx
-      .updateTable('standup_settings')
-      .set({ ...stored(next), updated_by: principal.userId, updated_at: ctx.clock.nowIso() })
-      .where('organization_id', '=', principal.organizationId)
-      .execute();
-    return next;
-  });
+  // then hold it while merging.
+  await repo.ensureSettings(tx.db, principal.organizationId, stored(DEFAULT_SETTINGS), tx.clock.nowIso());
+  await repo.lockSettings(tx.db, tx.dialect, principal.organizationId);
+  const current = await readSettings(tx.db, principal.organizationId);
+  const next: StandupSettingsJson = {
+    timezone: timezone ?? current.timezone,
+    days: patch.days ? WEEKDAYS.filter((day) => patch.days!.includes(day)) : current.days,
+    reminder_time: patch.reminder_time ?? current.reminder_time,
+    questions: patch.questions ?? current.questions,
+  };
+  await repo.updateSettings(tx.db, principal.organizationId, stored(next), principal.userId, tx.clock.nowIso());
+  return next;
 }
 
-function stored(settings: StandupSettingsJson) {
+function stored(settings: StandupSettingsJson): repo.StoredSettings {
   return {
     timezone: settings.timezone,
     days: JSON.stringify(settings.days),

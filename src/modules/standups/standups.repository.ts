@@ -1,9 +1,8 @@
 import type { ExpressionBuilder } from 'kysely';
-import type { Executor } from '../../db/database.ts';
-import type { Database, StandupEntriesTable, StatusCategory } from '../../db/schema.ts';
+import type { Dialect, Executor } from '../../db/database.ts';
+import type { Database, StandupEntriesTable, StandupState, StatusCategory } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjectIds } from '../../policy/index.ts';
-import type { StandupEntryJson } from './standups.schemas.ts';
 
 /** A task as frozen into an entry. `project_id` decides who may see it later; it is never shown. */
 export interface FrozenTask {
@@ -38,9 +37,9 @@ function changedSince(eb: WorklistScope, userId: number, sinceIso: string) {
 }
 
 /**
- * A person's worklist, live (spec 4.4 rule 4): tasks assigned to them that are in an
- * in_progress-category status or that they changed today, limited to projects the caller
- * can see. Reassigning a task moves it between worklists at once: nothing is cached.
+ * A person's worklist, live: tasks assigned to them that are in an in_progress-category
+ * status or that they changed today, limited to projects the caller can see. Reassigning a
+ * task moves it between worklists at once: nothing is cached.
  */
 export function worklistQuery(db: Executor, caller: Principal, userId: number, dayStartIso: string) {
   return db
@@ -75,8 +74,95 @@ export async function visibleProjectIdSet(db: Executor, caller: Principal): Prom
   return new Set(rows.map((r) => r.id));
 }
 
-export function selectEntries(db: Executor) {
+/** The first `limit` tasks of a person's worklist, most recently updated first: what an entry freezes. */
+export function worklistSnapshot(db: Executor, caller: Principal, userId: number, dayStartIso: string, limit: number) {
+  return worklistQuery(db, caller, userId, dayStartIso).orderBy('t.updated_at', 'desc').orderBy('t.id', 'desc').limit(limit).execute();
+}
+
+/**
+ * Tasks the caller worked on since `sinceIso` (any activity row of theirs), in projects the
+ * caller can see, in the order first touched: whether they moved it and whether they created it.
+ */
+export function workedOnSince(db: Executor, caller: Principal, sinceIso: string, limit: number) {
+  return db
+    .selectFrom('activities as a')
+    .innerJoin('tasks as t', 't.id', 'a.task_id')
+    .innerJoin('statuses as s', 's.id', 't.status_id')
+    .where('a.actor_id', '=', caller.userId)
+    .where('a.created_at', '>=', sinceIso)
+    .where('t.project_id', 'in', visibleProjectIds(db, caller))
+    .groupBy(['t.id', 't.key', 't.title', 's.name', 's.category'])
+    .select((eb) => [
+      't.key',
+      't.title',
+      's.name as status',
+      's.category as status_category',
+      eb.fn.max(eb.case().when('a.field', '=', 'status').then(1).else(0).end()).as('moved'),
+      eb.fn.max(eb.case().when('a.action', '=', 'created').then(1).else(0).end()).as('created'),
+    ])
+    .orderBy((eb) => eb.fn.min('a.id'))
+    .limit(limit)
+    .execute();
+}
+
+function selectEntries(db: Executor) {
   return db.selectFrom('standup_entries as e').selectAll('e');
+}
+
+export function findEntryById(db: Executor, id: number): Promise<EntryRow | undefined> {
+  return selectEntries(db).where('e.id', '=', id).executeTakeFirst();
+}
+
+/** The organization's entries of one day as `caller` may list them: other people's drafts are theirs until submitted. */
+export function entriesOfDay(db: Executor, caller: Principal, date: string, filters: { user?: number; state?: StandupState }) {
+  let query = selectEntries(db)
+    .where('e.organization_id', '=', caller.organizationId)
+    .where('e.date', '=', date)
+    .where((eb) => eb.or([eb('e.state', '!=', 'draft'), eb('e.user_id', '=', caller.userId)]));
+  if (filters.user !== undefined) query = query.where('e.user_id', '=', filters.user);
+  if (filters.state !== undefined) query = query.where('e.state', '=', filters.state);
+  return query;
+}
+
+/** A person's submitted and skipped entries before `date`. */
+export function pastEntries(db: Executor, organizationId: number, userId: number, date: string) {
+  return selectEntries(db)
+    .where('e.organization_id', '=', organizationId)
+    .where('e.user_id', '=', userId)
+    .where('e.state', 'in', ['submitted', 'skipped'])
+    .where('e.date', '<', date);
+}
+
+/**
+ * The person's entry of `date`, created as an empty draft if missing, and held until commit
+ * (PostgreSQL row lock; SQLite runs one transaction at a time).
+ */
+export async function lockDayEntry(db: Executor, dialect: Dialect, owner: { organizationId: number; userId: number }, date: string, now: string): Promise<EntryRow> {
+  await db
+    .insertInto('standup_entries')
+    .values({
+      organization_id: owner.organizationId,
+      user_id: owner.userId,
+      date,
+      state: 'draft',
+      done: '',
+      doing: '',
+      tasks: '[]',
+      submitted_at: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.columns(['user_id', 'date']).doNothing())
+    .execute();
+  let query = selectEntries(db).where('e.user_id', '=', owner.userId).where('e.date', '=', date);
+  if (dialect === 'postgres') query = query.forUpdate();
+  return query.executeTakeFirstOrThrow();
+}
+
+export type EntryChanges = Pick<StandupEntriesTable, 'state' | 'done' | 'doing' | 'tasks' | 'submitted_at' | 'updated_at'>;
+
+export async function updateEntry(db: Executor, id: number, changes: EntryChanges): Promise<void> {
+  await db.updateTable('standup_entries').set(changes).where('id', '=', id).execute();
 }
 
 export async function findEntry(db: Executor, userId: number, date: string): Promise<EntryRow | undefined> {
@@ -112,30 +198,4 @@ export async function replaceBlockers(db: Executor, entryId: number, blockers: B
     .insertInto('standup_blockers')
     .values(blockers.map((b, position) => ({ entry_id: entryId, position, ...b })))
     .execute();
-}
-
-/**
- * A page of entries as JSON. Blockers come from one query for the page. Whatever refers to a
- * project the caller cannot see (snapshot tasks, blockers about its tasks) is left out, so an
- * entry never discloses more than the caller could read in the project itself.
- */
-export async function presentEntries(db: Executor, rows: EntryRow[], visible: Set<number>): Promise<StandupEntryJson[]> {
-  const blockers = await blockersOf(db, rows.map((r) => r.id));
-  return rows.map((row) => ({
-    id: row.id,
-    user: row.user_id,
-    date: row.date,
-    state: row.state,
-    done: row.done,
-    doing: row.doing,
-    blockers: blockers
-      .filter((b) => b.entry_id === row.id && (b.project_id === null || visible.has(b.project_id)))
-      .map((b) => ({ text: b.text, task: b.task_key })),
-    tasks: (JSON.parse(row.tasks) as FrozenTask[])
-      .filter((task) => visible.has(task.project_id))
-      .map(({ key, title, status, status_category }) => ({ key, title, status, status_category })),
-    submitted_at: row.submitted_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  }));
 }

@@ -3,8 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
-import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
+import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import { listBlockers } from './blockers.service.ts';
@@ -17,6 +17,7 @@ import {
   StandupEntry,
   type StandupEntryJson,
   StandupSettings,
+  type StandupSettingsJson,
   StandupTask,
   TeamBlocker,
   UserIdParams,
@@ -73,7 +74,7 @@ export function registerStandupRoutes(app: Api, ctx: AppContext): void {
       response: { 200: entry, ...errorResponses() },
     },
     config: write,
-  }, async (request) => ok(await standups.submitMyEntry(ctx, principalOf(request), request.body)));
+  }, async (request, reply) => commitWrite(ctx, request, reply, (tx) => standups.submitMyEntry(tx, principalOf(request), request.body), ok<StandupEntryJson>));
 
   app.post('/api/v1/standups/me/redraft/', {
     schema: {
@@ -86,8 +87,7 @@ export function registerStandupRoutes(app: Api, ctx: AppContext): void {
     preValidation: emptyBodyAsObject,
     config: { ...write, optionalBody: true },
   }, async (request, reply) => {
-    const response = responseStoredWithWork(ctx, request, reply, ok<StandupEntryJson>);
-    return response.send(await standups.redraftMyEntry(ctx, principalOf(request), response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => standups.redraftMyEntry(tx, principalOf(request)), ok<StandupEntryJson>);
   });
 
   app.post('/api/v1/standups/me/skip/', {
@@ -101,8 +101,7 @@ export function registerStandupRoutes(app: Api, ctx: AppContext): void {
     preValidation: emptyBodyAsObject,
     config: { ...write, optionalBody: true },
   }, async (request, reply) => {
-    const response = responseStoredWithWork(ctx, request, reply, ok<StandupEntryJson>);
-    return response.send(await standups.skipMyDay(ctx, principalOf(request), response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => standups.skipMyDay(tx, principalOf(request)), ok<StandupEntryJson>);
   });
 
   app.get('/api/v1/standups/blockers/', {
@@ -168,5 +167,5 @@ export function registerStandupRoutes(app: Api, ctx: AppContext): void {
       response: { 200: Envelope(Type.Ref(StandupSettings)), ...errorResponses() },
     },
     config: write,
-  }, async (request) => ok(await updateSettings(ctx, principalOf(request), request.body)));
+  }, async (request, reply) => commitWrite(ctx, request, reply, (tx) => updateSettings(tx, principalOf(request), request.body), ok<StandupSettingsJson>));
 }

@@ -1,36 +1,66 @@
 import { isoFromMs } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
-import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
-import type { Executor, Trx } from '../../db/database.ts';
+import type { Executor } from '../../db/database.ts';
+import type { Tx } from '../../db/unit-of-work.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest } from '../../http/pagination.ts';
 import { paginate } from '../../db/paginate.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../../policy/index.ts';
 import { findVisibleTaskRef } from '../tasks/task.repository.ts';
 import { type TeamDay, teamToday } from './settings.service.ts';
 import {
   type BlockerValues,
   blockersOf,
+  entriesOfDay,
   type EntryRow,
   findEntry,
+  findEntryById,
   type FrozenTask,
-  presentEntries,
+  lockDayEntry,
+  pastEntries,
   previousSubmittedEntry,
   replaceBlockers,
-  selectEntries,
+  updateEntry,
   userInOrganization,
   visibleProjectIdSet,
+  workedOnSince,
   worklistQuery,
+  worklistSnapshot,
 } from './standups.repository.ts';
 import { type EntryListFilters, type EntryPut, MAX_SNAPSHOT_TASKS, type StandupEntryJson } from './standups.schemas.ts';
 import { previousDate, startOfLocalDay } from './team-day.ts';
 
 /**
- * Standup entries. Every write acts on the caller's own entry for the team's current day:
- * the person is always the token's service account (spec 4.4 rules 1 and 2), and there is
- * no way to name anyone else.
+ * Standup entries (docs/domain/standups.md). Every write acts on the caller's own entry for
+ * the team's current day: the person is always the token's account, and there is no way to
+ * name anyone else.
  */
+
+/**
+ * A page of entries as JSON. Blockers come from one query for the page. Whatever refers to a
+ * project the caller cannot see (snapshot tasks, blockers about its tasks) is left out, so an
+ * entry never discloses more than the caller could read in the project itself.
+ */
+async function presentEntries(db: Executor, rows: EntryRow[], visible: Set<number>): Promise<StandupEntryJson[]> {
+  const blockers = await blockersOf(db, rows.map((r) => r.id));
+  return rows.map((row) => ({
+    id: row.id,
+    user: row.user_id,
+    date: row.date,
+    state: row.state,
+    done: row.done,
+    doing: row.doing,
+    blockers: blockers
+      .filter((b) => b.entry_id === row.id && (b.project_id === null || visible.has(b.project_id)))
+      .map((b) => ({ text: b.text, task: b.task_key })),
+    tasks: (JSON.parse(row.tasks) as FrozenTask[])
+      .filter((task) => visible.has(task.project_id))
+      .map(({ key, title, status, status_category }) => ({ key, title, status, status_category })),
+    submitted_at: row.submitted_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }));
+}
 
 async function presentOne(db: Executor, principal: Principal, row: EntryRow): Promise<StandupEntryJson> {
   const [entry] = await presentEntries(db, [row], await visibleProjectIdSet(db, principal));
@@ -38,35 +68,15 @@ async function presentOne(db: Executor, principal: Principal, row: EntryRow): Pr
 }
 
 async function reload(db: Executor, principal: Principal, id: number): Promise<StandupEntryJson> {
-  return presentOne(db, principal, await selectEntries(db).where('e.id', '=', id).executeTakeFirstOrThrow());
+  return presentOne(db, principal, (await findEntryById(db, id))!);
 }
 
 /**
- * Today's entry of the caller, created as an empty draft if missing, and held until commit
- * (PostgreSQL row lock; SQLite runs one transaction at a time), so two writes of one person's
- * day queue up instead of overwriting each other's checks.
+ * Today's entry of the caller, created as an empty draft if missing, and held until commit, so
+ * two writes of one person's day queue up instead of overwriting each other's checks.
  */
-async function lockTodaysEntry(trx: Trx, ctx: AppContext, principal: Principal, date: string): Promise<EntryRow> {
-  const now = ctx.clock.nowIso();
-  await trx
-    .insertInto('standup_entries')
-    .values({
-      organization_id: principal.organizationId,
-      user_id: principal.userId,
-      date,
-      state: 'draft',
-      done: '',
-      doing: '',
-      tasks: '[]',
-      submitted_at: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.columns(['user_id', 'date']).doNothing())
-    .execute();
-  let query = selectEntries(trx).where('e.user_id', '=', principal.userId).where('e.date', '=', date);
-  if (ctx.dialect === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirstOrThrow();
+function lockTodaysEntry(tx: Tx, principal: Principal, date: string): Promise<EntryRow> {
+  return lockDayEntry(tx.db, tx.dialect, principal, date, tx.clock.nowIso());
 }
 
 function alreadySubmitted(today: TeamDay, action: string): ApiError {
@@ -96,14 +106,7 @@ const ENTRY_ORDERING = { user: 'e.user_id', date: 'e.date', submitted_at: 'e.sub
 
 export async function listEntries(ctx: AppContext, principal: Principal, filters: EntryListFilters, page: PageRequest) {
   const date = filters.date ?? (await teamToday(ctx, principal.organizationId)).date;
-  let query = selectEntries(ctx.db)
-    .where('e.organization_id', '=', principal.organizationId)
-    .where('e.date', '=', date)
-    // A draft is its author's until submitted.
-    .where((eb) => eb.or([eb('e.state', '!=', 'draft'), eb('e.user_id', '=', principal.userId)]));
-  if (filters.user !== undefined) query = query.where('e.user_id', '=', filters.user);
-  if (filters.state !== undefined) query = query.where('e.state', '=', filters.state);
-  const { rows, pagination } = await paginate(query, page, { idColumn: 'e.id', orderable: ENTRY_ORDERING, defaultOrdering: 'user' });
+  const { rows, pagination } = await paginate(entriesOfDay(ctx.db, principal, date, filters), page, { idColumn: 'e.id', orderable: ENTRY_ORDERING, defaultOrdering: 'user' });
   return { data: await presentEntries(ctx.db, rows, await visibleProjectIdSet(ctx.db, principal)), pagination };
 }
 
@@ -111,22 +114,18 @@ async function assertSameOrganization(ctx: AppContext, principal: Principal, use
   if (!(await userInOrganization(ctx.db, userId, principal.organizationId))) throw notFound('User');
 }
 
-/** Spec 4.4 rule 5: the person's submitted and skipped days before today, newest first, exactly as written. */
+/** The person's submitted and skipped days before today, newest first, exactly as written. */
 export async function history(ctx: AppContext, principal: Principal, userId: number, page: PageRequest) {
   await assertSameOrganization(ctx, principal, userId);
   const today = await teamToday(ctx, principal.organizationId);
-  const query = selectEntries(ctx.db)
-    .where('e.organization_id', '=', principal.organizationId)
-    .where('e.user_id', '=', userId)
-    .where('e.state', 'in', ['submitted', 'skipped'])
-    .where('e.date', '<', today.date);
+  const query = pastEntries(ctx.db, principal.organizationId, userId, today.date);
   const { rows, pagination } = await paginate(query, page, { idColumn: 'e.id', orderable: { date: 'e.date' }, defaultOrdering: '-date' });
   return { data: await presentEntries(ctx.db, rows, await visibleProjectIdSet(ctx.db, principal)), pagination };
 }
 
 const WORKLIST_ORDERING = { updated_at: 't.updated_at', priority: 'pr.position' };
 
-/** Spec 4.4 rule 4: computed on every call from the person's tasks, today only. */
+/** A person's worklist: computed on every call from their tasks, today only. */
 export async function worklist(ctx: AppContext, principal: Principal, userId: number, page: PageRequest) {
   await assertSameOrganization(ctx, principal, userId);
   const today = await teamToday(ctx, principal.organizationId);
@@ -154,11 +153,7 @@ export async function worklist(ctx: AppContext, principal: Principal, userId: nu
 
 /** The caller's worklist right now, most recently updated first, in the form frozen into an entry. */
 async function currentWorklist(db: Executor, principal: Principal, today: TeamDay): Promise<FrozenTask[]> {
-  const rows = await worklistQuery(db, principal, principal.userId, today.startIso)
-    .orderBy('t.updated_at', 'desc')
-    .orderBy('t.id', 'desc')
-    .limit(MAX_SNAPSHOT_TASKS)
-    .execute();
+  const rows = await worklistSnapshot(db, principal, principal.userId, today.startIso, MAX_SNAPSHOT_TASKS);
   return rows.map((r) => ({ key: r.key, title: r.title, status: r.status, status_category: r.status_category, project_id: r.project_id }));
 }
 
@@ -204,55 +199,25 @@ function withSince(blockers: Array<Omit<BlockerValues, 'since'>>, earlier: Block
  * (a redraft, or an earlier submission), so `{}` submits the draft as it is. The task
  * snapshot is the caller's worklist at this moment and is frozen from now on.
  */
-export async function submitMyEntry(ctx: AppContext, principal: Principal, body: EntryPut): Promise<StandupEntryJson> {
-  const today = await teamToday(ctx, principal.organizationId);
-  const declared = body.blockers ? await resolveBlockers(ctx, principal, body.blockers) : undefined;
-  const snapshot = await currentWorklist(ctx.db, principal, today);
-  const id = await ctx.db.transaction().execute(async (trx) => {
-    const entry = await lockTodaysEntry(trx, ctx, principal, today.date);
-    const current = await blockersOf(trx, [entry.id]);
-    const previous = await previousSubmittedEntry(trx, principal.userId, today.date);
-    const earlier = [...current, ...(previous ? await blockersOf(trx, [previous.id]) : [])];
-    const now = ctx.clock.nowIso();
-    await trx
-      .updateTable('standup_entries')
-      .set({
-        state: 'submitted',
-        done: body.done ?? entry.done,
-        doing: body.doing ?? entry.doing,
-        tasks: JSON.stringify(snapshot),
-        submitted_at: now,
-        updated_at: now,
-      })
-      .where('id', '=', entry.id)
-      .execute();
-    await replaceBlockers(trx, entry.id, withSince(declared ?? current, earlier, now));
-    return entry.id;
+export async function submitMyEntry(tx: Tx, principal: Principal, body: EntryPut): Promise<StandupEntryJson> {
+  const today = await teamToday(tx, principal.organizationId);
+  const declared = body.blockers ? await resolveBlockers(tx, principal, body.blockers) : undefined;
+  const snapshot = await currentWorklist(tx.db, principal, today);
+  const entry = await lockTodaysEntry(tx, principal, today.date);
+  const current = await blockersOf(tx.db, [entry.id]);
+  const previous = await previousSubmittedEntry(tx.db, principal.userId, today.date);
+  const earlier = [...current, ...(previous ? await blockersOf(tx.db, [previous.id]) : [])];
+  const now = tx.clock.nowIso();
+  await updateEntry(tx.db, entry.id, {
+    state: 'submitted',
+    done: body.done ?? entry.done,
+    doing: body.doing ?? entry.doing,
+    tasks: JSON.stringify(snapshot),
+    submitted_at: now,
+    updated_at: now,
   });
-  return reload(ctx.db, principal, id);
-}
-
-/** Tasks the caller worked on since `sinceIso` (any activity row of theirs), in visible projects. */
-async function workedOnSince(db: Executor, principal: Principal, sinceIso: string) {
-  return db
-    .selectFrom('activities as a')
-    .innerJoin('tasks as t', 't.id', 'a.task_id')
-    .innerJoin('statuses as s', 's.id', 't.status_id')
-    .where('a.actor_id', '=', principal.userId)
-    .where('a.created_at', '>=', sinceIso)
-    .where('t.project_id', 'in', visibleProjectIds(db, principal))
-    .groupBy(['t.id', 't.key', 't.title', 's.name', 's.category'])
-    .select((eb) => [
-      't.key',
-      't.title',
-      's.name as status',
-      's.category as status_category',
-      eb.fn.max(eb.case().when('a.field', '=', 'status').then(1).else(0).end()).as('moved'),
-      eb.fn.max(eb.case().when('a.action', '=', 'created').then(1).else(0).end()).as('created'),
-    ])
-    .orderBy((eb) => eb.fn.min('a.id'))
-    .limit(MAX_SNAPSHOT_TASKS)
-    .execute();
+  await replaceBlockers(tx.db, entry.id, withSince(declared ?? current, earlier, now));
+  return reload(tx.db, principal, entry.id);
 }
 
 /**
@@ -262,13 +227,13 @@ async function workedOnSince(db: Executor, principal: Principal, sinceIso: strin
  * finished tasks; blockers carry over from their last submitted entry. A submitted day is
  * refused: redrafting would silently take it back from the team.
  */
-export async function redraftMyEntry(ctx: AppContext, principal: Principal, beforeCommit?: BeforeCommit<StandupEntryJson>): Promise<StandupEntryJson> {
-  const today = await teamToday(ctx, principal.organizationId);
-  const previous = await previousSubmittedEntry(ctx.db, principal.userId, today.date);
+export async function redraftMyEntry(tx: Tx, principal: Principal): Promise<StandupEntryJson> {
+  const today = await teamToday(tx, principal.organizationId);
+  const previous = await previousSubmittedEntry(tx.db, principal.userId, today.date);
   const sinceIso = previous?.submitted_at ?? isoFromMs(startOfLocalDay(today.timezone, previousDate(today.date)));
-  const worked = await workedOnSince(ctx.db, principal, sinceIso);
-  const inFlight = (await currentWorklist(ctx.db, principal, today)).filter((t) => t.status_category !== 'done');
-  const carried = previous ? await blockersOf(ctx.db, [previous.id]) : [];
+  const worked = await workedOnSince(tx.db, principal, sinceIso, MAX_SNAPSHOT_TASKS);
+  const inFlight = (await currentWorklist(tx.db, principal, today)).filter((t) => t.status_category !== 'done');
+  const carried = previous ? await blockersOf(tx.db, [previous.id]) : [];
 
   const done = worked
     .map((t) => {
@@ -278,36 +243,24 @@ export async function redraftMyEntry(ctx: AppContext, principal: Principal, befo
     .join('\n');
   const doing = inFlight.map((t) => `- ${t.key} ${t.title} (${t.status})`).join('\n');
 
-  return transactionWith(ctx.db, async (trx) => {
-    const entry = await lockTodaysEntry(trx, ctx, principal, today.date);
-    if (entry.state === 'submitted') throw alreadySubmitted(today, 'redrafted');
-    await trx
-      .updateTable('standup_entries')
-      .set({ state: 'draft', done, doing, tasks: '[]', submitted_at: null, updated_at: ctx.clock.nowIso() })
-      .where('id', '=', entry.id)
-      .execute();
-    await replaceBlockers(
-      trx,
-      entry.id,
-      carried.map(({ text, task_key, project_id, since }) => ({ text, task_key, project_id, since })),
-    );
-    return reload(trx, principal, entry.id);
-  }, beforeCommit);
+  const entry = await lockTodaysEntry(tx, principal, today.date);
+  if (entry.state === 'submitted') throw alreadySubmitted(today, 'redrafted');
+  await updateEntry(tx.db, entry.id, { state: 'draft', done, doing, tasks: '[]', submitted_at: null, updated_at: tx.clock.nowIso() });
+  await replaceBlockers(
+    tx.db,
+    entry.id,
+    carried.map(({ text, task_key, project_id, since }) => ({ text, task_key, project_id, since })),
+  );
+  return reload(tx.db, principal, entry.id);
 }
 
 /** Skip: today is marked skipped (idempotent) and any draft text is dropped. A submitted day is refused. */
-export async function skipMyDay(ctx: AppContext, principal: Principal, beforeCommit?: BeforeCommit<StandupEntryJson>): Promise<StandupEntryJson> {
-  const today = await teamToday(ctx, principal.organizationId);
-  return transactionWith(ctx.db, async (trx) => {
-    const entry = await lockTodaysEntry(trx, ctx, principal, today.date);
-    if (entry.state === 'submitted') throw alreadySubmitted(today, 'skipped');
-    if (entry.state === 'skipped') return reload(trx, principal, entry.id);
-    await trx
-      .updateTable('standup_entries')
-      .set({ state: 'skipped', done: '', doing: '', tasks: '[]', submitted_at: null, updated_at: ctx.clock.nowIso() })
-      .where('id', '=', entry.id)
-      .execute();
-    await replaceBlockers(trx, entry.id, []);
-    return reload(trx, principal, entry.id);
-  }, beforeCommit);
+export async function skipMyDay(tx: Tx, principal: Principal): Promise<StandupEntryJson> {
+  const today = await teamToday(tx, principal.organizationId);
+  const entry = await lockTodaysEntry(tx, principal, today.date);
+  if (entry.state === 'submitted') throw alreadySubmitted(today, 'skipped');
+  if (entry.state === 'skipped') return reload(tx.db, principal, entry.id);
+  await updateEntry(tx.db, entry.id, { state: 'skipped', done: '', doing: '', tasks: '[]', submitted_at: null, updated_at: tx.clock.nowIso() });
+  await replaceBlockers(tx.db, entry.id, []);
+  return reload(tx.db, principal, entry.id);
 }

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
 import { originFromPrincipal } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
-import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
+import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import { TaskKeyParams } from '../tasks/task.schemas.ts';
@@ -54,8 +55,7 @@ export function registerTimeEntryRoutes(app: Api, ctx: AppContext): void {
     config: write,
   }, async (request, reply) => {
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<TimeEntryJson>);
-    return response.send(await entries.createTimeEntry(ctx, callerOf(request), request.params.task_key, request.body, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => entries.createTimeEntry(tx, callerOf(request), request.params.task_key, request.body), ok<TimeEntryJson>);
   });
 
   app.get('/api/v1/time-entries/:id/', {
@@ -73,7 +73,8 @@ export function registerTimeEntryRoutes(app: Api, ctx: AppContext): void {
       response: { 200: one, ...errorResponses(404) },
     },
     config: write,
-  }, async (request) => ok(await entries.updateTimeEntry(ctx, callerOf(request), request.params.id, request.body)));
+  }, async (request, reply) =>
+    commitWrite(ctx, request, reply, (tx) => entries.updateTimeEntry(tx, callerOf(request), request.params.id, request.body), ok<TimeEntryJson>));
 
   app.delete('/api/v1/time-entries/:id/', {
     schema: {
@@ -85,7 +86,7 @@ export function registerTimeEntryRoutes(app: Api, ctx: AppContext): void {
     },
     config: write,
   }, async (request, reply) => {
-    await entries.deleteTimeEntry(ctx, callerOf(request), request.params.id);
+    await inTransaction(ctx, (tx) => entries.deleteTimeEntry(tx, callerOf(request), request.params.id));
     return reply.code(204).send(null);
   });
 }

@@ -1,0 +1,81 @@
+import type { Executor } from '../../db/database.ts';
+import type { Principal } from '../auth/principal.ts';
+import { visibleProjects } from '../../policy/index.ts';
+
+const COLUMNS = [
+  'a.id',
+  't.key as task_key',
+  'a.storage_name',
+  'a.filename',
+  'a.content_type',
+  'a.size',
+  'a.sha256',
+  'a.uploaded_by',
+  'u.name as uploader_name',
+  'a.created_at',
+] as const;
+
+/** Attachments with their task key and uploader, for pages and single reads. */
+function selectAttachments(db: Executor) {
+  return db
+    .selectFrom('attachments as a')
+    .innerJoin('tasks as t', 't.id', 'a.task_id')
+    .leftJoin('users as u', 'u.id', 'a.uploaded_by')
+    .select(COLUMNS);
+}
+
+export type AttachmentRow = NonNullable<Awaited<ReturnType<typeof findAttachment>>>;
+
+export const attachmentsOfTask = (db: Executor, taskId: number) => selectAttachments(db).where('a.task_id', '=', taskId);
+
+export function findAttachment(db: Executor, id: number) {
+  return selectAttachments(db).where('a.id', '=', id).executeTakeFirst();
+}
+
+/** The attachment if its task is in a project the caller sees, with the caller's role there. */
+export function findVisibleAttachment(db: Executor, principal: Principal, id: number) {
+  return visibleProjects(db, principal)
+    .innerJoin('tasks as t', 't.project_id', 'p.id')
+    .innerJoin('attachments as a', 'a.task_id', 't.id')
+    .leftJoin('users as u', 'u.id', 'a.uploaded_by')
+    .select([...COLUMNS, 'p.id as project_id', 'pm.role'])
+    .where('a.id', '=', id)
+    .executeTakeFirst();
+}
+
+export interface AttachmentValues {
+  task_id: number;
+  storage_name: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  uploaded_by: number;
+  created_at: string;
+}
+
+export async function insertAttachment(db: Executor, values: AttachmentValues): Promise<number> {
+  const row = await db.insertInto('attachments').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function deleteAttachment(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('attachments').where('id', '=', id).execute();
+}
+
+/** Storage names of the attachments of one task, or of every task of a project (read before a cascading delete). */
+export async function storageNamesOf(db: Executor, of: { taskId: number } | { projectId: number }): Promise<string[]> {
+  let query = db.selectFrom('attachments as a').select('a.storage_name');
+  query =
+    'taskId' in of
+      ? query.where('a.task_id', '=', of.taskId)
+      : query.where('a.task_id', 'in', (eb) => eb.selectFrom('tasks').select('id').where('project_id', '=', of.projectId));
+  return (await query.execute()).map((r) => r.storage_name);
+}
+
+/** Which of `storageNames` an attachment row names. */
+export async function storageNamesInUse(db: Executor, storageNames: string[]): Promise<Set<string>> {
+  if (storageNames.length === 0) return new Set();
+  const rows = await db.selectFrom('attachments').select('storage_name').where('storage_name', 'in', storageNames).execute();
+  return new Set(rows.map((r) => r.storage_name));
+}

@@ -1,0 +1,54 @@
+import type { Executor } from '../../db/database.ts';
+import type { Principal } from '../auth/principal.ts';
+import { visibleProjects } from '../../policy/index.ts';
+
+/** Time entries with their task key, for pages and single reads. */
+function selectEntries(db: Executor) {
+  return db
+    .selectFrom('time_entries as e')
+    .innerJoin('tasks as t', 't.id', 'e.task_id')
+    .select(['e.id', 'e.task_id', 't.key as task_key', 'e.user_id', 'e.minutes', 'e.date', 'e.note', 'e.created_at', 'e.updated_at']);
+}
+
+export type EntryRow = NonNullable<Awaited<ReturnType<typeof findEntry>>>;
+
+export const entriesOfTask = (db: Executor, taskId: number) => selectEntries(db).where('e.task_id', '=', taskId);
+
+export function findEntry(db: Executor, id: number) {
+  return selectEntries(db).where('e.id', '=', id).executeTakeFirst();
+}
+
+/** The entry if its task is in a project the caller sees, with the caller's role there. */
+export function findVisibleEntry(db: Executor, principal: Principal, id: number) {
+  return visibleProjects(db, principal)
+    .innerJoin('tasks as t', 't.project_id', 'p.id')
+    .innerJoin('time_entries as e', 'e.task_id', 't.id')
+    .select(['e.id', 'e.task_id', 'e.user_id', 'p.id as project_id', 'pm.role'])
+    .where('e.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function insertEntry(
+  db: Executor,
+  values: { task_id: number; user_id: number; minutes: number; date: string; note: string; at: string },
+): Promise<number> {
+  const { at, ...rest } = values;
+  const row = await db
+    .insertInto('time_entries')
+    .values({ ...rest, created_at: at, updated_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateEntry(db: Executor, id: number, changes: { minutes?: number; date?: string; note?: string }, at: string): Promise<void> {
+  await db
+    .updateTable('time_entries')
+    .set({ ...changes, updated_at: at })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteEntry(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('time_entries').where('id', '=', id).execute();
+}
