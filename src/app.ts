@@ -4,7 +4,7 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import secureJson from 'secure-json-parse';
-import { sql } from 'kysely';
+import { ping } from './db/database.ts';
 import type { AppContext } from './context.ts';
 import { registerAuth } from './http/auth-hook.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
@@ -172,7 +172,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
-      await sql`select 1`.execute(ctx.db);
+      await ping(ctx.db);
       return { status: 'ok' };
     } catch {
       return reply.code(503).send(errorBody('SERVICE_UNAVAILABLE', 'The database is not reachable.'));
