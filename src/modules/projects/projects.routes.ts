@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { invalid } from '../../http/errors.ts';
 import { list, ok } from '../../http/envelope.ts';
-import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
+import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -70,8 +71,7 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'projects:write' },
   }, async (request, reply) => {
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<projects.ProjectJson>);
-    return response.send(await projects.createProject(ctx, principalOf(request), request.body, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => projects.createProject(tx, principalOf(request), request.body), ok<projects.ProjectJson>);
   });
 
   app.get('/api/v1/projects/:id/', {
@@ -88,7 +88,10 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
       response: { 200: one, ...errorResponses(404) },
     },
     config: { scope: 'projects:write' },
-  }, async (request) => ok(await projects.updateProject(ctx, principalOf(request), await projectIdOf(ctx, principalOf(request), request.params.id), request.body, 'put')));
+  }, async (request, reply) => {
+    const id = await projectIdOf(ctx, principalOf(request), request.params.id);
+    return commitWrite(ctx, request, reply, (tx) => projects.updateProject(tx, principalOf(request), id, request.body, 'put'), ok<projects.ProjectJson>);
+  });
 
   app.patch('/api/v1/projects/:id/', {
     schema: {
@@ -99,7 +102,10 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
       response: { 200: one, ...errorResponses(404) },
     },
     config: { scope: 'projects:write' },
-  }, async (request) => ok(await projects.updateProject(ctx, principalOf(request), await projectIdOf(ctx, principalOf(request), request.params.id), request.body, 'patch')));
+  }, async (request, reply) => {
+    const id = await projectIdOf(ctx, principalOf(request), request.params.id);
+    return commitWrite(ctx, request, reply, (tx) => projects.updateProject(tx, principalOf(request), id, request.body, 'patch'), ok<projects.ProjectJson>);
+  });
 
   app.delete('/api/v1/projects/:id/', {
     schema: {
@@ -110,7 +116,8 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
     },
     config: { scope: 'projects:write' },
   }, async (request, reply) => {
-    await projects.deleteProject(ctx, principalOf(request), await projectIdOf(ctx, principalOf(request), request.params.id));
+    const id = await projectIdOf(ctx, principalOf(request), request.params.id);
+    await inTransaction(ctx, (tx) => projects.deleteProject(tx, principalOf(request), id));
     return reply.code(204).send(null);
   });
 
@@ -140,8 +147,7 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'projects:write' },
   }, async (request, reply) => {
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<memberships.MembershipJson>);
-    return response.send(await memberships.createMembership(ctx, principalOf(request), request.body, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => memberships.createMembership(tx, principalOf(request), request.body), ok<memberships.MembershipJson>);
   });
 
   app.get('/api/v1/memberships/:id/', {
@@ -158,7 +164,8 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
       response: { 200: member, ...errorResponses(404, 409) },
     },
     config: { scope: 'projects:write' },
-  }, async (request) => ok(await memberships.updateMembership(ctx, principalOf(request), request.params.id, request.body.role)));
+  }, async (request, reply) =>
+    commitWrite(ctx, request, reply, (tx) => memberships.updateMembership(tx, principalOf(request), request.params.id, request.body.role), ok<memberships.MembershipJson>));
 
   app.patch('/api/v1/memberships/:id/', {
     schema: {
@@ -169,7 +176,8 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
       response: { 200: member, ...errorResponses(404, 409) },
     },
     config: { scope: 'projects:write' },
-  }, async (request) => ok(await memberships.updateMembership(ctx, principalOf(request), request.params.id, request.body.role)));
+  }, async (request, reply) =>
+    commitWrite(ctx, request, reply, (tx) => memberships.updateMembership(tx, principalOf(request), request.params.id, request.body.role), ok<memberships.MembershipJson>));
 
   app.delete('/api/v1/memberships/:id/', {
     schema: {
@@ -180,7 +188,7 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
     },
     config: { scope: 'projects:write' },
   }, async (request, reply) => {
-    await memberships.deleteMembership(ctx, principalOf(request), request.params.id);
+    await inTransaction(ctx, (tx) => memberships.deleteMembership(tx, principalOf(request), request.params.id));
     return reply.code(204).send(null);
   });
 }

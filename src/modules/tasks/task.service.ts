@@ -15,7 +15,7 @@ import { isStoredId } from '../custom-fields/values.ts';
 import { authorize, projectFor, type ProjectRef, readableProjectByKey, visibleProjectsOf } from '../../policy/index.ts';
 import { TaskInputResolver } from './task-input.ts';
 import { etagOf, presentTaskRow, presentTasks, type TaskSnapshot } from './task.presenter.ts';
-import { lockProject } from '../projects/lock.ts';
+import { lockProject } from '../projects/projects.repository.ts';
 import { findTaskRow, findVisibleTaskRef, lockTask, selectTaskRows, selectTaskRowsWithExtras, type TaskRef, type TaskRow, type TaskRowWithExtras } from './task.repository.ts';
 import type { FollowStateJson, TaskCreateInput, TaskJson, TaskListFilters, TaskUpdateInput } from './task.schemas.ts';
 import { applyTaskUpdate, createTaskRecord, deleteTaskRecord, type TaskValues } from './task-writes.ts';

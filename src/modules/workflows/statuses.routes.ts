@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
-import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
+import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
+import type { StatusJson } from './workflows.presenter.ts';
 import * as statuses from './statuses.service.ts';
 import { Status, StatusCreateBody, StatusListQuery, StatusReorderBody, StatusUpdateBody } from './workflows.schemas.ts';
 
@@ -39,8 +41,7 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'workflows:write' },
   }, async (request, reply) => {
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<Awaited<ReturnType<typeof statuses.createStatus>>>);
-    return response.send(await statuses.createStatus(ctx, principalOf(request), request.body, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => statuses.createStatus(tx, principalOf(request), request.body), ok<StatusJson>);
   });
 
   app.post('/api/v1/statuses/reorder/', {
@@ -55,8 +56,7 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
     },
     config: { scope: 'workflows:write' },
   }, async (request, reply) => {
-    const response = responseStoredWithWork(ctx, request, reply, ok<Awaited<ReturnType<typeof statuses.reorderStatuses>>>);
-    return response.send(await statuses.reorderStatuses(ctx, principalOf(request), request.body, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => statuses.reorderStatuses(tx, principalOf(request), request.body), ok<StatusJson[]>);
   });
 
   app.get('/api/v1/statuses/:id/', {
@@ -73,7 +73,8 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
       response: { 200: one, ...errorResponses(404, 409) },
     },
     config: { scope: 'workflows:write' },
-  }, async (request) => ok(await statuses.updateStatus(ctx, principalOf(request), request.params.id, request.body)));
+  }, async (request, reply) =>
+    commitWrite(ctx, request, reply, (tx) => statuses.updateStatus(tx, principalOf(request), request.params.id, request.body), ok<StatusJson>));
 
   app.delete('/api/v1/statuses/:id/', {
     schema: {
@@ -88,7 +89,7 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
     },
     config: { scope: 'workflows:write' },
   }, async (request, reply) => {
-    await statuses.deleteStatus(ctx, principalOf(request), request.params.id);
+    await inTransaction(ctx, (tx) => statuses.deleteStatus(tx, principalOf(request), request.params.id));
     return reply.code(204).send(null);
   });
 }
