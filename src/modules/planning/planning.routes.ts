@@ -72,8 +72,7 @@ const RESOURCES: PlanningResource[] = [
     remove: labels.deleteLabel,
     notes: {
       create: 'Names are unique in the project (409 ALREADY_EXISTS). `color` defaults to `#ededed`.',
-      update: 'Id-addressed label endpoints are an extension of the specification.',
-      remove: `Id-addressed label endpoints are an extension of the specification. ${DETACH_NOTE}`,
+      remove: DETACH_NOTE,
     },
   },
   {
@@ -123,7 +122,7 @@ const LIST_ORDERING: Record<string, string> = {
   sprints: 'Ordered by `start_date` by default, undated last; also `end_date`, `name`, `state`, `id`, `created_at`, `updated_at`.',
 };
 
-/** Spec 4.2: labels, milestones and sprints per project, plus their id-addressed endpoints. */
+/** Labels, milestones and sprints per project, plus their id-addressed endpoints (docs/domain/projects-and-workflows.md). */
 export function registerPlanningRoutes(app: Api, ctx: AppContext): void {
   for (const resource of RESOURCES) registerResource(app, ctx, resource);
 }

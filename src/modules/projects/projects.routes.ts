@@ -6,21 +6,12 @@ import { invalid } from '../../http/errors.ts';
 import { list, ok } from '../../http/envelope.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
-import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
+import { Envelope, errorResponses, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import type { Principal } from '../auth/principal.ts';
-import * as memberships from './memberships.service.ts';
+import { registerMembershipRoutes } from './memberships.routes.ts';
 import * as projects from './projects.service.ts';
-import {
-  Membership,
-  MembershipCreateBody,
-  MembershipPatchBody,
-  MembershipPutBody,
-  Project,
-  ProjectCreateBody,
-  ProjectPatchBody,
-  ProjectPutBody,
-} from './projects.schemas.ts';
+import { Membership, Project, ProjectCreateBody, ProjectPatchBody, ProjectPutBody } from './projects.schemas.ts';
 import { readableProjectByKey } from '../../policy/index.ts';
 
 export const projectModels = [Project, Membership];
@@ -121,74 +112,5 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
     return reply.code(204).send(null);
   });
 
-  const memberTags = ['Memberships'];
-  const member = Envelope(Type.Ref(Membership));
-
-  app.get('/api/v1/memberships/', {
-    schema: {
-      tags: memberTags,
-      summary: 'List project memberships of visible projects',
-      querystring: Type.Object({ ...PaginationQuery, project: Type.Optional(Type.Integer({ minimum: 1, description: 'Project id filter.' })) }),
-      response: { 200: ListEnvelope(Type.Ref(Membership)), ...errorResponses() },
-    },
-    config: { scope: 'projects:read' },
-  }, async (request) => {
-    const { data, pagination } = await memberships.listMemberships(ctx, principalOf(request), request.query.project, pageRequest(request.query));
-    return list(data, pagination);
-  });
-
-  app.post('/api/v1/memberships/', {
-    schema: {
-      tags: memberTags,
-      summary: 'Add a user to a project (project admins)',
-      body: MembershipCreateBody,
-      response: { 201: member, ...errorResponses(404, 409) },
-    },
-    config: { scope: 'projects:write' },
-  }, async (request, reply) => {
-    reply.code(201);
-    return commitWrite(ctx, request, reply, (tx) => memberships.createMembership(tx, principalOf(request), request.body), ok<memberships.MembershipJson>);
-  });
-
-  app.get('/api/v1/memberships/:id/', {
-    schema: { tags: memberTags, summary: 'Read a membership', params: IdParams, response: { 200: member, ...errorResponses(404) } },
-    config: { scope: 'projects:read' },
-  }, async (request) => ok(await memberships.getMembership(ctx, principalOf(request), request.params.id)));
-
-  app.put('/api/v1/memberships/:id/', {
-    schema: {
-      tags: memberTags,
-      summary: 'Set a membership\'s role',
-      params: IdParams,
-      body: MembershipPutBody,
-      response: { 200: member, ...errorResponses(404, 409) },
-    },
-    config: { scope: 'projects:write' },
-  }, async (request, reply) =>
-    commitWrite(ctx, request, reply, (tx) => memberships.updateMembership(tx, principalOf(request), request.params.id, request.body.role), ok<memberships.MembershipJson>));
-
-  app.patch('/api/v1/memberships/:id/', {
-    schema: {
-      tags: memberTags,
-      summary: 'Change a membership\'s role',
-      params: IdParams,
-      body: MembershipPatchBody,
-      response: { 200: member, ...errorResponses(404, 409) },
-    },
-    config: { scope: 'projects:write' },
-  }, async (request, reply) =>
-    commitWrite(ctx, request, reply, (tx) => memberships.updateMembership(tx, principalOf(request), request.params.id, request.body.role), ok<memberships.MembershipJson>));
-
-  app.delete('/api/v1/memberships/:id/', {
-    schema: {
-      tags: memberTags,
-      summary: 'Remove a user from a project',
-      params: IdParams,
-      response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(404, 409) },
-    },
-    config: { scope: 'projects:write' },
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => memberships.deleteMembership(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
+  registerMembershipRoutes(app, ctx);
 }

@@ -9,8 +9,9 @@ import { insertWorkflow } from './workflows.repository.ts';
 export const defaultTransitionName = (from: string, to: string) => `${from} → ${to}`;
 
 /**
- * What a new project is provisioned with (docs/domain/projects-and-workflows.md). Clients read these back through
- * the statuses, transitions, task-types and priorities endpoints rather than assuming them.
+ * What a new project is provisioned with (docs/domain/projects-and-workflows.md). Clients read
+ * these back through the statuses, transitions, task-types and priorities endpoints rather
+ * than assuming them.
  */
 export const DEFAULT_STATUSES: Array<{ name: string; category: StatusCategory }> = [
   { name: 'To Do', category: 'todo' },

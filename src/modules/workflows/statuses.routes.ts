@@ -19,7 +19,7 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
     schema: {
       tags,
       summary: 'List statuses of visible projects',
-      description: 'Ordered by project, then board position, unless `ordering` says otherwise. Read these before offering a status change (spec 3 rule 1).',
+      description: 'Ordered by project, then board position, unless `ordering` says otherwise. Read these before offering a status change: a task moves only along a transition of its project\'s active workflow.',
       querystring: StatusListQuery,
       response: { 200: ListEnvelope(Type.Ref(Status)), ...errorResponses() },
     },
@@ -44,20 +44,7 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
     return commitWrite(ctx, request, reply, (tx) => statuses.createStatus(tx, principalOf(request), request.body), ok<StatusJson>);
   });
 
-  app.post('/api/v1/statuses/reorder/', {
-    schema: {
-      tags,
-      summary: 'Set the board order of a project\'s statuses',
-      description:
-        'Changes board column order only, never any task\'s status (spec 3 rule 3). `statuses` must name every status of the ' +
-        'project exactly once; otherwise 400 with `details.missing` and `details.unknown`. Answers with the statuses in their new order.',
-      body: StatusReorderBody,
-      response: { 200: Envelope(Type.Array(Type.Ref(Status))), ...errorResponses(404) },
-    },
-    config: { scope: 'workflows:write' },
-  }, async (request, reply) => {
-    return commitWrite(ctx, request, reply, (tx) => statuses.reorderStatuses(tx, principalOf(request), request.body), ok<StatusJson[]>);
-  });
+  registerStatusReorderRoute(app, ctx);
 
   app.get('/api/v1/statuses/:id/', {
     schema: { tags, summary: 'Read a status', params: IdParams, response: { 200: one, ...errorResponses(404) } },
@@ -81,8 +68,8 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
       tags,
       summary: 'Delete a status no task uses',
       description:
-        'Refused with 409 STATUS_IN_USE (`details.task_count`) while tasks are in the status: move them first; nothing cascades ' +
-        '(spec 3 rule 2). The project\'s default status is refused with 409 STATUS_IS_DEFAULT. Transitions into and out of the ' +
+        'Refused with 409 STATUS_IN_USE (`details.task_count`) while tasks are in the status: move them first; nothing cascades. ' +
+        'The project\'s default status is refused with 409 STATUS_IS_DEFAULT. Transitions into and out of the ' +
         'deleted status are deleted with it, and later statuses move up one board position.',
       params: IdParams,
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404, 409) },
@@ -91,5 +78,24 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
   }, async (request, reply) => {
     await inTransaction(ctx, (tx) => statuses.deleteStatus(tx, principalOf(request), request.params.id));
     return reply.code(204).send(null);
+  });
+}
+
+/** Board order is set for all of a project's statuses at once. */
+function registerStatusReorderRoute(app: Api, ctx: AppContext): void {
+  const tags = ['Workflows'];
+  app.post('/api/v1/statuses/reorder/', {
+    schema: {
+      tags,
+      summary: 'Set the board order of a project\'s statuses',
+      description:
+        'Changes board column order only, never any task\'s status. `statuses` must name every status of the ' +
+        'project exactly once; otherwise 400 with `details.missing` and `details.unknown`. Answers with the statuses in their new order.',
+      body: StatusReorderBody,
+      response: { 200: Envelope(Type.Array(Type.Ref(Status))), ...errorResponses(404) },
+    },
+    config: { scope: 'workflows:write' },
+  }, async (request, reply) => {
+    return commitWrite(ctx, request, reply, (tx) => statuses.reorderStatuses(tx, principalOf(request), request.body), ok<StatusJson[]>);
   });
 }

@@ -30,7 +30,7 @@ import {
 
 export const workflowModels = [Status, WorkflowTransition, Transition, Workflow, Priority, TaskType];
 
-/** Spec 4.5 (statuses, transitions, workflows) and the per-project priorities and task types of 4.2. */
+/** Statuses, transitions and workflows, and the priorities and task types each project offers (docs/domain/projects-and-workflows.md). */
 export function registerWorkflowRoutes(app: Api, ctx: AppContext): void {
   registerStatusRoutes(app, ctx);
   registerTransitionRoutes(app, ctx);
