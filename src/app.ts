@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import secureJson from 'secure-json-parse';
-import { sql } from 'kysely';
+import { ping } from './db/database.ts';
 import type { AppContext } from './context.ts';
 import { registerAuth } from './http/auth-hook.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
@@ -68,46 +68,39 @@ function bodyProblem(body: unknown): { nul: string } | { depth: true } | null {
   return null;
 }
 
-/** Builds the HTTP application without listening, so tests drive it with `inject`. */
-export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({
-    ...(options.logger
-      ? { loggerInstance: options.logger }
-      : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: LOG_REDACT, serializers: LOG_SERIALIZERS } }),
-    bodyLimit: ctx.config.bodyLimitBytes,
-    logController: new RequestLog({ requestIdLogLabel: 'request_id' }),
-    // An incoming X-Request-Id is kept when it is well formed, so traces join across services.
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
-    // Behind a TLS-terminating proxy, X-Forwarded-Proto/-Host/-For give the scheme (Secure cookie, own origin) and client address.
-    trustProxy: ctx.config.trustProxy,
-    return503OnClosing: true,
-    schemaController: { compilersFactory: { buildSerializer: buildSerializerFactory } },
-    // A path Fastify cannot decode (e.g. %ZZ) is answered before any hook: keep the spec's error shape.
-    frameworkErrors: (error, _request, frameworkReply) => {
-      const badUrl = error.code === 'FST_ERR_BAD_URL';
-      // The option's reply type is generic over every route's schema; this handler answers none of them.
-      (frameworkReply as unknown as FastifyReply)
-        .code(400)
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'no-store')
-        .send(errorBody('VALIDATION_ERROR', badUrl ? 'The URL is not valid percent-encoding.' : 'The request could not be routed.', badUrl ? { location: 'url' } : {}));
-    },
-  });
+/** Fastify's settings: logging, body limit, request ids, proxy trust, and the API's error shape for unroutable URLs. */
+function fastifyOptions(ctx: AppContext, options: BuildAppOptions) {
+  return {
+  ...(options.logger
+    ? { loggerInstance: options.logger }
+    : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: LOG_REDACT, serializers: LOG_SERIALIZERS } }),
+  bodyLimit: ctx.config.bodyLimitBytes,
+  logController: new RequestLog({ requestIdLogLabel: 'request_id' }),
+  // An incoming X-Request-Id is kept when it is well formed, so traces join across services.
+  genReqId: (req) => {
+    const incoming = req.headers['x-request-id'];
+    return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  },
+  routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  // Behind a TLS-terminating proxy, X-Forwarded-Proto/-Host/-For give the scheme (Secure cookie, own origin) and client address.
+  trustProxy: ctx.config.trustProxy,
+  return503OnClosing: true,
+  schemaController: { compilersFactory: { buildSerializer: buildSerializerFactory } },
+  // A path Fastify cannot decode (e.g. %ZZ) is answered before any hook: keep the API's error shape (README "API conventions").
+  frameworkErrors: (error, _request, frameworkReply) => {
+    const badUrl = error.code === 'FST_ERR_BAD_URL';
+    // The option's reply type is generic over every route's schema; this handler answers none of them.
+    (frameworkReply as unknown as FastifyReply)
+      .code(400)
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'no-store')
+      .send(errorBody('VALIDATION_ERROR', badUrl ? 'The URL is not valid percent-encoding.' : 'The request could not be routed.', badUrl ? { location: 'url' } : {}));
+  },
+  } satisfies FastifyServerOptions;
+}
 
-  const limits = new RateLimits(ctx.config);
-  app.addHook('onClose', () => limits.close());
-
-  registerDrain(app);
-  registerValidators(app);
-  registerErrorHandling(app);
-  app.addSchema(ErrorResponse);
-  app.addSchema(OffsetPagination);
-  app.addSchema(CursorPagination);
-
+/** JSON bodies only, UTF-8, without prototype-polluting keys, U+0000 or excessive nesting. */
+function registerJsonBodies(app: FastifyInstance): void {
   // Empty bodies are allowed on action endpoints (follow, skip...); prototype-polluting keys are refused.
   // Only JSON is parsed: any other Content-Type (text/plain included) is 415, never a string body.
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -143,7 +136,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     if (problem) return done(new ApiError('VALIDATION_ERROR', `The body is nested more than ${MAX_BODY_DEPTH} levels deep.`, { location: 'body' }), undefined);
     done(null, parsed);
   });
+}
 
+/** Headers every response carries, and the URL check that runs before any route. */
+function registerResponseHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
@@ -160,6 +156,25 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       throw new ApiError('VALIDATION_ERROR', 'Invalid request: the URL contains U+0000.', { location: 'url', fields: { url: 'must not contain U+0000' } });
     }
   });
+}
+
+/** Builds the HTTP application without listening, so tests drive it with `inject`. */
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify(fastifyOptions(ctx, options));
+
+  const limits = new RateLimits(ctx.config);
+  app.addHook('onClose', () => limits.close());
+
+  registerDrain(app);
+  registerValidators(app);
+  registerErrorHandling(app);
+  app.addSchema(ErrorResponse);
+  app.addSchema(OffsetPagination);
+  app.addSchema(CursorPagination);
+
+  registerJsonBodies(app);
+
+  registerResponseHeaders(app);
 
   await app.register(swagger, openApiOptions(ctx));
   await app.register(swaggerUi, { routePrefix: '/docs' });
@@ -172,7 +187,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
-      await sql`select 1`.execute(ctx.db);
+      await ping(ctx.db);
       return { status: 'ok' };
     } catch {
       return reply.code(503).send(errorBody('SERVICE_UNAVAILABLE', 'The database is not reachable.'));

@@ -31,7 +31,7 @@ export interface Config {
     allowPrivateTargets: boolean;
     /** Ports a webhook URL may name besides 443 (https' default). */
     allowedPorts: number[];
-    /** Total deadline of one delivery attempt (spec 8: 5 s). */
+    /** Total deadline of one delivery attempt: 5 s (README "Receiving webhooks"). */
     attemptTimeoutMs: number;
     /** A claimed attempt whose worker died is due again after this long. */
     leaseMs: number;

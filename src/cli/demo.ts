@@ -6,68 +6,41 @@ import { originFromPrincipal } from '../events/record-event.ts';
 import { addProjectMember, createOrganization, createToken, createUser } from '../modules/accounts/accounts.service.ts';
 import { authenticate } from '../modules/auth/auth.service.ts';
 import { ALL_SCOPES } from '../modules/auth/scopes.ts';
-import { inTransaction } from '../db/unit-of-work.ts';
 import * as tasks from '../modules/tasks/task-lifecycle.service.ts';
-import { provisionProjectDefaults } from '../modules/workflows/defaults.ts';
+import * as projects from '../modules/projects/projects.service.ts';
+import { findProjectByKey, projectHasTasks } from '../modules/projects/projects.repository.ts';
+import { inTransaction } from '../db/unit-of-work.ts';
+import { findOrganizationBySlug, findServiceAccountNamed, findUserByEmail } from './demo.repository.ts';
 
 const DEMO_SLUG = 'demo';
 const DEMO_PROJECT = 'DEMO';
 const DEMO_OWNER_EMAIL = 'owner@demo.example';
+const DEMO_BOT = 'Demo Bot';
 
 /** A ready-to-try workspace. Re-running reuses it and issues a fresh token. */
 export async function createDemo(ctx: AppContext) {
-  const existing = await ctx.db.selectFrom('organizations').select(['id', 'slug', 'name']).where('slug', '=', DEMO_SLUG).executeTakeFirst();
-  const org = existing ?? (await createOrganization(ctx, { name: 'Demo Workspace', slug: DEMO_SLUG }));
-
-  let bot = await ctx.db
-    .selectFrom('users')
-    .select(['id', 'name'])
-    .where('organization_id', '=', org.id)
-    .where('kind', '=', 'service')
-    .where('name', '=', 'Demo Bot')
-    .executeTakeFirst();
+  const org = (await findOrganizationBySlug(ctx.db, DEMO_SLUG)) ?? (await createOrganization(ctx, { name: 'Demo Workspace', slug: DEMO_SLUG }));
+  let bot = await findServiceAccountNamed(ctx.db, org.id, DEMO_BOT);
   const owner =
-    (await ctx.db.selectFrom('users').select('id').where('organization_id', '=', org.id).where('email', '=', DEMO_OWNER_EMAIL).executeTakeFirst()) ??
+    (await findUserByEmail(ctx.db, org.id, DEMO_OWNER_EMAIL)) ??
     (await createUser(ctx, { org: DEMO_SLUG, kind: 'human', name: 'Demo Owner', email: DEMO_OWNER_EMAIL, role: 'owner' }));
   // A fresh generated password on every run, shown once: the demo owner signs in to the web app with it.
   const password = randomBytes(12).toString('base64url');
   await setPassword(ctx, owner.id, password);
-  bot ??= await createUser(ctx, { org: DEMO_SLUG, kind: 'service', name: 'Demo Bot', role: 'admin' });
+  bot ??= await createUser(ctx, { org: DEMO_SLUG, kind: 'service', name: DEMO_BOT, role: 'admin' });
 
-  let project = await ctx.db
-    .selectFrom('projects')
-    .select(['id', 'key'])
-    .where('organization_id', '=', org.id)
-    .where('key', '=', DEMO_PROJECT)
-    .executeTakeFirst();
+  const token = await createToken(ctx, { accountId: bot.id, scopes: ALL_SCOPES });
+  let project = await findProjectByKey(ctx.db, org.id, DEMO_PROJECT);
   if (!project) {
-    const now = ctx.clock.nowIso();
-    project = await ctx.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('projects')
-        .values({
-          organization_id: org.id,
-          key: DEMO_PROJECT,
-          name: 'Demo project',
-          description: 'Created by `tasktracker demo`.',
-          task_counter: 0,
-          created_by: bot.id,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning(['id', 'key'])
-        .executeTakeFirstOrThrow();
-      await provisionProjectDefaults(trx, row.id, now);
-      return row;
-    });
+    // As the API creates one: the bot becomes its admin, and it gets the default workflow.
+    const principal = await authenticate(ctx.db, ctx.clock, `Bearer ${token.token}`);
+    const input = { key: DEMO_PROJECT, name: 'Demo project', description: 'Created by `tasktracker demo`.' };
+    project = await inTransaction(ctx, (tx) => projects.createProject(tx, principal, input));
   }
   await addProjectMember(ctx, { projectKey: DEMO_PROJECT, userId: bot.id, role: 'admin' });
   await addProjectMember(ctx, { projectKey: DEMO_PROJECT, userId: owner.id, role: 'admin' });
 
-  const token = await createToken(ctx, { accountId: bot.id, scopes: ALL_SCOPES });
-  if (!(await ctx.db.selectFrom('tasks').select('id').where('project_id', '=', project.id).executeTakeFirst())) {
-    await createDemoTasks(ctx, token.token);
-  }
+  if (!(await projectHasTasks(ctx.db, project.id))) await createDemoTasks(ctx, token.token);
   const baseUrl = serviceBaseUrl(ctx.config);
   return {
     token: token.token,
@@ -81,10 +54,6 @@ export async function createDemo(ctx: AppContext) {
   };
 }
 
-/**
- * The URL `serve` is reached at with the same settings: PUBLIC_BASE_URL when set, else HOST
- * and PORT (a wildcard address is reached through localhost).
- */
 /** A few tasks to look at, written through the task service as the demo bot (events and all). */
 async function createDemoTasks(ctx: AppContext, token: string): Promise<void> {
   const principal = await authenticate(ctx.db, ctx.clock, `Bearer ${token}`);

@@ -7,6 +7,7 @@
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';
+import { ensureInstallationSecret } from './installation-secrets.repository.ts';
 
 const INSTALLATION_KEY = 'webhook_secret_key';
 const FORMAT = 'v1';
@@ -21,13 +22,8 @@ function deriveKey(material: Buffer | string): Buffer {
 
 async function installationKeyMaterial(ctx: AppContext): Promise<Buffer> {
   // Several processes may race to create it: the first insert wins and everyone reads it back.
-  await ctx.db
-    .insertInto('installation_secrets')
-    .values({ name: INSTALLATION_KEY, value: randomBytes(32).toString('base64'), created_at: ctx.clock.nowIso() })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await ctx.db.selectFrom('installation_secrets').select('value').where('name', '=', INSTALLATION_KEY).executeTakeFirstOrThrow();
-  return Buffer.from(row.value, 'base64');
+  const stored = await ensureInstallationSecret(ctx.db, INSTALLATION_KEY, randomBytes(32).toString('base64'), ctx.clock.nowIso());
+  return Buffer.from(stored, 'base64');
 }
 
 /** The encryption key for this context's configuration, derived once per context. */

@@ -3,7 +3,7 @@ import { forbidden } from '../http/errors.ts';
 import type { Principal } from '../modules/auth/principal.ts';
 
 /**
- * Every decision about what a caller may do, given what it can see (visibility.ts decides
+ * Every decision about what a caller may do, given what it can see (visibility.repository.ts decides
  * that: a resource the caller cannot see never reaches here, it is a 404). The rules are the
  * table in the README section "Who may do what".
  *

@@ -1,5 +1,5 @@
 /**
- * Authorization in one place: what a caller can see (visibility.ts, as SQL every repository
+ * Authorization in one place: what a caller can see (visibility.repository.ts, as SQL every repository
  * filters by) and what it may do there (authorize.ts). Routes and services ask these; none
  * decides by itself.
  */
@@ -19,4 +19,4 @@ export {
   visibleProjectIds,
   visibleProjects,
   type VisibleProjects,
-} from './visibility.ts';
+} from './visibility.repository.ts';

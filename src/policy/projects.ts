@@ -3,7 +3,7 @@ import { notFound } from '../http/errors.ts';
 import { visibleProjectsOf } from '../modules/auth/auth-cache.ts';
 import type { Principal } from '../modules/auth/principal.ts';
 import { type Action, authorize } from './authorize.ts';
-import { findVisibleProjectRef, type ProjectRef } from './visibility.ts';
+import { findVisibleProjectRef, type ProjectRef } from './visibility.repository.ts';
 
 /**
  * The project addressed by id or key, if the caller may take `action` on it: unknown or

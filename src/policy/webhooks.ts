@@ -4,10 +4,11 @@ import type { Principal } from '../modules/auth/principal.ts';
 import { type EndpointRow, findVisibleEndpoint } from '../modules/webhooks/webhooks.repository.ts';
 import { recordGrant } from './authorize.ts';
 import { projectFor } from './projects.ts';
+import { isMemberOf } from './visibility.repository.ts';
 
 /**
  * Who may manage a webhook endpoint (README "Who may do what"). Reading follows visibility
- * (visibility.ts: an endpoint spanning projects is hidden from anyone who does not see every
+ * (visibility.repository.ts: an endpoint spanning projects is hidden from anyone who does not see every
  * project it delivers). Changing, testing and replaying a project-bound endpoint needs admin
  * rights on its project; an endpoint spanning projects is managed by whoever sees it.
  */
@@ -40,13 +41,7 @@ export function authorizeSpanning(principal: Principal): void {
  */
 export async function authorizeReplayTarget(db: Executor, endpoint: EndpointRow, eventProjectId: number | null): Promise<void> {
   if (eventProjectId === null) return;
-  const member = await db
-    .selectFrom('project_memberships')
-    .select('id')
-    .where('user_id', '=', endpoint.governed_by)
-    .where('project_id', '=', eventProjectId)
-    .executeTakeFirst();
-  if (!member) {
+  if (!(await isMemberOf(db, endpoint.governed_by, eventProjectId))) {
     throw forbidden("The account that set this endpoint's URL or events can no longer see the event's project; set them again before replaying.");
   }
 }

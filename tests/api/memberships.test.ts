@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
-describe('memberships (spec 4.3)', () => {
+describe('memberships', () => {
   let h: TestHarness;
   let admin: Actor;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -48,7 +48,7 @@ describe('memberships (spec 4.3)', () => {
     expect((await h.request('GET', `/api/v1/memberships/${id}/`, { token: admin.token })).status).toBe(404);
   });
 
-  it('4.3.3: a service account cannot add itself to a project it cannot see (404)', async () => {
+  it('a service account cannot add itself to a project it cannot see (404)', async () => {
     const outsider = await h.actor({ org: admin.org, role: 'admin' });
     const res = await h.request('POST', '/api/v1/memberships/', {
       token: outsider.token,

@@ -5,7 +5,7 @@ import { insertTask, taskRows } from '../helpers/task-rows.ts';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-describe('labels (spec 4.2)', () => {
+describe('labels', () => {
   let h: TestHarness;
   let admin: Actor;
   let project: Json;

@@ -5,7 +5,7 @@ import { insertTask, taskRows } from '../helpers/task-rows.ts';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-describe('milestones and sprints (spec 4.2)', () => {
+describe('milestones and sprints', () => {
   let h: TestHarness;
   let admin: Actor;
   let project: Json;

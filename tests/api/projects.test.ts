@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
-describe('projects (spec 4.3)', () => {
+describe('projects', () => {
   let h: TestHarness;
   let admin: Actor;
 

@@ -6,7 +6,7 @@ import { insertTask, taskRows } from '../helpers/task-rows.ts';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-describe('statuses (spec 4.5, spec 3 rules 2 and 3)', () => {
+describe('statuses', () => {
   let h: TestHarness;
   let admin: Actor;
   let project: Json;
@@ -70,7 +70,7 @@ describe('statuses (spec 4.5, spec 3 rules 2 and 3)', () => {
     expect(seen.length).toBe((await statusesOf(project.id)).length);
   });
 
-  it('statuses of a project the caller cannot see are 404 and never listed (spec 7 rule 1)', async () => {
+  it('statuses of a project the caller cannot see are 404 and never listed', async () => {
     const stranger = await h.actor();
     const [status] = await statusesOf(project.id);
     expect((await h.request('GET', `/api/v1/statuses/${status.id}/`, { token: stranger.token })).status).toBe(404);
@@ -188,7 +188,7 @@ describe('statuses (spec 4.5, spec 3 rules 2 and 3)', () => {
     expect(transitions.body.data.some((t: Json) => t.to_status === review.id && t.to_status_name === 'Code Review')).toBe(true);
   });
 
-  it('spec 3 rule 2: a status that tasks reference cannot be deleted (409 STATUS_IN_USE), nothing cascades', async () => {
+  it('a status that tasks reference cannot be deleted (409 STATUS_IN_USE), nothing cascades', async () => {
     const p = await h.project(admin, 'INUSE');
     const [todo, progress] = await statusesOf(p.id);
     const a = await insertTask(h, p.id, { status_id: progress.id });
@@ -212,7 +212,7 @@ describe('statuses (spec 4.5, spec 3 rules 2 and 3)', () => {
   });
 
   // PostgreSQL only: SQLite runs one transaction at a time, so the race cannot happen there.
-  it.runIf(Boolean(process.env.TEST_DATABASE_URL))('spec 3 rule 2 under a race: a task moved in during the delete still makes it 409, never 500', async () => {
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))('deleting a status in use, under a race: a task moved in during the delete still makes it 409, never 500', async () => {
     const p = await h.project(admin, 'RACE');
     const [, , review] = await statusesOf(p.id);
     const taskId = await insertTask(h, p.id);
@@ -284,7 +284,7 @@ describe('statuses (spec 4.5, spec 3 rules 2 and 3)', () => {
     expect((await h.request('DELETE', `/api/v1/statuses/${todo.id}/`, { token: admin.token })).status).toBe(204);
   });
 
-  it('spec 3 rule 3: reorder changes board order only, never any task', async () => {
+  it('reorder changes board order only, never any task', async () => {
     const p = await h.project(admin, 'ORDER');
     const [todo, progress, review, done] = await statusesOf(p.id);
     await insertTask(h, p.id, { status_id: todo.id });

@@ -5,7 +5,7 @@ import { createHarness, type Actor, type TestHarness } from '../helpers/harness.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-describe('transitions and workflows (spec 4.5)', () => {
+describe('transitions and workflows', () => {
   let h: TestHarness;
   let admin: Actor;
 
@@ -22,7 +22,7 @@ describe('transitions and workflows (spec 4.5)', () => {
   });
   afterAll(() => h.close());
 
-  it('a new project reads back one active default workflow and its transitions (spec 3 rule 1)', async () => {
+  it('a new project reads back one active default workflow and its transitions', async () => {
     const p = await h.project(admin, 'DEF');
     const workflows = await get(`/api/v1/workflows/?project=${p.id}`);
     expect(workflows.status).toBe(200);
@@ -272,7 +272,7 @@ describe('transitions and workflows (spec 4.5)', () => {
   });
 });
 
-describe('priorities and task types (spec 4.2)', () => {
+describe('priorities and task types', () => {
   let h: TestHarness;
   let admin: Actor;
 

@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../db/database.ts';
 import type { ProjectRole, WorkspaceRole } from '../../db/schema.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { isScope } from '../auth/scopes.ts';
-import { lockProjectForDecision } from '../projects/lock.ts';
+import { lockProjectForDecision } from '../projects/projects.repository.ts';
 import { assertAnotherAdminRemains } from '../projects/memberships.service.ts';
 import { displayPrefix, generateToken, hashToken } from '../auth/tokens.ts';
 

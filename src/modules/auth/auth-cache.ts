@@ -3,7 +3,7 @@ import type { Db, Executor } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { Principal } from './principal.ts';
 import { assertUsable, principalOfTokenHash, tokenHashOf } from './auth.service.ts';
-import { loadVisibleProjects, type VisibleProjects } from '../../policy/visibility.ts';
+import { loadVisibleProjects, type VisibleProjects } from '../../policy/visibility.repository.ts';
 
 /**
  * Remembers, per process, what a token resolves to (its principal and, once asked for, the

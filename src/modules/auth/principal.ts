@@ -1,6 +1,6 @@
 import type { WorkspaceRole } from '../../db/schema.ts';
 import type { Grant } from '../../policy/authorize.ts';
-import type { VisibleProjects } from '../../policy/visibility.ts';
+import type { VisibleProjects } from '../../policy/visibility.repository.ts';
 import type { Scope } from './scopes.ts';
 
 /**

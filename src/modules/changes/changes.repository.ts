@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { TaskChangesTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../../policy/visibility.ts';
+import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 
 /** A change record: `task` is the task JSON right after the change, as text; null for a deletion. */
 export type TaskChange = Omit<Insertable<TaskChangesTable>, 'id'>;

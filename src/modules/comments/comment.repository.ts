@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjects } from '../../policy/visibility.ts';
+import { visibleProjects } from '../../policy/visibility.repository.ts';
 
 /** A task's comments with their task key and author, for pages and single reads. */
 function selectComments(db: Executor) {

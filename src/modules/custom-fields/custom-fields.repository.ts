@@ -2,7 +2,7 @@ import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Dialect, Executor } from '../../db/database.ts';
 import type { CustomFieldsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleCustomFieldIds } from '../../policy/visibility.ts';
+import { visibleCustomFieldIds } from '../../policy/visibility.repository.ts';
 
 export function selectFields(db: Executor, organizationId: number) {
   return db

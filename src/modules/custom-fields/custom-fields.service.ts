@@ -6,7 +6,7 @@ import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorize, projectFor, WORKSPACE } from '../../policy/index.ts';
-import { loadVisibleProjects } from '../../policy/visibility.ts';
+import { loadVisibleProjects } from '../../policy/visibility.repository.ts';
 import type { Caller } from '../tasks/task.service.ts';
 import { lockTask } from '../tasks/task.repository.ts';
 import { applyTaskUpdate } from '../tasks/task-writes.ts';

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { ApiError } from '../../http/errors.ts';
-import { visibleProjectIds } from '../../policy/index.ts';
+import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 
 /**
  * Labels, milestones and sprints of the caller's visible projects (anything else reads as
@@ -14,7 +13,7 @@ import { visibleProjectIds } from '../../policy/index.ts';
  */
 const UNDATED = '9999-12-31';
 
-export function selectLabels(db: Executor, principal: Principal) {
+function selectLabels(db: Executor, principal: Principal) {
   return db
     .selectFrom('labels as l')
     .innerJoin('projects as lp', 'lp.id', 'l.project_id')
@@ -32,22 +31,9 @@ export function selectLabels(db: Executor, principal: Principal) {
     ]);
 }
 
-export type LabelRow = Awaited<ReturnType<ReturnType<typeof selectLabels>['executeTakeFirstOrThrow']>>;
+export type LabelRow = NonNullable<Awaited<ReturnType<typeof findVisibleLabel>>>;
 
-export function presentLabel(row: LabelRow) {
-  return {
-    id: row.id,
-    project: row.project,
-    name: row.name,
-    color: row.color,
-    description: row.description,
-    task_count: Number(row.task_count ?? 0),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-export function selectMilestones(db: Executor, principal: Principal) {
+function selectMilestones(db: Executor, principal: Principal) {
   return db
     .selectFrom('milestones as m')
     .innerJoin('projects as mp', 'mp.id', 'm.project_id')
@@ -67,23 +53,9 @@ export function selectMilestones(db: Executor, principal: Principal) {
     ]);
 }
 
-export type MilestoneRow = Awaited<ReturnType<ReturnType<typeof selectMilestones>['executeTakeFirstOrThrow']>>;
+export type MilestoneRow = NonNullable<Awaited<ReturnType<typeof findVisibleMilestone>>>;
 
-export function presentMilestone(row: MilestoneRow) {
-  return {
-    id: row.id,
-    project: row.project,
-    name: row.name,
-    description: row.description,
-    due_date: row.due_date,
-    state: row.state,
-    task_count: Number(row.task_count ?? 0),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-export function selectSprints(db: Executor, principal: Principal) {
+function selectSprints(db: Executor, principal: Principal) {
   return db
     .selectFrom('sprints as sp')
     .innerJoin('projects as spp', 'spp.id', 'sp.project_id')
@@ -105,22 +77,107 @@ export function selectSprints(db: Executor, principal: Principal) {
     ]);
 }
 
-export type SprintRow = Awaited<ReturnType<ReturnType<typeof selectSprints>['executeTakeFirstOrThrow']>>;
+export type SprintRow = NonNullable<Awaited<ReturnType<typeof findVisibleSprint>>>;
 
-export function presentSprint(row: SprintRow) {
-  return {
-    id: row.id,
-    project: row.project,
-    name: row.name,
-    goal: row.goal,
-    start_date: row.start_date,
-    end_date: row.end_date,
-    state: row.state,
-    task_count: Number(row.task_count ?? 0),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+type MilestoneState = 'open' | 'closed';
+type SprintState = 'planned' | 'active' | 'completed';
+
+export const labelsOfProject = (db: Executor, principal: Principal, projectId: number) => selectLabels(db, principal).where('l.project_id', '=', projectId);
+
+export function milestonesOfProject(db: Executor, principal: Principal, projectId: number, state?: MilestoneState) {
+  const query = selectMilestones(db, principal).where('m.project_id', '=', projectId);
+  return state === undefined ? query : query.where('m.state', '=', state);
 }
 
-export const nameTaken = (what: string, name: string) =>
-  new ApiError('ALREADY_EXISTS', `The project already has a ${what} named "${name}".`, { field: 'name' });
+export function sprintsOfProject(db: Executor, principal: Principal, projectId: number, state?: SprintState) {
+  const query = selectSprints(db, principal).where('sp.project_id', '=', projectId);
+  return state === undefined ? query : query.where('sp.state', '=', state);
+}
+
+export function findVisibleLabel(db: Executor, principal: Principal, id: number) {
+  return selectLabels(db, principal).where('l.id', '=', id).executeTakeFirst();
+}
+
+export function findVisibleMilestone(db: Executor, principal: Principal, id: number) {
+  return selectMilestones(db, principal).where('m.id', '=', id).executeTakeFirst();
+}
+
+export function findVisibleSprint(db: Executor, principal: Principal, id: number) {
+  return selectSprints(db, principal).where('sp.id', '=', id).executeTakeFirst();
+}
+
+export interface LabelValues {
+  name: string;
+  color: string;
+  description: string;
+}
+
+export interface MilestoneValues {
+  name: string;
+  description: string;
+  due_date: string | null;
+  state: MilestoneState;
+}
+
+export interface SprintValues {
+  name: string;
+  goal: string;
+  start_date: string | null;
+  end_date: string | null;
+  state: SprintState;
+}
+
+export async function insertLabel(db: Executor, projectId: number, values: LabelValues, at: string): Promise<number> {
+  const row = await db.insertInto('labels').values({ project_id: projectId, ...values, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertMilestone(db: Executor, projectId: number, values: MilestoneValues, at: string): Promise<number> {
+  const row = await db.insertInto('milestones').values({ project_id: projectId, ...values, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertSprint(db: Executor, projectId: number, values: SprintValues, at: string): Promise<number> {
+  const row = await db.insertInto('sprints').values({ project_id: projectId, ...values, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateLabelFields(db: Executor, id: number, set: Partial<LabelValues>, at: string): Promise<void> {
+  await db.updateTable('labels').set({ ...set, updated_at: at }).where('id', '=', id).execute();
+}
+
+export async function updateMilestoneFields(db: Executor, id: number, set: Partial<MilestoneValues>, at: string): Promise<void> {
+  await db.updateTable('milestones').set({ ...set, updated_at: at }).where('id', '=', id).execute();
+}
+
+export async function updateSprintFields(db: Executor, id: number, set: Partial<SprintValues>, at: string): Promise<void> {
+  await db.updateTable('sprints').set({ ...set, updated_at: at }).where('id', '=', id).execute();
+}
+
+export async function deletePlanningRow(db: Executor, table: 'labels' | 'milestones' | 'sprints', id: number): Promise<void> {
+  await db.deleteFrom(table).where('id', '=', id).execute();
+}
+
+/** The project's active sprint other than `exceptId`, if any. */
+export function findOtherActiveSprint(db: Executor, projectId: number, exceptId: number | null) {
+  let query = db.selectFrom('sprints').select(['id', 'name']).where('project_id', '=', projectId).where('state', '=', 'active');
+  if (exceptId !== null) query = query.where('id', '!=', exceptId);
+  return query.executeTakeFirst();
+}
+
+/** A sprint of the project named `name` other than `exceptId`, if any. */
+export function findSprintNamed(db: Executor, projectId: number, name: string, exceptId: number | null) {
+  let query = db.selectFrom('sprints').select('id').where('project_id', '=', projectId).where('name', '=', name);
+  if (exceptId !== null) query = query.where('id', '!=', exceptId);
+  return query.executeTakeFirst();
+}
+
+/** Ids of the tasks carrying the label, or in the milestone or sprint, in id order. */
+export async function tasksCarrying(db: Executor, item: { kind: 'label' | 'milestone' | 'sprint'; id: number }): Promise<number[]> {
+  if (item.kind === 'label') {
+    const rows = await db.selectFrom('task_labels').select('task_id').where('label_id', '=', item.id).orderBy('task_id').execute();
+    return rows.map((r) => r.task_id);
+  }
+  const column = item.kind === 'milestone' ? 'milestone_id' : 'sprint_id';
+  return (await db.selectFrom('tasks').select('id').where(column, '=', item.id).orderBy('id').execute()).map((r) => r.id);
+}

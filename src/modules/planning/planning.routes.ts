@@ -1,11 +1,11 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import type { BeforeCommit } from '../../db/before-commit.ts';
+import { inTransaction, type Tx } from '../../db/unit-of-work.ts';
 import { originFromPrincipal, type ActionOrigin } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
-import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { type PageRequest, type Pagination, pageRequest } from '../../http/pagination.ts';
+import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -44,10 +44,10 @@ interface PlanningResource {
   /** Filters the list takes besides pagination. */
   filters: (query: any) => Record<string, unknown>;
   list(ctx: AppContext, principal: Principal, key: string, filters: any, page: PageRequest): Promise<{ data: Item[]; pagination: Pagination }>;
-  create(ctx: AppContext, principal: Principal, key: string, body: any, beforeCommit?: BeforeCommit<any>): Promise<Item>;
+  create(tx: Tx, principal: Principal, key: string, body: any): Promise<Item>;
   get(ctx: AppContext, principal: Principal, id: number): Promise<Item>;
-  update(ctx: AppContext, principal: Principal, id: number, body: any): Promise<Item>;
-  remove(ctx: AppContext, principal: Principal, id: number, origin: ActionOrigin): Promise<void>;
+  update(tx: Tx, principal: Principal, id: number, body: any): Promise<Item>;
+  remove(tx: Tx, principal: Principal, id: number, origin: ActionOrigin): Promise<void>;
   notes: { create?: string; update?: string; remove: string };
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
@@ -72,8 +72,7 @@ const RESOURCES: PlanningResource[] = [
     remove: labels.deleteLabel,
     notes: {
       create: 'Names are unique in the project (409 ALREADY_EXISTS). `color` defaults to `#ededed`.',
-      update: 'Id-addressed label endpoints are an extension of the specification.',
-      remove: `Id-addressed label endpoints are an extension of the specification. ${DETACH_NOTE}`,
+      remove: DETACH_NOTE,
     },
   },
   {
@@ -123,7 +122,7 @@ const LIST_ORDERING: Record<string, string> = {
   sprints: 'Ordered by `start_date` by default, undated last; also `end_date`, `name`, `state`, `id`, `created_at`, `updated_at`.',
 };
 
-/** Spec 4.2: labels, milestones and sprints per project, plus their id-addressed endpoints. */
+/** Labels, milestones and sprints per project, plus their id-addressed endpoints (docs/domain/projects-and-workflows.md). */
 export function registerPlanningRoutes(app: Api, ctx: AppContext): void {
   for (const resource of RESOURCES) registerResource(app, ctx, resource);
 }
@@ -162,8 +161,7 @@ function registerResource(app: Api, ctx: AppContext, r: PlanningResource): void 
     config: { scope: 'tasks:write' },
   }, async (request, reply) => {
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<Item>);
-    return response.send(await r.create(ctx, principalOf(request), request.params.project_key, request.body, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => r.create(tx, principalOf(request), request.params.project_key, request.body), ok<Item>);
   });
 
   app.get(item, {
@@ -181,7 +179,7 @@ function registerResource(app: Api, ctx: AppContext, r: PlanningResource): void 
       response: { 200: one, ...errorResponses(404, 409) },
     },
     config: { scope: 'tasks:write' },
-  }, async (request) => ok(await r.update(ctx, principalOf(request), request.params.id, request.body)));
+  }, async (request, reply) => commitWrite(ctx, request, reply, (tx) => r.update(tx, principalOf(request), request.params.id, request.body), ok<Item>));
 
   app.delete(item, {
     schema: {
@@ -194,7 +192,7 @@ function registerResource(app: Api, ctx: AppContext, r: PlanningResource): void 
     config: { scope: 'tasks:write' },
   }, async (request, reply) => {
     const principal = principalOf(request);
-    await r.remove(ctx, principal, request.params.id, originFromPrincipal(principal, request.id));
+    await inTransaction(ctx, (tx) => r.remove(tx, principal, request.params.id, originFromPrincipal(principal, request.id)));
     return reply.code(204).send(null);
   });
 }

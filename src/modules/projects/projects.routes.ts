@@ -1,25 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { invalid } from '../../http/errors.ts';
 import { list, ok } from '../../http/envelope.ts';
-import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
-import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
+import { commitWrite } from '../../http/unit-of-work.ts';
+import { Envelope, errorResponses, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import type { Principal } from '../auth/principal.ts';
-import * as memberships from './memberships.service.ts';
+import { registerMembershipRoutes } from './memberships.routes.ts';
 import * as projects from './projects.service.ts';
-import {
-  Membership,
-  MembershipCreateBody,
-  MembershipPatchBody,
-  MembershipPutBody,
-  Project,
-  ProjectCreateBody,
-  ProjectPatchBody,
-  ProjectPutBody,
-} from './projects.schemas.ts';
+import { Membership, Project, ProjectCreateBody, ProjectPatchBody, ProjectPutBody } from './projects.schemas.ts';
 import { readableProjectByKey } from '../../policy/index.ts';
 
 export const projectModels = [Project, Membership];
@@ -70,8 +62,7 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'projects:write' },
   }, async (request, reply) => {
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<projects.ProjectJson>);
-    return response.send(await projects.createProject(ctx, principalOf(request), request.body, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => projects.createProject(tx, principalOf(request), request.body), ok<projects.ProjectJson>);
   });
 
   app.get('/api/v1/projects/:id/', {
@@ -88,7 +79,10 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
       response: { 200: one, ...errorResponses(404) },
     },
     config: { scope: 'projects:write' },
-  }, async (request) => ok(await projects.updateProject(ctx, principalOf(request), await projectIdOf(ctx, principalOf(request), request.params.id), request.body, 'put')));
+  }, async (request, reply) => {
+    const id = await projectIdOf(ctx, principalOf(request), request.params.id);
+    return commitWrite(ctx, request, reply, (tx) => projects.updateProject(tx, principalOf(request), id, request.body, 'put'), ok<projects.ProjectJson>);
+  });
 
   app.patch('/api/v1/projects/:id/', {
     schema: {
@@ -99,7 +93,10 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
       response: { 200: one, ...errorResponses(404) },
     },
     config: { scope: 'projects:write' },
-  }, async (request) => ok(await projects.updateProject(ctx, principalOf(request), await projectIdOf(ctx, principalOf(request), request.params.id), request.body, 'patch')));
+  }, async (request, reply) => {
+    const id = await projectIdOf(ctx, principalOf(request), request.params.id);
+    return commitWrite(ctx, request, reply, (tx) => projects.updateProject(tx, principalOf(request), id, request.body, 'patch'), ok<projects.ProjectJson>);
+  });
 
   app.delete('/api/v1/projects/:id/', {
     schema: {
@@ -110,77 +107,10 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
     },
     config: { scope: 'projects:write' },
   }, async (request, reply) => {
-    await projects.deleteProject(ctx, principalOf(request), await projectIdOf(ctx, principalOf(request), request.params.id));
+    const id = await projectIdOf(ctx, principalOf(request), request.params.id);
+    await inTransaction(ctx, (tx) => projects.deleteProject(tx, principalOf(request), id));
     return reply.code(204).send(null);
   });
 
-  const memberTags = ['Memberships'];
-  const member = Envelope(Type.Ref(Membership));
-
-  app.get('/api/v1/memberships/', {
-    schema: {
-      tags: memberTags,
-      summary: 'List project memberships of visible projects',
-      querystring: Type.Object({ ...PaginationQuery, project: Type.Optional(Type.Integer({ minimum: 1, description: 'Project id filter.' })) }),
-      response: { 200: ListEnvelope(Type.Ref(Membership)), ...errorResponses() },
-    },
-    config: { scope: 'projects:read' },
-  }, async (request) => {
-    const { data, pagination } = await memberships.listMemberships(ctx, principalOf(request), request.query.project, pageRequest(request.query));
-    return list(data, pagination);
-  });
-
-  app.post('/api/v1/memberships/', {
-    schema: {
-      tags: memberTags,
-      summary: 'Add a user to a project (project admins)',
-      body: MembershipCreateBody,
-      response: { 201: member, ...errorResponses(404, 409) },
-    },
-    config: { scope: 'projects:write' },
-  }, async (request, reply) => {
-    reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<memberships.MembershipJson>);
-    return response.send(await memberships.createMembership(ctx, principalOf(request), request.body, response.beforeCommit));
-  });
-
-  app.get('/api/v1/memberships/:id/', {
-    schema: { tags: memberTags, summary: 'Read a membership', params: IdParams, response: { 200: member, ...errorResponses(404) } },
-    config: { scope: 'projects:read' },
-  }, async (request) => ok(await memberships.getMembership(ctx, principalOf(request), request.params.id)));
-
-  app.put('/api/v1/memberships/:id/', {
-    schema: {
-      tags: memberTags,
-      summary: 'Set a membership\'s role',
-      params: IdParams,
-      body: MembershipPutBody,
-      response: { 200: member, ...errorResponses(404, 409) },
-    },
-    config: { scope: 'projects:write' },
-  }, async (request) => ok(await memberships.updateMembership(ctx, principalOf(request), request.params.id, request.body.role)));
-
-  app.patch('/api/v1/memberships/:id/', {
-    schema: {
-      tags: memberTags,
-      summary: 'Change a membership\'s role',
-      params: IdParams,
-      body: MembershipPatchBody,
-      response: { 200: member, ...errorResponses(404, 409) },
-    },
-    config: { scope: 'projects:write' },
-  }, async (request) => ok(await memberships.updateMembership(ctx, principalOf(request), request.params.id, request.body.role)));
-
-  app.delete('/api/v1/memberships/:id/', {
-    schema: {
-      tags: memberTags,
-      summary: 'Remove a user from a project',
-      params: IdParams,
-      response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(404, 409) },
-    },
-    config: { scope: 'projects:write' },
-  }, async (request, reply) => {
-    await memberships.deleteMembership(ctx, principalOf(request), request.params.id);
-    return reply.code(204).send(null);
-  });
+  registerMembershipRoutes(app, ctx);
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../../policy/visibility.ts';
+import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 import { selectTaskRows } from '../tasks/task.repository.ts';
 
 /** Filters of a search beyond its words. */

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/unit-of-work.ts';
 import { ApiError } from '../../http/errors.ts';
 import { lockFields } from '../custom-fields/custom-fields.repository.ts';
-import { lockProject } from '../projects/lock.ts';
+import { lockProject } from '../projects/projects.repository.ts';
 import { TaskInputResolver } from './task-input.ts';
 import { createOne, customFieldIds, updateOne } from './task-lifecycle.service.ts';
 import type { TaskSnapshot } from './task.presenter.ts';

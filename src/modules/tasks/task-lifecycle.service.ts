@@ -5,7 +5,7 @@ import { removeStoredFiles, storageNamesOf } from '../attachments/attachment.fil
 import { lockFields } from '../custom-fields/custom-fields.repository.ts';
 import { isStoredId } from '../custom-fields/values.ts';
 import type { ProjectRef } from '../../policy/index.ts';
-import { lockProject } from '../projects/lock.ts';
+import { lockProject } from '../projects/projects.repository.ts';
 import { TaskInputResolver } from './task-input.ts';
 import { statusName, transitionExists } from './task-input.repository.ts';
 import { etagOf, type TaskSnapshot } from './task.presenter.ts';

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleDeliveries, visibleEndpoints } from '../../policy/visibility.ts';
+import { visibleDeliveries, visibleEndpoints } from '../../policy/visibility.repository.ts';
 
 export const ENDPOINT_COLUMNS = [
   'e.id',

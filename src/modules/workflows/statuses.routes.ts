@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
-import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
+import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
+import type { StatusJson } from './workflows.presenter.ts';
 import * as statuses from './statuses.service.ts';
 import { Status, StatusCreateBody, StatusListQuery, StatusReorderBody, StatusUpdateBody } from './workflows.schemas.ts';
 
@@ -17,7 +19,7 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
     schema: {
       tags,
       summary: 'List statuses of visible projects',
-      description: 'Ordered by project, then board position, unless `ordering` says otherwise. Read these before offering a status change (spec 3 rule 1).',
+      description: 'Ordered by project, then board position, unless `ordering` says otherwise. Read these before offering a status change: a task moves only along a transition of its project\'s active workflow.',
       querystring: StatusListQuery,
       response: { 200: ListEnvelope(Type.Ref(Status)), ...errorResponses() },
     },
@@ -39,25 +41,10 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'workflows:write' },
   }, async (request, reply) => {
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<Awaited<ReturnType<typeof statuses.createStatus>>>);
-    return response.send(await statuses.createStatus(ctx, principalOf(request), request.body, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => statuses.createStatus(tx, principalOf(request), request.body), ok<StatusJson>);
   });
 
-  app.post('/api/v1/statuses/reorder/', {
-    schema: {
-      tags,
-      summary: 'Set the board order of a project\'s statuses',
-      description:
-        'Changes board column order only, never any task\'s status (spec 3 rule 3). `statuses` must name every status of the ' +
-        'project exactly once; otherwise 400 with `details.missing` and `details.unknown`. Answers with the statuses in their new order.',
-      body: StatusReorderBody,
-      response: { 200: Envelope(Type.Array(Type.Ref(Status))), ...errorResponses(404) },
-    },
-    config: { scope: 'workflows:write' },
-  }, async (request, reply) => {
-    const response = responseStoredWithWork(ctx, request, reply, ok<Awaited<ReturnType<typeof statuses.reorderStatuses>>>);
-    return response.send(await statuses.reorderStatuses(ctx, principalOf(request), request.body, response.beforeCommit));
-  });
+  registerStatusReorderRoute(app, ctx);
 
   app.get('/api/v1/statuses/:id/', {
     schema: { tags, summary: 'Read a status', params: IdParams, response: { 200: one, ...errorResponses(404) } },
@@ -73,22 +60,42 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
       response: { 200: one, ...errorResponses(404, 409) },
     },
     config: { scope: 'workflows:write' },
-  }, async (request) => ok(await statuses.updateStatus(ctx, principalOf(request), request.params.id, request.body)));
+  }, async (request, reply) =>
+    commitWrite(ctx, request, reply, (tx) => statuses.updateStatus(tx, principalOf(request), request.params.id, request.body), ok<StatusJson>));
 
   app.delete('/api/v1/statuses/:id/', {
     schema: {
       tags,
       summary: 'Delete a status no task uses',
       description:
-        'Refused with 409 STATUS_IN_USE (`details.task_count`) while tasks are in the status: move them first; nothing cascades ' +
-        '(spec 3 rule 2). The project\'s default status is refused with 409 STATUS_IS_DEFAULT. Transitions into and out of the ' +
+        'Refused with 409 STATUS_IN_USE (`details.task_count`) while tasks are in the status: move them first; nothing cascades. ' +
+        'The project\'s default status is refused with 409 STATUS_IS_DEFAULT. Transitions into and out of the ' +
         'deleted status are deleted with it, and later statuses move up one board position.',
       params: IdParams,
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404, 409) },
     },
     config: { scope: 'workflows:write' },
   }, async (request, reply) => {
-    await statuses.deleteStatus(ctx, principalOf(request), request.params.id);
+    await inTransaction(ctx, (tx) => statuses.deleteStatus(tx, principalOf(request), request.params.id));
     return reply.code(204).send(null);
+  });
+}
+
+/** Board order is set for all of a project's statuses at once. */
+function registerStatusReorderRoute(app: Api, ctx: AppContext): void {
+  const tags = ['Workflows'];
+  app.post('/api/v1/statuses/reorder/', {
+    schema: {
+      tags,
+      summary: 'Set the board order of a project\'s statuses',
+      description:
+        'Changes board column order only, never any task\'s status. `statuses` must name every status of the ' +
+        'project exactly once; otherwise 400 with `details.missing` and `details.unknown`. Answers with the statuses in their new order.',
+      body: StatusReorderBody,
+      response: { 200: Envelope(Type.Array(Type.Ref(Status))), ...errorResponses(404) },
+    },
+    config: { scope: 'workflows:write' },
+  }, async (request, reply) => {
+    return commitWrite(ctx, request, reply, (tx) => statuses.reorderStatuses(tx, principalOf(request), request.body), ok<StatusJson[]>);
   });
 }

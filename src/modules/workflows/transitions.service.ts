@@ -1,53 +1,49 @@
 import type { AppContext } from '../../context.ts';
-import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
-import { isForeignKeyViolation, isUniqueViolation, type Executor, type Trx } from '../../db/database.ts';
-import { ApiError, invalid, notFound } from '../../http/errors.ts';
-import { type PageRequest } from '../../http/pagination.ts';
+import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/database.ts';
 import { paginate } from '../../db/paginate.ts';
+import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
+import { ApiError, invalid, notFound } from '../../http/errors.ts';
+import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../../policy/index.ts';
 import { projectFor } from '../../policy/index.ts';
-import { presentTransition, selectTransitions } from './workflows.repository.ts';
+import { defaultTransitionName } from './defaults.ts';
+import { statusNames } from './statuses.repository.ts';
+import * as repo from './transitions.repository.ts';
+import { presentTransition, type TransitionJson } from './workflows.presenter.ts';
+import { findVisibleWorkflow, touchWorkflows } from './workflows.repository.ts';
 
 const ORDERABLE = { id: 't.id', workflow: 't.workflow_id', name: 't.name', created_at: 't.created_at', updated_at: 't.updated_at' };
 
-/** The name a transition gets when none is given, and keeps following while it is unchanged. */
-export const defaultTransitionName = (from: string, to: string) => `${from} → ${to}`;
+const CONFIGURATION = 'statuses, transitions and workflows';
 
 export async function listTransitions(ctx: AppContext, principal: Principal, filters: { workflow?: number }, page: PageRequest) {
-  let query = selectTransitions(ctx.db, principal);
-  if (filters.workflow !== undefined) query = query.where('t.workflow_id', '=', filters.workflow);
-  const { rows, pagination } = await paginate(query, page, { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'workflow' });
+  const { rows, pagination } = await paginate(repo.visibleTransitions(ctx.db, principal, filters), page, {
+    idColumn: 't.id',
+    orderable: ORDERABLE,
+    defaultOrdering: 'workflow',
+  });
   return { data: rows.map(presentTransition), pagination };
 }
 
 async function findTransition(db: Executor, principal: Principal, id: number) {
-  const row = await selectTransitions(db, principal).where('t.id', '=', id).executeTakeFirst();
+  const row = await repo.findVisibleTransition(db, principal, id);
   if (!row) throw notFound('Transition');
   return row;
 }
-
-type TransitionJson = ReturnType<typeof presentTransition>;
 
 export async function getTransition(ctx: AppContext, principal: Principal, id: number) {
   return presentTransition(await findTransition(ctx.db, principal, id));
 }
 
 async function findWorkflow(db: Executor, principal: Principal, id: number) {
-  const row = await db
-    .selectFrom('workflows')
-    .select(['id', 'project_id'])
-    .where('id', '=', id)
-    .where('project_id', 'in', visibleProjectIds(db, principal))
-    .executeTakeFirst();
+  const row = await findVisibleWorkflow(db, principal, id);
   if (!row) throw notFound('Workflow');
   return row;
 }
 
 /** Both ends must be distinct statuses of the workflow's own project; returns their names. */
 async function checkPair(db: Executor, projectId: number, from: number, to: number): Promise<{ from: string; to: string }> {
-  const rows = await db.selectFrom('statuses').select(['id', 'name']).where('project_id', '=', projectId).where('id', 'in', [from, to]).execute();
-  const names = new Map(rows.map((r) => [r.id, r.name]));
+  const names = await statusNames(db, projectId, [from, to]);
   const bad: Record<string, string> = {};
   if (!names.has(from)) bad.from_status = "is not a status of the workflow's project";
   if (!names.has(to)) bad.to_status = "is not a status of the workflow's project";
@@ -56,96 +52,67 @@ async function checkPair(db: Executor, projectId: number, from: number, to: numb
   return { from: names.get(from)!, to: names.get(to)! };
 }
 
-async function duplicate(db: Executor, workflowId: number, from: number, to: number): Promise<ApiError> {
-  const existing = await db
-    .selectFrom('transitions')
-    .select('id')
-    .where('workflow_id', '=', workflowId)
-    .where('from_status_id', '=', from)
-    .where('to_status_id', '=', to)
-    .executeTakeFirst();
-  return new ApiError('ALREADY_EXISTS', 'The workflow already has a transition between these statuses.', {
-    field: 'to_status',
-    ...(existing ? { transition: existing.id } : {}),
-  });
+interface Target {
+  workflow: number;
+  project: number;
+  from: number;
+  to: number;
 }
 
 /**
- * A status or the workflow was deleted between the checks and the write (the foreign keys
- * caught it): answer as if the request had arrived after the delete.
+ * Writes a transition so that a refusal by the database reads as the API's answer: a pair the
+ * workflow already permits is 409 ALREADY_EXISTS naming it; a status or the workflow deleted
+ * between the checks and the write (the foreign keys caught it) is answered as if the request
+ * had arrived after the delete. The statement runs in a savepoint so the reads after a refusal
+ * can still run in the unit of work.
  */
-async function vanished(
-  db: Executor,
-  principal: Principal,
-  cause: unknown,
-  target: { workflow: number; project: number; from: number; to: number },
-): Promise<unknown> {
+async function writeTransition<R>(tx: Tx, principal: Principal, target: Target, write: () => Promise<R>): Promise<R> {
   try {
-    await findWorkflow(db, principal, target.workflow);
-    await checkPair(db, target.project, target.from, target.to);
+    return await withSavepoint(tx, write);
   } catch (error) {
-    return error;
-  }
-  return cause;
-}
-
-/** The workflow's JSON embeds its transitions, so any transition change is a change of the workflow. */
-async function touchWorkflow(trx: Trx, workflowId: number, now: string): Promise<void> {
-  await trx.updateTable('workflows').set({ updated_at: now }).where('id', '=', workflowId).execute();
-}
-
-export async function createTransition(
-  ctx: AppContext,
-  principal: Principal,
-  input: { workflow: number; from_status: number; to_status: number; name?: string },
-  beforeCommit?: BeforeCommit<TransitionJson>,
-): Promise<TransitionJson> {
-  const workflow = await findWorkflow(ctx.db, principal, input.workflow);
-  await projectFor(ctx.db, principal, { id: workflow.project_id }, 'project.administer', 'statuses, transitions and workflows');
-  const names = await checkPair(ctx.db, workflow.project_id, input.from_status, input.to_status);
-  const now = ctx.clock.nowIso();
-  try {
-    return await transactionWith(ctx.db, async (trx) => {
-      const row = await trx
-        .insertInto('transitions')
-        .values({
-          workflow_id: workflow.id,
-          from_status_id: input.from_status,
-          to_status_id: input.to_status,
-          name: input.name ?? defaultTransitionName(names.from, names.to),
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await touchWorkflow(trx, workflow.id, now);
-      return presentTransition(await findTransition(trx, principal, row.id));
-    }, beforeCommit);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw await duplicate(ctx.db, workflow.id, input.from_status, input.to_status);
+    if (isUniqueViolation(error)) {
+      const existing = await repo.findTransitionBetween(tx.db, target.workflow, target.from, target.to);
+      throw new ApiError('ALREADY_EXISTS', 'The workflow already has a transition between these statuses.', {
+        field: 'to_status',
+        ...(existing ? { transition: existing.id } : {}),
+      });
+    }
     if (isForeignKeyViolation(error)) {
-      const target = { workflow: workflow.id, project: workflow.project_id, from: input.from_status, to: input.to_status };
-      throw await vanished(ctx.db, principal, error, target);
+      await findWorkflow(tx.db, principal, target.workflow);
+      await checkPair(tx.db, target.project, target.from, target.to);
     }
     throw error;
   }
 }
 
-export async function updateTransition(
-  ctx: AppContext,
+// The workflow's JSON embeds its transitions, so every transition write below touches the workflow too.
+
+export async function createTransition(
+  tx: Tx,
   principal: Principal,
-  id: number,
-  changes: { from_status?: number; to_status?: number; name?: string },
-) {
-  const current = await findTransition(ctx.db, principal, id);
-  await projectFor(ctx.db, principal, { id: current.project }, 'project.administer', 'statuses, transitions and workflows');
+  input: { workflow: number; from_status: number; to_status: number; name?: string },
+): Promise<TransitionJson> {
+  const workflow = await findWorkflow(tx.db, principal, input.workflow);
+  await projectFor(tx.db, principal, { id: workflow.project }, 'project.administer', CONFIGURATION);
+  const names = await checkPair(tx.db, workflow.project, input.from_status, input.to_status);
+  const now = tx.clock.nowIso();
+  const target = { workflow: workflow.id, project: workflow.project, from: input.from_status, to: input.to_status };
+  const values = { workflow_id: workflow.id, from_status_id: input.from_status, to_status_id: input.to_status, name: input.name ?? defaultTransitionName(names.from, names.to) };
+  const [id] = await writeTransition(tx, principal, target, () => repo.insertTransitions(tx.db, [values], now));
+  await touchWorkflows(tx.db, [workflow.id], now);
+  return presentTransition(await findTransition(tx.db, principal, id!));
+}
+
+export async function updateTransition(tx: Tx, principal: Principal, id: number, changes: { from_status?: number; to_status?: number; name?: string }) {
+  const current = await findTransition(tx.db, principal, id);
+  await projectFor(tx.db, principal, { id: current.project }, 'project.administer', CONFIGURATION);
   const from = changes.from_status ?? current.from_status;
   const to = changes.to_status ?? current.to_status;
   const pairChanged = from !== current.from_status || to !== current.to_status;
 
   let name = changes.name ?? current.name;
   if (pairChanged) {
-    const names = await checkPair(ctx.db, current.project, from, to);
+    const names = await checkPair(tx.db, current.project, from, to);
     // A name that was only ever the default follows the new pair; a chosen name is kept.
     if (changes.name === undefined && current.name === defaultTransitionName(current.from_status_name, current.to_status_name)) {
       name = defaultTransitionName(names.from, names.to);
@@ -153,27 +120,16 @@ export async function updateTransition(
   }
   if (!pairChanged && name === current.name) return presentTransition(current);
 
-  const now = ctx.clock.nowIso();
-  try {
-    await ctx.db.transaction().execute(async (trx) => {
-      await trx.updateTable('transitions').set({ from_status_id: from, to_status_id: to, name, updated_at: now }).where('id', '=', id).execute();
-      await touchWorkflow(trx, current.workflow, now);
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw await duplicate(ctx.db, current.workflow, from, to);
-    if (isForeignKeyViolation(error)) {
-      throw await vanished(ctx.db, principal, error, { workflow: current.workflow, project: current.project, from, to });
-    }
-    throw error;
-  }
-  return getTransition(ctx, principal, id);
+  const now = tx.clock.nowIso();
+  const target = { workflow: current.workflow, project: current.project, from, to };
+  await writeTransition(tx, principal, target, () => repo.updateTransitionRow(tx.db, id, { from_status_id: from, to_status_id: to, name }, now));
+  await touchWorkflows(tx.db, [current.workflow], now);
+  return presentTransition(await findTransition(tx.db, principal, id));
 }
 
-export async function deleteTransition(ctx: AppContext, principal: Principal, id: number): Promise<void> {
-  const current = await findTransition(ctx.db, principal, id);
-  await projectFor(ctx.db, principal, { id: current.project }, 'project.administer', 'statuses, transitions and workflows');
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('transitions').where('id', '=', id).execute();
-    await touchWorkflow(trx, current.workflow, ctx.clock.nowIso());
-  });
+export async function deleteTransition(tx: Tx, principal: Principal, id: number): Promise<void> {
+  const current = await findTransition(tx.db, principal, id);
+  await projectFor(tx.db, principal, { id: current.project }, 'project.administer', CONFIGURATION);
+  await repo.deleteTransitionRow(tx.db, id);
+  await touchWorkflows(tx.db, [current.workflow], tx.clock.nowIso());
 }

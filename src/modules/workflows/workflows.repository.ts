@@ -1,75 +1,11 @@
 import { sql } from 'kysely';
-import type { Executor, Trx } from '../../db/database.ts';
+import type { Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../../policy/index.ts';
+import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 
-/**
- * Queries for statuses, transitions and workflows. Every select is confined to the caller's
- * visible projects, so a row of any other project reads as absent (404).
- */
-
-export function selectStatuses(db: Executor, principal: Principal) {
-  return db
-    .selectFrom('statuses as s')
-    .innerJoin('projects as sp', 'sp.id', 's.project_id')
-    .where('s.project_id', 'in', visibleProjectIds(db, principal))
-    .select([
-      's.id',
-      's.project_id as project',
-      's.name',
-      's.category',
-      's.position',
-      sql<number>`case when sp.default_status_id = s.id then 1 else 0 end`.as('is_default'),
-      's.created_at',
-      's.updated_at',
-    ]);
-}
-
-export type StatusRow = Awaited<ReturnType<ReturnType<typeof selectStatuses>['executeTakeFirstOrThrow']>>;
-
-export function presentStatus(row: StatusRow) {
-  return { ...row, is_default: Number(row.is_default) === 1 };
-}
-
-export function selectTransitions(db: Executor, principal: Principal) {
-  return db
-    .selectFrom('transitions as t')
-    .innerJoin('workflows as w', 'w.id', 't.workflow_id')
-    .innerJoin('statuses as fs', 'fs.id', 't.from_status_id')
-    .innerJoin('statuses as ts', 'ts.id', 't.to_status_id')
-    .where('w.project_id', 'in', visibleProjectIds(db, principal))
-    .select([
-      't.id',
-      't.workflow_id as workflow',
-      'w.project_id as project',
-      't.from_status_id as from_status',
-      't.to_status_id as to_status',
-      'fs.name as from_status_name',
-      'ts.name as to_status_name',
-      't.name',
-      't.created_at',
-      't.updated_at',
-    ]);
-}
-
-export type TransitionRow = Awaited<ReturnType<ReturnType<typeof selectTransitions>['executeTakeFirstOrThrow']>>;
-
-export function presentTransition(row: TransitionRow) {
-  return {
-    id: row.id,
-    workflow: row.workflow,
-    from_status: row.from_status,
-    to_status: row.to_status,
-    from_status_name: row.from_status_name,
-    to_status_name: row.to_status_name,
-    name: row.name,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-export function selectWorkflows(db: Executor, principal: Principal) {
-  return db
+/** Workflows of the caller's visible projects (any other reads as absent), flagging each project's active one. */
+export function visibleWorkflows(db: Executor, principal: Principal, filters: { project?: number } = {}) {
+  const query = db
     .selectFrom('workflows as w')
     .innerJoin('projects as wp', 'wp.id', 'w.project_id')
     .where('w.project_id', 'in', visibleProjectIds(db, principal))
@@ -82,56 +18,45 @@ export function selectWorkflows(db: Executor, principal: Principal) {
       'w.created_at',
       'w.updated_at',
     ]);
+  return filters.project === undefined ? query : query.where('w.project_id', '=', filters.project);
 }
 
-export type WorkflowRow = Awaited<ReturnType<ReturnType<typeof selectWorkflows>['executeTakeFirstOrThrow']>>;
+export type WorkflowRow = NonNullable<Awaited<ReturnType<typeof findVisibleWorkflow>>>;
 
-/** Workflows with their transitions embedded, fetched in one extra query for the whole page. */
-export async function presentWorkflows(db: Executor, rows: WorkflowRow[]) {
-  if (rows.length === 0) return [];
-  const transitions = await db
-    .selectFrom('transitions as t')
-    .innerJoin('statuses as fs', 'fs.id', 't.from_status_id')
-    .innerJoin('statuses as ts', 'ts.id', 't.to_status_id')
-    .where(
-      't.workflow_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .select([
-      't.id',
-      't.workflow_id',
-      't.from_status_id as from_status',
-      't.to_status_id as to_status',
-      'fs.name as from_status_name',
-      'ts.name as to_status_name',
-      't.name',
-    ])
-    .orderBy('t.id')
-    .execute();
-  return rows.map((row) => ({
-    ...row,
-    active: Number(row.active) === 1,
-    transitions: transitions.filter((t) => t.workflow_id === row.id).map(({ workflow_id: _workflow, ...t }) => t),
-  }));
+export function findVisibleWorkflow(db: Executor, principal: Principal, id: number) {
+  return visibleWorkflows(db, principal).where('w.id', '=', id).executeTakeFirst();
 }
 
-/** Rewrites board positions to 0..n-1 in the given order, touching only rows whose position changes. */
-export async function writeStatusPositions(trx: Trx, orderedIds: number[], current: Map<number, number>, now: string): Promise<void> {
-  for (const [position, id] of orderedIds.entries()) {
-    if (current.get(id) === position) continue;
-    await trx.updateTable('statuses').set({ position, updated_at: now }).where('id', '=', id).execute();
-  }
+export async function insertWorkflow(db: Executor, values: { project_id: number; name: string; description: string; at: string }): Promise<number> {
+  const { at, ...rest } = values;
+  const row = await db
+    .insertInto('workflows')
+    .values({ ...rest, created_at: at, updated_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
-/** The project's statuses in board order, as id -> position. */
-export async function statusPositions(trx: Trx, projectId: number): Promise<Map<number, number>> {
-  const rows = await trx
-    .selectFrom('statuses')
-    .select(['id', 'position'])
-    .where('project_id', '=', projectId)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
-  return new Map(rows.map((r) => [r.id, r.position]));
+export async function updateWorkflowFields(db: Executor, id: number, set: { name?: string; description?: string }, at: string): Promise<void> {
+  await db.updateTable('workflows').set({ ...set, updated_at: at }).where('id', '=', id).execute();
+}
+
+/** Marks workflows as changed (a workflow's JSON embeds its transitions and its `active` flag). */
+export async function touchWorkflows(db: Executor, ids: number[], at: string): Promise<void> {
+  await db.updateTable('workflows').set({ updated_at: at }).where('id', 'in', ids).execute();
+}
+
+export async function activeWorkflowOf(db: Executor, projectId: number): Promise<number | null> {
+  const row = await db.selectFrom('projects').select('workflow_id').where('id', '=', projectId).executeTakeFirstOrThrow();
+  return row.workflow_id;
+}
+
+export async function setActiveWorkflow(db: Executor, projectId: number, workflowId: number, at: string): Promise<void> {
+  await db.updateTable('projects').set({ workflow_id: workflowId, updated_at: at }).where('id', '=', projectId).execute();
+}
+
+/** Deletes the workflow with its transitions. */
+export async function deleteWorkflowWithTransitions(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('transitions').where('workflow_id', '=', id).execute();
+  await db.deleteFrom('workflows').where('id', '=', id).execute();
 }

@@ -1,15 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
-import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
+import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import { ProjectKeyParams } from '../projects/projects.schemas.ts';
 import { listProjectOptions } from './project-options.service.ts';
 import { registerStatusRoutes } from './statuses.routes.ts';
 import * as transitions from './transitions.service.ts';
+import type { TransitionJson, WorkflowJson } from './workflows.presenter.ts';
 import * as workflows from './workflows.service.ts';
 import {
   Priority,
@@ -28,7 +30,7 @@ import {
 
 export const workflowModels = [Status, WorkflowTransition, Transition, Workflow, Priority, TaskType];
 
-/** Spec 4.5 (statuses, transitions, workflows) and the per-project priorities and task types of 4.2. */
+/** Statuses, transitions and workflows, and the priorities and task types each project offers (docs/domain/projects-and-workflows.md). */
 export function registerWorkflowRoutes(app: Api, ctx: AppContext): void {
   registerStatusRoutes(app, ctx);
   registerTransitionRoutes(app, ctx);
@@ -65,8 +67,7 @@ function registerTransitionRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'workflows:write' },
   }, async (request, reply) => {
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<Awaited<ReturnType<typeof transitions.createTransition>>>);
-    return response.send(await transitions.createTransition(ctx, principalOf(request), request.body, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => transitions.createTransition(tx, principalOf(request), request.body), ok<TransitionJson>);
   });
 
   app.get('/api/v1/transitions/:id/', {
@@ -84,7 +85,8 @@ function registerTransitionRoutes(app: Api, ctx: AppContext): void {
       response: { 200: one, ...errorResponses(404, 409) },
     },
     config: { scope: 'workflows:write' },
-  }, async (request) => ok(await transitions.updateTransition(ctx, principalOf(request), request.params.id, request.body)));
+  }, async (request, reply) =>
+    commitWrite(ctx, request, reply, (tx) => transitions.updateTransition(tx, principalOf(request), request.params.id, request.body), ok<TransitionJson>));
 
   app.delete('/api/v1/transitions/:id/', {
     schema: {
@@ -95,7 +97,7 @@ function registerTransitionRoutes(app: Api, ctx: AppContext): void {
     },
     config: { scope: 'workflows:write' },
   }, async (request, reply) => {
-    await transitions.deleteTransition(ctx, principalOf(request), request.params.id);
+    await inTransaction(ctx, (tx) => transitions.deleteTransition(tx, principalOf(request), request.params.id));
     return reply.code(204).send(null);
   });
 }
@@ -130,8 +132,7 @@ function registerWorkflowDefinitionRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'workflows:write' },
   }, async (request, reply) => {
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<Awaited<ReturnType<typeof workflows.createWorkflow>>>);
-    return response.send(await workflows.createWorkflow(ctx, principalOf(request), request.body, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => workflows.createWorkflow(tx, principalOf(request), request.body), ok<WorkflowJson>);
   });
 
   app.get('/api/v1/workflows/:id/', {
@@ -149,7 +150,8 @@ function registerWorkflowDefinitionRoutes(app: Api, ctx: AppContext): void {
       response: { 200: one, ...errorResponses(404, 409) },
     },
     config: { scope: 'workflows:write' },
-  }, async (request) => ok(await workflows.updateWorkflow(ctx, principalOf(request), request.params.id, request.body)));
+  }, async (request, reply) =>
+    commitWrite(ctx, request, reply, (tx) => workflows.updateWorkflow(tx, principalOf(request), request.params.id, request.body), ok<WorkflowJson>));
 
   app.delete('/api/v1/workflows/:id/', {
     schema: {
@@ -161,7 +163,7 @@ function registerWorkflowDefinitionRoutes(app: Api, ctx: AppContext): void {
     },
     config: { scope: 'workflows:write' },
   }, async (request, reply) => {
-    await workflows.deleteWorkflow(ctx, principalOf(request), request.params.id);
+    await inTransaction(ctx, (tx) => workflows.deleteWorkflow(tx, principalOf(request), request.params.id));
     return reply.code(204).send(null);
   });
 }

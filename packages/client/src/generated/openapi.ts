@@ -715,7 +715,7 @@ export interface paths {
         };
         /**
          * List statuses of visible projects
-         * @description Ordered by project, then board position, unless `ordering` says otherwise. Read these before offering a status change (spec 3 rule 1).
+         * @description Ordered by project, then board position, unless `ordering` says otherwise. Read these before offering a status change: a task moves only along a transition of its project's active workflow.
          *
          *     Scope: `workflows:read`.
          */
@@ -745,7 +745,7 @@ export interface paths {
         put?: never;
         /**
          * Set the board order of a project's statuses
-         * @description Changes board column order only, never any task's status (spec 3 rule 3). `statuses` must name every status of the project exactly once; otherwise 400 with `details.missing` and `details.unknown`. Answers with the statuses in their new order.
+         * @description Changes board column order only, never any task's status. `statuses` must name every status of the project exactly once; otherwise 400 with `details.missing` and `details.unknown`. Answers with the statuses in their new order.
          *
          *     Scope: `workflows:write`.
          */
@@ -776,7 +776,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a status no task uses
-         * @description Refused with 409 STATUS_IN_USE (`details.task_count`) while tasks are in the status: move them first; nothing cascades (spec 3 rule 2). The project's default status is refused with 409 STATUS_IS_DEFAULT. Transitions into and out of the deleted status are deleted with it, and later statuses move up one board position.
+         * @description Refused with 409 STATUS_IN_USE (`details.task_count`) while tasks are in the status: move them first; nothing cascades. The project's default status is refused with 409 STATUS_IS_DEFAULT. Transitions into and out of the deleted status are deleted with it, and later statuses move up one board position.
          *
          *     Scope: `workflows:write`.
          */
@@ -988,15 +988,13 @@ export interface paths {
         get: operations["getLabel"];
         /**
          * Change a label (omitted fields keep their values)
-         * @description Id-addressed label endpoints are an extension of the specification.
-         *
-         *     Scope: `tasks:write`.
+         * @description Scope: `tasks:write`.
          */
         put: operations["updateLabel"];
         post?: never;
         /**
          * Delete a label and take it off its tasks
-         * @description Id-addressed label endpoints are an extension of the specification. Every task carrying it loses it in the same transaction, and each such task counts as updated (new `updated_at` and ETag). The tasks themselves stay.
+         * @description Every task carrying it loses it in the same transaction, and each such task counts as updated (new `updated_at` and ETag). The tasks themselves stay.
          *
          *     Scope: `tasks:write`.
          */

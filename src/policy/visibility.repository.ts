@@ -59,6 +59,12 @@ export function projectIdsOfAccount(db: Executor, userId: number) {
   return db.selectFrom('project_memberships').select('project_id').where('user_id', '=', userId);
 }
 
+/** Whether the account is a member of the project (whatever its role). */
+export async function isMemberOf(db: Executor, userId: number, projectId: number): Promise<boolean> {
+  const row = await db.selectFrom('project_memberships').select('id').where('user_id', '=', userId).where('project_id', '=', projectId).executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Webhook endpoints the caller can see; anything else is a 404. A project-bound endpoint is
  * seen by whoever sees its project. An endpoint spanning projects is seen by its creator, its

@@ -1,0 +1,39 @@
+-- policy/visibility.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- visibleProjects
+select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 where "p"."organization_id" = $2 and "p"."id" in ($3, $4);
+-- parameters: [3,1,10,11]
+
+-- visibleProjectIds
+select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 where "p"."organization_id" = $2 and "p"."id" in ($3, $4);
+-- parameters: [3,1,10,11]
+
+-- findVisibleProjectRef
+select "p"."id", "p"."key", "p"."name", "p"."organization_id", "p"."workflow_id", "pm"."role" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 where "p"."organization_id" = $2 and "p"."id" in ($3, $4) and "p"."id" = $5;
+-- parameters: [3,1,10,11,10]
+select "p"."id", "p"."key", "p"."name", "p"."organization_id", "p"."workflow_id", "pm"."role" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 where "p"."organization_id" = $2 and "p"."id" in ($3, $4) and "p"."key" = $5;
+-- parameters: [3,1,10,11,"WEB"]
+
+-- loadVisibleProjects
+select "p"."id", "p"."key", "p"."name", "p"."organization_id", "p"."workflow_id", "pm"."role" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 where "p"."organization_id" = $2 and "p"."id" in ($3, $4);
+-- parameters: [3,1,10,11]
+
+-- projectIdsOfAccount
+select "project_id" from "project_memberships" where "user_id" = $1;
+-- parameters: [3]
+
+-- isMemberOf
+select "id" from "project_memberships" where "user_id" = $1 and "project_id" = $2;
+-- parameters: [3,10]
+
+-- visibleEndpoints
+select "e"."id" from "webhook_endpoints" as "e" where "e"."organization_id" = $1 and "e"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $2 where "p"."organization_id" = $3 and "p"."id" in ($4, $5));
+-- parameters: [1,3,1,10,11]
+
+-- visibleDeliveries
+select "d"."id" from "webhook_deliveries" as "d" where "d"."organization_id" = $1 and "d"."endpoint_id" in (select "e"."id" from "webhook_endpoints" as "e" where "e"."organization_id" = $2 and "e"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $3 where "p"."organization_id" = $4 and "p"."id" in ($5, $6))) and exists (select "o"."id" from "event_outbox" as "o" where "o"."id" = "d"."outbox_id" and ("o"."project_id" is null or "o"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $7 where "p"."organization_id" = $8 and "p"."id" in ($9, $10))));
+-- parameters: [1,1,3,1,10,11,3,1,10,11]
+
+-- visibleCustomFieldIds
+select "vf"."id" from "custom_fields" as "vf" where "vf"."organization_id" = $1 and ("vf"."all_projects" = $2 or not exists (select "vfp"."project_id" from "custom_field_projects" as "vfp" where "vfp"."field_id" = "vf"."id") or exists (select "vfp"."project_id" from "custom_field_projects" as "vfp" where "vfp"."field_id" = "vf"."id" and "vfp"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $3 where "p"."organization_id" = $4 and "p"."id" in ($5, $6))));
+-- parameters: [1,1,3,1,10,11]

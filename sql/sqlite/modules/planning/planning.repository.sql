@@ -1,0 +1,70 @@
+-- modules/planning/planning.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- labelsOfProject
+select "l"."id", "l"."project_id", "lp"."key" as "project", "l"."name", "l"."color", "l"."description", (select count(*) as "n" from "task_labels" as "tl" where "tl"."label_id" = "l"."id") as "task_count", "l"."created_at", "l"."updated_at" from "labels" as "l" inner join "projects" as "lp" on "lp"."id" = "l"."project_id" where "l"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "l"."project_id" = ?;
+-- parameters: [3,1,10,11,10]
+
+-- milestonesOfProject
+select "m"."id", "m"."project_id", "mp"."key" as "project", "m"."name", "m"."description", "m"."due_date", coalesce(m.due_date, '9999-12-31') as "due_date_sort", "m"."state", (select count(*) as "n" from "tasks" as "mt" where "mt"."milestone_id" = "m"."id") as "task_count", "m"."created_at", "m"."updated_at" from "milestones" as "m" inner join "projects" as "mp" on "mp"."id" = "m"."project_id" where "m"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "m"."project_id" = ? and "m"."state" = ?;
+-- parameters: [3,1,10,11,10,"open"]
+
+-- sprintsOfProject
+select "sp"."id", "sp"."project_id", "spp"."key" as "project", "sp"."name", "sp"."goal", "sp"."start_date", "sp"."end_date", coalesce(sp.start_date, '9999-12-31') as "start_date_sort", coalesce(sp.end_date, '9999-12-31') as "end_date_sort", "sp"."state", (select count(*) as "n" from "tasks" as "st" where "st"."sprint_id" = "sp"."id") as "task_count", "sp"."created_at", "sp"."updated_at" from "sprints" as "sp" inner join "projects" as "spp" on "spp"."id" = "sp"."project_id" where "sp"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "sp"."project_id" = ? and "sp"."state" = ?;
+-- parameters: [3,1,10,11,10,"active"]
+
+-- findVisibleLabel
+select "l"."id", "l"."project_id", "lp"."key" as "project", "l"."name", "l"."color", "l"."description", (select count(*) as "n" from "task_labels" as "tl" where "tl"."label_id" = "l"."id") as "task_count", "l"."created_at", "l"."updated_at" from "labels" as "l" inner join "projects" as "lp" on "lp"."id" = "l"."project_id" where "l"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "l"."id" = ?;
+-- parameters: [3,1,10,11,5]
+
+-- findVisibleMilestone
+select "m"."id", "m"."project_id", "mp"."key" as "project", "m"."name", "m"."description", "m"."due_date", coalesce(m.due_date, '9999-12-31') as "due_date_sort", "m"."state", (select count(*) as "n" from "tasks" as "mt" where "mt"."milestone_id" = "m"."id") as "task_count", "m"."created_at", "m"."updated_at" from "milestones" as "m" inner join "projects" as "mp" on "mp"."id" = "m"."project_id" where "m"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "m"."id" = ?;
+-- parameters: [3,1,10,11,5]
+
+-- findVisibleSprint
+select "sp"."id", "sp"."project_id", "spp"."key" as "project", "sp"."name", "sp"."goal", "sp"."start_date", "sp"."end_date", coalesce(sp.start_date, '9999-12-31') as "start_date_sort", coalesce(sp.end_date, '9999-12-31') as "end_date_sort", "sp"."state", (select count(*) as "n" from "tasks" as "st" where "st"."sprint_id" = "sp"."id") as "task_count", "sp"."created_at", "sp"."updated_at" from "sprints" as "sp" inner join "projects" as "spp" on "spp"."id" = "sp"."project_id" where "sp"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "sp"."id" = ?;
+-- parameters: [3,1,10,11,5]
+
+-- insertLabel
+insert into "labels" ("project_id", "name", "color", "description", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?) returning "id";
+-- parameters: [10,"bug","#d73a4a","","2026-11-21T09:00:00.000Z","2026-11-21T09:00:00.000Z"]
+-- (stops here without a row: no result)
+
+-- insertMilestone
+insert into "milestones" ("project_id", "name", "description", "due_date", "state", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?) returning "id";
+-- parameters: [10,"v1","","2026-12-01","open","2026-11-21T09:00:00.000Z","2026-11-21T09:00:00.000Z"]
+-- (stops here without a row: no result)
+
+-- insertSprint
+insert into "sprints" ("project_id", "name", "goal", "start_date", "end_date", "state", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?) returning "id";
+-- parameters: [10,"Sprint 1","","2026-11-23","2026-12-04","planned","2026-11-21T09:00:00.000Z","2026-11-21T09:00:00.000Z"]
+-- (stops here without a row: no result)
+
+-- updateLabelFields
+update "labels" set "color" = ?, "updated_at" = ? where "id" = ?;
+-- parameters: ["#ededed","2026-11-21T09:00:00.000Z",5]
+
+-- updateMilestoneFields
+update "milestones" set "state" = ?, "updated_at" = ? where "id" = ?;
+-- parameters: ["closed","2026-11-21T09:00:00.000Z",5]
+
+-- updateSprintFields
+update "sprints" set "state" = ?, "updated_at" = ? where "id" = ?;
+-- parameters: ["active","2026-11-21T09:00:00.000Z",5]
+
+-- deletePlanningRow
+delete from "sprints" where "id" = ?;
+-- parameters: [5]
+
+-- findOtherActiveSprint
+select "id", "name" from "sprints" where "project_id" = ? and "state" = ? and "id" != ?;
+-- parameters: [10,"active",5]
+
+-- findSprintNamed
+select "id" from "sprints" where "project_id" = ? and "name" = ? and "id" != ?;
+-- parameters: [10,"Sprint 1",5]
+
+-- tasksCarrying
+select "task_id" from "task_labels" where "label_id" = ? order by "task_id";
+-- parameters: [5]
+select "id" from "tasks" where "milestone_id" = ? order by "id";
+-- parameters: [5]

@@ -1,0 +1,30 @@
+-- modules/projects/memberships.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- visibleMemberships
+select "m"."id", "m"."project_id" as "project", "p"."key" as "project_key", "m"."user_id" as "user", "u"."name" as "user_name", "u"."kind" as "user_kind", "m"."role", "m"."created_at", "m"."updated_at" from "project_memberships" as "m" inner join "projects" as "p" on "p"."id" = "m"."project_id" inner join "users" as "u" on "u"."id" = "m"."user_id" where "m"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "m"."project_id" = ?;
+-- parameters: [3,1,10,11,10]
+
+-- findVisibleMembership
+select "m"."id", "m"."project_id" as "project", "p"."key" as "project_key", "m"."user_id" as "user", "u"."name" as "user_name", "u"."kind" as "user_kind", "m"."role", "m"."created_at", "m"."updated_at" from "project_memberships" as "m" inner join "projects" as "p" on "p"."id" = "m"."project_id" inner join "users" as "u" on "u"."id" = "m"."user_id" where "m"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "m"."id" = ?;
+-- parameters: [3,1,10,11,7]
+
+-- findUserOfOrganization
+select "id" from "users" where "id" = ? and "organization_id" = ?;
+-- parameters: [3,1]
+
+-- insertMembership
+insert into "project_memberships" ("project_id", "user_id", "role", "created_at", "updated_at") values (?, ?, ?, ?, ?) returning "id";
+-- parameters: [10,3,"member","2026-11-21T09:00:00.000Z","2026-11-21T09:00:00.000Z"]
+-- (stops here without a row: no result)
+
+-- findOtherAdmin
+select "id" from "project_memberships" where "project_id" = ? and "role" = ? and "id" != ?;
+-- parameters: [10,"admin",7]
+
+-- updateMembershipRole
+update "project_memberships" set "role" = ?, "updated_at" = ? where "id" = ?;
+-- parameters: ["viewer","2026-11-21T09:00:00.000Z",7]
+
+-- deleteMembershipRow
+delete from "project_memberships" where "id" = ?;
+-- parameters: [7]

@@ -1,0 +1,29 @@
+-- modules/workflows/transitions.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- visibleTransitions
+select "t"."id", "t"."workflow_id" as "workflow", "w"."project_id" as "project", "t"."from_status_id" as "from_status", "t"."to_status_id" as "to_status", "fs"."name" as "from_status_name", "ts"."name" as "to_status_name", "t"."name", "t"."created_at", "t"."updated_at" from "transitions" as "t" inner join "workflows" as "w" on "w"."id" = "t"."workflow_id" inner join "statuses" as "fs" on "fs"."id" = "t"."from_status_id" inner join "statuses" as "ts" on "ts"."id" = "t"."to_status_id" where "w"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "t"."workflow_id" = ?;
+-- parameters: [3,1,10,11,2]
+
+-- findVisibleTransition
+select "t"."id", "t"."workflow_id" as "workflow", "w"."project_id" as "project", "t"."from_status_id" as "from_status", "t"."to_status_id" as "to_status", "fs"."name" as "from_status_name", "ts"."name" as "to_status_name", "t"."name", "t"."created_at", "t"."updated_at" from "transitions" as "t" inner join "workflows" as "w" on "w"."id" = "t"."workflow_id" inner join "statuses" as "fs" on "fs"."id" = "t"."from_status_id" inner join "statuses" as "ts" on "ts"."id" = "t"."to_status_id" where "w"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "t"."id" = ?;
+-- parameters: [3,1,10,11,8]
+
+-- transitionsOfWorkflows
+select "t"."id", "t"."workflow_id", "t"."from_status_id" as "from_status", "t"."to_status_id" as "to_status", "fs"."name" as "from_status_name", "ts"."name" as "to_status_name", "t"."name" from "transitions" as "t" inner join "statuses" as "fs" on "fs"."id" = "t"."from_status_id" inner join "statuses" as "ts" on "ts"."id" = "t"."to_status_id" where "t"."workflow_id" in (?, ?) order by "t"."id";
+-- parameters: [2,3]
+
+-- findTransitionBetween
+select "id" from "transitions" where "workflow_id" = ? and "from_status_id" = ? and "to_status_id" = ?;
+-- parameters: [2,4,5]
+
+-- insertTransitions
+insert into "transitions" ("workflow_id", "from_status_id", "to_status_id", "name", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?) returning "id";
+-- parameters: [2,4,5,"To Do → Done","2026-11-21T09:00:00.000Z","2026-11-21T09:00:00.000Z"]
+
+-- updateTransitionRow
+update "transitions" set "from_status_id" = ?, "to_status_id" = ?, "name" = ?, "updated_at" = ? where "id" = ?;
+-- parameters: [4,6,"Skip","2026-11-21T09:00:00.000Z",8]
+
+-- deleteTransitionRow
+delete from "transitions" where "id" = ?;
+-- parameters: [8]

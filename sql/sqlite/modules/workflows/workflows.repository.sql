@@ -1,0 +1,37 @@
+-- modules/workflows/workflows.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- visibleWorkflows
+select "w"."id", "w"."project_id" as "project", "w"."name", "w"."description", case when wp.workflow_id = w.id then 1 else 0 end as "active", "w"."created_at", "w"."updated_at" from "workflows" as "w" inner join "projects" as "wp" on "wp"."id" = "w"."project_id" where "w"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "w"."project_id" = ?;
+-- parameters: [3,1,10,11,10]
+
+-- findVisibleWorkflow
+select "w"."id", "w"."project_id" as "project", "w"."name", "w"."description", case when wp.workflow_id = w.id then 1 else 0 end as "active", "w"."created_at", "w"."updated_at" from "workflows" as "w" inner join "projects" as "wp" on "wp"."id" = "w"."project_id" where "w"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "w"."id" = ?;
+-- parameters: [3,1,10,11,2]
+
+-- insertWorkflow
+insert into "workflows" ("project_id", "name", "description", "created_at", "updated_at") values (?, ?, ?, ?, ?) returning "id";
+-- parameters: [10,"Kanban","","2026-11-21T09:00:00.000Z","2026-11-21T09:00:00.000Z"]
+-- (stops here without a row: no result)
+
+-- updateWorkflowFields
+update "workflows" set "name" = ?, "updated_at" = ? where "id" = ?;
+-- parameters: ["Kanban","2026-11-21T09:00:00.000Z",2]
+
+-- touchWorkflows
+update "workflows" set "updated_at" = ? where "id" in (?, ?);
+-- parameters: ["2026-11-21T09:00:00.000Z",2,3]
+
+-- activeWorkflowOf
+select "workflow_id" from "projects" where "id" = ?;
+-- parameters: [10]
+-- (stops here without a row: no result)
+
+-- setActiveWorkflow
+update "projects" set "workflow_id" = ?, "updated_at" = ? where "id" = ?;
+-- parameters: [2,"2026-11-21T09:00:00.000Z",10]
+
+-- deleteWorkflowWithTransitions
+delete from "transitions" where "workflow_id" = ?;
+-- parameters: [2]
+delete from "workflows" where "id" = ?;
+-- parameters: [2]

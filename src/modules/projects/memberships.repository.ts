@@ -1,0 +1,64 @@
+import type { Executor } from '../../db/database.ts';
+import type { ProjectRole } from '../../db/schema.ts';
+import type { Principal } from '../auth/principal.ts';
+import { visibleProjectIds } from '../../policy/visibility.repository.ts';
+
+/** Memberships of the caller's visible projects, optionally of one project, with project key and user. */
+export function visibleMemberships(db: Executor, principal: Principal, projectId?: number) {
+  const query = db
+    .selectFrom('project_memberships as m')
+    .innerJoin('projects as p', 'p.id', 'm.project_id')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .where('m.project_id', 'in', visibleProjectIds(db, principal))
+    .select([
+      'm.id',
+      'm.project_id as project',
+      'p.key as project_key',
+      'm.user_id as user',
+      'u.name as user_name',
+      'u.kind as user_kind',
+      'm.role',
+      'm.created_at',
+      'm.updated_at',
+    ]);
+  return projectId === undefined ? query : query.where('m.project_id', '=', projectId);
+}
+
+export type MembershipRow = NonNullable<Awaited<ReturnType<typeof findVisibleMembership>>>;
+
+export function findVisibleMembership(db: Executor, principal: Principal, id: number) {
+  return visibleMemberships(db, principal).where('m.id', '=', id).executeTakeFirst();
+}
+
+export function findUserOfOrganization(db: Executor, organizationId: number, userId: number) {
+  return db.selectFrom('users').select('id').where('id', '=', userId).where('organization_id', '=', organizationId).executeTakeFirst();
+}
+
+export async function insertMembership(db: Executor, values: { project_id: number; user_id: number; role: ProjectRole; at: string }): Promise<number> {
+  const { at, ...rest } = values;
+  const row = await db
+    .insertInto('project_memberships')
+    .values({ ...rest, created_at: at, updated_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** An admin membership of the project other than `membershipId`, if any. */
+export function findOtherAdmin(db: Executor, projectId: number, membershipId: number) {
+  return db
+    .selectFrom('project_memberships')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('role', '=', 'admin')
+    .where('id', '!=', membershipId)
+    .executeTakeFirst();
+}
+
+export async function updateMembershipRole(db: Executor, id: number, role: ProjectRole, at: string): Promise<void> {
+  await db.updateTable('project_memberships').set({ role, updated_at: at }).where('id', '=', id).execute();
+}
+
+export async function deleteMembershipRow(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('project_memberships').where('id', '=', id).execute();
+}
