@@ -7,6 +7,7 @@ import { principalOf } from '../../http/auth-hook.ts';
 import { ok } from '../../http/envelope.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { RateLimits } from '../../http/rate-limit.ts';
+import type { Api } from '../../http/types.ts';
 import { Envelope, errorResponses, IdParams } from '../../http/schemas.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { assertSameOrigin, clearSessionCookie, currentSession, linkBase, setSessionCookie } from '../../http/session-auth.ts';
@@ -31,6 +32,10 @@ import * as tokens from './tokens.service.ts';
  * after it.
  */
 const WRONG_CREDENTIALS = 'Wrong e-mail or password.';
+const hide = true;
+const signedIn = { console: true } as const;
+const sessionResponse = Envelope(schemas.SessionPayload);
+const noContent = { 204: Type.Null() };
 
 const clientOf = (request: FastifyRequest): Client => ({
   userAgent: String(request.headers['user-agent'] ?? ''),
@@ -38,20 +43,19 @@ const clientOf = (request: FastifyRequest): Client => ({
 });
 
 export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext, limits: RateLimits): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const throttle = new SignInThrottle(limits, ctx.config.signIn);
-  const hide = true;
-  const signedIn = { console: true } as const;
-  const sessionResponse = Envelope(schemas.SessionPayload);
-  const noContent = { 204: Type.Null() };
-
-  // -------------------------------------------------------------------------------------------
-  // Public: no session yet. A foreign Origin is refused (a foreign page cannot sign the browser in).
-
+  const app: Api = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // Public routes (no session yet) refuse a foreign Origin: a foreign page cannot sign the browser in.
   app.addHook('onRequest', async (request) => {
     if (request.url.startsWith('/api/console/') && !request.routeOptions.config.console) assertSameOrigin(ctx, request, false);
   });
+  registerSignInRoutes(app, ctx, new SignInThrottle(limits, ctx.config.signIn));
+  registerOwnAccountRoutes(app, ctx);
+  registerOrganizationRoutes(app, ctx);
+  registerTokenRoutes(app, ctx);
+}
 
+/** Public: first-run setup, sign-in, accepting an invitation, password resets. */
+function registerSignInRoutes(app: Api, ctx: AppContext, throttle: SignInThrottle): void {
   app.get('/api/console/setup/', {
     schema: { hide, response: { 200: Envelope(Type.Object({ needed: Type.Boolean() })), ...errorResponses() } },
   }, async () => ok({ needed: await setup.setupNeeded(ctx) }));
@@ -112,10 +116,10 @@ export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext,
     setSessionCookie(request, reply, session);
     return ok(payload);
   });
+}
 
-  // -------------------------------------------------------------------------------------------
-  // Signed in
-
+/** Signed in, about oneself: the session, sign-out, one's sessions, profile, password and notifications. */
+function registerOwnAccountRoutes(app: Api, ctx: AppContext): void {
   app.get('/api/console/session/', {
     schema: { hide, response: { 200: sessionResponse, ...errorResponses() } },
     config: signedIn,
@@ -165,6 +169,23 @@ export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext,
     return reply.code(204).send(null);
   });
 
+
+  app.get('/api/console/notifications/', {
+    schema: { hide, response: { 200: Envelope(Type.Array(schemas.Notification)), ...errorResponses() } },
+    config: signedIn,
+  }, async (request) => ok(await notifications.listOwnNotifications(ctx, principalOf(request))));
+
+  app.post('/api/console/notifications/:id/read/', {
+    schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
+    config: signedIn,
+  }, async (request, reply) => {
+    await inTransaction(ctx, (tx) => notifications.markNotificationRead(tx, principalOf(request), request.params.id));
+    return reply.code(204).send(null);
+  });
+}
+
+/** Signed in, about the organization: its name, its people and invitations. */
+function registerOrganizationRoutes(app: Api, ctx: AppContext): void {
   app.get('/api/console/organization/', {
     schema: { hide, response: { 200: Envelope(schemas.Organization), ...errorResponses() } },
     config: signedIn,
@@ -213,7 +234,10 @@ export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext,
     await inTransaction(ctx, (tx) => invitations.revokeInvitation(tx, principalOf(request), request.params.id));
     return reply.code(204).send(null);
   });
+}
 
+/** Signed in: service accounts and API tokens (one's own, or every one for owners and admins). */
+function registerTokenRoutes(app: Api, ctx: AppContext): void {
   app.post('/api/console/service-accounts/', {
     schema: { hide, body: schemas.ServiceAccountBody, response: { 201: Envelope(schemas.Person), ...errorResponses() } },
     config: signedIn,
@@ -240,19 +264,6 @@ export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext,
     config: signedIn,
   }, async (request, reply) => {
     await inTransaction(ctx, (tx) => tokens.revokeConsoleToken(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
-
-  app.get('/api/console/notifications/', {
-    schema: { hide, response: { 200: Envelope(Type.Array(schemas.Notification)), ...errorResponses() } },
-    config: signedIn,
-  }, async (request) => ok(await notifications.listOwnNotifications(ctx, principalOf(request))));
-
-  app.post('/api/console/notifications/:id/read/', {
-    schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
-    config: signedIn,
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => notifications.markNotificationRead(tx, principalOf(request), request.params.id));
     return reply.code(204).send(null);
   });
 }

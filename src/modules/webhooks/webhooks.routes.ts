@@ -23,13 +23,13 @@ import {
   WebhookEndpointCreated,
 } from './webhooks.schemas.ts';
 
+const tags = ['Webhooks'];
+const endpoint = Envelope(Type.Ref(WebhookEndpoint));
+const delivery = Envelope(Type.Ref(WebhookDelivery));
+
 export const webhookModels = [CatalogEntry, WebhookEndpoint, WebhookEndpointCreated, WebhookDelivery, WebhookAttempt, WebhookDeliveryDetail, VerifyResult];
 
 export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
-  const tags = ['Webhooks'];
-  const endpoint = Envelope(Type.Ref(WebhookEndpoint));
-  const delivery = Envelope(Type.Ref(WebhookDelivery));
-
   app.get('/api/v1/webhooks/catalog/', {
     schema: {
       tags,
@@ -40,6 +40,21 @@ export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'webhooks:read' },
   }, async () => ok(endpoints.listCatalog()));
 
+  registerEndpointRoutes(app, ctx);
+  registerDeliveryRoutes(app, ctx);
+
+  app.post('/api/v1/webhooks/verify/', {
+    schema: {
+      tags,
+      summary: "Check a signature computed over a payload with an endpoint's secret",
+      body: VerifyBody,
+      response: { 200: Envelope(Type.Ref(VerifyResult)), ...errorResponses(404) },
+    },
+    config: { scope: 'webhooks:write' },
+  }, async (request) => ok(await endpoints.verifySignature(ctx, principalOf(request), request.body)));
+}
+
+function registerEndpointRoutes(app: Api, ctx: AppContext): void {
   app.get('/api/v1/webhooks/endpoints/', {
     schema: {
       tags,
@@ -116,7 +131,9 @@ export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
     reply.code(201);
     return commitWrite(ctx, request, reply, (tx) => endpoints.sendTestEvent(tx, principalOf(request), request.params.id, request.id), ok<deliveries.DeliveryJson>);
   });
+}
 
+function registerDeliveryRoutes(app: Api, ctx: AppContext): void {
   app.get('/api/v1/webhooks/deliveries/', {
     schema: {
       tags,
@@ -153,14 +170,4 @@ export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
     reply.code(201);
     return commitWrite(ctx, request, reply, (tx) => deliveries.replayDelivery(tx, principalOf(request), request.params.id), ok<deliveries.DeliveryJson>);
   });
-
-  app.post('/api/v1/webhooks/verify/', {
-    schema: {
-      tags,
-      summary: "Check a signature computed over a payload with an endpoint's secret",
-      body: VerifyBody,
-      response: { 200: Envelope(Type.Ref(VerifyResult)), ...errorResponses(404) },
-    },
-    config: { scope: 'webhooks:write' },
-  }, async (request) => ok(await endpoints.verifySignature(ctx, principalOf(request), request.body)));
 }
