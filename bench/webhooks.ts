@@ -24,7 +24,8 @@ import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { recordEvent } from '../src/events/record-event.ts';
 import type { Principal } from '../src/modules/auth/principal.ts';
-import { createEndpoint } from '../src/modules/webhooks/endpoints.service.ts';
+import { inTransaction } from '../src/db/unit-of-work.ts';
+import { checkNewEndpoint, createEndpoint } from '../src/modules/webhooks/endpoints.service.ts';
 import { startWorker, WORKER_JOBS } from '../src/worker/run-worker.ts';
 
 const EVENTS = Number(process.env.EVENTS ?? 2000);
@@ -105,7 +106,8 @@ async function main(): Promise<void> {
     expiresAt: null,
   };
   for (let i = 0; i < ENDPOINTS; i += 1) {
-    await createEndpoint(ctx, principal, { url: `https://127.0.0.1:${port}/hook/${i}`, project: project.id, events: ['task.updated'] });
+    const checked = await checkNewEndpoint(ctx, principal, { url: `https://127.0.0.1:${port}/hook/${i}`, project: project.id, events: ['task.updated'] });
+    await inTransaction(ctx, (tx) => createEndpoint(tx, principal, checked));
   }
 
   const log = pino({ level: 'warn' });

@@ -6,7 +6,10 @@ import * as accounts from '../modules/accounts/accounts.service.ts';
 import type { ProjectRole, WorkspaceRole } from '../db/schema.ts';
 import { openContext } from './context.ts';
 import { listNotifications } from '../modules/webhooks/notifications.ts';
+import { inTransaction } from '../db/unit-of-work.ts';
+import { invite, mailInvitation } from '../modules/people/invitations.service.ts';
 import * as people from '../modules/people/people.service.ts';
+import { listTokensFor } from '../modules/people/tokens.service.ts';
 import { serviceBaseUrl } from '../config.ts';
 
 const WORKSPACE_ROLES: WorkspaceRole[] = ['owner', 'admin', 'member', 'guest'];
@@ -97,7 +100,8 @@ user
     action(async (ctx, opts: { org: string; email: string; role: WorkspaceRole }) => {
       if (!WORKSPACE_ROLES.includes(opts.role)) throw new InvalidArgumentError(`--role must be one of ${WORKSPACE_ROLES.join(', ')}`);
       const org = await accounts.findOrganization(ctx, opts.org);
-      return people.invite(ctx, org, null, { email: opts.email, role: opts.role }, serviceBaseUrl(ctx.config));
+      const recorded = await inTransaction(ctx, (tx) => invite(tx, org, null, { email: opts.email, role: opts.role }, serviceBaseUrl(ctx.config)));
+      return mailInvitation(ctx, recorded);
     }),
   );
 user
@@ -148,7 +152,7 @@ token
   .action(
     action(async (ctx, opts: { org?: string; account?: number }) => {
       const org = opts.org ? await accounts.findOrganization(ctx, opts.org) : undefined;
-      return { tokens: await people.listTokensFor(ctx, { organizationId: org?.id, accountId: opts.account }) };
+      return { tokens: await listTokensFor(ctx, { organizationId: org?.id, accountId: opts.account }) };
     }),
   );
 token

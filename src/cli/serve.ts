@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { serviceBaseUrl } from '../config.ts';
-import { issueSetupToken } from '../modules/people/people.service.ts';
+import { inTransaction } from '../db/unit-of-work.ts';
+import { issueSetupToken } from '../modules/people/setup.service.ts';
 import { buildApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { describeDatabase } from '../db/database.ts';
@@ -60,7 +61,7 @@ export async function serve(ctx: AppContext, parts: { api: boolean; worker: bool
  * create the organization and its owner account in the browser (README "The first person").
  */
 async function announceSetup(ctx: AppContext, log: FastifyBaseLogger, port: number): Promise<void> {
-  const setup = await issueSetupToken(ctx);
+  const setup = await inTransaction(ctx, (tx) => issueSetupToken(tx));
   if (!setup) return;
   const setupUrl = `${serviceBaseUrl(ctx.config, port)}/setup#token=${setup.token}`;
   log.warn({ setup_url: setupUrl, expires_at: setup.expires_at }, `No organization yet. Open ${setupUrl} to create it and its owner account (the link works once, until ${setup.expires_at}).`);

@@ -11,7 +11,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { SecureContext } from 'node:tls';
+import tls, { type SecureContext } from 'node:tls';
 import type { CheckedTarget, ResolvedAddress } from '../modules/webhooks/url-guard.ts';
 
 /**
@@ -37,8 +37,23 @@ export function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   };
 }
 
+/** Certificates trusted for receivers (node's `ca` option); undefined for the system roots. */
+export type TrustedCa = string | Buffer | Array<string | Buffer> | undefined;
+
 export class ConnectionPools {
   private readonly pools = new Map<string, Pool>();
+  /** Building a TLS context parses every trusted certificate: once per trust list, not per attempt. */
+  private readonly secureContexts = new Map<TrustedCa, SecureContext>();
+
+  /** The TLS context trusting `ca` (tests' own CA) or, without it, the system roots. */
+  secureContextFor(ca: TrustedCa): SecureContext {
+    let context = this.secureContexts.get(ca);
+    if (!context) {
+      context = tls.createSecureContext(ca ? { ca } : {});
+      this.secureContexts.set(ca, context);
+    }
+    return context;
+  }
 
   /** The agent for an attempt to `target`, whose addresses the guard has just checked. */
   agentFor(target: CheckedTarget, secureContext: SecureContext | undefined): http.Agent {

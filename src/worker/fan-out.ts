@@ -11,48 +11,26 @@
  * before commit rolls the marks back and the events are fanned out again.
  */
 import type { AppContext } from '../context.ts';
+import { inTransaction } from '../db/unit-of-work.ts';
 import { insertDeliveries, type NewDelivery } from '../modules/webhooks/webhooks.repository.ts';
+import * as repo from './fan-out.repository.ts';
 
 export async function fanOut(ctx: AppContext, limit = 200): Promise<number> {
-  return ctx.db.transaction().execute(async (trx) => {
-    const now = ctx.clock.nowIso();
-    let pending = trx.selectFrom('event_outbox').select('id').where('fanned_out_at', 'is', null).orderBy('id').limit(limit);
-    if (ctx.dialect === 'postgres') pending = pending.forUpdate().skipLocked();
-    const events = await trx
-      .updateTable('event_outbox')
-      .set({ fanned_out_at: now })
-      .where('id', 'in', pending)
-      .where('fanned_out_at', 'is', null)
-      .returning(['id', 'event_id', 'type', 'organization_id', 'project_id'])
-      .execute();
+  return inTransaction(ctx, async (tx) => {
+    const now = tx.clock.nowIso();
+    const events = await repo.takeUnfannedEvents(tx.db, tx.dialect, now, limit);
     if (events.length === 0) return 0;
     events.sort((a, b) => a.id - b.id);
 
-    const endpoints = (
-      await trx
-        .selectFrom('webhook_endpoints')
-        .select(['id', 'organization_id', 'governed_by', 'project_id', 'events'])
-        .where('organization_id', 'in', [...new Set(events.map((e) => e.organization_id))])
-        .where('enabled', '=', 1)
-        .orderBy('id')
-        .execute()
-    ).map((e) => ({ ...e, events: new Set(JSON.parse(e.events) as string[]) }));
+    const endpoints = (await repo.enabledEndpointsOf(tx.db, [...new Set(events.map((e) => e.organization_id))])).map((e) => ({
+      ...e,
+      events: new Set(JSON.parse(e.events) as string[]),
+    }));
     if (endpoints.length === 0) return events.length;
 
     const projectIds = [...new Set(events.flatMap((e) => (e.project_id === null ? [] : [e.project_id])))];
     const governorIds = [...new Set(endpoints.map((e) => e.governed_by))];
-    const sees = new Set(
-      projectIds.length === 0
-        ? []
-        : (
-            await trx
-              .selectFrom('project_memberships')
-              .select(['user_id', 'project_id'])
-              .where('user_id', 'in', governorIds)
-              .where('project_id', 'in', projectIds)
-              .execute()
-          ).map((m) => `${m.user_id}:${m.project_id}`),
-    );
+    const sees = new Set(projectIds.length === 0 ? [] : (await repo.membershipsAmong(tx.db, governorIds, projectIds)).map((m) => `${m.user_id}:${m.project_id}`));
 
     const deliveries: NewDelivery[] = [];
     for (const event of events) {
@@ -75,7 +53,7 @@ export async function fanOut(ctx: AppContext, limit = 200): Promise<number> {
         });
       }
     }
-    await insertDeliveries(trx, deliveries);
+    await insertDeliveries(tx.db, deliveries);
     return events.length;
   });
 }

@@ -8,7 +8,6 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import tls, { type SecureContext } from 'node:tls';
 import type { CheckedTarget } from '../modules/webhooks/url-guard.ts';
 
 export interface PostResult {
@@ -26,21 +25,6 @@ export interface PostOptions {
   agent: http.Agent;
   maxBodyBytes: number;
   timeoutMs: number;
-}
-
-type TrustedCa = string | Buffer | Array<string | Buffer> | undefined;
-
-// Building a TLS context parses every trusted certificate; do it once per trust list, not per attempt.
-const contexts = new Map<TrustedCa, SecureContext>();
-
-/** The TLS context trusting `ca` (tests' own CA) or, without it, the system roots. */
-export function secureContextFor(ca: TrustedCa): SecureContext {
-  let context = contexts.get(ca);
-  if (!context) {
-    context = tls.createSecureContext(ca ? { ca } : {});
-    contexts.set(ca, context);
-  }
-  return context;
 }
 
 function describe(error: unknown, options: PostOptions): string {
@@ -95,7 +79,7 @@ function postOnce(
       }
     });
     request.on('response', (response) => {
-      // Success is decided by the status line (API-DECISIONS); the body is only kept for the log.
+      // Success is decided by the status line (README "Receiving webhooks"); the body is only kept for the log.
       status = response.statusCode ?? null;
       response.on('data', (chunk: Buffer) => {
         const room = options.maxBodyBytes - kept;

@@ -1,5 +1,6 @@
 import { isoFromMs } from '../clock.ts';
 import type { AppContext } from '../context.ts';
+import * as repo from './retention.repository.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -10,15 +11,7 @@ const DAY_MS = 86_400_000;
  */
 export async function purgeOldDeliveries(ctx: AppContext): Promise<number> {
   const cutoff = isoFromMs(ctx.clock.nowMs() - ctx.config.webhooks.retentionDays * DAY_MS);
-  const deliveries = await ctx.db
-    .deleteFrom('webhook_deliveries')
-    .where('status', 'in', ['delivered', 'failed'])
-    .where('created_at', '<', cutoff)
-    .executeTakeFirst();
-  await ctx.db
-    .deleteFrom('event_outbox')
-    .where('fanned_out_at', '<', cutoff)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.outbox_id', '=', 'event_outbox.id'))))
-    .execute();
-  return Number(deliveries.numDeletedRows);
+  const deleted = await repo.deleteFinishedDeliveriesBefore(ctx.db, cutoff);
+  await repo.deleteUnreferencedEventsBefore(ctx.db, cutoff);
+  return deleted;
 }

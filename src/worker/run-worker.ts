@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { purgeExpiredIdempotencyKeys } from '../http/idempotency.ts';
-import { DeliveryPump } from './deliver-due.ts';
+import { DeliveryPump } from './delivery-pump.ts';
 import { fanOut } from './fan-out.ts';
 import { purgeOldDeliveries } from './retention.ts';
 import { purgeEndedSessionsAndLinks } from '../modules/sessions/sessions.service.ts';

@@ -1,6 +1,6 @@
 /**
- * Scheduled events (issue 6 item 7), emitted with `source: "scheduler"` and recorded in the
- * task's activity:
+ * Scheduled events, emitted with `source: "scheduler"` and recorded in the task's activity
+ * (README "API conventions", "Scheduled events"):
  * - `task.due_soon`, once per task per due date. A due date means the end of that day (UTC);
  *   the event fires when that moment is within DUE_SOON_WINDOW_HOURS (default 24), for tasks
  *   not in a done-category status and not already past due. Moving the due date re-arms it.
@@ -15,7 +15,10 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { isoFromMs } from '../clock.ts';
 import type { Executor } from '../db/database.ts';
+import { inTransaction } from '../db/unit-of-work.ts';
 import { type ActionOrigin, recordEvent } from '../events/record-event.ts';
+import { recordActivities } from '../modules/activity/activity.repository.ts';
+import * as repo from './scheduler.repository.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -26,48 +29,22 @@ function schedulerOrigin(organization: ActionOrigin['organization']): ActionOrig
   return { organization, actor: { ...SCHEDULER_ACTOR }, source: 'scheduler', correlationId: `sched_${randomUUID().replaceAll('-', '')}` };
 }
 
-function selectTasks(db: Executor) {
-  return db
-    .selectFrom('tasks as t')
-    .innerJoin('statuses as s', 's.id', 't.status_id')
-    .innerJoin('projects as p', 'p.id', 't.project_id')
-    .innerJoin('organizations as o', 'o.id', 'p.organization_id')
-    .select([
-      't.id',
-      't.key',
-      't.title',
-      't.due_date',
-      't.assignee_id',
-      't.project_id',
-      't.updated_at',
-      's.name as status',
-      'p.key as project_key',
-      'o.id as organization_id',
-      'o.slug as organization_slug',
-      'o.name as organization_name',
-    ]);
-}
-
-type TaskRow = Awaited<ReturnType<ReturnType<typeof selectTasks>['executeTakeFirstOrThrow']>>;
-
-function taskSummary(task: TaskRow) {
+function taskSummary(task: repo.ScheduledTaskRow) {
   return { key: task.key, title: task.title, project: task.project_key, status: task.status, assignee: task.assignee_id, due_date: task.due_date };
 }
 
+/** In one transaction: claims the notice (false if another worker has it), writes the activity row and the event. */
 async function emit(
   ctx: AppContext,
-  task: TaskRow,
-  claim: (trx: Executor, now: string) => Promise<boolean>,
+  task: repo.ScheduledTaskRow,
+  claim: (db: Executor, now: string) => Promise<boolean>,
   event: { type: 'task.due_soon' | 'task.escalated'; action: string; field: string; value: unknown; data: Record<string, unknown> },
 ): Promise<boolean> {
-  return ctx.db.transaction().execute(async (trx) => {
-    const now = ctx.clock.nowIso();
-    if (!(await claim(trx, now))) return false;
-    await trx
-      .insertInto('activities')
-      .values({ task_id: task.id, actor_id: null, action: event.action, field: event.field, from_value: null, to_value: JSON.stringify(event.value), created_at: now })
-      .execute();
-    await recordEvent(trx, {
+  return inTransaction(ctx, async (tx) => {
+    const now = tx.clock.nowIso();
+    if (!(await claim(tx.db, now))) return false;
+    await recordActivities(tx.db, [{ task_id: task.id, actor_id: null, action: event.action, field: event.field, from_value: null, to_value: JSON.stringify(event.value), created_at: now }]);
+    await recordEvent(tx.db, {
       type: event.type,
       origin: schedulerOrigin({ id: task.organization_id, slug: task.organization_slug, name: task.organization_name }),
       projectId: task.project_id,
@@ -84,29 +61,12 @@ export async function emitDueSoon(ctx: AppContext, limit = 200): Promise<number>
   const today = isoFromMs(nowMs).slice(0, 10);
   // End of day D is within the window  <=>  D < the calendar day of (now + window).
   const horizon = isoFromMs(nowMs + windowHours * 3_600_000).slice(0, 10);
-  const tasks = await selectTasks(ctx.db)
-    .where('t.due_date', 'is not', null)
-    .where('t.due_date', '>=', today)
-    .where('t.due_date', '<', horizon)
-    .where('s.category', '!=', 'done')
-    .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom('task_due_notices as n').select('n.id').whereRef('n.task_id', '=', 't.id').whereRef('n.due_date', '=', 't.due_date'))),
-    )
-    .orderBy('t.id')
-    .limit(limit)
-    .execute();
+  const tasks = await repo.tasksDueSoon(ctx.db, { today, horizon }, limit);
 
   let emitted = 0;
   for (const task of tasks) {
     const dueDate = task.due_date!;
-    const claim = async (trx: Executor, now: string) =>
-      (await trx
-        .insertInto('task_due_notices')
-        .values({ task_id: task.id, due_date: dueDate, created_at: now })
-        .onConflict((oc) => oc.columns(['task_id', 'due_date']).doNothing())
-        .returning('id')
-        .executeTakeFirst()) !== undefined;
-    const done = await emit(ctx, task, claim, {
+    const done = await emit(ctx, task, (db, now) => repo.claimDueNotice(db, task.id, dueDate, now), {
       type: 'task.due_soon',
       action: 'due_soon',
       field: 'due_date',
@@ -121,28 +81,11 @@ export async function emitDueSoon(ctx: AppContext, limit = 200): Promise<number>
 export async function escalateStuckTasks(ctx: AppContext, limit = 200): Promise<number> {
   const days = ctx.config.scheduler.escalateAfterDays;
   const threshold = isoFromMs(ctx.clock.nowMs() - days * DAY_MS);
-  const tasks = await selectTasks(ctx.db)
-    .where('s.category', '=', 'in_progress')
-    .where('t.updated_at', '<=', threshold)
-    .where((eb) =>
-      eb.not(
-        eb.exists(eb.selectFrom('task_escalations as x').select('x.id').whereRef('x.task_id', '=', 't.id').whereRef('x.stuck_since', '=', 't.updated_at')),
-      ),
-    )
-    .orderBy('t.id')
-    .limit(limit)
-    .execute();
+  const tasks = await repo.stuckTasks(ctx.db, threshold, limit);
 
   let emitted = 0;
   for (const task of tasks) {
-    const claim = async (trx: Executor, now: string) =>
-      (await trx
-        .insertInto('task_escalations')
-        .values({ task_id: task.id, stuck_since: task.updated_at, created_at: now })
-        .onConflict((oc) => oc.columns(['task_id', 'stuck_since']).doNothing())
-        .returning('id')
-        .executeTakeFirst()) !== undefined;
-    const done = await emit(ctx, task, claim, {
+    const done = await emit(ctx, task, (db, now) => repo.claimEscalation(db, task.id, task.updated_at, now), {
       type: 'task.escalated',
       action: 'escalated',
       field: 'status',

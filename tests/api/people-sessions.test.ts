@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueSetupToken } from '../../src/modules/people/people.service.ts';
+import { inTransaction } from '../../src/db/unit-of-work.ts';
+import { issueSetupToken } from '../../src/modules/people/setup.service.ts';
 import { purgeEndedSessionsAndLinks } from '../../src/modules/sessions/sessions.service.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
 import { browserFrom, HOST, ORIGIN, PASSWORD, person, sessionCookieOf, signIn } from '../helpers/people.ts';
@@ -16,8 +17,8 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
 
   it('the setup link creates the organization and its owner once, and signs the owner in', async () => {
     expect((await h.request('GET', '/api/console/setup/')).body.data).toEqual({ needed: true });
-    const first = (await issueSetupToken(h.ctx))!;
-    const second = (await issueSetupToken(h.ctx))!;
+    const first = (await inTransaction(h.ctx, issueSetupToken))!;
+    const second = (await inTransaction(h.ctx, issueSetupToken))!;
     const body = { token: first.token, organization: { name: 'Acme', slug: 'acme' }, name: 'Ann', email: 'Ann@Acme.test', password: PASSWORD };
 
     const short = await publicPost('/api/console/setup/', { ...body, password: 'short' });
@@ -41,7 +42,7 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
       expect(again.status).toBe(400);
       expect(again.body.error.details.fields.token).toMatch(/not a valid setup link/);
     }
-    expect(await issueSetupToken(h.ctx)).toBeNull();
+    expect(await inTransaction(h.ctx, issueSetupToken)).toBeNull();
     expect((await h.request('GET', '/api/console/setup/')).body.data).toEqual({ needed: false });
     expect(await h.ctx.db.selectFrom('organizations').select('slug').execute()).toEqual([{ slug: 'acme' }]);
 

@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOST_ATTEMPT_ERROR, deliverDue } from '../../src/worker/deliver-due.ts';
+import { deliverDue } from '../../src/worker/deliver-due.ts';
+import { LOST_ATTEMPT_ERROR } from '../../src/worker/delivery-claims.ts';
 import { processUrl } from '../helpers/database.ts';
 import { captureLogger, createWebhookHarness, emitEvent, type WebhookHarness } from '../helpers/webhooks.ts';
 

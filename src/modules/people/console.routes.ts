@@ -2,52 +2,69 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { ok } from '../../http/envelope.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { RateLimits } from '../../http/rate-limit.ts';
+import type { Api } from '../../http/types.ts';
 import { Envelope, errorResponses, IdParams } from '../../http/schemas.ts';
+import { commitWrite } from '../../http/unit-of-work.ts';
 import { assertSameOrigin, clearSessionCookie, currentSession, linkBase, setSessionCookie } from '../../http/session-auth.ts';
 import { listSessions, revokeSession } from '../sessions/sessions.service.ts';
 import { SignInThrottle } from '../sessions/sign-in-throttle.ts';
 import * as schemas from './console.schemas.ts';
+import * as invitations from './invitations.service.ts';
+import type { Client } from './links.ts';
+import * as notifications from './notifications.service.ts';
+import * as resets from './password-resets.service.ts';
+import { hashNewPassword } from './passwords.ts';
 import * as people from './people.service.ts';
+import * as setup from './setup.service.ts';
+import * as signIn from './sign-in.service.ts';
+import * as tokens from './tokens.service.ts';
 
 /**
  * The organization console API under /api/console/ (README "People and sign-in"): what the
  * web app needs beyond the published API. Only a signed-in person's session cookie
  * authenticates it (`config.console`); it is left out of the published OpenAPI document.
+ * Writes run in one unit of work each; a new password is hashed before it, and mail goes out
+ * after it.
  */
 const WRONG_CREDENTIALS = 'Wrong e-mail or password.';
+const hide = true;
+const signedIn = { console: true } as const;
+const sessionResponse = Envelope(schemas.SessionPayload);
+const noContent = { 204: Type.Null() };
 
-const clientOf = (request: FastifyRequest): people.Client => ({
+const clientOf = (request: FastifyRequest): Client => ({
   userAgent: String(request.headers['user-agent'] ?? ''),
   ip: request.ip,
 });
 
 export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext, limits: RateLimits): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const throttle = new SignInThrottle(limits, ctx.config.signIn);
-  const hide = true;
-  const signedIn = { console: true } as const;
-  const sessionResponse = Envelope(schemas.SessionPayload);
-  const noContent = { 204: Type.Null() };
-
-  // -------------------------------------------------------------------------------------------
-  // Public: no session yet. A foreign Origin is refused (a foreign page cannot sign the browser in).
-
+  const app: Api = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // Public routes (no session yet) refuse a foreign Origin: a foreign page cannot sign the browser in.
   app.addHook('onRequest', async (request) => {
     if (request.url.startsWith('/api/console/') && !request.routeOptions.config.console) assertSameOrigin(ctx, request, false);
   });
+  registerSignInRoutes(app, ctx, new SignInThrottle(limits, ctx.config.signIn));
+  registerOwnAccountRoutes(app, ctx);
+  registerOrganizationRoutes(app, ctx);
+  registerTokenRoutes(app, ctx);
+}
 
+/** Public: first-run setup, sign-in, accepting an invitation, password resets. */
+function registerSignInRoutes(app: Api, ctx: AppContext, throttle: SignInThrottle): void {
   app.get('/api/console/setup/', {
     schema: { hide, response: { 200: Envelope(Type.Object({ needed: Type.Boolean() })), ...errorResponses() } },
-  }, async () => ok({ needed: await people.setupNeeded(ctx) }));
+  }, async () => ok({ needed: await setup.setupNeeded(ctx) }));
 
   app.post('/api/console/setup/', {
     schema: { hide, body: schemas.SetupBody, response: { 201: sessionResponse, ...errorResponses(409) } },
   }, async (request, reply) => {
-    const { session, payload } = await people.completeSetup(ctx, request.body, clientOf(request));
+    const passwordHash = await hashNewPassword(request.body.password);
+    const { session, payload } = await inTransaction(ctx, (tx) => setup.completeSetup(tx, request.body, passwordHash, clientOf(request)));
     setSessionCookie(request, reply, session);
     return reply.code(201).send(ok(payload));
   });
@@ -57,11 +74,12 @@ export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext,
   }, async (request, reply) => {
     const { email, password } = request.body;
     await throttle.check(reply, email, request.ip);
-    const result = await people.signIn(ctx, { email, password }, clientOf(request));
-    if (!result) {
+    const account = await signIn.accountForCredentials(ctx, { email, password });
+    if (account === null) {
       await throttle.failed(email, request.ip);
       throw new ApiError('INVALID_CREDENTIALS', WRONG_CREDENTIALS);
     }
+    const result = await inTransaction(ctx, (tx) => signIn.signedInSession(tx, account, clientOf(request)));
     await throttle.succeeded(email);
     setSessionCookie(request, reply, result.session);
     return ok(result.payload);
@@ -69,12 +87,13 @@ export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext,
 
   app.get('/api/console/invitations/lookup/', {
     schema: { hide, querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }), response: { 200: Envelope(schemas.InvitationLookup), ...errorResponses(404) } },
-  }, async (request) => ok(await people.lookupInvitation(ctx, request.query.token)));
+  }, async (request) => ok(await invitations.lookupInvitation(ctx, request.query.token)));
 
   app.post('/api/console/invitations/accept/', {
     schema: { hide, body: schemas.AcceptBody, response: { 201: sessionResponse, ...errorResponses(409) } },
   }, async (request, reply) => {
-    const { session, payload } = await people.acceptInvitation(ctx, request.body, clientOf(request));
+    const passwordHash = await hashNewPassword(request.body.password);
+    const { session, payload } = await inTransaction(ctx, (tx) => invitations.acceptInvitation(tx, request.body, passwordHash, clientOf(request)));
     setSessionCookie(request, reply, session);
     return reply.code(201).send(ok(payload));
   });
@@ -83,33 +102,35 @@ export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext,
     schema: { hide, body: schemas.ResetRequestBody, response: { 202: Type.Object({ success: Type.Literal(true), data: Type.Null() }), ...errorResponses() } },
   }, async (request, reply) => {
     await throttle.spendAddress(reply, request.ip);
-    const { mailing } = await people.requestPasswordReset(ctx, request.body.email, linkBase(ctx, request));
-    mailing.catch((error: unknown) => request.log.error({ err: error }, 'could not e-mail a password reset link'));
+    const mails = await inTransaction(ctx, (tx) => resets.requestPasswordReset(tx, request.body.email, linkBase(ctx, request)));
+    // Not awaited: the answer must not take longer when someone was found.
+    resets.sendResetMails(ctx, mails).catch((error: unknown) => request.log.error({ err: error }, 'could not e-mail a password reset link'));
     return reply.code(202).send({ success: true, data: null });
   });
 
   app.post('/api/console/password-resets/complete/', {
     schema: { hide, body: schemas.ResetCompleteBody, response: { 200: sessionResponse, ...errorResponses() } },
   }, async (request, reply) => {
-    const { session, payload } = await people.completePasswordReset(ctx, request.body, clientOf(request));
+    const passwordHash = await hashNewPassword(request.body.password);
+    const { session, payload } = await inTransaction(ctx, (tx) => resets.completePasswordReset(tx, request.body, passwordHash, clientOf(request)));
     setSessionCookie(request, reply, session);
     return ok(payload);
   });
+}
 
-  // -------------------------------------------------------------------------------------------
-  // Signed in
-
+/** Signed in, about oneself: the session, sign-out, one's sessions, profile, password and notifications. */
+function registerOwnAccountRoutes(app: Api, ctx: AppContext): void {
   app.get('/api/console/session/', {
     schema: { hide, response: { 200: sessionResponse, ...errorResponses() } },
     config: signedIn,
-  }, async (request) => ok(await people.sessionPayload(ctx, ctx.db, currentSession(request))));
+  }, async (request) => ok(await signIn.sessionPayload(ctx, ctx.db, currentSession(request))));
 
   app.post('/api/console/sign-out/', {
     schema: { hide, response: { ...noContent, ...errorResponses() } },
     config: signedIn,
   }, async (request, reply) => {
     const principal = principalOf(request);
-    await revokeSession(ctx, principal.userId, currentSession(request).id);
+    await inTransaction(ctx, (tx) => revokeSession(tx, principal.userId, currentSession(request).id));
     clearSessionCookie(request, reply);
     return reply.code(204).send(null);
   });
@@ -123,7 +144,7 @@ export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext,
     schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
     config: signedIn,
   }, async (request, reply) => {
-    await revokeSession(ctx, principalOf(request).userId, request.params.id);
+    await inTransaction(ctx, (tx) => revokeSession(tx, principalOf(request).userId, request.params.id));
     if (request.params.id === currentSession(request).id) clearSessionCookie(request, reply);
     return reply.code(204).send(null);
   });
@@ -136,16 +157,35 @@ export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext,
   app.patch('/api/console/profile/', {
     schema: { hide, body: schemas.NameBody, response: { 200: Envelope(schemas.Person), ...errorResponses() } },
     config: signedIn,
-  }, async (request) => ok(await people.updateProfile(ctx, principalOf(request), request.body)));
+  }, async (request, reply) => commitWrite(ctx, request, reply, (tx) => people.updateProfile(tx, principalOf(request), request.body), ok));
 
   app.post('/api/console/profile/password/', {
     schema: { hide, body: schemas.PasswordChangeBody, response: { ...noContent, ...errorResponses() } },
     config: signedIn,
   }, async (request, reply) => {
-    await people.changePassword(ctx, principalOf(request), request.body);
+    const principal = principalOf(request);
+    const passwordHash = await people.checkPasswordChange(ctx, principal, request.body);
+    await inTransaction(ctx, (tx) => people.changePassword(tx, principal, passwordHash));
     return reply.code(204).send(null);
   });
 
+
+  app.get('/api/console/notifications/', {
+    schema: { hide, response: { 200: Envelope(Type.Array(schemas.Notification)), ...errorResponses() } },
+    config: signedIn,
+  }, async (request) => ok(await notifications.listOwnNotifications(ctx, principalOf(request))));
+
+  app.post('/api/console/notifications/:id/read/', {
+    schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
+    config: signedIn,
+  }, async (request, reply) => {
+    await inTransaction(ctx, (tx) => notifications.markNotificationRead(tx, principalOf(request), request.params.id));
+    return reply.code(204).send(null);
+  });
+}
+
+/** Signed in, about the organization: its name, its people and invitations. */
+function registerOrganizationRoutes(app: Api, ctx: AppContext): void {
   app.get('/api/console/organization/', {
     schema: { hide, response: { 200: Envelope(schemas.Organization), ...errorResponses() } },
     config: signedIn,
@@ -154,7 +194,7 @@ export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext,
   app.patch('/api/console/organization/', {
     schema: { hide, body: schemas.NameBody, response: { 200: Envelope(schemas.Organization), ...errorResponses() } },
     config: signedIn,
-  }, async (request) => ok(await people.updateOrganization(ctx, principalOf(request), request.body)));
+  }, async (request, reply) => commitWrite(ctx, request, reply, (tx) => people.updateOrganization(tx, principalOf(request), request.body), ok));
 
   app.get('/api/console/people/', {
     schema: { hide, response: { 200: Envelope(Type.Array(schemas.Person)), ...errorResponses() } },
@@ -164,64 +204,66 @@ export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext,
   app.patch('/api/console/people/:id/', {
     schema: { hide, params: IdParams, body: schemas.PersonPatchBody, response: { 200: Envelope(schemas.Person), ...errorResponses(404, 409) } },
     config: signedIn,
-  }, async (request) => ok(await people.updatePerson(ctx, principalOf(request), request.params.id, request.body)));
+  }, async (request, reply) => commitWrite(ctx, request, reply, (tx) => people.updatePerson(tx, principalOf(request), request.params.id, request.body), ok));
 
   app.post('/api/console/people/:id/password-reset/', {
     schema: { hide, params: IdParams, response: { 201: Envelope(schemas.ResetLink), ...errorResponses(404) } },
     config: signedIn,
-  }, async (request, reply) => reply.code(201).send(ok(await people.issuePasswordReset(ctx, principalOf(request), request.params.id, linkBase(ctx, request)))));
+  }, async (request, reply) => {
+    reply.code(201);
+    return commitWrite(ctx, request, reply, (tx) => resets.issuePasswordReset(tx, principalOf(request), request.params.id, linkBase(ctx, request)), ok);
+  });
 
   app.get('/api/console/invitations/', {
     schema: { hide, response: { 200: Envelope(Type.Array(schemas.Invitation)), ...errorResponses() } },
     config: signedIn,
-  }, async (request) => ok(await people.listInvitations(ctx, principalOf(request))));
+  }, async (request) => ok(await invitations.listInvitations(ctx, principalOf(request))));
 
   app.post('/api/console/invitations/', {
     schema: { hide, body: schemas.InvitationBody, response: { 201: Envelope(schemas.CreatedInvitation), ...errorResponses(409) } },
     config: signedIn,
-  }, async (request, reply) => reply.code(201).send(ok(await people.createInvitation(ctx, principalOf(request), request.body, linkBase(ctx, request)))));
+  }, async (request, reply) => {
+    const recorded = await inTransaction(ctx, (tx) => invitations.createInvitation(tx, principalOf(request), request.body, linkBase(ctx, request)));
+    return reply.code(201).send(ok(await invitations.mailInvitation(ctx, recorded)));
+  });
 
   app.delete('/api/console/invitations/:id/', {
     schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
     config: signedIn,
   }, async (request, reply) => {
-    await people.revokeInvitation(ctx, principalOf(request), request.params.id);
+    await inTransaction(ctx, (tx) => invitations.revokeInvitation(tx, principalOf(request), request.params.id));
     return reply.code(204).send(null);
   });
+}
 
+/** Signed in: service accounts and API tokens (one's own, or every one for owners and admins). */
+function registerTokenRoutes(app: Api, ctx: AppContext): void {
   app.post('/api/console/service-accounts/', {
     schema: { hide, body: schemas.ServiceAccountBody, response: { 201: Envelope(schemas.Person), ...errorResponses() } },
     config: signedIn,
-  }, async (request, reply) => reply.code(201).send(ok(await people.createServiceAccount(ctx, principalOf(request), request.body))));
+  }, async (request, reply) => {
+    reply.code(201);
+    return commitWrite(ctx, request, reply, (tx) => people.createServiceAccount(tx, principalOf(request), request.body), ok);
+  });
 
   app.get('/api/console/tokens/', {
     schema: { hide, response: { 200: Envelope(Type.Array(schemas.Token)), ...errorResponses() } },
     config: signedIn,
-  }, async (request) => ok(await people.listTokens(ctx, principalOf(request))));
+  }, async (request) => ok(await tokens.listTokens(ctx, principalOf(request))));
 
   app.post('/api/console/tokens/', {
     schema: { hide, body: schemas.TokenBody, response: { 201: Envelope(schemas.CreatedToken), ...errorResponses(404) } },
     config: signedIn,
-  }, async (request, reply) => reply.code(201).send(ok(await people.createConsoleToken(ctx, principalOf(request), request.body))));
+  }, async (request, reply) => {
+    reply.code(201);
+    return commitWrite(ctx, request, reply, (tx) => tokens.createConsoleToken(tx, principalOf(request), request.body), ok);
+  });
 
   app.delete('/api/console/tokens/:id/', {
     schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
     config: signedIn,
   }, async (request, reply) => {
-    await people.revokeConsoleToken(ctx, principalOf(request), request.params.id);
-    return reply.code(204).send(null);
-  });
-
-  app.get('/api/console/notifications/', {
-    schema: { hide, response: { 200: Envelope(Type.Array(schemas.Notification)), ...errorResponses() } },
-    config: signedIn,
-  }, async (request) => ok(await people.listOwnNotifications(ctx, principalOf(request))));
-
-  app.post('/api/console/notifications/:id/read/', {
-    schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
-    config: signedIn,
-  }, async (request, reply) => {
-    await people.markNotificationRead(ctx, principalOf(request), request.params.id);
+    await inTransaction(ctx, (tx) => tokens.revokeConsoleToken(tx, principalOf(request), request.params.id));
     return reply.code(204).send(null);
   });
 }

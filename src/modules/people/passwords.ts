@@ -23,14 +23,28 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, OPTIONS);
 }
 
-/** A hash of nothing anyone knows, verified against when there is no account, so that answer takes as long as a wrong password. */
-let dummy: Promise<string> | undefined;
+/**
+ * A new password, checked against the rules and hashed: do this before the unit of work that
+ * stores it, so the transaction never waits on argon2.
+ */
+export async function hashNewPassword(password: string, field = 'password'): Promise<string> {
+  checkPasswordRules(password, field);
+  return hashPassword(password);
+}
+
+/**
+ * An immutable constant, not state: the hash verified against when there is no account, so that
+ * answer takes as long as a wrong password. Its parameters are OPTIONS' own, so verifying it
+ * costs exactly what verifying a real hash does; its salt and digest are fixed bytes that were
+ * produced from a random password nobody kept (and it never signs anyone in: with no account
+ * the answer is false whatever the result).
+ */
+const NO_ACCOUNT_HASH = `$argon2id$v=19$m=${OPTIONS.memoryCost},t=${OPTIONS.timeCost},p=${OPTIONS.parallelism}$D6K0QthWNFrma6FrRWdqrw$5/WsQclIEDp7y/bXSeiHO0cgdzIbNO1RPd21FsN74iA`;
 
 /** True when `password` matches `stored`; with no stored hash, spends the same time and answers false. */
 export async function verifyPassword(stored: string | null, password: string): Promise<boolean> {
   if (!stored) {
-    dummy ??= hashPassword(`no account ${Math.random()}`);
-    await verify(await dummy, password).catch(() => false);
+    await verify(NO_ACCOUNT_HASH, password).catch(() => false);
     return false;
   }
   return verify(stored, password).catch(() => false);

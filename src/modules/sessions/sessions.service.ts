@@ -1,11 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { isoFromMs } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/database.ts';
+import type { Tx } from '../../db/unit-of-work.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { ALL_SCOPES } from '../auth/scopes.ts';
 import { hashToken } from '../auth/tokens.ts';
+import * as repo from './sessions.repository.ts';
 
 /**
  * Browser sessions of people (README "People and sign-in"). The cookie holds an opaque
@@ -49,23 +50,19 @@ export function sessionExpiresAt(ctx: AppContext, session: Pick<SessionRow, 'las
   return idle < session.expires_at ? idle : session.expires_at;
 }
 
-export async function startSession(ctx: AppContext, db: Executor, userId: number, client: { userAgent: string; ip: string }): Promise<CurrentSession> {
+export async function startSession(tx: Tx, userId: number, client: { userAgent: string; ip: string }): Promise<CurrentSession> {
   const token = newSessionToken();
-  const now = ctx.clock.nowIso();
-  const row = await db
-    .insertInto('sessions')
-    .values({
-      user_id: userId,
-      token_hash: hashToken(token),
-      created_at: now,
-      last_seen_at: now,
-      expires_at: isoFromMs(ctx.clock.nowMs() + ctx.config.sessions.absoluteMs),
-      revoked_at: null,
-      user_agent: client.userAgent.slice(0, 300),
-      ip: client.ip.slice(0, 100),
-    })
-    .returning(['id', 'user_id', 'created_at', 'last_seen_at', 'expires_at'])
-    .executeTakeFirstOrThrow();
+  const now = tx.clock.nowIso();
+  const row = await repo.insertSession(tx.db, {
+    user_id: userId,
+    token_hash: hashToken(token),
+    created_at: now,
+    last_seen_at: now,
+    expires_at: isoFromMs(tx.clock.nowMs() + tx.config.sessions.absoluteMs),
+    revoked_at: null,
+    user_agent: client.userAgent.slice(0, 300),
+    ip: client.ip.slice(0, 100),
+  });
   return { ...row, token };
 }
 
@@ -76,28 +73,7 @@ const signedOut = (message: string) => new ApiError('UNAUTHENTICATED', message);
  * `touch: false` checks without counting as a use (an open live stream re-checking its session is not the person at work).
  */
 export async function principalOfSession(ctx: AppContext, token: string, options: { touch?: boolean } = {}): Promise<{ principal: Principal; session: CurrentSession }> {
-  const row = await ctx.db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-    .select([
-      's.id',
-      's.user_id',
-      's.created_at',
-      's.last_seen_at',
-      's.expires_at',
-      's.revoked_at',
-      'u.name as user_name',
-      'u.email as user_email',
-      'u.kind as user_kind',
-      'u.role',
-      'u.active',
-      'o.id as organization_id',
-      'o.slug as organization_slug',
-      'o.name as organization_name',
-    ])
-    .where('s.token_hash', '=', hashToken(token))
-    .executeTakeFirst();
+  const row = await repo.findSessionByTokenHash(ctx.db, hashToken(token));
   if (!row) throw signedOut('The session is not valid. Sign in again.');
   if (row.revoked_at) throw signedOut('The session has ended. Sign in again.');
   if (!row.active) throw signedOut('The account is deactivated.');
@@ -107,7 +83,7 @@ export async function principalOfSession(ctx: AppContext, token: string, options
   let lastSeen = row.last_seen_at;
   if (options.touch !== false && nowMs - Date.parse(lastSeen) >= TOUCH_EVERY_MS) {
     lastSeen = ctx.clock.nowIso();
-    await ctx.db.updateTable('sessions').set({ last_seen_at: lastSeen }).where('id', '=', row.id).execute();
+    await repo.touchSession(ctx.db, row.id, lastSeen);
   }
   const session: CurrentSession = { id: row.id, user_id: row.user_id, created_at: row.created_at, last_seen_at: lastSeen, expires_at: row.expires_at, token };
   const principal: Principal = {
@@ -129,34 +105,15 @@ export async function principalOfSession(ctx: AppContext, token: string, options
   return { principal, session };
 }
 
-export async function revokeSession(ctx: AppContext, userId: number, sessionId: number): Promise<void> {
-  const row = await ctx.db
-    .selectFrom('sessions')
-    .select(['id', 'revoked_at'])
-    .where('id', '=', sessionId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+export async function revokeSession(tx: Tx, userId: number, sessionId: number): Promise<void> {
+  const row = await repo.findSessionOf(tx.db, userId, sessionId);
   if (!row) throw notFound('Session');
-  if (!row.revoked_at) await ctx.db.updateTable('sessions').set({ revoked_at: ctx.clock.nowIso() }).where('id', '=', sessionId).execute();
-}
-
-/** Ends every live session of a person (deactivation, password reset), optionally but one. */
-export async function endSessionsOf(db: Executor, userId: number, now: string, except?: number): Promise<void> {
-  let query = db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
-  if (except !== undefined) query = query.where('id', '<>', except);
-  await query.execute();
+  if (!row.revoked_at) await repo.revokeSessionRow(tx.db, sessionId, tx.clock.nowIso());
 }
 
 /** One's own live sessions, newest first. */
 export async function listSessions(ctx: AppContext, userId: number, currentId: number) {
-  const rows = await ctx.db
-    .selectFrom('sessions')
-    .select(['id', 'created_at', 'last_seen_at', 'expires_at', 'user_agent', 'ip'])
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', ctx.clock.nowIso())
-    .orderBy('id', 'desc')
-    .execute();
+  const rows = await repo.liveSessionsOf(ctx.db, userId, ctx.clock.nowIso());
   const now = isoFromMs(ctx.clock.nowMs());
   return rows
     .map((row) => ({ ...row, expires_at: sessionExpiresAt(ctx, row), current: row.id === currentId }))
@@ -171,11 +128,6 @@ const KEEP_ENDED_MS = 30 * 24 * 3600 * 1000;
 export async function purgeEndedSessionsAndLinks(ctx: AppContext): Promise<void> {
   const cutoff = isoFromMs(ctx.clock.nowMs() - KEEP_ENDED_MS);
   const idleCutoff = isoFromMs(ctx.clock.nowMs() - KEEP_ENDED_MS - ctx.config.sessions.idleMs);
-  await ctx.db
-    .deleteFrom('sessions')
-    .where((eb) => eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff), eb('last_seen_at', '<', idleCutoff)]))
-    .execute();
-  await ctx.db.deleteFrom('setup_tokens').where('expires_at', '<', cutoff).execute();
-  await ctx.db.deleteFrom('password_resets').where('expires_at', '<', cutoff).execute();
-  await ctx.db.deleteFrom('invitations').where('accepted_at', 'is', null).where('expires_at', '<', cutoff).execute();
+  await repo.deleteEndedSessions(ctx.db, cutoff, idleCutoff);
+  await repo.deleteExpiredLinks(ctx.db, cutoff);
 }

@@ -1,14 +1,14 @@
 import type { AppContext } from '../../context.ts';
-import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Executor } from '../../db/database.ts';
+import { paginate } from '../../db/paginate.ts';
+import type { Tx } from '../../db/unit-of-work.ts';
 import type { DeliveryStatus } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
-import { type PageRequest } from '../../http/pagination.ts';
-import { paginate } from '../../db/paginate.ts';
+import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
-import { authorizeReplayTarget, endpointFor, visibleDeliveries } from '../../policy/index.ts';
+import { authorizeReplayTarget, endpointFor } from '../../policy/index.ts';
 import { presentAttempt, presentDelivery } from './webhooks.presenter.ts';
-import { DELIVERY_COLUMNS, findVisibleDelivery, insertDelivery } from './webhooks.repository.ts';
+import * as repo from './webhooks.repository.ts';
 
 export async function listDeliveries(
   ctx: AppContext,
@@ -16,10 +16,7 @@ export async function listDeliveries(
   filters: { endpoint?: number; status?: DeliveryStatus },
   page: PageRequest,
 ) {
-  let query = visibleDeliveries(ctx.db, principal).select(DELIVERY_COLUMNS);
-  if (filters.endpoint !== undefined) query = query.where('d.endpoint_id', '=', filters.endpoint);
-  if (filters.status !== undefined) query = query.where('d.status', '=', filters.status);
-  const { rows, pagination } = await paginate(query, page, {
+  const { rows, pagination } = await paginate(repo.deliveriesVisibleTo(ctx.db, principal, filters), page, {
     idColumn: 'd.id',
     orderable: { id: 'd.id', created_at: 'd.created_at', next_attempt_at: 'd.next_attempt_at', delivered_at: 'd.delivered_at' },
     defaultOrdering: '-id',
@@ -32,7 +29,7 @@ export async function getDelivery(ctx: AppContext, principal: Principal, id: num
 }
 
 export async function visibleDelivery(db: Executor, principal: Principal, id: number) {
-  const row = await findVisibleDelivery(db, principal, id);
+  const row = await repo.findVisibleDelivery(db, principal, id);
   if (!row) throw notFound('Webhook delivery');
   return presentDelivery(row);
 }
@@ -42,43 +39,36 @@ export type DeliveryJson = ReturnType<typeof presentDelivery>;
 /** The delivery with every attempt, oldest first. */
 export async function getDeliveryDetail(ctx: AppContext, principal: Principal, id: number) {
   const delivery = await getDelivery(ctx, principal, id);
-  const attempts = await ctx.db
-    .selectFrom('webhook_attempts')
-    .select(['number', 'started_at', 'duration_ms', 'response_status', 'error', 'response_body'])
-    .where('delivery_id', '=', id)
-    .orderBy('id')
-    .execute();
+  const attempts = await repo.attemptsOfDelivery(ctx.db, id);
   return { ...delivery, attempt_history: attempts.map(presentAttempt) };
 }
 
 /**
- * Replay (spec 6 rule 4): a new delivery of the same stored envelope bytes, so the event id is
- * the same and a consumer deduplicating on it sees the same event. Allowed once the original is
- * delivered or failed; replays count toward auto-disable like any delivery (tests stay tests).
+ * Replay: a new delivery of the same stored envelope bytes, so the event id is the same and a
+ * consumer deduplicating on it sees the same event. Allowed once the original is delivered or
+ * failed; replays count toward auto-disable like any delivery (tests stay tests).
  */
-export async function replayDelivery(ctx: AppContext, principal: Principal, id: number, beforeCommit?: BeforeCommit<DeliveryJson>): Promise<DeliveryJson> {
-  const original = await findVisibleDelivery(ctx.db, principal, id);
+export async function replayDelivery(tx: Tx, principal: Principal, id: number): Promise<DeliveryJson> {
+  const original = await repo.findVisibleDelivery(tx.db, principal, id);
   if (!original) throw notFound('Webhook delivery');
   // Permission before state: a caller who may not replay learns nothing about the delivery's progress.
-  const endpoint = await endpointFor(ctx.db, principal, original.endpoint_id, 'manage');
-  await authorizeReplayTarget(ctx.db, endpoint, original.event_project_id);
+  const endpoint = await endpointFor(tx.db, principal, original.endpoint_id, 'manage');
+  await authorizeReplayTarget(tx.db, endpoint, original.event_project_id);
   if (original.status === 'pending') {
     throw new ApiError('DELIVERY_PENDING', 'The delivery is still being attempted; replay it once it is delivered or failed.', {
       status: original.status,
     });
   }
   if (endpoint.enabled !== 1) throw new ApiError('ENDPOINT_DISABLED', 'The endpoint is disabled; re-enable it before replaying.');
-  return transactionWith(ctx.db, async (trx) => {
-    const replayId = await insertDelivery(trx, {
-      endpoint_id: original.endpoint_id,
-      organization_id: principal.organizationId,
-      outbox_id: original.outbox_id,
-      event_id: original.event_id,
-      event_type: original.event_type,
-      is_test: original.is_test,
-      replay_of: original.id,
-      now: ctx.clock.nowIso(),
-    });
-    return visibleDelivery(trx, principal, replayId);
-  }, beforeCommit);
+  const replayId = await repo.insertDelivery(tx.db, {
+    endpoint_id: original.endpoint_id,
+    organization_id: principal.organizationId,
+    outbox_id: original.outbox_id,
+    event_id: original.event_id,
+    event_type: original.event_type,
+    is_test: original.is_test,
+    replay_of: original.id,
+    now: tx.clock.nowIso(),
+  });
+  return visibleDelivery(tx.db, principal, replayId);
 }

@@ -1,21 +1,26 @@
 import { signatureMatches } from '@tasktracker/webhooks';
 import type { AppContext } from '../../context.ts';
-import { type BeforeCommit, transactionWith } from '../../db/before-commit.ts';
 import type { Executor } from '../../db/database.ts';
+import { paginate } from '../../db/paginate.ts';
+import type { Tx } from '../../db/unit-of-work.ts';
 import { decryptSecret, encryptSecret, newSigningSecret, secretKey } from '../../crypto/secret-box.ts';
 import { EVENT_CATALOG, SUBSCRIBABLE_EVENT_TYPES } from '../../events/catalog.ts';
 import { originFromPrincipal, recordEvent } from '../../events/record-event.ts';
 import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
-import { authorizeSpanning, bindableProject, endpointFor, visibleEndpoints } from '../../policy/index.ts';
-import { type PageRequest } from '../../http/pagination.ts';
-import { paginate } from '../../db/paginate.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import { authorizeSpanning, bindableProject, endpointFor } from '../../policy/index.ts';
 import type { Principal } from '../auth/principal.ts';
 import { type DeliveryJson, visibleDelivery } from './deliveries.service.ts';
 import { webhookIo } from './io.ts';
 import { checkTarget, UnsafeTargetError } from './url-guard.ts';
 import { presentEndpoint } from './webhooks.presenter.ts';
-import { ENDPOINT_COLUMNS, findVisibleEndpoint, insertDelivery } from './webhooks.repository.ts';
+import * as repo from './webhooks.repository.ts';
 
+/**
+ * Webhook endpoints (README "Receiving webhooks"). Creating and changing one is two steps: the
+ * checks that may wait on the network (the URL's DNS answer) run first, outside any
+ * transaction; the write then runs in the caller's unit of work.
+ */
 export interface EndpointCreate {
   url: string;
   description?: string;
@@ -39,7 +44,7 @@ export function listCatalog() {
   return EVENT_CATALOG.map(({ type, description, subscribable }) => ({ type, description, subscribable }));
 }
 
-/** Subscriptions are checked against the catalog, the same definition GET .../catalog/ serves (spec 4.7 rule 2). */
+/** Subscriptions are checked against the catalog, the same definition GET .../catalog/ serves. */
 function validateEvents(events: string[]): string[] {
   for (const type of events) {
     if (!KNOWN_TYPES.has(type)) {
@@ -52,7 +57,7 @@ function validateEvents(events: string[]): string[] {
   return events;
 }
 
-/** The URL as it will be called, after the SSRF guard (spec 6) accepted it. */
+/** The URL as it will be called, after the SSRF guard (url-guard.ts) accepted it. */
 async function checkedUrl(ctx: AppContext, url: string): Promise<string> {
   try {
     const target = await checkTarget(url, {
@@ -70,7 +75,7 @@ async function checkedUrl(ctx: AppContext, url: string): Promise<string> {
 }
 
 export async function listEndpoints(ctx: AppContext, principal: Principal, page: PageRequest) {
-  const { rows, pagination } = await paginate(visibleEndpoints(ctx.db, principal).select(ENDPOINT_COLUMNS), page, {
+  const { rows, pagination } = await paginate(repo.endpointsVisibleTo(ctx.db, principal), page, {
     idColumn: 'e.id',
     orderable: { id: 'e.id', created_at: 'e.created_at', url: 'e.url' },
     defaultOrdering: 'id',
@@ -83,57 +88,68 @@ export async function getEndpoint(ctx: AppContext, principal: Principal, id: num
 }
 
 async function visibleEndpoint(db: Executor, principal: Principal, id: number) {
-  const endpoint = await findVisibleEndpoint(db, principal, id);
+  const endpoint = await repo.findVisibleEndpoint(db, principal, id);
   if (!endpoint) throw notFound('Webhook endpoint');
   return presentEndpoint(endpoint);
 }
 
 type CreatedEndpointJson = ReturnType<typeof presentEndpoint> & { secret: string };
 
-export async function createEndpoint(ctx: AppContext, principal: Principal, input: EndpointCreate, beforeCommit?: BeforeCommit<CreatedEndpointJson>): Promise<CreatedEndpointJson> {
+/** An endpoint checked and ready to be written: its URL passed the guard, its secret is encrypted. */
+export interface CheckedEndpoint {
+  url: string;
+  description: string;
+  events: string[];
+  projectId: number | null;
+  secret: string;
+  secretCiphertext: string;
+}
+
+/** Checks a new endpoint (events, project, URL) and makes its signing secret; writes nothing. */
+export async function checkNewEndpoint(ctx: AppContext, principal: Principal, input: EndpointCreate): Promise<CheckedEndpoint> {
   const events = validateEvents(input.events ?? [...SUBSCRIBABLE_EVENT_TYPES]);
   const projectId = input.project == null ? null : await bindableProject(ctx.db, principal, input.project);
   if (projectId === null) authorizeSpanning(principal);
   const url = await checkedUrl(ctx, input.url);
   const secret = newSigningSecret();
-  const secretCiphertext = encryptSecret(await secretKey(ctx), secret);
-  const now = ctx.clock.nowIso();
-  return transactionWith(ctx.db, async (trx) => {
-    const row = await trx
-      .insertInto('webhook_endpoints')
-      .values({
-        organization_id: principal.organizationId,
-        created_by: principal.userId,
-        governed_by: principal.userId,
-        project_id: projectId,
-        url,
-        description: input.description ?? '',
-        events: JSON.stringify(events),
-        secret_ciphertext: secretCiphertext,
-        enabled: 1,
-        disabled_reason: null,
-        consecutive_failures: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { ...(await visibleEndpoint(trx, principal, row.id)), secret };
-  }, beforeCommit);
+  return { url, description: input.description ?? '', events, projectId, secret, secretCiphertext: encryptSecret(await secretKey(ctx), secret) };
 }
 
-export async function updateEndpoint(ctx: AppContext, principal: Principal, id: number, changes: EndpointChanges) {
+export async function createEndpoint(tx: Tx, principal: Principal, endpoint: CheckedEndpoint): Promise<CreatedEndpointJson> {
+  const now = tx.clock.nowIso();
+  const id = await repo.insertEndpoint(tx.db, {
+    organization_id: principal.organizationId,
+    created_by: principal.userId,
+    governed_by: principal.userId,
+    project_id: endpoint.projectId,
+    url: endpoint.url,
+    description: endpoint.description,
+    events: JSON.stringify(endpoint.events),
+    secret_ciphertext: endpoint.secretCiphertext,
+    enabled: 1,
+    disabled_reason: null,
+    consecutive_failures: 0,
+    created_at: now,
+    updated_at: now,
+  });
+  return { ...(await visibleEndpoint(tx.db, principal, id)), secret: endpoint.secret };
+}
+
+/** The columns a change sets, checked (URL, events, project, permission); writes nothing. */
+export type CheckedEndpointChanges = Partial<{
+  url: string;
+  description: string;
+  events: string;
+  project_id: number | null;
+  enabled: number;
+  disabled_reason: string | null;
+  consecutive_failures: number;
+  governed_by: number;
+}>;
+
+export async function checkEndpointChanges(ctx: AppContext, principal: Principal, id: number, changes: EndpointChanges): Promise<CheckedEndpointChanges> {
   const current = await endpointFor(ctx.db, principal, id, 'manage');
-  const set: {
-    url?: string;
-    description?: string;
-    events?: string;
-    project_id?: number | null;
-    enabled?: number;
-    disabled_reason?: string | null;
-    consecutive_failures?: number;
-    governed_by?: number;
-  } = {};
+  const set: CheckedEndpointChanges = {};
   if (changes.url !== undefined) set.url = await checkedUrl(ctx, changes.url);
   if (changes.description !== undefined) set.description = changes.description;
   if (changes.events !== undefined) set.events = JSON.stringify(validateEvents(changes.events));
@@ -149,81 +165,63 @@ export async function updateEndpoint(ctx: AppContext, principal: Principal, id: 
   } else if (changes.enabled === false && current.enabled === 1) {
     Object.assign(set, { enabled: 0, disabled_reason: 'Disabled through the API.' });
   }
-  return ctx.db.transaction().execute(async (trx) => {
-    await trx.updateTable('webhook_endpoints').set({ ...set, updated_at: ctx.clock.nowIso() }).where('id', '=', id).execute();
-    // The change must leave the caller able to see the endpoint: making it span projects
-    // (or handing it to another account) must not reach projects the caller cannot see.
-    const after = await findVisibleEndpoint(trx, principal, id);
-    if (!after) throw forbidden('The endpoint would deliver events of projects you cannot see; bind it to a project instead.');
-    return presentEndpoint(after);
-  });
+  return set;
+}
+
+export async function updateEndpoint(tx: Tx, principal: Principal, id: number, set: CheckedEndpointChanges) {
+  await repo.updateEndpoint(tx.db, id, { ...set, updated_at: tx.clock.nowIso() });
+  // The change must leave the caller able to see the endpoint: making it span projects
+  // (or handing it to another account) must not reach projects the caller cannot see.
+  const after = await repo.findVisibleEndpoint(tx.db, principal, id);
+  if (!after) throw forbidden('The endpoint would deliver events of projects you cannot see; bind it to a project instead.');
+  return presentEndpoint(after);
 }
 
 /** Deleting an endpoint deletes its delivery history with it. */
-export async function deleteEndpoint(ctx: AppContext, principal: Principal, id: number): Promise<void> {
-  await endpointFor(ctx.db, principal, id, 'manage');
-  await ctx.db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+export async function deleteEndpoint(tx: Tx, principal: Principal, id: number): Promise<void> {
+  await endpointFor(tx.db, principal, id, 'manage');
+  await repo.deleteEndpoint(tx.db, id);
 }
 
 /**
- * Sends `webhook.test` to this endpoint only (spec 4.7 rule 3). It is written to the outbox
- * like any event (so it is signed and sent from stored bytes and can be replayed) but marked
- * fanned out at once, and its delivery follows the normal schedule without ever counting
- * toward auto-disable.
+ * Sends `webhook.test` to this endpoint only. It is written to the outbox like any event (so
+ * it is signed and sent from stored bytes and can be replayed) but marked fanned out at once,
+ * and its delivery follows the normal schedule without ever counting toward auto-disable.
  */
-export async function sendTestEvent(
-  ctx: AppContext,
-  principal: Principal,
-  id: number,
-  correlationId: string,
-  beforeCommit?: BeforeCommit<DeliveryJson>,
-): Promise<DeliveryJson> {
-  const endpoint = await endpointFor(ctx.db, principal, id, 'manage');
+export async function sendTestEvent(tx: Tx, principal: Principal, id: number, correlationId: string): Promise<DeliveryJson> {
+  const endpoint = await endpointFor(tx.db, principal, id, 'manage');
   if (endpoint.enabled !== 1) throw new ApiError('ENDPOINT_DISABLED', 'The endpoint is disabled; re-enable it before sending a test.');
-  return transactionWith(ctx.db, async (trx) => {
-    const now = ctx.clock.nowIso();
-    const eventId = await recordEvent(trx, {
-      type: 'webhook.test',
-      origin: originFromPrincipal(principal, correlationId),
-      projectId: endpoint.project_id,
-      occurredAt: now,
-      data: {
-        endpoint: { id: endpoint.id, url: endpoint.url },
-        message: 'A test event sent on request. Verify its signature, store it, and answer 2xx.',
-      },
-    });
-    const outbox = await trx
-      .updateTable('event_outbox')
-      .set({ fanned_out_at: now })
-      .where('event_id', '=', eventId)
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const deliveryId = await insertDelivery(trx, {
-      endpoint_id: endpoint.id,
-      organization_id: principal.organizationId,
-      outbox_id: outbox.id,
-      event_id: eventId,
-      event_type: 'webhook.test',
-      is_test: 1,
-      replay_of: null,
-      now,
-    });
-    return visibleDelivery(trx, principal, deliveryId);
-  }, beforeCommit);
+  const now = tx.clock.nowIso();
+  const eventId = await recordEvent(tx.db, {
+    type: 'webhook.test',
+    origin: originFromPrincipal(principal, correlationId),
+    projectId: endpoint.project_id,
+    occurredAt: now,
+    data: {
+      endpoint: { id: endpoint.id, url: endpoint.url },
+      message: 'A test event sent on request. Verify its signature, store it, and answer 2xx.',
+    },
+  });
+  const deliveryId = await repo.insertDelivery(tx.db, {
+    endpoint_id: endpoint.id,
+    organization_id: principal.organizationId,
+    outbox_id: await repo.markEventFannedOut(tx.db, eventId, now),
+    event_id: eventId,
+    event_type: 'webhook.test',
+    is_test: 1,
+    replay_of: null,
+    now,
+  });
+  return visibleDelivery(tx.db, principal, deliveryId);
 }
 
-/** Checks a caller-computed signature with the endpoint's secret, in constant time (spec 4.7 rule 4). */
+/** Checks a caller-computed signature with the endpoint's secret, in constant time. */
 export async function verifySignature(
   ctx: AppContext,
   principal: Principal,
   input: { endpoint: number; timestamp: string; signature: string; payload: string },
 ) {
-  const endpoint = await ctx.db
-    .selectFrom('webhook_endpoints')
-    .select('secret_ciphertext')
-    .where('id', 'in', visibleEndpoints(ctx.db, principal).select('e.id'))
-    .where('id', '=', input.endpoint)
-    .executeTakeFirst();
+  const endpoint = await repo.findVisibleEndpointSecret(ctx.db, principal, input.endpoint);
   if (!endpoint) throw notFound('Webhook endpoint');
   const secret = decryptSecret(await secretKey(ctx), endpoint.secret_ciphertext);
   return { valid: signatureMatches(secret, input.timestamp, input.payload, input.signature) };

@@ -1,5 +1,5 @@
 /**
- * Auto-disable and its notice (spec 3 "Webhook endpoint", API-DECISIONS): the endpoint's
+ * Auto-disable and its notice (README "Receiving webhooks"): the endpoint's
  * creator and the workspace owners each get an operator-visible record in `notifications`
  * (listed by `tasktracker notifications list`), a warn log line is written, and an e-mail goes
  * to those with an address when SMTP_URL is configured.
@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
 import { DISABLE_AFTER_ABANDONED } from './delivery-policy.ts';
 import { webhookIo } from './io.ts';
+import * as repo from './notifications.repository.ts';
 
 export interface DisabledNotice {
   endpointId: number;
@@ -25,23 +26,11 @@ export const AUTO_DISABLED_REASON = `Disabled automatically after ${DISABLE_AFTE
  * Disables the endpoint if it is still enabled and records the notifications, inside the
  * transaction that abandoned the 20th delivery. Returns null when another worker got there first.
  */
-export async function disableForFailures(trx: Executor, endpointId: number, now: string, lastError: string | null): Promise<DisabledNotice | null> {
-  const endpoint = await trx
-    .updateTable('webhook_endpoints')
-    .set({ enabled: 0, disabled_reason: AUTO_DISABLED_REASON, updated_at: now })
-    .where('id', '=', endpointId)
-    .where('enabled', '=', 1)
-    .returning(['id', 'url', 'organization_id', 'created_by'])
-    .executeTakeFirst();
+export async function disableForFailures(db: Executor, endpointId: number, now: string, lastError: string | null): Promise<DisabledNotice | null> {
+  const endpoint = await repo.disableEnabledEndpoint(db, endpointId, AUTO_DISABLED_REASON, now);
   if (!endpoint) return null;
 
-  const recipients = await trx
-    .selectFrom('users')
-    .select(['id', 'email'])
-    .where('organization_id', '=', endpoint.organization_id)
-    .where((eb) => eb.or([eb('id', '=', endpoint.created_by), eb('role', '=', 'owner')]))
-    .orderBy('id')
-    .execute();
+  const recipients = await repo.endpointStewards(db, endpoint.organization_id, endpoint.created_by);
   const subject = `Webhook endpoint ${endpoint.id} was disabled`;
   const body = [
     `The webhook endpoint ${endpoint.id} (${endpoint.url}) was disabled after ${DISABLE_AFTER_ABANDONED} consecutive deliveries were abandoned`,
@@ -54,22 +43,18 @@ export async function disableForFailures(trx: Executor, endpointId: number, now:
 
   const notified: DisabledNotice['recipients'] = [];
   for (const user of recipients) {
-    const row = await trx
-      .insertInto('notifications')
-      .values({
-        organization_id: endpoint.organization_id,
-        user_id: user.id,
-        kind: 'webhook_endpoint_disabled',
-        subject,
-        body,
-        data: JSON.stringify({ endpoint_id: endpoint.id, url: endpoint.url, last_error: lastError }),
-        created_at: now,
-        emailed_at: null,
-        email_error: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    notified.push({ notificationId: row.id, userId: user.id, email: user.email });
+    const notificationId = await repo.insertNotification(db, {
+      organization_id: endpoint.organization_id,
+      user_id: user.id,
+      kind: 'webhook_endpoint_disabled',
+      subject,
+      body,
+      data: JSON.stringify({ endpoint_id: endpoint.id, url: endpoint.url, last_error: lastError }),
+      created_at: now,
+      emailed_at: null,
+      email_error: null,
+    });
+    notified.push({ notificationId, userId: user.id, email: user.email });
   }
   return { endpointId: endpoint.id, url: endpoint.url, organizationId: endpoint.organization_id, subject, body, recipients: notified };
 }
@@ -86,37 +71,16 @@ export async function announceDisabled(ctx: AppContext, log: FastifyBaseLogger, 
     if (!recipient.email) continue;
     try {
       await mailer.send({ to: [recipient.email], subject: notice.subject, text: notice.body });
-      await ctx.db.updateTable('notifications').set({ emailed_at: ctx.clock.nowIso() }).where('id', '=', recipient.notificationId).execute();
+      await repo.markNotificationEmailed(ctx.db, recipient.notificationId, ctx.clock.nowIso());
     } catch (error) {
       log.error({ err: error, notification_id: recipient.notificationId }, 'could not e-mail a notification');
-      await ctx.db.updateTable('notifications').set({ email_error: String(error) }).where('id', '=', recipient.notificationId).execute();
+      await repo.markNotificationEmailFailed(ctx.db, recipient.notificationId, String(error));
     }
   }
 }
 
 /** Operator view of notifications, newest first (`tasktracker notifications list`). */
 export async function listNotifications(ctx: AppContext, options: { org?: string; limit: number }) {
-  let query = ctx.db
-    .selectFrom('notifications as n')
-    .innerJoin('users as u', 'u.id', 'n.user_id')
-    .innerJoin('organizations as o', 'o.id', 'n.organization_id')
-    .select([
-      'n.id',
-      'o.slug as organization',
-      'n.user_id as user',
-      'u.name as user_name',
-      'u.email as user_email',
-      'n.kind',
-      'n.subject',
-      'n.body',
-      'n.data',
-      'n.created_at',
-      'n.emailed_at',
-      'n.email_error',
-    ])
-    .orderBy('n.id', 'desc')
-    .limit(options.limit);
-  if (options.org) query = query.where('o.slug', '=', options.org);
-  const rows = await query.execute();
+  const rows = await repo.recentNotifications(ctx.db, options);
   return { notifications: rows.map((row) => ({ ...row, data: JSON.parse(row.data) as unknown })) };
 }

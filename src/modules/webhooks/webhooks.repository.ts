@@ -1,4 +1,6 @@
+import type { Insertable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { DeliveryStatus, WebhookEndpointsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleDeliveries, visibleEndpoints } from '../../policy/visibility.repository.ts';
 
@@ -21,6 +23,33 @@ export function findVisibleEndpoint(db: Executor, principal: Principal, id: numb
 
 export type EndpointRow = NonNullable<Awaited<ReturnType<typeof findVisibleEndpoint>>>;
 
+/** The endpoints the caller sees, for a page. */
+export const endpointsVisibleTo = (db: Executor, principal: Principal) => visibleEndpoints(db, principal).select(ENDPOINT_COLUMNS);
+
+export async function insertEndpoint(db: Executor, values: Omit<Insertable<WebhookEndpointsTable>, 'id'>): Promise<number> {
+  const row = await db.insertInto('webhook_endpoints').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateEndpoint(db: Executor, id: number, changes: Updateable<WebhookEndpointsTable>): Promise<void> {
+  await db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes the endpoint; its deliveries and their attempts go with it (foreign keys cascade). */
+export async function deleteEndpoint(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+}
+
+/** The encrypted signing secret of an endpoint the caller sees. */
+export function findVisibleEndpointSecret(db: Executor, principal: Principal, id: number) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select('secret_ciphertext')
+    .where('id', 'in', visibleEndpoints(db, principal).select('e.id'))
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 export const DELIVERY_COLUMNS = [
   'd.id',
   'd.endpoint_id',
@@ -42,6 +71,30 @@ export function findVisibleDelivery(db: Executor, principal: Principal, id: numb
   return visibleDeliveries(db, principal)
     .innerJoin('event_outbox as ev', 'ev.id', 'd.outbox_id')
     .select([...DELIVERY_COLUMNS, 'd.outbox_id', 'ev.project_id as event_project_id']).where('d.id', '=', id).executeTakeFirst();
+}
+
+/** The deliveries the caller sees, for a page, optionally of one endpoint or in one status. */
+export function deliveriesVisibleTo(db: Executor, principal: Principal, filters: { endpoint?: number; status?: DeliveryStatus }) {
+  return visibleDeliveries(db, principal)
+    .select(DELIVERY_COLUMNS)
+    .$if(filters.endpoint !== undefined, (qb) => qb.where('d.endpoint_id', '=', filters.endpoint!))
+    .$if(filters.status !== undefined, (qb) => qb.where('d.status', '=', filters.status!));
+}
+
+/** Every attempt of a delivery, oldest first. */
+export function attemptsOfDelivery(db: Executor, deliveryId: number) {
+  return db
+    .selectFrom('webhook_attempts')
+    .select(['number', 'started_at', 'duration_ms', 'response_status', 'error', 'response_body'])
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('id')
+    .execute();
+}
+
+/** Marks an event fanned out at once (a test event has exactly one delivery): its outbox id. */
+export async function markEventFannedOut(db: Executor, eventId: string, now: string): Promise<number> {
+  const row = await db.updateTable('event_outbox').set({ fanned_out_at: now }).where('event_id', '=', eventId).returning('id').executeTakeFirstOrThrow();
+  return row.id;
 }
 
 export type DeliveryRow = Omit<NonNullable<Awaited<ReturnType<typeof findVisibleDelivery>>>, 'outbox_id' | 'event_project_id'>;

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { list, ok } from '../../http/envelope.ts';
-import { responseStoredWithWork } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
+import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import * as deliveries from './deliveries.service.ts';
@@ -22,13 +23,13 @@ import {
   WebhookEndpointCreated,
 } from './webhooks.schemas.ts';
 
+const tags = ['Webhooks'];
+const endpoint = Envelope(Type.Ref(WebhookEndpoint));
+const delivery = Envelope(Type.Ref(WebhookDelivery));
+
 export const webhookModels = [CatalogEntry, WebhookEndpoint, WebhookEndpointCreated, WebhookDelivery, WebhookAttempt, WebhookDeliveryDetail, VerifyResult];
 
 export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
-  const tags = ['Webhooks'];
-  const endpoint = Envelope(Type.Ref(WebhookEndpoint));
-  const delivery = Envelope(Type.Ref(WebhookDelivery));
-
   app.get('/api/v1/webhooks/catalog/', {
     schema: {
       tags,
@@ -39,6 +40,21 @@ export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'webhooks:read' },
   }, async () => ok(endpoints.listCatalog()));
 
+  registerEndpointRoutes(app, ctx);
+  registerDeliveryRoutes(app, ctx);
+
+  app.post('/api/v1/webhooks/verify/', {
+    schema: {
+      tags,
+      summary: "Check a signature computed over a payload with an endpoint's secret",
+      body: VerifyBody,
+      response: { 200: Envelope(Type.Ref(VerifyResult)), ...errorResponses(404) },
+    },
+    config: { scope: 'webhooks:write' },
+  }, async (request) => ok(await endpoints.verifySignature(ctx, principalOf(request), request.body)));
+}
+
+function registerEndpointRoutes(app: Api, ctx: AppContext): void {
   app.get('/api/v1/webhooks/endpoints/', {
     schema: {
       tags,
@@ -62,9 +78,11 @@ export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
     // An Idempotency-Key replay returns the secret again, so the stored copy is encrypted.
     config: { scope: 'webhooks:write', sealStoredResponse: true },
   }, async (request, reply) => {
+    const principal = principalOf(request);
+    // The URL's DNS check runs before the transaction, never inside it.
+    const checked = await endpoints.checkNewEndpoint(ctx, principal, request.body);
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<Awaited<ReturnType<typeof endpoints.createEndpoint>>>);
-    return response.send(await endpoints.createEndpoint(ctx, principalOf(request), request.body, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => endpoints.createEndpoint(tx, principal, checked), ok<Awaited<ReturnType<typeof endpoints.createEndpoint>>>);
   });
 
   app.get('/api/v1/webhooks/endpoints/:id/', {
@@ -81,7 +99,11 @@ export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
       response: { 200: endpoint, ...errorResponses(404) },
     },
     config: { scope: 'webhooks:write' },
-  }, async (request) => ok(await endpoints.updateEndpoint(ctx, principalOf(request), request.params.id, request.body)));
+  }, async (request, reply) => {
+    const principal = principalOf(request);
+    const changes = await endpoints.checkEndpointChanges(ctx, principal, request.params.id, request.body);
+    return commitWrite(ctx, request, reply, (tx) => endpoints.updateEndpoint(tx, principal, request.params.id, changes), ok<Awaited<ReturnType<typeof endpoints.updateEndpoint>>>);
+  });
 
   app.delete('/api/v1/webhooks/endpoints/:id/', {
     schema: {
@@ -92,7 +114,7 @@ export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
     },
     config: { scope: 'webhooks:write' },
   }, async (request, reply) => {
-    await endpoints.deleteEndpoint(ctx, principalOf(request), request.params.id);
+    await inTransaction(ctx, (tx) => endpoints.deleteEndpoint(tx, principalOf(request), request.params.id));
     return reply.code(204).send(null);
   });
 
@@ -107,10 +129,11 @@ export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'webhooks:write' },
   }, async (request, reply) => {
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<deliveries.DeliveryJson>);
-    return response.send(await endpoints.sendTestEvent(ctx, principalOf(request), request.params.id, request.id, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => endpoints.sendTestEvent(tx, principalOf(request), request.params.id, request.id), ok<deliveries.DeliveryJson>);
   });
+}
 
+function registerDeliveryRoutes(app: Api, ctx: AppContext): void {
   app.get('/api/v1/webhooks/deliveries/', {
     schema: {
       tags,
@@ -145,17 +168,6 @@ export function registerWebhookRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'webhooks:write' },
   }, async (request, reply) => {
     reply.code(201);
-    const response = responseStoredWithWork(ctx, request, reply, ok<deliveries.DeliveryJson>);
-    return response.send(await deliveries.replayDelivery(ctx, principalOf(request), request.params.id, response.beforeCommit));
+    return commitWrite(ctx, request, reply, (tx) => deliveries.replayDelivery(tx, principalOf(request), request.params.id), ok<deliveries.DeliveryJson>);
   });
-
-  app.post('/api/v1/webhooks/verify/', {
-    schema: {
-      tags,
-      summary: "Check a signature computed over a payload with an endpoint's secret",
-      body: VerifyBody,
-      response: { 200: Envelope(Type.Ref(VerifyResult)), ...errorResponses(404) },
-    },
-    config: { scope: 'webhooks:write' },
-  }, async (request) => ok(await endpoints.verifySignature(ctx, principalOf(request), request.body)));
 }

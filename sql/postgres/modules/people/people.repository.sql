@@ -1,0 +1,126 @@
+-- modules/people/people.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- anyOrganizationExists
+select "id" from "organizations" limit $1;
+-- parameters: [1]
+
+-- findOrganization
+select "id", "slug", "name", "created_at" from "organizations" where "id" = $1;
+-- parameters: [1]
+-- (stops here without a row: no result)
+
+-- insertOrganization
+insert into "organizations" ("name", "slug", "created_at") values ($1, $2, $3) returning "id";
+-- parameters: ["Acme","acme","2026-11-21T09:00:00.000Z"]
+-- (stops here without a row: no result)
+
+-- renameOrganization
+update "organizations" set "name" = $1 where "id" = $2;
+-- parameters: ["Acme Inc.",1]
+
+-- lockOrganization
+select "id" from "organizations" where "id" = $1 for update;
+-- parameters: [1]
+
+-- findPersonWithOrganization
+select "u"."id", "u"."email", "u"."name", "u"."role", "o"."id" as "org_id", "o"."slug" as "org_slug", "o"."name" as "org_name" from "users" as "u" inner join "organizations" as "o" on "o"."id" = "u"."organization_id" where "u"."id" = $1;
+-- parameters: [3]
+-- (stops here without a row: no result)
+
+-- peopleOf
+select "id", "kind", "email", "name", "role", "active", "created_at" from "users" where "organization_id" = $1 order by "id";
+-- parameters: [1]
+
+-- findPersonIn
+select "id", "kind", "email", "name", "role", "active", "created_at" from "users" where "id" = $1 and "organization_id" = $2;
+-- parameters: [3,1]
+
+-- findUser
+select "id", "kind", "active", "password_hash" from "users" where "id" = $1;
+-- parameters: [3]
+
+-- humansWithEmail
+select "id", "email", "name", "password_hash", "active" from "users" where "kind" = $1 and "active" = $2 and lower("email") = $3 order by "id";
+-- parameters: ["human",1,"ada@example.test"]
+
+-- emailTakenIn
+select "id" from "users" where "organization_id" = $1 and lower("email") = $2;
+-- parameters: [1,"ada@example.test"]
+
+-- hasAnotherActiveOwner
+select "id" from "users" where "organization_id" = $1 and "role" = $2 and "active" = $3 and "id" <> $4 limit $5;
+-- parameters: [1,"owner",1,3,1]
+
+-- insertUser
+insert into "users" ("organization_id", "kind", "name", "email", "role", "created_at", "password_hash") values ($1, $2, $3, $4, $5, $6, $7) returning "id", "kind", "email", "name", "role", "active", "created_at";
+-- parameters: [1,"human","Ada","ada@example.test","member","2026-11-21T09:00:00.000Z","$argon2id$..."]
+-- (stops here without a row: no result)
+
+-- setRoleAndActive
+update "users" set "role" = $1, "active" = $2 where "id" = $3;
+-- parameters: ["admin",1,3]
+
+-- renamePerson
+update "users" set "name" = $1 where "id" = $2;
+-- parameters: ["Ada L.",3]
+
+-- setPasswordHash
+update "users" set "password_hash" = $1 where "id" = $2;
+-- parameters: ["$argon2id$...",3]
+
+-- insertSetupToken
+insert into "setup_tokens" ("token_hash", "created_at", "expires_at", "used_at") values ($1, $2, $3, $4);
+-- parameters: ["sha256","2026-11-21T09:00:00.000Z","2026-11-22T09:00:00.000Z",null]
+
+-- useSetupToken
+update "setup_tokens" set "used_at" = $1 where "token_hash" = $2 and "used_at" is null and "expires_at" > $3;
+-- parameters: ["2026-11-21T09:00:00.000Z","sha256","2026-11-21T09:00:00.000Z"]
+
+-- burnSetupTokens
+update "setup_tokens" set "used_at" = $1 where "used_at" is null;
+-- parameters: ["2026-11-21T09:00:00.000Z"]
+
+-- insertInvitation
+insert into "invitations" ("organization_id", "email", "role", "token_hash", "invited_by", "created_at", "expires_at", "accepted_at", "accepted_user_id", "revoked_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning "id", "email", "role", "created_at", "expires_at";
+-- parameters: [1,"bob@example.test","member","sha256",3,"2026-11-21T09:00:00.000Z","2026-11-28T09:00:00.000Z",null,null,null]
+-- (stops here without a row: no result)
+
+-- openInvitationsOf
+select "i"."id", "i"."email", "i"."role", "i"."created_at", "i"."expires_at", "u"."id" as "inviter_id", "u"."name" as "inviter_name" from "invitations" as "i" left join "users" as "u" on "u"."id" = "i"."invited_by" where "i"."organization_id" = $1 and "i"."accepted_at" is null and "i"."revoked_at" is null and "i"."expires_at" > $2 order by "i"."id";
+-- parameters: [1,"2026-11-21T09:00:00.000Z"]
+
+-- revokeOpenInvitation
+update "invitations" set "revoked_at" = $1 where "id" = $2 and "organization_id" = $3 and "accepted_at" is null and "revoked_at" is null;
+-- parameters: ["2026-11-21T09:00:00.000Z",8,1]
+
+-- findOpenInvitation
+select "i"."id", "i"."email", "i"."role", "i"."expires_at", "i"."organization_id", "o"."name" as "organization_name" from "invitations" as "i" inner join "organizations" as "o" on "o"."id" = "i"."organization_id" where "i"."token_hash" = $1 and "i"."accepted_at" is null and "i"."revoked_at" is null and "i"."expires_at" > $2;
+-- parameters: ["sha256","2026-11-21T09:00:00.000Z"]
+
+-- claimInvitation
+update "invitations" set "accepted_at" = $1 where "id" = $2 and "accepted_at" is null;
+-- parameters: ["2026-11-21T09:00:00.000Z",8]
+
+-- setInvitationAccount
+update "invitations" set "accepted_user_id" = $1 where "id" = $2;
+-- parameters: [9,8]
+
+-- insertPasswordReset
+insert into "password_resets" ("user_id", "token_hash", "created_by", "created_at", "expires_at", "used_at") values ($1, $2, $3, $4, $5, $6);
+-- parameters: [3,"sha256",null,"2026-11-21T09:00:00.000Z","2026-11-21T10:00:00.000Z",null]
+
+-- usePasswordReset
+update "password_resets" set "used_at" = $1 where "token_hash" = $2 and "used_at" is null and "expires_at" > $3 returning "user_id";
+-- parameters: ["2026-11-21T09:00:00.000Z","sha256","2026-11-21T09:00:00.000Z"]
+
+-- liveTokens
+select "t"."id", "t"."name", "u"."id" as "account_id", "u"."name" as "account_name", "t"."scopes", "t"."project_ids", "t"."created_at", "t"."expires_at", "tu"."last_used_at" from "api_tokens" as "t" inner join "users" as "u" on "u"."id" = "t"."user_id" left join "api_token_usage" as "tu" on "tu"."token_id" = "t"."id" where "t"."revoked_at" is null and "u"."organization_id" = $1 and "u"."id" = $2 order by "t"."id";
+-- parameters: [1,3]
+
+-- findLiveTokenIn
+select "t"."id", "u"."id" as "account_id" from "api_tokens" as "t" inner join "users" as "u" on "u"."id" = "t"."user_id" where "t"."id" = $1 and "u"."organization_id" = $2 and "t"."revoked_at" is null;
+-- parameters: [5,1]
+
+-- projectKeysOf
+select "id", "key" from "projects" where "id" in ($1, $2);
+-- parameters: [10,11]

@@ -1,0 +1,38 @@
+-- modules/webhooks/notifications.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- disableEnabledEndpoint
+update "webhook_endpoints" set "enabled" = $1, "disabled_reason" = $2, "updated_at" = $3 where "id" = $4 and "enabled" = $5 returning "id", "url", "organization_id", "created_by";
+-- parameters: [0,"Disabled automatically.","2026-11-21T09:00:00.000Z",4,1]
+
+-- endpointStewards
+select "id", "email" from "users" where "organization_id" = $1 and ("id" = $2 or "role" = $3) order by "id";
+-- parameters: [1,3,"owner"]
+
+-- insertNotification
+insert into "notifications" ("organization_id", "user_id", "kind", "subject", "body", "data", "created_at", "emailed_at", "email_error") values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning "id";
+-- parameters: [1,3,"webhook_endpoint_disabled","Webhook endpoint 4 was disabled","Fix the receiver.","{\"endpoint_id\":4}","2026-11-21T09:00:00.000Z",null,null]
+-- (stops here without a row: no result)
+
+-- markNotificationEmailed
+update "notifications" set "emailed_at" = $1 where "id" = $2;
+-- parameters: ["2026-11-21T09:00:00.000Z",12]
+
+-- markNotificationEmailFailed
+update "notifications" set "email_error" = $1 where "id" = $2;
+-- parameters: ["connection refused",12]
+
+-- recentNotifications
+select "n"."id", "o"."slug" as "organization", "n"."user_id" as "user", "u"."name" as "user_name", "u"."email" as "user_email", "n"."kind", "n"."subject", "n"."body", "n"."data", "n"."created_at", "n"."emailed_at", "n"."email_error" from "notifications" as "n" inner join "users" as "u" on "u"."id" = "n"."user_id" inner join "organizations" as "o" on "o"."id" = "n"."organization_id" where "o"."slug" = $1 order by "n"."id" desc limit $2;
+-- parameters: ["acme",50]
+
+-- notificationsOf
+select "id", "kind", "subject", "data", "created_at", "read_at" from "notifications" where "user_id" = $1 order by "id" desc limit $2;
+-- parameters: [3,200]
+
+-- findOwnNotification
+select "id", "read_at" from "notifications" where "id" = $1 and "user_id" = $2;
+-- parameters: [12,3]
+
+-- markNotificationRead
+update "notifications" set "read_at" = $1 where "id" = $2;
+-- parameters: ["2026-11-21T09:00:00.000Z",12]

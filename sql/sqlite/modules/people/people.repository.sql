@@ -1,0 +1,124 @@
+-- modules/people/people.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- anyOrganizationExists
+select "id" from "organizations" limit ?;
+-- parameters: [1]
+
+-- findOrganization
+select "id", "slug", "name", "created_at" from "organizations" where "id" = ?;
+-- parameters: [1]
+-- (stops here without a row: no result)
+
+-- insertOrganization
+insert into "organizations" ("name", "slug", "created_at") values (?, ?, ?) returning "id";
+-- parameters: ["Acme","acme","2026-11-21T09:00:00.000Z"]
+-- (stops here without a row: no result)
+
+-- renameOrganization
+update "organizations" set "name" = ? where "id" = ?;
+-- parameters: ["Acme Inc.",1]
+
+-- lockOrganization
+
+-- findPersonWithOrganization
+select "u"."id", "u"."email", "u"."name", "u"."role", "o"."id" as "org_id", "o"."slug" as "org_slug", "o"."name" as "org_name" from "users" as "u" inner join "organizations" as "o" on "o"."id" = "u"."organization_id" where "u"."id" = ?;
+-- parameters: [3]
+-- (stops here without a row: no result)
+
+-- peopleOf
+select "id", "kind", "email", "name", "role", "active", "created_at" from "users" where "organization_id" = ? order by "id";
+-- parameters: [1]
+
+-- findPersonIn
+select "id", "kind", "email", "name", "role", "active", "created_at" from "users" where "id" = ? and "organization_id" = ?;
+-- parameters: [3,1]
+
+-- findUser
+select "id", "kind", "active", "password_hash" from "users" where "id" = ?;
+-- parameters: [3]
+
+-- humansWithEmail
+select "id", "email", "name", "password_hash", "active" from "users" where "kind" = ? and "active" = ? and lower("email") = ? order by "id";
+-- parameters: ["human",1,"ada@example.test"]
+
+-- emailTakenIn
+select "id" from "users" where "organization_id" = ? and lower("email") = ?;
+-- parameters: [1,"ada@example.test"]
+
+-- hasAnotherActiveOwner
+select "id" from "users" where "organization_id" = ? and "role" = ? and "active" = ? and "id" <> ? limit ?;
+-- parameters: [1,"owner",1,3,1]
+
+-- insertUser
+insert into "users" ("organization_id", "kind", "name", "email", "role", "created_at", "password_hash") values (?, ?, ?, ?, ?, ?, ?) returning "id", "kind", "email", "name", "role", "active", "created_at";
+-- parameters: [1,"human","Ada","ada@example.test","member","2026-11-21T09:00:00.000Z","$argon2id$..."]
+-- (stops here without a row: no result)
+
+-- setRoleAndActive
+update "users" set "role" = ?, "active" = ? where "id" = ?;
+-- parameters: ["admin",1,3]
+
+-- renamePerson
+update "users" set "name" = ? where "id" = ?;
+-- parameters: ["Ada L.",3]
+
+-- setPasswordHash
+update "users" set "password_hash" = ? where "id" = ?;
+-- parameters: ["$argon2id$...",3]
+
+-- insertSetupToken
+insert into "setup_tokens" ("token_hash", "created_at", "expires_at", "used_at") values (?, ?, ?, ?);
+-- parameters: ["sha256","2026-11-21T09:00:00.000Z","2026-11-22T09:00:00.000Z",null]
+
+-- useSetupToken
+update "setup_tokens" set "used_at" = ? where "token_hash" = ? and "used_at" is null and "expires_at" > ?;
+-- parameters: ["2026-11-21T09:00:00.000Z","sha256","2026-11-21T09:00:00.000Z"]
+
+-- burnSetupTokens
+update "setup_tokens" set "used_at" = ? where "used_at" is null;
+-- parameters: ["2026-11-21T09:00:00.000Z"]
+
+-- insertInvitation
+insert into "invitations" ("organization_id", "email", "role", "token_hash", "invited_by", "created_at", "expires_at", "accepted_at", "accepted_user_id", "revoked_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id", "email", "role", "created_at", "expires_at";
+-- parameters: [1,"bob@example.test","member","sha256",3,"2026-11-21T09:00:00.000Z","2026-11-28T09:00:00.000Z",null,null,null]
+-- (stops here without a row: no result)
+
+-- openInvitationsOf
+select "i"."id", "i"."email", "i"."role", "i"."created_at", "i"."expires_at", "u"."id" as "inviter_id", "u"."name" as "inviter_name" from "invitations" as "i" left join "users" as "u" on "u"."id" = "i"."invited_by" where "i"."organization_id" = ? and "i"."accepted_at" is null and "i"."revoked_at" is null and "i"."expires_at" > ? order by "i"."id";
+-- parameters: [1,"2026-11-21T09:00:00.000Z"]
+
+-- revokeOpenInvitation
+update "invitations" set "revoked_at" = ? where "id" = ? and "organization_id" = ? and "accepted_at" is null and "revoked_at" is null;
+-- parameters: ["2026-11-21T09:00:00.000Z",8,1]
+
+-- findOpenInvitation
+select "i"."id", "i"."email", "i"."role", "i"."expires_at", "i"."organization_id", "o"."name" as "organization_name" from "invitations" as "i" inner join "organizations" as "o" on "o"."id" = "i"."organization_id" where "i"."token_hash" = ? and "i"."accepted_at" is null and "i"."revoked_at" is null and "i"."expires_at" > ?;
+-- parameters: ["sha256","2026-11-21T09:00:00.000Z"]
+
+-- claimInvitation
+update "invitations" set "accepted_at" = ? where "id" = ? and "accepted_at" is null;
+-- parameters: ["2026-11-21T09:00:00.000Z",8]
+
+-- setInvitationAccount
+update "invitations" set "accepted_user_id" = ? where "id" = ?;
+-- parameters: [9,8]
+
+-- insertPasswordReset
+insert into "password_resets" ("user_id", "token_hash", "created_by", "created_at", "expires_at", "used_at") values (?, ?, ?, ?, ?, ?);
+-- parameters: [3,"sha256",null,"2026-11-21T09:00:00.000Z","2026-11-21T10:00:00.000Z",null]
+
+-- usePasswordReset
+update "password_resets" set "used_at" = ? where "token_hash" = ? and "used_at" is null and "expires_at" > ? returning "user_id";
+-- parameters: ["2026-11-21T09:00:00.000Z","sha256","2026-11-21T09:00:00.000Z"]
+
+-- liveTokens
+select "t"."id", "t"."name", "u"."id" as "account_id", "u"."name" as "account_name", "t"."scopes", "t"."project_ids", "t"."created_at", "t"."expires_at", "tu"."last_used_at" from "api_tokens" as "t" inner join "users" as "u" on "u"."id" = "t"."user_id" left join "api_token_usage" as "tu" on "tu"."token_id" = "t"."id" where "t"."revoked_at" is null and "u"."organization_id" = ? and "u"."id" = ? order by "t"."id";
+-- parameters: [1,3]
+
+-- findLiveTokenIn
+select "t"."id", "u"."id" as "account_id" from "api_tokens" as "t" inner join "users" as "u" on "u"."id" = "t"."user_id" where "t"."id" = ? and "u"."organization_id" = ? and "t"."revoked_at" is null;
+-- parameters: [5,1]
+
+-- projectKeysOf
+select "id", "key" from "projects" where "id" in (?, ?);
+-- parameters: [10,11]

@@ -1,0 +1,110 @@
+import { isoFromMs } from '../../clock.ts';
+import type { AppContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/database.ts';
+import type { Tx } from '../../db/unit-of-work.ts';
+import type { WorkspaceRole } from '../../db/schema.ts';
+import { ApiError, forbidden, notFound } from '../../http/errors.ts';
+import type { Principal } from '../auth/principal.ts';
+import { hashToken } from '../auth/tokens.ts';
+import type { MailMessage } from '../webhooks/io.ts';
+import { can, WORKSPACE } from '../../policy/index.ts';
+import { badLink, type Client, newLinkToken, normalEmail, sendMail } from './links.ts';
+import { requireManager } from './people.service.ts';
+import * as repo from './people.repository.ts';
+import { signedInSession } from './sign-in.service.ts';
+
+/**
+ * Invitations (README "People and sign-in"): an owner or admin (or the operator) invites an
+ * address with a role; the link works once, until it expires, and creates the person with the
+ * name and password they choose. The e-mail goes out after the invitation is committed.
+ */
+
+const alreadyMember = (email: string) => new ApiError('ALREADY_EXISTS', `${email} already has an account in this organization.`, { field: 'email' });
+
+/** A recorded invitation and the message that carries its link (sent by `mailInvitation`). */
+export interface RecordedInvitation {
+  invitation: Awaited<ReturnType<typeof repo.insertInvitation>> & { invited_by: { id: number; name: string } | null; url: string };
+  mail: MailMessage;
+}
+
+export async function createInvitation(tx: Tx, principal: Principal, input: { email: string; role: WorkspaceRole }, base: string): Promise<RecordedInvitation> {
+  requireManager(principal);
+  if (input.role === 'owner' && !can(principal, 'people.manage-owners', WORKSPACE)) throw forbidden('Only an owner can invite an owner.');
+  const organization = { id: principal.organizationId, name: principal.organizationName };
+  return invite(tx, organization, { id: principal.userId, name: principal.userName }, input, base);
+}
+
+/** The invitation itself, for the console and the operator CLI (no inviter). */
+export async function invite(
+  tx: Tx,
+  organization: { id: number; name: string },
+  inviter: { id: number; name: string } | null,
+  input: { email: string; role: WorkspaceRole },
+  base: string,
+): Promise<RecordedInvitation> {
+  const email = normalEmail(input.email);
+  if (await repo.emailTakenIn(tx.db, organization.id, email)) throw alreadyMember(email);
+  const token = newLinkToken();
+  const row = await repo.insertInvitation(tx.db, {
+    organization_id: organization.id,
+    email,
+    role: input.role,
+    token_hash: hashToken(token),
+    invited_by: inviter?.id ?? null,
+    created_at: tx.clock.nowIso(),
+    expires_at: isoFromMs(tx.clock.nowMs() + tx.config.links.invitationMs),
+  });
+  const url = `${base}/invite#token=${token}`;
+  const who = inviter ? `${inviter.name} invited you` : 'You are invited';
+  const mail = {
+    to: [email],
+    subject: `${who} to ${organization.name} on tasktracker`,
+    text: `${who} to join ${organization.name} as ${input.role}.\n\nOpen this link to choose your name and password (it works once, until ${row.expires_at}):\n${url}\n`,
+  };
+  return { invitation: { ...row, invited_by: inviter, url }, mail };
+}
+
+/** After the commit: e-mails the link when SMTP is configured; `emailed` says whether it went out. */
+export async function mailInvitation(ctx: AppContext, recorded: RecordedInvitation) {
+  const emailed = await sendMail(ctx, recorded.mail).catch(() => false);
+  return { ...recorded.invitation, emailed };
+}
+
+export async function listInvitations(ctx: AppContext, principal: Principal) {
+  requireManager(principal);
+  const rows = await repo.openInvitationsOf(ctx.db, principal.organizationId, ctx.clock.nowIso());
+  return rows.map(({ inviter_id, inviter_name, ...row }) => ({ ...row, invited_by: inviter_id === null ? null : { id: inviter_id, name: inviter_name ?? '' } }));
+}
+
+export async function revokeInvitation(tx: Tx, principal: Principal, id: number) {
+  requireManager(principal);
+  if (!(await repo.revokeOpenInvitation(tx.db, principal.organizationId, id, tx.clock.nowIso()))) throw notFound('Invitation');
+}
+
+export async function lookupInvitation(ctx: AppContext, token: string) {
+  const row = await repo.findOpenInvitation(ctx.db, hashToken(token), ctx.clock.nowIso());
+  if (!row) throw notFound('Invitation (the link may have been used or have expired)');
+  return { email: row.email, role: row.role, organization: { name: row.organization_name }, expires_at: row.expires_at };
+}
+
+/**
+ * Creates the invited person with their name and password, and signs them in. The link works
+ * once. `passwordHash` comes from `hashNewPassword`, before the unit of work.
+ */
+export async function acceptInvitation(tx: Tx, input: { token: string; name: string }, passwordHash: string, client: Client) {
+  const now = tx.clock.nowIso();
+  const invitation = await repo.findOpenInvitation(tx.db, hashToken(input.token), now);
+  if (!invitation) throw badLink('invitation');
+  if (!(await repo.claimInvitation(tx.db, invitation.id, now))) throw badLink('invitation');
+  const values = { organization_id: invitation.organization_id, kind: 'human' as const, name: input.name, email: invitation.email, role: invitation.role, created_at: now, password_hash: passwordHash };
+  let user;
+  try {
+    // A failure ends the unit of work (its rollback), so no savepoint is needed.
+    user = await repo.insertUser(tx.db, values);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw alreadyMember(invitation.email);
+    throw error;
+  }
+  await repo.setInvitationAccount(tx.db, invitation.id, user.id);
+  return signedInSession(tx, user.id, client);
+}
