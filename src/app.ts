@@ -71,31 +71,31 @@ function bodyProblem(body: unknown): { nul: string } | { depth: true } | null {
 /** Fastify's settings: logging, body limit, request ids, proxy trust, and the API's error shape for unroutable URLs. */
 function fastifyOptions(ctx: AppContext, options: BuildAppOptions) {
   return {
-  ...(options.logger
-    ? { loggerInstance: options.logger }
-    : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: LOG_REDACT, serializers: LOG_SERIALIZERS } }),
-  bodyLimit: ctx.config.bodyLimitBytes,
-  logController: new RequestLog({ requestIdLogLabel: 'request_id' }),
-  // An incoming X-Request-Id is kept when it is well formed, so traces join across services.
-  genReqId: (req) => {
-    const incoming = req.headers['x-request-id'];
-    return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-  },
-  routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
-  // Behind a TLS-terminating proxy, X-Forwarded-Proto/-Host/-For give the scheme (Secure cookie, own origin) and client address.
-  trustProxy: ctx.config.trustProxy,
-  return503OnClosing: true,
-  schemaController: { compilersFactory: { buildSerializer: buildSerializerFactory } },
-  // A path Fastify cannot decode (e.g. %ZZ) is answered before any hook: keep the API's error shape (README "API conventions").
-  frameworkErrors: (error, _request, frameworkReply) => {
-    const badUrl = error.code === 'FST_ERR_BAD_URL';
-    // The option's reply type is generic over every route's schema; this handler answers none of them.
-    (frameworkReply as unknown as FastifyReply)
-      .code(400)
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'no-store')
-      .send(errorBody('VALIDATION_ERROR', badUrl ? 'The URL is not valid percent-encoding.' : 'The request could not be routed.', badUrl ? { location: 'url' } : {}));
-  },
+    ...(options.logger
+      ? { loggerInstance: options.logger }
+      : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: LOG_REDACT, serializers: LOG_SERIALIZERS } }),
+    bodyLimit: ctx.config.bodyLimitBytes,
+    logController: new RequestLog({ requestIdLogLabel: 'request_id' }),
+    // An incoming X-Request-Id is kept when it is well formed, so traces join across services.
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // Behind a TLS-terminating proxy, X-Forwarded-Proto/-Host/-For give the scheme (Secure cookie, own origin) and client address.
+    trustProxy: ctx.config.trustProxy,
+    return503OnClosing: true,
+    schemaController: { compilersFactory: { buildSerializer: buildSerializerFactory } },
+    // A path Fastify cannot decode (e.g. %ZZ) is answered before any hook: keep the API's error shape (README "API conventions").
+    frameworkErrors: (error, _request, frameworkReply) => {
+      const badUrl = error.code === 'FST_ERR_BAD_URL';
+      // The option's reply type is generic over every route's schema; this handler answers none of them.
+      (frameworkReply as unknown as FastifyReply)
+        .code(400)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'no-store')
+        .send(errorBody('VALIDATION_ERROR', badUrl ? 'The URL is not valid percent-encoding.' : 'The request could not be routed.', badUrl ? { location: 'url' } : {}));
+    },
   } satisfies FastifyServerOptions;
 }
 
@@ -173,7 +173,6 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addSchema(CursorPagination);
 
   registerJsonBodies(app);
-
   registerResponseHeaders(app);
 
   await app.register(swagger, openApiOptions(ctx));
