@@ -9,7 +9,7 @@
  * outcomes that finish while a record transaction runs are written together by the next one.
  * A worker that dies between 1 and 3 leaves a leased row; once the lease passes it is due
  * again, the orphaned attempt row is marked lost, and the attempt is re-run with the same
- * number. Nothing is lost and nothing stays pending forever.
+ * number. Nothing is lost and nothing stays pending forever (docs/domain/webhook-delivery.md).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';

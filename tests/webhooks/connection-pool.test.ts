@@ -56,11 +56,11 @@ async function startConnectionReceiver(host: string, port = 0): Promise<Connecti
 }
 
 /**
- * Delivery attempts reuse kept-alive connections, but spec 6 "Endpoint URL requirements" rule 3
- * still holds per attempt: the name is resolved and checked again, and a pooled connection is
+ * Delivery attempts reuse kept-alive connections, but the URL rules (README "API conventions", "Webhook URLs") still
+ * hold per attempt: the name is resolved and checked again, and a pooled connection is
  * reused only when it goes to an address this attempt's check passed.
  */
-describe('pooled delivery connections and the SSRF guard (spec 6)', () => {
+describe('pooled delivery connections and the SSRF guard', () => {
   let h: WebhookHarness;
   let admin: Actor;
   let project: { id: number };
@@ -118,7 +118,7 @@ describe('pooled delivery connections and the SSRF guard (spec 6)', () => {
     expect(first.requests).toEqual([1, 1, 2]);
   });
 
-  it('rule 3: once the host resolves to a private address the attempt is refused and the pooled connection is not used', async () => {
+  it('once the host resolves to a private address the attempt is refused and the pooled connection is not used', async () => {
     h.resolver.table['rebind.hooks.test'] = ['127.0.0.1'];
     const id = await endpointFor('rebind.hooks.test');
     first.requests.length = 0;

@@ -9,7 +9,7 @@ import { captureLogger, createWebhookHarness, emitEvent, type Receiver, startRec
 
 const URL_OK = 'https://hooks.test/hook';
 
-describe('fan-out: outbox events to the deliveries of covering endpoints (issue 6 item 1)', () => {
+describe('fan-out: outbox events to the deliveries of covering endpoints', () => {
   let h: WebhookHarness;
   let owner: Actor;
   let alpha: { id: number };
@@ -82,7 +82,7 @@ describe('fan-out: outbox events to the deliveries of covering endpoints (issue 
 });
 
 /**
- * Several workers against one database (issue 6 item 4). On PostgreSQL the two workers use two
+ * Several workers against one database. On PostgreSQL the two workers use two
  * connection pools, as two processes would; SQLite has one writer, so its workers share the
  * connection and the test checks that interleaved passes still never double-send.
  */

@@ -7,7 +7,7 @@ import { createWebhookHarness, type WebhookHarness } from '../helpers/webhooks.t
 
 const DAY = 86_400_000;
 
-/** Scheduled events (issue 6 item 7). Tasks are inserted with the query builder; the clock starts at 2026-11-21T09:00:00Z. */
+/** Scheduled events. Tasks are inserted with the query builder; the clock starts at 2026-11-21T09:00:00Z. */
 describe('scheduler: task.due_soon and task.escalated', () => {
   let h: WebhookHarness;
   let admin: Actor;

@@ -43,7 +43,7 @@ function connectOnce(host: string, port: number): Promise<boolean> {
  * row stored before the check existed. The forms carry the canary's port; the canary listens on
  * every local address and must see no connection from the whole file.
  */
-describe('SSRF guard at save and delivery time, with a loopback canary (spec 6)', () => {
+describe('SSRF guard at save and delivery time, with a loopback canary', () => {
   let h: WebhookHarness;
   let admin: Actor;
   let project: { id: number };
@@ -92,7 +92,7 @@ describe('SSRF guard at save and delivery time, with a loopback canary (spec 6)'
     }
   });
 
-  it('rule 3 at save time: every form is refused on create and on update with the VALIDATION_ERROR shape', async () => {
+  it('at save time: every form is refused on create and on update with the VALIDATION_ERROR shape', async () => {
     const existing = await createEndpoint('https://93.184.216.34/hook');
     for (const { url, why } of REFUSED_URLS) {
       const stored = formUrl(url, canary.port);
@@ -132,7 +132,7 @@ describe('SSRF guard at save and delivery time, with a loopback canary (spec 6)'
     await h.ctx.db.updateTable('webhook_endpoints').set({ enabled: 0 }).where('id', '=', id).execute();
   });
 
-  it('rule 3 at delivery time: every form stored on an endpoint (e.g. saved before a policy change) is refused on every attempt', async () => {
+  it('at delivery time: every form stored on an endpoint (e.g. saved before a policy change) is refused on every attempt', async () => {
     const ids = new Map<number, string>();
     for (const { url, why } of REFUSED_URLS) {
       const id = await createEndpoint('https://93.184.216.34/hook');

@@ -3,7 +3,7 @@ import { checkTarget, forbiddenAddressReason, parseEndpointUrl, UnsafeTargetErro
 import { tableResolver } from '../helpers/webhooks.ts';
 import { ACCEPTED_URLS, formUrl, REFUSED_URLS, resolverTable } from './ssrf-forms.ts';
 
-describe('SSRF guard (spec 6 "Endpoint URL requirements")', () => {
+describe('SSRF guard for endpoint URLs', () => {
   const resolve = tableResolver(resolverTable());
 
   it.each(REFUSED_URLS)('refuses $why: $url', async ({ url, why }) => {

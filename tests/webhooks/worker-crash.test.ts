@@ -9,7 +9,7 @@ import { processUrl } from '../helpers/database.ts';
 import { captureLogger, createWebhookHarness, emitEvent, type WebhookHarness } from '../helpers/webhooks.ts';
 
 /**
- * Issue 6 "Done when": kill the worker mid-delivery and restart. A real `tasktracker worker`
+ * Kill the worker mid-delivery and restart. A real `tasktracker worker`
  * process claims the delivery and sends it; the receiver SIGKILLs it before answering. The
  * claim survives in the database, and once the lease has passed a new worker re-runs the
  * attempt and completes the delivery.
