@@ -255,7 +255,8 @@ describe.skipIf(skipReason !== null)('project settings, custom fields, standup s
 
   it('changes the standup settings', async () => {
     const { page } = w;
-    await page.goto('/standups?tab=settings');
+    await page.goto('/standups');
+    await page.getByRole('navigation', { name: 'Standup views' }).getByRole('link', { name: 'Schedule' }).click();
     const form = page.getByRole('form', { name: 'Standup settings' });
     await form.getByLabel('Timezone').fill('Europe/Berlin');
     await form.getByLabel('Reminder time').fill('10:15');
