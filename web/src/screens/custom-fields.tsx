@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { del, post, put, type CustomField, type CustomFieldType, type Project } from '../api.ts';
 import { useCustomFields, type ProjectConfig } from '../data.ts';
 import { SortableList } from '../sortable.tsx';
-import { EditDelete, ErrorNote, Field, Form, formatDate } from '../ui.tsx';
+import { EditDelete, ErrorNote, Field, Form, IdSelect, SaveCancel, formatDate } from '../ui.tsx';
 
 export const TYPE_LABEL: Record<CustomFieldType, string> = {
   text: 'Text',
@@ -64,27 +64,9 @@ export function CustomFieldInput({ field, value, onChange, config }: { field: Cu
         const text = value === null || value === undefined ? '' : String(value);
         switch (field.type) {
           case 'select':
-            return (
-              <select id={id} value={text} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}>
-                <option value="">None</option>
-                {field.options.map((o) => (
-                  <option key={o.id} value={o.id}>
-                    {o.value}
-                  </option>
-                ))}
-              </select>
-            );
+            return <IdSelect id={id} value={value} none="None" items={field.options.map((o) => ({ id: o.id, name: o.value }))} onChange={onChange} />;
           case 'user':
-            return (
-              <select id={id} value={text} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}>
-                <option value="">Nobody</option>
-                {config.members.map((m) => (
-                  <option key={m.user} value={m.user}>
-                    {m.user_name}
-                  </option>
-                ))}
-              </select>
-            );
+            return <IdSelect id={id} value={value} none="Nobody" items={config.people} onChange={onChange} />;
           case 'boolean':
             return (
               <select id={id} value={value === true ? 'yes' : value === false ? 'no' : ''} onChange={(e) => onChange(e.target.value === '' ? null : e.target.value === 'yes')}>
@@ -226,14 +208,7 @@ function FieldRow({ field, onChanged }: { field: CustomField; onChanged: () => u
           <label className="check">
             <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Required
           </label>
-          <div className="actions">
-            <button type="submit" className="primary" disabled={change.isPending}>
-              Save
-            </button>
-            <button type="button" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-          </div>
+          <SaveCancel pending={change.isPending} onCancel={() => setEditing(false)} />
         </Form>
       ) : (
         <div className="row">
