@@ -318,6 +318,7 @@ describe.skipIf(skipReason !== null)('project settings, custom fields, standup s
       await page.goto('/p/SET/board');
       await page.getByRole('button', { name: /SET-1 Ship the release/ }).waitFor();
       await page.getByRole('status').filter({ hasText: 'Live updates are interrupted' }).waitFor();
+      await expectAccessible(page, 'board with live updates interrupted');
       // Written while the app has no stream: no push can carry it.
       const created = (await api('POST', '/api/v1/projects/SET/tasks/', { title: 'Written during the outage' })) as { key: string };
       await page.waitForTimeout(500);
