@@ -128,7 +128,7 @@ export function CustomFieldsSection({ project }: { project: Project }) {
       {fields.data?.length === 0 ? <p className="muted">No custom field applies to this project.</p> : null}
       <ul className="plain rows">
         {fields.data?.map((f) => (
-          <FieldRow key={f.id} field={f} onChanged={refresh} />
+          <FieldRow key={f.id} field={f} projectId={project.id} onChanged={refresh} />
         ))}
       </ul>
       <Form className="stack" label="New custom field" onSubmit={() => create.mutate()}>
@@ -169,10 +169,11 @@ export function CustomFieldsSection({ project }: { project: Project }) {
   );
 }
 
-function FieldRow({ field, onChanged }: { field: CustomField; onChanged: () => unknown }) {
+function FieldRow({ field, projectId, onChanged }: { field: CustomField; projectId: number; onChanged: () => unknown }) {
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(field.name);
   const [required, setRequired] = useState(field.required);
+  const [everywhere, setEverywhere] = useState(field.projects === null);
   const [option, setOption] = useState('');
   const change = useMutation({
     mutationFn: (body: Record<string, unknown>) => put(`/api/v1/custom-fields/${field.id}/`, body),
@@ -202,11 +203,21 @@ function FieldRow({ field, onChanged }: { field: CustomField; onChanged: () => u
         <Form
           className="inline-form editor"
           label={`Edit field ${field.name}`}
-          onSubmit={() => change.mutate({ ...(name !== field.name ? { name } : {}), ...(required !== field.required ? { required } : {}) })}
+          onSubmit={() =>
+            change.mutate({
+              ...(name !== field.name ? { name } : {}),
+              ...(required !== field.required ? { required } : {}),
+              // Narrowing to this project is refused (409) while other projects' tasks hold values.
+              ...(everywhere !== (field.projects === null) ? { projects: everywhere ? null : [projectId] } : {}),
+            })
+          }
         >
           <Field label="Field name">{(id) => <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
           <label className="check">
             <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Required
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={everywhere} onChange={(e) => setEverywhere(e.target.checked)} /> Every project
           </label>
           <SaveCancel pending={change.isPending} onCancel={() => setEditing(false)} />
         </Form>
@@ -224,6 +235,7 @@ function FieldRow({ field, onChanged }: { field: CustomField; onChanged: () => u
             onEdit={() => {
               setName(field.name);
               setRequired(field.required);
+              setEverywhere(field.projects === null);
               setEditing(true);
             }}
           />
