@@ -146,12 +146,7 @@ export function CustomFieldsSection({ project }: { project: Project }) {
               </select>
             )}
           </Field>
-          <label className="check">
-            <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Required
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={everywhere} onChange={(e) => setEverywhere(e.target.checked)} /> Every project
-          </label>
+          <ScopeChecks required={required} setRequired={setRequired} everywhere={everywhere} setEverywhere={setEverywhere} />
         </div>
         {hasOptions(type) ? (
           <Field label="Options" hint="One a line, in the order they are offered.">
@@ -213,12 +208,7 @@ function FieldRow({ field, projectId, onChanged }: { field: CustomField; project
           }
         >
           <Field label="Field name">{(id) => <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
-          <label className="check">
-            <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Required
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={everywhere} onChange={(e) => setEverywhere(e.target.checked)} /> Every project
-          </label>
+          <ScopeChecks required={required} setRequired={setRequired} everywhere={everywhere} setEverywhere={setEverywhere} />
           <SaveCancel pending={change.isPending} onCancel={() => setEditing(false)} />
         </Form>
       ) : (
@@ -274,5 +264,19 @@ function OptionEditor({ value, onRename }: { value: string; onRename: (value: st
       <input aria-label={`Option ${value}`} required maxLength={200} value={text} onChange={(e) => setText(e.target.value)} />
       {text !== value ? <button type="submit">Save</button> : null}
     </Form>
+  );
+}
+
+/** Whether a field is required, and whether it applies to every project or to this one. */
+function ScopeChecks(props: { required: boolean; setRequired: (v: boolean) => void; everywhere: boolean; setEverywhere: (v: boolean) => void }) {
+  return (
+    <>
+      <label className="check">
+        <input type="checkbox" checked={props.required} onChange={(e) => props.setRequired(e.target.checked)} /> Required
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={props.everywhere} onChange={(e) => props.setEverywhere(e.target.checked)} /> Every project
+      </label>
+    </>
   );
 }
