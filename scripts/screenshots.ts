@@ -25,6 +25,11 @@ try {
   for (const [name, color] of [['frontend', '#1f5fbf'], ['backend', '#17613a'], ['design', '#8a4b00']] as const) {
     await api('POST', '/api/v1/projects/WEB/labels/', { name, color });
   }
+  const project = (await world.h.request('GET', '/api/v1/projects/', { token: owner.bot.token })).body.data.find((p: { key: string }) => p.key === 'WEB');
+  await api('POST', '/api/v1/projects/WEB/sprints/', { name: 'Sprint 12', start_date: '2026-11-16', end_date: '2026-11-27', state: 'active', goal: 'Landing page live' });
+  await api('POST', '/api/v1/projects/WEB/milestones/', { name: 'Public beta', due_date: '2026-12-10' });
+  const area = await api('POST', '/api/v1/custom-fields/', { name: 'Area', type: 'select', projects: [project.id], options: ['Marketing site', 'Shop', 'Docs'] });
+  const estimate = await api('POST', '/api/v1/custom-fields/', { name: 'Estimate (days)', type: 'number', projects: [project.id] });
   const seed: Array<[string, string, string[], string | null, string]> = [
     ['Landing page hero', 'High', ['frontend', 'design'], '2026-11-25', 'In Progress'],
     ['Pricing table', 'Medium', ['frontend'], '2026-11-28', 'In Review'],
@@ -49,12 +54,12 @@ try {
     for (const step of path) await api('PUT', `/api/v1/tasks/${task.key}/`, { status: step });
   }
   await api('POST', '/api/v1/tasks/WEB-1/comments/', { body: 'The hero image is in the shared drive; use the **wide** crop.' });
-  await api('PUT', '/api/v1/tasks/WEB-1/', { title: 'Landing page hero section' });
+  await api('PUT', '/api/v1/tasks/WEB-1/', { title: 'Landing page hero section', custom_fields: { [area.id]: area.options[0].id, [estimate.id]: 3 } });
 
   const { page } = world;
-  const shot = async (name: string) => {
+  const shot = async (name: string, fullPage = false) => {
     await page.waitForLoadState('networkidle');
-    await page.screenshot({ path: path.join(out, `${name}.png`) });
+    await page.screenshot({ path: path.join(out, `${name}.png`), fullPage });
     console.log(`docs/screenshots/${name}.png`);
   };
   await page.goto('/p/WEB/board');
@@ -63,6 +68,10 @@ try {
   await page.goto('/t/WEB-1');
   await page.locator('.comments li').first().waitFor();
   await shot('task');
+  await page.goto('/p/WEB/settings');
+  await page.getByRole('button', { name: 'Drag Done' }).waitFor();
+  await page.getByRole('button', { name: 'Drag Docs' }).waitFor();
+  await shot('project-settings', true);
   await page.goto('/p/WEB/list');
   await page.getByRole('link', { name: 'WEB-9' }).waitFor();
   await page.getByLabel('Select WEB-4').check();

@@ -184,7 +184,20 @@ describe.skipIf(skipReason !== null)('project settings, custom fields, standup s
     await options.getByRole('button', { name: 'Drag Critical' }).waitFor();
     await options.getByRole('button', { name: 'Delete option Medium' }).click();
     await eventually(async () => (await field()).options.map((o) => o.value)).toEqual(['High', 'Minor', 'Critical']);
+    // Editing the definition: a new name, and every project instead of this one.
+    await section.getByRole('button', { name: 'Edit Severity' }).click();
+    const edit = section.getByRole('form', { name: 'Edit field Severity' });
+    await edit.getByLabel('Field name').fill('Impact');
+    await edit.getByLabel('Every project').check();
     await expectAccessible(page, 'custom field settings');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await section.getByRole('button', { name: 'Edit Impact' }).waitFor();
+    const impact = ((await api('GET', `/api/v1/custom-fields/?project=${projectId}`)) as Array<{ name: string; projects: number[] | null }>).find((f) => f.name === 'Impact');
+    expect(impact?.projects).toBeNull();
+    await section.getByRole('button', { name: 'Edit Impact' }).click();
+    await section.getByRole('form', { name: 'Edit field Impact' }).getByLabel('Field name').fill('Severity');
+    await section.getByRole('form', { name: 'Edit field Impact' }).getByRole('button', { name: 'Save' }).click();
+    await section.getByRole('button', { name: 'Edit Severity' }).waitFor();
   });
 
   it('edits custom fields of every type on a task with If-Match, and shows a conflicting change', async () => {
@@ -255,7 +268,8 @@ describe.skipIf(skipReason !== null)('project settings, custom fields, standup s
 
   it('changes the standup settings', async () => {
     const { page } = w;
-    await page.goto('/standups?tab=settings');
+    await page.goto('/standups');
+    await page.getByRole('navigation', { name: 'Standup views' }).getByRole('link', { name: 'Schedule' }).click();
     const form = page.getByRole('form', { name: 'Standup settings' });
     await form.getByLabel('Timezone').fill('Europe/Berlin');
     await form.getByLabel('Reminder time').fill('10:15');
@@ -317,6 +331,7 @@ describe.skipIf(skipReason !== null)('project settings, custom fields, standup s
       await page.goto('/p/SET/board');
       await page.getByRole('button', { name: /SET-1 Ship the release/ }).waitFor();
       await page.getByRole('status').filter({ hasText: 'Live updates are interrupted' }).waitFor();
+      await expectAccessible(page, 'board with live updates interrupted');
       // Written while the app has no stream: no push can carry it.
       const created = (await api('POST', '/api/v1/projects/SET/tasks/', { title: 'Written during the outage' })) as { key: string };
       await page.waitForTimeout(500);

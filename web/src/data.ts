@@ -48,6 +48,8 @@ export function useProjectConfig(project: Project | null) {
   return {
     statuses: statuses.data ?? [],
     members: members.data ?? [],
+    /** The members as choices: user id and name. */
+    people: (members.data ?? []).map((m) => ({ id: m.user, name: m.user_name })),
     types: types.data ?? [],
     priorities: priorities.data ?? [],
     labels: labels.data ?? [],

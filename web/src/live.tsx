@@ -71,6 +71,8 @@ export function useLiveUpdates(): LiveState {
         if (stopped || current.readyState !== EventSource.CLOSED) return; // the browser reconnects by itself
         current.close();
         setState('retrying');
+        // A 401 means the session ended: reading it again sends the person to sign in.
+        void client.invalidateQueries({ queryKey: ['session'] });
         timer = setTimeout(() => connect(true), backoff(attempt++));
       });
     };

@@ -14,8 +14,12 @@ import {
   type KeyboardCoordinateGetter,
 } from '@dnd-kit/core';
 
-/** Up and down arrows move a dragged row a whole row at a time instead of 25 pixels. */
-const rowCoordinates: KeyboardCoordinateGetter = (event, { context: { droppableRects, droppableContainers, collisionRect } }) => {
+/**
+ * Up and down arrows move a dragged row a whole row at a time instead of 25 pixels. The move is
+ * a distance added to where the row is now: the measured rects and the sensor's coordinates are
+ * not in the same frame once the page has scrolled during the drag.
+ */
+const rowCoordinates: KeyboardCoordinateGetter = (event, { currentCoordinates, context: { droppableRects, droppableContainers, collisionRect } }) => {
   if (!collisionRect || (event.code !== 'ArrowDown' && event.code !== 'ArrowUp')) return undefined;
   event.preventDefault();
   const center = collisionRect.top + collisionRect.height / 2;
@@ -27,7 +31,7 @@ const rowCoordinates: KeyboardCoordinateGetter = (event, { context: { droppableR
     .sort((a, b) => a.middle - b.middle);
   const target = event.code === 'ArrowDown' ? middles.find((r) => r.middle > center + 1) : [...middles].reverse().find((r) => r.middle < center - 1);
   if (!target) return undefined;
-  return { x: collisionRect.left, y: target.middle - collisionRect.height / 2 };
+  return { x: currentCoordinates.x, y: currentCoordinates.y + target.middle - center };
 };
 
 /** `ids` with `id` moved to where `to` stands. */

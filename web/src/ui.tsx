@@ -202,3 +202,31 @@ export function EditDelete({ name, question, onEdit, onDelete, pending }: { name
     </span>
   );
 }
+
+/** Save (submits the form) and Cancel, as every edit form ends. */
+export function SaveCancel({ pending, onCancel }: { pending?: boolean; onCancel: () => void }) {
+  return (
+    <div className="actions">
+      <button type="submit" className="primary" disabled={pending}>
+        Save
+      </button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+/** A choice among items by id, the first option meaning none; `onChange` gets the id or null. */
+export function IdSelect({ id, value, items, none, onChange }: { id: string; value: unknown; items: Array<{ id: number; name: string }>; none: string; onChange: (id: number | null) => void }) {
+  return (
+    <select id={id} value={value == null ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}>
+      <option value="">{none}</option>
+      {items.map((item) => (
+        <option key={item.id} value={item.id}>
+          {item.name}
+        </option>
+      ))}
+    </select>
+  );
+}

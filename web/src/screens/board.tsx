@@ -27,7 +27,7 @@ import { Filters } from './filters.tsx';
 import { ProjectTabs } from './projects.tsx';
 
 /** Arrow keys jump a dragged card a whole column at a time instead of 25 pixels. */
-const columnCoordinates: KeyboardCoordinateGetter = (event, { context: { droppableRects, droppableContainers, collisionRect } }) => {
+const columnCoordinates: KeyboardCoordinateGetter = (event, { currentCoordinates, context: { droppableRects, droppableContainers, collisionRect } }) => {
   if (!collisionRect || (event.code !== 'ArrowRight' && event.code !== 'ArrowLeft')) return undefined;
   event.preventDefault();
   const rects = droppableContainers
@@ -38,7 +38,8 @@ const columnCoordinates: KeyboardCoordinateGetter = (event, { context: { droppab
   const center = collisionRect.left + collisionRect.width / 2;
   const target = event.code === 'ArrowRight' ? rects.find((r) => r.left > center) : [...rects].reverse().find((r) => r.left + r.width < center);
   if (!target) return undefined;
-  return { x: target.left + (target.width - collisionRect.width) / 2, y: collisionRect.top };
+  // A distance from where the card is now: the rects' frame and the sensor's differ once anything scrolled.
+  return { x: currentCoordinates.x + target.left + (target.width - collisionRect.width) / 2 - collisionRect.left, y: currentCoordinates.y };
 };
 
 /** The pointer decides where a mouse or finger drops; a keyboard drag (no pointer) goes by overlap. */

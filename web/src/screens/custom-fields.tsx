@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { del, post, put, type CustomField, type CustomFieldType, type Project } from '../api.ts';
 import { useCustomFields, type ProjectConfig } from '../data.ts';
 import { SortableList } from '../sortable.tsx';
-import { EditDelete, ErrorNote, Field, Form, formatDate } from '../ui.tsx';
+import { EditDelete, ErrorNote, Field, Form, IdSelect, SaveCancel, formatDate } from '../ui.tsx';
 
 export const TYPE_LABEL: Record<CustomFieldType, string> = {
   text: 'Text',
@@ -64,27 +64,9 @@ export function CustomFieldInput({ field, value, onChange, config }: { field: Cu
         const text = value === null || value === undefined ? '' : String(value);
         switch (field.type) {
           case 'select':
-            return (
-              <select id={id} value={text} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}>
-                <option value="">None</option>
-                {field.options.map((o) => (
-                  <option key={o.id} value={o.id}>
-                    {o.value}
-                  </option>
-                ))}
-              </select>
-            );
+            return <IdSelect id={id} value={value} none="None" items={field.options.map((o) => ({ id: o.id, name: o.value }))} onChange={onChange} />;
           case 'user':
-            return (
-              <select id={id} value={text} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}>
-                <option value="">Nobody</option>
-                {config.members.map((m) => (
-                  <option key={m.user} value={m.user}>
-                    {m.user_name}
-                  </option>
-                ))}
-              </select>
-            );
+            return <IdSelect id={id} value={value} none="Nobody" items={config.people} onChange={onChange} />;
           case 'boolean':
             return (
               <select id={id} value={value === true ? 'yes' : value === false ? 'no' : ''} onChange={(e) => onChange(e.target.value === '' ? null : e.target.value === 'yes')}>
@@ -146,7 +128,7 @@ export function CustomFieldsSection({ project }: { project: Project }) {
       {fields.data?.length === 0 ? <p className="muted">No custom field applies to this project.</p> : null}
       <ul className="plain rows">
         {fields.data?.map((f) => (
-          <FieldRow key={f.id} field={f} onChanged={refresh} />
+          <FieldRow key={f.id} field={f} projectId={project.id} onChanged={refresh} />
         ))}
       </ul>
       <Form className="stack" label="New custom field" onSubmit={() => create.mutate()}>
@@ -164,12 +146,7 @@ export function CustomFieldsSection({ project }: { project: Project }) {
               </select>
             )}
           </Field>
-          <label className="check">
-            <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Required
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={everywhere} onChange={(e) => setEverywhere(e.target.checked)} /> Every project
-          </label>
+          <ScopeChecks required={required} setRequired={setRequired} everywhere={everywhere} setEverywhere={setEverywhere} />
         </div>
         {hasOptions(type) ? (
           <Field label="Options" hint="One a line, in the order they are offered.">
@@ -187,10 +164,11 @@ export function CustomFieldsSection({ project }: { project: Project }) {
   );
 }
 
-function FieldRow({ field, onChanged }: { field: CustomField; onChanged: () => unknown }) {
+function FieldRow({ field, projectId, onChanged }: { field: CustomField; projectId: number; onChanged: () => unknown }) {
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(field.name);
   const [required, setRequired] = useState(field.required);
+  const [everywhere, setEverywhere] = useState(field.projects === null);
   const [option, setOption] = useState('');
   const change = useMutation({
     mutationFn: (body: Record<string, unknown>) => put(`/api/v1/custom-fields/${field.id}/`, body),
@@ -220,20 +198,18 @@ function FieldRow({ field, onChanged }: { field: CustomField; onChanged: () => u
         <Form
           className="inline-form editor"
           label={`Edit field ${field.name}`}
-          onSubmit={() => change.mutate({ ...(name !== field.name ? { name } : {}), ...(required !== field.required ? { required } : {}) })}
+          onSubmit={() =>
+            change.mutate({
+              ...(name !== field.name ? { name } : {}),
+              ...(required !== field.required ? { required } : {}),
+              // Narrowing to this project is refused (409) while other projects' tasks hold values.
+              ...(everywhere !== (field.projects === null) ? { projects: everywhere ? null : [projectId] } : {}),
+            })
+          }
         >
           <Field label="Field name">{(id) => <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
-          <label className="check">
-            <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Required
-          </label>
-          <div className="actions">
-            <button type="submit" className="primary" disabled={change.isPending}>
-              Save
-            </button>
-            <button type="button" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-          </div>
+          <ScopeChecks required={required} setRequired={setRequired} everywhere={everywhere} setEverywhere={setEverywhere} />
+          <SaveCancel pending={change.isPending} onCancel={() => setEditing(false)} />
         </Form>
       ) : (
         <div className="row">
@@ -249,6 +225,7 @@ function FieldRow({ field, onChanged }: { field: CustomField; onChanged: () => u
             onEdit={() => {
               setName(field.name);
               setRequired(field.required);
+              setEverywhere(field.projects === null);
               setEditing(true);
             }}
           />
@@ -287,5 +264,19 @@ function OptionEditor({ value, onRename }: { value: string; onRename: (value: st
       <input aria-label={`Option ${value}`} required maxLength={200} value={text} onChange={(e) => setText(e.target.value)} />
       {text !== value ? <button type="submit">Save</button> : null}
     </Form>
+  );
+}
+
+/** Whether a field is required, and whether it applies to every project or to this one. */
+function ScopeChecks(props: { required: boolean; setRequired: (v: boolean) => void; everywhere: boolean; setEverywhere: (v: boolean) => void }) {
+  return (
+    <>
+      <label className="check">
+        <input type="checkbox" checked={props.required} onChange={(e) => props.setRequired(e.target.checked)} /> Required
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={props.everywhere} onChange={(e) => props.setEverywhere(e.target.checked)} /> Every project
+      </label>
+    </>
   );
 }

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { del, getAll, post, put } from '../api.ts';
 import { keys } from '../data.ts';
-import { EditDelete, ErrorNote, Field, Form, formatDate } from '../ui.tsx';
+import { EditDelete, ErrorNote, Field, Form, SaveCancel, formatDate } from '../ui.tsx';
 
 /** One editable attribute of a label, milestone or sprint, as its form shows it. */
 interface Attr {
@@ -173,14 +173,7 @@ export function PlanningSection({ kind, projectKey }: { kind: Kind; projectKey: 
             <li key={item.id}>
               <Form className="inline-form editor" label={`Edit ${kind.singular} ${item.name}`} onSubmit={() => save.mutate({ item, values: editing.values })}>
                 <AttrFields kind={kind} values={editing.values} onChange={(values) => setEditing({ id: item.id, values })} />
-                <div className="actions">
-                  <button type="submit" className="primary" disabled={save.isPending}>
-                    Save
-                  </button>
-                  <button type="button" onClick={() => setEditing(null)}>
-                    Cancel
-                  </button>
-                </div>
+                <SaveCancel pending={save.isPending} onCancel={() => setEditing(null)} />
                 <ErrorNote error={save.error} />
               </Form>
             </li>

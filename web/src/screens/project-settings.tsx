@@ -12,6 +12,7 @@ const SECTIONS = [
   ['members-title', 'Members'],
   ['statuses-title', 'Statuses'],
   ['workflow-title', 'Workflow'],
+  ['types-title', 'Types and priorities'],
   ['labels-title', 'Labels'],
   ['milestones-title', 'Milestones'],
   ['sprints-title', 'Sprints'],
@@ -62,6 +63,13 @@ export function ProjectSettings({ projectKey }: { projectKey: string }) {
       <Members projectId={project.id} />
       <Statuses projectId={project.id} statuses={config.statuses} />
       {project.workflow !== null ? <TransitionGrid workflowId={project.workflow} statuses={config.statuses} /> : null}
+      <section aria-labelledby="types-title">
+        <h2 id="types-title">Task types and priorities</h2>
+        <p>
+          Types: {config.types.map((t) => t.name).join(', ')}. Priorities: {config.priorities.map((p) => p.name).join(', ')}.
+        </p>
+        <p className="muted">Every project has these; the API offers no way to change them yet.</p>
+      </section>
       <PlanningSection kind={LABELS} projectKey={project.key} />
       <PlanningSection kind={MILESTONES} projectKey={project.key} />
       <PlanningSection kind={SPRINTS} projectKey={project.key} />

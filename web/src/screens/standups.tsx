@@ -18,7 +18,7 @@ const TABS = [
   { id: 'team', label: 'Team day' },
   { id: 'blockers', label: 'Blockers' },
   { id: 'history', label: 'History' },
-  { id: 'settings', label: 'Settings' },
+  { id: 'settings', label: 'Schedule' },
 ] as const;
 
 export function Standups() {

@@ -6,7 +6,7 @@ import { keys, useCustomFields, useProject, useProjectConfig, type ProjectConfig
 import { useMe } from '../session.tsx';
 import { CustomFieldInput, customValueText } from './custom-fields.tsx';
 import { Attachments, Links, TimeEntries } from './task-extras.tsx';
-import { ErrorNote, Field, Form, Markdown, Spinner, errorNotice, formatDate, formatDateTime, useNotify } from '../ui.tsx';
+import { ErrorNote, Field, Form, IdSelect, Markdown, SaveCancel, Spinner, errorNotice, formatDate, formatDateTime, useNotify } from '../ui.tsx';
 
 /** The fields the edit form changes, as the API takes them. */
 const EDITABLE = ['title', 'description', 'task_type', 'priority', 'assignee', 'due_date', 'labels', 'milestone', 'sprint', 'parent', 'custom_fields'] as const;
@@ -274,7 +274,6 @@ function EditForm({
 }) {
   const [preview, setPreview] = useState(false);
   const set = <F extends Editable>(field: F, value: Draft[F]) => setDraft({ ...draft, [field]: value });
-  const idOrNull = (v: string) => (v === '' ? null : Number(v));
   return (
     <form className="stack edit-form" onSubmit={onSubmit} onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
       <Field label="Title">{(id) => <input id={id} required maxLength={500} value={draft.title} onChange={(e) => set('title', e.target.value)} autoFocus />}</Field>
@@ -318,39 +317,18 @@ function EditForm({
         </Field>
         <Field label="Assignee">
           {(id) => (
-            <select id={id} value={draft.assignee ?? ''} onChange={(e) => set('assignee', idOrNull(e.target.value))}>
-              <option value="">Unassigned</option>
-              {config.members.map((m) => (
-                <option key={m.user} value={m.user}>
-                  {m.user_name}
-                </option>
-              ))}
-            </select>
+<IdSelect id={id} value={draft.assignee} none="Unassigned" items={config.people} onChange={(v) => set('assignee', v)} />
           )}
         </Field>
         <Field label="Due date">{(id) => <input id={id} type="date" value={draft.due_date ?? ''} onChange={(e) => set('due_date', e.target.value || null)} />}</Field>
         <Field label="Sprint">
           {(id) => (
-            <select id={id} value={draft.sprint ?? ''} onChange={(e) => set('sprint', idOrNull(e.target.value))}>
-              <option value="">None</option>
-              {config.sprints.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
+<IdSelect id={id} value={draft.sprint} none="None" items={config.sprints} onChange={(v) => set('sprint', v)} />
           )}
         </Field>
         <Field label="Milestone">
           {(id) => (
-            <select id={id} value={draft.milestone ?? ''} onChange={(e) => set('milestone', idOrNull(e.target.value))}>
-              <option value="">None</option>
-              {config.milestones.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name}
-                </option>
-              ))}
-            </select>
+<IdSelect id={id} value={draft.milestone} none="None" items={config.milestones} onChange={(v) => set('milestone', v)} />
           )}
         </Field>
         <Field label="Labels" hint="Comma-separated names of the project's labels">
@@ -395,14 +373,7 @@ function EditForm({
         ))}
       </datalist>
       <ErrorNote error={error} />
-      <div className="actions">
-        <button type="submit" className="primary">
-          Save
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <SaveCancel onCancel={onCancel} />
     </form>
   );
 }
