@@ -42,6 +42,12 @@ export function parsePosition(text: string): LivePosition | null {
 const horizonOf = (dialect: Dialect) =>
   dialect === 'postgres' ? sql<number>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint` : sql<number>`${Number.MAX_SAFE_INTEGER}`;
 
+/** The largest live_events id (0 when empty): a new one means someone committed rows. */
+export async function largestLiveEventId(db: Db): Promise<number> {
+  const row = await db.selectFrom('live_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  return row?.id ?? 0;
+}
+
 /** Where a stream that does not resume starts: after the last final row. */
 export async function currentPosition(db: Db, dialect: Dialect): Promise<LivePosition> {
   const row = await db
