@@ -2,7 +2,8 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Principal } from '../auth/principal.ts';
-import { formatPosition, largestLiveEventId, readLiveEvents, type LivePosition } from './live.repository.ts';
+import { largestLiveEventId, readLiveEvents } from './live.repository.ts';
+import { formatPosition, type LivePosition } from './position.ts';
 import { PgWakeups } from './pg-wakeups.ts';
 
 /** Rows read per query; a full batch is followed at once by the next. */
