@@ -41,7 +41,7 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
     h.request('POST', '/api/v1/projects/', { token, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
   const projectCount = async () => (await h.request('GET', '/api/v1/projects/', { token: actor.token })).body.pagination.count;
 
-  it('rules 2-3: a repeat with the same key and body replays the stored response without repeating the work', async () => {
+  it('a repeat with the same key and body replays the stored response without repeating the work', async () => {
     const first = await create('k-replay', { name: 'One', key: 'ONE' });
     expect(first.status).toBe(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
@@ -122,7 +122,7 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
       h.ctx.db.selectFrom('idempotency_keys').select(['state', 'response_status', 'response_body']).where('token_id', '=', actor.tokenId).where('key', '=', key).executeTakeFirstOrThrow();
     const taskCount = async (project: string) => (await h.request('GET', `/api/v1/projects/${project}/tasks/`, { token: actor.token })).body.pagination.count;
 
-    it('rules 2-3: create task stores exactly the response sent, and a repeat replays it without a second task', async () => {
+    it('create task stores exactly the response sent, and a repeat replays it without a second task', async () => {
       await h.project(actor, 'IDT');
       const send = () => h.request('POST', '/api/v1/projects/IDT/tasks/', { token: actor.token, body: { title: 'Once' }, headers: { 'idempotency-key': 'k-task' } });
       const first = await send();
@@ -138,7 +138,7 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
       expect(await taskCount('IDT')).toBe(1);
     });
 
-    it('rules 2-3: subtask, bulk create and bulk update store the response sent and replay it', async () => {
+    it('subtask, bulk create and bulk update store the response sent and replay it', async () => {
       await h.project(actor, 'IDB');
       const post = (path: string, key: string, body: object) => h.request('POST', `/api/v1${path}`, { token: actor.token, body, headers: { 'idempotency-key': key } });
       const calls: Array<[path: string, key: string, body: object, status: number]> = [
