@@ -1,6 +1,6 @@
 /**
- * The event catalog (spec 6): the one definition served by GET /api/v1/webhooks/catalog/ and
- * used to validate subscriptions. Every listed type is produced somewhere in the code.
+ * The event catalog (README "Receiving webhooks"): the one definition served by
+ * GET /api/v1/webhooks/catalog/ and used to validate subscriptions. Every listed type is produced somewhere in the code.
  */
 export const EVENT_CATALOG = [
   { type: 'task.created', description: 'A task is created.', subscribable: true },

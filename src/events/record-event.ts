@@ -35,7 +35,7 @@ export function newEventId(): string {
 
 /**
  * Writes one event to the outbox. Call it inside the transaction of the change it reports,
- * so the event exists if and only if the change committed. The envelope (spec 6) is
+ * so the event exists if and only if the change committed. The envelope (README "Receiving webhooks") is
  * serialized here, once; delivery signs and sends these exact bytes, replays included.
  */
 export async function recordEvent(

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AuthCache, principalForRequest } from '../modules/auth/auth-cache.ts';
 import { recordGrantsFor } from '../policy/index.ts';
+import { recordTokenUse } from '../modules/auth/auth.repository.ts';
 import { requireScope } from '../modules/auth/auth.service.ts';
 import type { Principal } from '../modules/auth/principal.ts';
 import type { Scope } from '../modules/auth/scopes.ts';
@@ -11,7 +12,7 @@ import { type Bucket, RateLimitedError, type RateLimits, rateLimitHeaders } from
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The scope the route needs (spec 5), or 'authenticated' for any valid token. Absent: public route. */
+    /** The scope the route needs (README "API conventions"), or 'authenticated' for any valid token. Absent: public route. */
     scope?: Scope | 'authenticated';
     /** Which rate-limit bucket the route draws from; default 'default'. */
     bucket?: Bucket;
@@ -80,11 +81,6 @@ class TokenUsage {
     if (last !== undefined && nowMs - last < 60_000) return;
     this.written.set(tokenId, nowMs);
     if (this.written.size > 10_000) this.written.delete(this.written.keys().next().value!);
-    const now = this.ctx.clock.nowIso();
-    await this.ctx.db
-      .insertInto('api_token_usage')
-      .values({ token_id: tokenId, last_used_at: now })
-      .onConflict((oc) => oc.column('token_id').doUpdateSet({ last_used_at: now }))
-      .execute();
+    await recordTokenUse(this.ctx.db, tokenId, this.ctx.clock.nowIso());
   }
 }

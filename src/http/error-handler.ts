@@ -48,7 +48,7 @@ const PARSER_ERRORS: Record<string, [code: string, status: number, message: stri
   FST_ERR_CTP_EMPTY_JSON_BODY: ['MALFORMED_JSON', 400, 'The body is empty but Content-Type is application/json.'],
 };
 
-/** Every failure leaves in the spec's error shape; internals are logged, never returned. */
+/** Every failure leaves in the error envelope (README "API conventions"); internals are logged, never returned. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {

@@ -10,7 +10,7 @@ import * as repo from './idempotency.repository.ts';
 import { grantsFor, recheckGrants, type Grant } from '../policy/index.ts';
 
 /**
- * `Idempotency-Key` handling (spec 3 "Idempotency key record", 4.1 rules 1-8).
+ * `Idempotency-Key` handling (README "API conventions", Idempotency).
  * The claim is committed before the handler runs, so a concurrent twin gets 409 at once
  * instead of waiting on a lock. It runs after authentication, scope and rate-limit checks
  * (onRequest), so 401/403/429 answers are never stored. A stored response keeps the policy
@@ -190,7 +190,7 @@ export function responseStoredWithWork<R, P>(ctx: AppContext, request: FastifyRe
   };
 }
 
-/** Forgets keys older than the replay window (spec 4.1 rule 8); run by the worker's scheduler. */
+/** Forgets keys older than the replay window (24 hours by default); run by the worker's scheduler. */
 export function purgeExpiredIdempotencyKeys(ctx: AppContext): Promise<number> {
   return repo.purgeCreatedBefore(ctx.db, isoFromMs(ctx.clock.nowMs() - ctx.config.idempotency.ttlSeconds * 1000));
 }

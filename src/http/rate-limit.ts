@@ -9,8 +9,8 @@ import type { Config } from '../config.ts';
 import { ApiError } from './errors.ts';
 
 /**
- * The two tiers of spec 8 (per-token burst, per-organization sustained) plus search's own
- * bucket. The sustained tier is shared fairly: one token may use at most its share
+ * The two tiers of README "API conventions" (per-token burst, per-organization sustained) plus
+ * search's own bucket. The sustained tier is shared fairly: one token may use at most its share
  * (RATE_LIMIT_TOKEN_HOURLY_SHARE percent) of its organization's hourly budget, and a request
  * refused by a token's own limits takes nothing from the organization's, so one busy token
  * cannot lock the rest of its organization out. Counters live in memory, or in Redis when REDIS_URL is set so several API

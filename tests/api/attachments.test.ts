@@ -9,7 +9,7 @@ import { createTask } from '../helpers/tasks.ts';
 const MAX = 4096;
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
-describe('attachments: upload, download, listing and access (API-DECISIONS "Comments, attachments, time entries")', () => {
+describe('attachments: upload, download, listing and access', () => {
   let h: TestHarness;
   let owner: Actor;
   let member: Actor;

@@ -14,7 +14,7 @@ import { createHarness, type Actor, type TestHarness } from '../helpers/harness.
  * Each test first reads twice, so the answer it then checks would come from the cache if the
  * cache were not invalidated.
  */
-describe('cached authentication and visibility never outlive a change of access (spec 5, 4.3)', () => {
+describe('cached authentication and visibility never outlive a change of access', () => {
   let h: TestHarness;
   let owner: Actor;
   let n = 0;

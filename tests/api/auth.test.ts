@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeToken } from '../../src/modules/accounts/accounts.service.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
-describe('authentication and authorization (spec 5, 4.3)', () => {
+describe('authentication, scopes and visibility', () => {
   let h: TestHarness;
   let owner: Actor;
 
@@ -14,13 +14,13 @@ describe('authentication and authorization (spec 5, 4.3)', () => {
   });
   afterAll(() => h.close());
 
-  it('5.1: a request without a token is 401 UNAUTHENTICATED', async () => {
+  it('a request without a token is 401 UNAUTHENTICATED', async () => {
     const res = await h.request('GET', '/api/v1/projects/');
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('UNAUTHENTICATED');
   });
 
-  it('5.1: a malformed or unknown token is 401', async () => {
+  it('a malformed or unknown token is 401', async () => {
     for (const authorization of ['Basic abc', 'Bearer', 'Bearer tt_unknown', 'bearer  ']) {
       const res = await h.request('GET', '/api/v1/projects/', { headers: { authorization } });
       expect(res.status, authorization).toBe(401);
@@ -46,7 +46,7 @@ describe('authentication and authorization (spec 5, 4.3)', () => {
     expect(res.body.error.message).toMatch(/expired/);
   });
 
-  it('5.3: a missing scope is 403 INSUFFICIENT_SCOPE naming the required scope', async () => {
+  it('a missing scope is 403 INSUFFICIENT_SCOPE naming the required scope', async () => {
     const t = await h.tokenFor(owner.accountId, ['tasks:read']);
     const res = await h.request('GET', '/api/v1/projects/', { token: t.token });
     expect(res.status).toBe(403);
@@ -66,7 +66,7 @@ describe('authentication and authorization (spec 5, 4.3)', () => {
     expect(res.body.error.details.required).toBe('projects:write');
   });
 
-  it('5.2 / 4.3.1: a token restricted to ALPHA sees only ALPHA, and BETA is 404 like a project that does not exist', async () => {
+  it('a token restricted to ALPHA sees only ALPHA, and BETA is 404 like a project that does not exist', async () => {
     const t = await h.tokenFor(owner.accountId, ['projects:write'], ['ALPHA']);
     const list = await h.request('GET', '/api/v1/projects/', { token: t.token });
     expect(list.body.data.map((p: { key: string }) => p.key)).toEqual(['ALPHA']);
@@ -86,7 +86,7 @@ describe('authentication and authorization (spec 5, 4.3)', () => {
     expect(res.body.error.code).toBe('FORBIDDEN');
   });
 
-  it('4.3.2: a project of another organization is 404', async () => {
+  it('a project of another organization is 404', async () => {
     const stranger = await h.actor();
     const mine = await h.request('GET', '/api/v1/projects/', { token: owner.token });
     const res = await h.request('GET', `/api/v1/projects/${mine.body.data[0].id}/`, { token: stranger.token });

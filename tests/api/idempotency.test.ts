@@ -3,7 +3,7 @@ import { ApiError } from '../../src/http/errors.ts';
 import { purgeExpiredIdempotencyKeys, responseStoredWithWork } from '../../src/http/idempotency.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
-describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
+describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
   let h: TestHarness;
   let actor: Actor;
   let failures = 0;
@@ -41,7 +41,7 @@ describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
     h.request('POST', '/api/v1/projects/', { token, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
   const projectCount = async () => (await h.request('GET', '/api/v1/projects/', { token: actor.token })).body.pagination.count;
 
-  it('rules 2-3: a repeat with the same key and body replays the stored response without repeating the work', async () => {
+  it('a repeat with the same key and body replays the stored response without repeating the work', async () => {
     const first = await create('k-replay', { name: 'One', key: 'ONE' });
     expect(first.status).toBe(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
@@ -53,14 +53,14 @@ describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
     expect(await projectCount()).toBe(before);
   });
 
-  it('rule 4: the same key with a different body is 409 CONFLICT', async () => {
+  it('the same key with a different body is 409 CONFLICT', async () => {
     await create('k-diff', { name: 'Two', key: 'TWO' });
     const res = await create('k-diff', { name: 'Two', key: 'TWOB' });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('CONFLICT');
   });
 
-  it('rule 4: the same key on a different path is 409 CONFLICT', async () => {
+  it('the same key on a different path is 409 CONFLICT', async () => {
     const p = await create('k-path', { name: 'Path', key: 'PATH' });
     const res = await h.request('POST', '/api/v1/memberships/', {
       token: actor.token,
@@ -71,7 +71,7 @@ describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
     expect(res.body.error.code).toBe('CONFLICT');
   });
 
-  it('rule 5: 20 concurrent POSTs with one key create exactly one project; the others get 409 or the replay', async () => {
+  it('20 concurrent POSTs with one key create exactly one project; the others get 409 or the replay', async () => {
     const before = await projectCount();
     const results = await Promise.all(Array.from({ length: 20 }, () => create('k-race', { name: 'Race', key: 'RACE' })));
     const statuses = results.map((r) => r.status);
@@ -82,7 +82,7 @@ describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
     for (const conflict of results.filter((r) => r.status === 409)) expect(conflict.body.error.code).toBe('CONFLICT');
   });
 
-  it('rule 6: 4xx responses are stored and replayed', async () => {
+  it('4xx responses are stored and replayed', async () => {
     const first = await create('k-4xx', { name: 'bad', key: 'lower' });
     expect(first.status).toBe(400);
     const again = await create('k-4xx', { name: 'bad', key: 'lower' });
@@ -91,7 +91,7 @@ describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
     expect(again.text).toBe(first.text);
   });
 
-  it('rule 6: 5xx responses are not stored; a retry runs again', async () => {
+  it('5xx responses are not stored; a retry runs again', async () => {
     const send = () => h.request('POST', '/api/v1/test-flaky/', { token: actor.token, headers: { 'idempotency-key': 'k-5xx' } });
     const crash = await send();
     expect(crash.status).toBe(500);
@@ -106,7 +106,7 @@ describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
     expect(replay.body.data.attempt).toBe(3);
   });
 
-  it('rule 6: a response stored in a transaction that then fails is not stored; a retry runs again', async () => {
+  it('a response stored in a transaction that then fails is not stored; a retry runs again', async () => {
     const send = () => h.request('POST', '/api/v1/test-store-then-fail/', { token: actor.token, headers: { 'idempotency-key': 'k-store-fail' } });
     expect((await send()).status).toBe(500);
     const ok = await send();
@@ -122,7 +122,7 @@ describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
       h.ctx.db.selectFrom('idempotency_keys').select(['state', 'response_status', 'response_body']).where('token_id', '=', actor.tokenId).where('key', '=', key).executeTakeFirstOrThrow();
     const taskCount = async (project: string) => (await h.request('GET', `/api/v1/projects/${project}/tasks/`, { token: actor.token })).body.pagination.count;
 
-    it('rules 2-3: create task stores exactly the response sent, and a repeat replays it without a second task', async () => {
+    it('create task stores exactly the response sent, and a repeat replays it without a second task', async () => {
       await h.project(actor, 'IDT');
       const send = () => h.request('POST', '/api/v1/projects/IDT/tasks/', { token: actor.token, body: { title: 'Once' }, headers: { 'idempotency-key': 'k-task' } });
       const first = await send();
@@ -138,7 +138,7 @@ describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
       expect(await taskCount('IDT')).toBe(1);
     });
 
-    it('rules 2-3: subtask, bulk create and bulk update store the response sent and replay it', async () => {
+    it('subtask, bulk create and bulk update store the response sent and replay it', async () => {
       await h.project(actor, 'IDB');
       const post = (path: string, key: string, body: object) => h.request('POST', `/api/v1${path}`, { token: actor.token, body, headers: { 'idempotency-key': key } });
       const calls: Array<[path: string, key: string, body: object, status: number]> = [
@@ -158,7 +158,7 @@ describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
       expect((await h.request('GET', '/api/v1/tasks/IDB-2/', { token: actor.token })).body.data.title).toBe('B2');
     });
 
-    it('rule 6: a refused create (4xx) is stored and replayed, and creates nothing', async () => {
+    it('a refused create (4xx) is stored and replayed, and creates nothing', async () => {
       await h.project(actor, 'IDR');
       const send = () => h.request('POST', '/api/v1/projects/IDR/tasks/', { token: actor.token, body: { title: 'Bad', priority: 'Nope' }, headers: { 'idempotency-key': 'k-task-4xx' } });
       const first = await send();
@@ -171,7 +171,7 @@ describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
     });
   });
 
-  it('rule 7: keys are scoped to the token', async () => {
+  it('keys are scoped to the token', async () => {
     const other = await h.tokenFor(actor.accountId);
     expect((await create('k-scope', { name: 'S1', key: 'SCOPEA' })).status).toBe(201);
     const res = await create('k-scope', { name: 'S1', key: 'SCOPEB' }, other.token);
@@ -179,7 +179,7 @@ describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
     expect(res.headers['idempotent-replayed']).toBeUndefined();
   });
 
-  it('rule 8: after 24 hours the key is forgotten and a request with it is new', async () => {
+  it('after 24 hours the key is forgotten and a request with it is new', async () => {
     expect((await create('k-ttl', { name: 'T', key: 'TTLA' })).status).toBe(201);
     h.clock.advance(23 * 3600_000);
     expect((await create('k-ttl', { name: 'T', key: 'TTLB' })).status).toBe(409);
@@ -220,7 +220,7 @@ describe('idempotency (spec 3 idempotency key record, 4.1 rules 1-8)', () => {
     expect(res.body.error.message).toMatch(/in progress|different/);
   });
 
-  it('rule 1: the header is ignored on PUT, PATCH, DELETE and GET', async () => {
+  it('the header is ignored on PUT, PATCH, DELETE and GET', async () => {
     const p = (await create(undefined, { name: 'Ign', key: 'IGN' })).body.data;
     for (const name of ['a', 'b']) {
       const res = await h.request('PATCH', `/api/v1/projects/${p.id}/`, { token: actor.token, body: { name }, headers: { 'idempotency-key': 'k-patch' } });

@@ -3,7 +3,7 @@ import { createHarness, type Actor, type TestHarness } from '../helpers/harness.
 import { seedBlockingChain } from '../helpers/links.ts';
 import { createTask } from '../helpers/tasks.ts';
 
-describe('dependency cycles: deep graphs and concurrent link creation (spec 7 DEPENDENCY_CYCLE)', () => {
+describe('dependency cycles: deep graphs and concurrent link creation (422 DEPENDENCY_CYCLE)', () => {
   let h: TestHarness;
   let admin: Actor;
 

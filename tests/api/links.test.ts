@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { changesFor, createTask, eventsFor } from '../helpers/tasks.ts';
 
-describe('dependency links (spec 2 Dependency link, 4.2 Links, 7)', () => {
+describe('dependency links: one row per relationship, seen from either task, no loops of blocks', () => {
   let h: TestHarness;
   let admin: Actor;
 
@@ -41,7 +41,7 @@ describe('dependency links (spec 2 Dependency link, 4.2 Links, 7)', () => {
     });
   });
 
-  it('spec 2: reading either task shows the same link (same id) from that task\'s side', async () => {
+  it('reading either task shows the same link (same id) from that task\'s side', async () => {
     const [a, b, c, d] = await tasks(4);
     const blocks = (await link(a!, b!, 'blocked_by')).body.data;
     const dup = (await link(a!, c!, 'duplicated_by')).body.data;
@@ -68,7 +68,7 @@ describe('dependency links (spec 2 Dependency link, 4.2 Links, 7)', () => {
     expect(cursor.body.pagination).toMatchObject({ limit: 2, has_more: true });
   });
 
-  it('spec 7 / API-DECISIONS: a blocks loop of 3 tasks is 422 DEPENDENCY_CYCLE; details.path is the loop from the requesting task, first key repeated at the end', async () => {
+  it('a blocks loop of 3 tasks is 422 DEPENDENCY_CYCLE; details.path is the loop from the requesting task, first key repeated at the end', async () => {
     const [a, b, c] = await tasks(3);
     expect((await link(a!, b!, 'blocks')).status).toBe(201);
     expect((await link(b!, c!, 'blocks')).status).toBe(201);
@@ -105,7 +105,7 @@ describe('dependency links (spec 2 Dependency link, 4.2 Links, 7)', () => {
     expect((await link(c!, a!, 'duplicates')).status).toBe(201);
   });
 
-  it('spec 4.2: the mirror of an existing link is 409 DUPLICATE_LINK naming the existing link', async () => {
+  it('the mirror of an existing link is 409 DUPLICATE_LINK naming the existing link', async () => {
     const [a, b, c, d] = await tasks(4);
     const blocks = (await link(a!, b!, 'blocks')).body.data;
     const mirror = await link(b!, a!, 'blocked_by');

@@ -5,7 +5,7 @@ import { setTimezone, submit, task, team, TIMESTAMP, update } from '../helpers/s
 const DAY1 = '2026-11-21';
 const DAY2 = '2026-11-22';
 
-describe('standup entries: me, submit, redraft, skip, team list, history (spec 2 Standup entry, 4.4)', () => {
+describe('standup entries: me, submit, redraft, skip, team list, history', () => {
   let h: TestHarness;
 
   beforeAll(async () => {
@@ -24,7 +24,7 @@ describe('standup entries: me, submit, redraft, skip, team list, history (spec 2
     expect(listed.body.data).toEqual([]);
   });
 
-  it('rule 1: PUT me submits today\'s entry for the token\'s account, freezing its worklist as tasks', async () => {
+  it('PUT me submits today\'s entry for the token\'s account, freezing its worklist as tasks', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
     const { lead, ann } = await team(h, ['ann']);
     const doing = await task(h, lead, 'WEB', 'Build login', { assignee: ann.accountId, path: ['In Progress'] });
@@ -49,7 +49,7 @@ describe('standup entries: me, submit, redraft, skip, team list, history (spec 2
     expect(me.body.data).toEqual(entry);
   });
 
-  it('rule 2: no write names another person: a `user` field is refused everywhere and queries cannot redirect the write', async () => {
+  it('no write names another person: a `user` field is refused everywhere and queries cannot redirect the write', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
     const { ann, bob } = await team(h, ['ann', 'bob']);
     for (const [method, url] of [['PUT', '/api/v1/standups/me/'], ['POST', '/api/v1/standups/me/redraft/'], ['POST', '/api/v1/standups/me/skip/']] as const) {
@@ -75,7 +75,7 @@ describe('standup entries: me, submit, redraft, skip, team list, history (spec 2
     expect((await h.request('PUT', '/api/v1/standups/me/', { token: ann.token, body: { blockers: [{ text: 'x', task: 'web-1' }] } })).status).toBe(400);
   });
 
-  it('rule 5: an entry written yesterday keeps its task titles and statuses after the tasks are renamed, moved and deleted today', async () => {
+  it('an entry written yesterday keeps its task titles and statuses after the tasks are renamed, moved and deleted today', async () => {
     h.clock.set(`${DAY1}T16:00:00Z`);
     const { lead, ann, bob } = await team(h, ['ann', 'bob']);
     const renamed = await task(h, lead, 'WEB', 'Old title', { assignee: ann.accountId, path: ['In Progress'] });

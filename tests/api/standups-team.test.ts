@@ -21,7 +21,7 @@ async function link(h: TestHarness, from: string, to: string, by: Actor | null, 
 
 const keys = (body: { data: Array<{ key: string }> }) => body.data.map((item) => item.key).sort();
 
-describe('standup worklist (spec 4.4 rule 4)', () => {
+describe('standup worklist: live, from the person\'s tasks', () => {
   let h: TestHarness;
 
   beforeAll(async () => {
@@ -100,7 +100,7 @@ describe('standup worklist (spec 4.4 rule 4)', () => {
   });
 });
 
-describe('standup history and team list visibility (spec 4.4 rule 5, 4.3 rule 1)', () => {
+describe('standup history and team list visibility: frozen entries, only what the caller can see', () => {
   let h: TestHarness;
 
   beforeAll(async () => {
@@ -158,7 +158,7 @@ describe('standup history and team list visibility (spec 4.4 rule 5, 4.3 rule 1)
   });
 });
 
-describe('standup blockers (spec 4.4 rule 3)', () => {
+describe('standup blockers: declared in today\'s entries or by blocks links', () => {
   let h: TestHarness;
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { createHarness, type Actor, type TestHarness } from '../helpers/harness.
 import { projectTeam } from '../helpers/team.ts';
 import { changesFor, createTask, eventsFor } from '../helpers/tasks.ts';
 
-describe('time entries and the task\'s time_spent_minutes (API-DECISIONS "Comments, attachments, time entries")', () => {
+describe('time entries and the task\'s time_spent_minutes', () => {
   let h: TestHarness;
   let owner: Actor;
   let alice: Actor;

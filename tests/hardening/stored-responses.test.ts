@@ -7,13 +7,13 @@ const WRITES_NOTHING = new Set(['POST /api/v1/webhooks/verify/']);
 /**
  * A process can die after a write commits and before its response reaches the client. The
  * client retries with the same Idempotency-Key once the claim's lease has run out; that retry
- * must replay the response, not do the write again (spec 4.1 rules 2-3).
+ * must replay the response, not do the write again.
  *
  * Generated from the published OpenAPI document, so a new POST cannot escape it. A hook drops
  * the request's claim just before serialization, as a crash at that moment would: a response
  * that is not stored in the write's own transaction is then never stored at all.
  */
-describe('Idempotency-Key: every POST commits its stored response with its work (spec 4.1 rules 2-3)', () => {
+describe('Idempotency-Key: every POST commits its stored response with its work', () => {
   let w: World;
   let posts: string[];
 

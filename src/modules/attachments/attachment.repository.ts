@@ -1,4 +1,6 @@
+import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { AttachmentsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjects } from '../../policy/index.ts';
 
@@ -43,16 +45,7 @@ export function findVisibleAttachment(db: Executor, principal: Principal, id: nu
     .executeTakeFirst();
 }
 
-export interface AttachmentValues {
-  task_id: number;
-  storage_name: string;
-  filename: string;
-  content_type: string;
-  size: number;
-  sha256: string;
-  uploaded_by: number;
-  created_at: string;
-}
+export type AttachmentValues = Omit<Insertable<AttachmentsTable>, 'id'>;
 
 export async function insertAttachment(db: Executor, values: AttachmentValues): Promise<number> {
   const row = await db.insertInto('attachments').values(values).returning('id').executeTakeFirstOrThrow();

@@ -25,13 +25,12 @@ const IfNoneMatchHeaders = Type.Object({
   'if-none-match': Type.Optional(Type.String({ description: 'The content\'s ETag from an earlier download: answered 304 when unchanged.' })),
 });
 
-export function registerAttachmentRoutes(app: Api, ctx: AppContext): void {
-  const tags = ['Attachments'];
-  const one = Envelope(Type.Ref(Attachment));
-  const read = { scope: 'tasks:read' } as const;
-  const write = { scope: 'tasks:write' } as const;
-  const maxBytes = ctx.config.attachments.maxBytes;
+const tags = ['Attachments'];
+const one = () => Envelope(Type.Ref(Attachment));
+const read = { scope: 'tasks:read' } as const;
+const write = { scope: 'tasks:write' } as const;
 
+export function registerAttachmentRoutes(app: Api, ctx: AppContext): void {
   app.get('/api/v1/tasks/:task_key/attachments/', {
     schema: {
       tags,
@@ -47,51 +46,72 @@ export function registerAttachmentRoutes(app: Api, ctx: AppContext): void {
   });
 
   // Multipart parsing exists only in this scope: every other route keeps accepting JSON alone.
-  app.register(async (plain) => {
-    const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
-    scope.removeAllContentTypeParsers();
-    await scope.register(multipart);
-    scope.addContentTypeParser('*', (_request, _payload, done) => done(notMultipart(), undefined));
-
-    scope.post('/api/v1/tasks/:task_key/attachments/', {
-      schema: {
-        tags,
-        summary: 'Upload a file to a task (multipart/form-data, one part named `file`)',
-        description: [
-          `Exactly one file, in a part named \`file\`, at most ${maxBytes} bytes (413 PAYLOAD_TOO_LARGE beyond, and nothing is kept).`,
-          'Another field, a second file or no file is a 400; a body that is not multipart/form-data is a 415.',
-          'The part\'s `filename` is kept, cleaned, for display; the file is stored under a server-generated name.',
-          '`content_type` is the part\'s Content-Type; `size` and `sha256` are computed from the bytes received.',
-          'Idempotency-Key: the request compared for a replay is the method, the path and the file (name, Content-Type, size and SHA-256), so the same upload retried with the key returns the stored response, and a different file with the same key is a 409 CONFLICT. The key is claimed once the file has been received, so answers given before that (400, 403, 404, 413, 415) are not stored.',
-        ].join('\n\n'),
-        params: TaskKeyParams,
-        response: { 201: one, ...errorResponses(404, 409, 413, 415) },
-      },
-      config: { ...write, idempotencyClaimedByHandler: true, multipartBody: AttachmentUploadBody },
-    }, async (request, reply) => {
-      const principal = principalOf(request);
-      // Visibility and role first, so nothing is read from a caller who may not upload here.
-      const task = await writableTask(ctx, principal, request.params.task_key);
-      const upload = await receiveUpload(ctx, request);
-      const stored = await removedOnFailure(ctx, upload.file, () => claimIdempotencyKey(ctx, request, { file: upload.identity }));
-      if (stored) {
-        // A retry of an upload already recorded: this copy of the bytes is not needed.
-        await removeStoredFiles(ctx, [upload.file.storageName]);
-        return sendStoredResponse(ctx, reply, stored);
-      }
-      reply.code(201);
-      // The file is written already: a transaction that does not commit takes it along.
-      return removedOnFailure(ctx, upload.file, () =>
-        commitWrite(ctx, request, reply, (tx) => attachments.recordUpload(tx, principal, task, upload), ok<attachments.AttachmentJson>),
-      );
-    });
-  });
+  app.register(async (plain) => registerUploadRoute(plain.withTypeProvider<TypeBoxTypeProvider>(), ctx));
 
   app.get('/api/v1/attachments/:id/', {
-    schema: { tags, summary: 'Read an attachment\'s metadata', params: IdParams, response: { 200: one, ...errorResponses(404) } },
+    schema: { tags, summary: 'Read an attachment\'s metadata', params: IdParams, response: { 200: one(), ...errorResponses(404) } },
     config: read,
   }, async (request) => ok(await attachments.getAttachment(ctx, principalOf(request), request.params.id)));
 
+  registerDownloadRoute(app, ctx);
+
+  app.delete('/api/v1/attachments/:id/', {
+    schema: {
+      tags,
+      summary: 'Delete an attachment and its file (the uploader, or a project admin)',
+      params: IdParams,
+      response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
+    },
+    config: write,
+  }, async (request, reply) => {
+    await inTransaction(ctx, (tx) => attachments.deleteAttachment(tx, principalOf(request), request.params.id));
+    return reply.code(204).send(null);
+  });
+}
+
+/** The upload, in a scope of its own where multipart/form-data is the only accepted body. */
+async function registerUploadRoute(scope: Api, ctx: AppContext): Promise<void> {
+  const maxBytes = ctx.config.attachments.maxBytes;
+  scope.removeAllContentTypeParsers();
+  await scope.register(multipart);
+  scope.addContentTypeParser('*', (_request, _payload, done) => done(notMultipart(), undefined));
+
+  scope.post('/api/v1/tasks/:task_key/attachments/', {
+    schema: {
+      tags,
+      summary: 'Upload a file to a task (multipart/form-data, one part named `file`)',
+      description: [
+        `Exactly one file, in a part named \`file\`, at most ${maxBytes} bytes (413 PAYLOAD_TOO_LARGE beyond, and nothing is kept).`,
+        'Another field, a second file or no file is a 400; a body that is not multipart/form-data is a 415.',
+        'The part\'s `filename` is kept, cleaned, for display; the file is stored under a server-generated name.',
+        '`content_type` is the part\'s Content-Type; `size` and `sha256` are computed from the bytes received.',
+        'Idempotency-Key: the request compared for a replay is the method, the path and the file (name, Content-Type, size and SHA-256), so the same upload retried with the key returns the stored response, and a different file with the same key is a 409 CONFLICT. The key is claimed once the file has been received, so answers given before that (400, 403, 404, 413, 415) are not stored.',
+      ].join('\n\n'),
+      params: TaskKeyParams,
+      response: { 201: one(), ...errorResponses(404, 409, 413, 415) },
+    },
+    config: { ...write, idempotencyClaimedByHandler: true, multipartBody: AttachmentUploadBody },
+  }, async (request, reply) => {
+    const principal = principalOf(request);
+    // Visibility and role first, so nothing is read from a caller who may not upload here.
+    const task = await writableTask(ctx, principal, request.params.task_key);
+    const upload = await receiveUpload(ctx, request);
+    const stored = await removedOnFailure(ctx, upload.file, () => claimIdempotencyKey(ctx, request, { file: upload.identity }));
+    if (stored) {
+      // A retry of an upload already recorded: this copy of the bytes is not needed.
+      await removeStoredFiles(ctx, [upload.file.storageName]);
+      return sendStoredResponse(ctx, reply, stored);
+    }
+    reply.code(201);
+    // The file is written already: a transaction that does not commit takes it along.
+    return removedOnFailure(ctx, upload.file, () =>
+      commitWrite(ctx, request, reply, (tx) => attachments.recordUpload(tx, principal, task, upload), ok<attachments.AttachmentJson>),
+    );
+  });
+}
+
+/** The file's bytes, with its recorded type and an ETag for conditional downloads. */
+function registerDownloadRoute(app: Api, ctx: AppContext): void {
   app.get('/api/v1/attachments/:id/content/', {
     schema: {
       tags,
@@ -129,18 +149,5 @@ export function registerAttachmentRoutes(app: Api, ctx: AppContext): void {
       .header('content-disposition', contentDisposition(content.filename))
       .header('x-content-type-options', 'nosniff')
       .send(handle.createReadStream());
-  });
-
-  app.delete('/api/v1/attachments/:id/', {
-    schema: {
-      tags,
-      summary: 'Delete an attachment and its file (the uploader, or a project admin)',
-      params: IdParams,
-      response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
-    },
-    config: write,
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => attachments.deleteAttachment(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
   });
 }

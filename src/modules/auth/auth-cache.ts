@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { Principal } from './principal.ts';
+import { authEpoch } from './auth.repository.ts';
 import { assertUsable, principalOfTokenHash, tokenHashOf } from './auth.service.ts';
 import { loadVisibleProjects, type VisibleProjects } from '../../policy/visibility.repository.ts';
 
@@ -30,7 +31,7 @@ export class AuthCache {
   private readonly readEpoch: () => Promise<Array<{ value: number | string }>>;
 
   constructor(private readonly db: Db) {
-    this.readEpoch = prepared(db, (d) => d.selectFrom('auth_epoch').select('value').where('id', '=', 1));
+    this.readEpoch = prepared(db, authEpoch);
   }
 
   /** As `authenticate`, answering from the cache when the epoch allows. */

@@ -24,3 +24,17 @@ export function findTokenWithAccount(db: Executor, tokenHash: string) {
     .where('t.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }
+
+/** The auth epoch: moved forward by the database with every change that can alter what a token may do. */
+export function authEpoch(db: Executor) {
+  return db.selectFrom('auth_epoch').select('value').where('id', '=', 1);
+}
+
+/** Remembers that the token was used at `at` (the console lists it). */
+export async function recordTokenUse(db: Executor, tokenId: number, at: string): Promise<void> {
+  await db
+    .insertInto('api_token_usage')
+    .values({ token_id: tokenId, last_used_at: at })
+    .onConflict((oc) => oc.column('token_id').doUpdateSet({ last_used_at: at }))
+    .execute();
+}

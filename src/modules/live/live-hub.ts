@@ -2,7 +2,8 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Principal } from '../auth/principal.ts';
-import { formatPosition, readLiveEvents, type LivePosition } from './live.repository.ts';
+import { largestLiveEventId, readLiveEvents } from './live.repository.ts';
+import { formatPosition, type LivePosition } from './position.ts';
 import { PgWakeups } from './pg-wakeups.ts';
 
 /** Rows read per query; a full batch is followed at once by the next. */
@@ -100,8 +101,7 @@ export class LiveHub {
   /** SQLite: one primary-key lookup; a new largest id means someone committed live_events rows. */
   private async checkForeignWrites(): Promise<void> {
     try {
-      const row = await this.ctx.db.selectFrom('live_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
-      const id = row?.id ?? 0;
+      const id = await largestLiveEventId(this.ctx.db);
       // The first look has nothing to compare with: read, in case rows came since a stream's first read.
       if (id !== this.lastId) this.wakeAll();
       this.lastId = id;

@@ -2,15 +2,9 @@ import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjectIds } from '../../policy/index.ts';
+import type { LivePosition } from './position.ts';
 
-/**
- * A position in live_events: the row last sent. Rows are read in (tx, id) order; tx is the
- * writing transaction on PostgreSQL and 0 on SQLite (see migration 0014).
- */
-export interface LivePosition {
-  tx: number;
-  id: number;
-}
+export type { LivePosition } from './position.ts';
 
 export interface LiveEvent {
   position: LivePosition;
@@ -21,18 +15,6 @@ export interface LiveEvent {
   version: number | null;
 }
 
-const POSITION = /^(\d{1,15})-(\d{1,15})$/;
-
-/** The SSE `id` of a position: opaque to clients, sent back as Last-Event-ID. */
-export function formatPosition(position: LivePosition): string {
-  return `${position.tx}-${position.id}`;
-}
-
-export function parsePosition(text: string): LivePosition | null {
-  const match = POSITION.exec(text);
-  return match ? { tx: Number(match[1]), id: Number(match[2]) } : null;
-}
-
 /**
  * On PostgreSQL, rows of transactions older than the oldest one still running are final: no
  * row can commit before them any more. Newer rows may be visible already, but a row with a
@@ -41,6 +23,12 @@ export function parsePosition(text: string): LivePosition | null {
  */
 const horizonOf = (dialect: Dialect) =>
   dialect === 'postgres' ? sql<number>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint` : sql<number>`${Number.MAX_SAFE_INTEGER}`;
+
+/** The largest live_events id (0 when empty): a new one means someone committed rows. */
+export async function largestLiveEventId(db: Db): Promise<number> {
+  const row = await db.selectFrom('live_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  return row?.id ?? 0;
+}
 
 /** Where a stream that does not resume starts: after the last final row. */
 export async function currentPosition(db: Db, dialect: Dialect): Promise<LivePosition> {

@@ -7,7 +7,8 @@ import { sessionTokenOf } from '../../http/session-auth.ts';
 import type { Api } from '../../http/types.ts';
 import { principalOfSession } from '../sessions/sessions.service.ts';
 import { LiveHub } from './live-hub.ts';
-import { currentPosition, parsePosition } from './live.repository.ts';
+import { currentPosition } from './live.repository.ts';
+import { parsePosition } from './position.ts';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

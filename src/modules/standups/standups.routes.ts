@@ -34,20 +34,26 @@ async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
 
 const TODAY = '"Today" is the current date in the team timezone (standup settings).';
 
-export function registerStandupRoutes(app: Api, ctx: AppContext): void {
-  const tags = ['Standups'];
-  const read = { scope: 'standups:read' } as const;
-  const write = { scope: 'standups:write' } as const;
-  const entry = Envelope(Type.Ref(StandupEntry));
-  const entries = ListEnvelope(Type.Ref(StandupEntry));
+const tags = ['Standups'];
+const read = { scope: 'standups:read' } as const;
+const write = { scope: 'standups:write' } as const;
 
+export function registerStandupRoutes(app: Api, ctx: AppContext): void {
+  registerEntryRoutes(app, ctx);
+  registerTeamRoutes(app, ctx);
+  registerSettingsRoutes(app, ctx);
+}
+
+/** The team's entries of a day, and the caller's own entry of today: read, submit, redraft, skip. */
+function registerEntryRoutes(app: Api, ctx: AppContext): void {
+  const entry = Envelope(Type.Ref(StandupEntry));
   app.get('/api/v1/standups/', {
     schema: {
       tags,
       summary: 'The team\'s entries for one day',
       description: `Entries of everyone in the organization for \`date\` (default today). ${TODAY} Other people's drafts are not listed. Ordering: \`user\` (default), \`submitted_at\`, \`created_at\`, \`updated_at\`.`,
       querystring: EntryListQuery,
-      response: { 200: entries, ...errorResponses() },
+      response: { 200: ListEnvelope(Type.Ref(StandupEntry)), ...errorResponses() },
     },
     config: read,
   }, async (request) => {
@@ -104,6 +110,10 @@ export function registerStandupRoutes(app: Api, ctx: AppContext): void {
     return commitWrite(ctx, request, reply, (tx) => standups.skipMyDay(tx, principalOf(request)), ok<StandupEntryJson>);
   });
 
+}
+
+/** What blocks the team, one person's worklist and one person's history. */
+function registerTeamRoutes(app: Api, ctx: AppContext): void {
   app.get('/api/v1/standups/blockers/', {
     schema: {
       tags,
@@ -140,7 +150,7 @@ export function registerStandupRoutes(app: Api, ctx: AppContext): void {
       description: 'Submitted and skipped entries before today, newest first (`ordering`: `date`). Task titles and statuses are as they were when submitted: later renames, moves and deletions never change them. Tasks and blockers of projects you cannot see are omitted. A user outside your organization is 404.',
       params: UserIdParams,
       querystring: Type.Object(PaginationQuery),
-      response: { 200: entries, ...errorResponses(404) },
+      response: { 200: ListEnvelope(Type.Ref(StandupEntry)), ...errorResponses(404) },
     },
     config: read,
   }, async (request) => {
@@ -148,6 +158,9 @@ export function registerStandupRoutes(app: Api, ctx: AppContext): void {
     return list(data, pagination);
   });
 
+}
+
+function registerSettingsRoutes(app: Api, ctx: AppContext): void {
   app.get('/api/v1/standups/settings/', {
     schema: {
       tags,

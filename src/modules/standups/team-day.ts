@@ -2,15 +2,13 @@
  * Calendar days in a team's timezone, from the platform's ICU data (Intl), so DST rules
  * and IANA aliases are the same ones every other Node.js tool uses.
  */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 function formatter(timeZone: string): Intl.DateTimeFormat {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    formatters.set(timeZone, format);
-  }
-  return format;
+  return new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+}
+
+function dateIn(format: Intl.DateTimeFormat, ms: number): string {
+  const parts = Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
 /** The canonical IANA name (`america/new_york` -> `America/New_York`), or null when Intl does not know it. */
@@ -24,8 +22,7 @@ export function canonicalTimeZone(name: string): string | null {
 
 /** The calendar date (YYYY-MM-DD) at instant `ms` in `timeZone`. */
 export function localDate(timeZone: string, ms: number): string {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
+  return dateIn(formatter(timeZone), ms);
 }
 
 const HOUR = 3_600_000;
@@ -36,12 +33,13 @@ const HOUR = 3_600_000;
  * a binary search finds it exactly, including on days where DST skips local midnight.
  */
 export function startOfLocalDay(timeZone: string, date: string): number {
+  const format = formatter(timeZone);
   const utcMidnight = Date.parse(`${date}T00:00:00Z`);
   let before = utcMidnight - 15 * HOUR; // local date is the previous day here, whatever the offset
   let atOrAfter = utcMidnight + 13 * HOUR; // and `date` (or later) here
   while (atOrAfter - before > 1) {
     const middle = Math.floor((before + atOrAfter) / 2);
-    if (localDate(timeZone, middle) >= date) atOrAfter = middle;
+    if (dateIn(format, middle) >= date) atOrAfter = middle;
     else before = middle;
   }
   return atOrAfter;

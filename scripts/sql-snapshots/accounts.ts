@@ -1,0 +1,35 @@
+import * as repo from '../../src/modules/accounts/accounts.repository.ts';
+import { snapshotsOf } from './record.ts';
+import { principal } from './samples.ts';
+
+const at = '2026-11-21T09:00:00.000Z';
+
+export default snapshotsOf('modules/accounts/accounts.repository.ts', repo, {
+  insertOrganization: ({ db }) => repo.insertOrganization(db, { name: 'Acme', slug: 'acme', created_at: at }),
+  findOrganizationBySlug: ({ db }) => repo.findOrganizationBySlug(db, 'acme'),
+  insertUser: ({ db }) => repo.insertUser(db, { organization_id: 1, kind: 'human', name: 'Ada', email: 'ada@example.test', role: 'member', created_at: at }),
+  findAccount: ({ db }) => repo.findAccount(db, 3),
+  projectsByKeys: async ({ db }) => {
+    await repo.projectsByKeys(db, 1, ['WEB', 'OPS']);
+    await repo.projectsByKeys(db, 1, []);
+  },
+  insertToken: ({ db }) =>
+    repo.insertToken(db, {
+      user_id: 3,
+      token_hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      token_prefix: 'tt_abcdef',
+      scopes: '["tasks:write"]',
+      project_ids: '[10]',
+      expires_at: null,
+      revoked_at: null,
+      created_at: at,
+      name: 'CI',
+    }),
+  revokeToken: ({ db }) => repo.revokeToken(db, 5, at),
+  findTokenRevocation: ({ db }) => repo.findTokenRevocation(db, 5),
+  findMembership: ({ db }) => repo.findMembership(db, 10, 3),
+  updateMembershipRole: ({ db }) => repo.updateMembershipRole(db, 8, 'viewer', at),
+  insertMembership: ({ db }) => repo.insertMembership(db, { project_id: 10, user_id: 3, role: 'member', at }),
+  visibleProjectsWithRole: ({ db }) => repo.visibleProjectsWithRole(db, principal),
+  projectKeysOf: ({ db }) => repo.projectKeysOf(db, [10, 11]),
+});

@@ -1,0 +1,59 @@
+-- modules/accounts/accounts.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- insertOrganization
+insert into "organizations" ("name", "slug", "created_at") values ($1, $2, $3) returning "id", "slug", "name";
+-- parameters: ["Acme","acme","2026-11-21T09:00:00.000Z"]
+-- (stops here without a row: no result)
+
+-- findOrganizationBySlug
+select "id", "slug", "name" from "organizations" where "slug" = $1;
+-- parameters: ["acme"]
+
+-- insertUser
+insert into "users" ("organization_id", "kind", "name", "email", "role", "created_at") values ($1, $2, $3, $4, $5, $6) returning "id", "organization_id", "kind", "name", "email", "role";
+-- parameters: [1,"human","Ada","ada@example.test","member","2026-11-21T09:00:00.000Z"]
+-- (stops here without a row: no result)
+
+-- findAccount
+select "id", "organization_id", "kind" from "users" where "id" = $1;
+-- parameters: [3]
+
+-- projectsByKeys
+select "id", "key" from "projects" where "organization_id" = $1 and "key" in ($2, $3);
+-- parameters: [1,"WEB","OPS"]
+select "id", "key" from "projects" where "organization_id" = $1 and "key" in ($2);
+-- parameters: [1,""]
+
+-- insertToken
+insert into "api_tokens" ("user_id", "token_hash", "token_prefix", "scopes", "project_ids", "expires_at", "revoked_at", "created_at", "name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning "id";
+-- parameters: [3,"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","tt_abcdef","[\"tasks:write\"]","[10]",null,null,"2026-11-21T09:00:00.000Z","CI"]
+-- (stops here without a row: no result)
+
+-- revokeToken
+update "api_tokens" set "revoked_at" = $1 where "id" = $2 and "revoked_at" is null;
+-- parameters: ["2026-11-21T09:00:00.000Z",5]
+
+-- findTokenRevocation
+select "revoked_at" from "api_tokens" where "id" = $1;
+-- parameters: [5]
+
+-- findMembership
+select "id", "role" from "project_memberships" where "project_id" = $1 and "user_id" = $2;
+-- parameters: [10,3]
+
+-- updateMembershipRole
+update "project_memberships" set "role" = $1, "updated_at" = $2 where "id" = $3;
+-- parameters: ["viewer","2026-11-21T09:00:00.000Z",8]
+
+-- insertMembership
+insert into "project_memberships" ("project_id", "user_id", "role", "created_at", "updated_at") values ($1, $2, $3, $4, $5) returning "id";
+-- parameters: [10,3,"member","2026-11-21T09:00:00.000Z","2026-11-21T09:00:00.000Z"]
+-- (stops here without a row: no result)
+
+-- visibleProjectsWithRole
+select "p"."id", "p"."key", "p"."name", "pm"."role" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 where "p"."organization_id" = $2 and "p"."id" in ($3, $4) order by "p"."key";
+-- parameters: [3,1,10,11]
+
+-- projectKeysOf
+select "key" from "projects" where "id" in ($1, $2) order by "key";
+-- parameters: [10,11]

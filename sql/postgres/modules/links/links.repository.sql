@@ -1,0 +1,50 @@
+-- modules/links/links.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- findBlockingPath
+
+    WITH RECURSIVE reach(node, parent) AS (
+      SELECT CAST($1 AS integer), CAST(NULL AS integer)
+      UNION
+      SELECT l.to_task_id, l.from_task_id
+      FROM task_links l
+      JOIN reach r ON l.from_task_id = r.node
+      WHERE l.type = 'blocks' AND r.node <> $2
+    )
+    SELECT node, parent FROM reach
+  ;
+-- parameters: [43,42]
+
+-- lockLinkGraph
+SELECT pg_advisory_xact_lock($1, $2);
+-- parameters: [1280199507,1]
+
+-- holdTasks
+select "id" from "tasks" where "id" in ($1, $2) for key share;
+-- parameters: [42,43]
+
+-- selectVisibleLinks
+select "l"."id", "l"."from_task_id", "l"."to_task_id", "l"."type", "l"."created_by", "l"."created_at", "o"."key", "o"."title", "s"."name" as "status" from "task_links" as "l" inner join "tasks" as "o" on "o"."id" = case when "l"."from_task_id" = $1 then "l"."to_task_id" else "l"."from_task_id" end inner join "statuses" as "s" on "s"."id" = "o"."status_id" where ("l"."from_task_id" = $2 or "l"."to_task_id" = $3) and "o"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $4 where "p"."organization_id" = $5 and "p"."id" in ($6, $7));
+-- parameters: [42,42,42,3,1,10,11]
+
+-- findVisibleLink
+select "l"."id", "l"."from_task_id", "l"."to_task_id", "l"."type", "l"."created_by", "l"."created_at", "o"."key", "o"."title", "s"."name" as "status" from "task_links" as "l" inner join "tasks" as "o" on "o"."id" = case when "l"."from_task_id" = $1 then "l"."to_task_id" else "l"."from_task_id" end inner join "statuses" as "s" on "s"."id" = "o"."status_id" where ("l"."from_task_id" = $2 or "l"."to_task_id" = $3) and "o"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $4 where "p"."organization_id" = $5 and "p"."id" in ($6, $7)) and "l"."id" = $8;
+-- parameters: [42,42,42,3,1,10,11,7]
+
+-- findEquivalentLink
+select "id", "from_task_id", "to_task_id", "type" from "task_links" where "type" = $1 and ("from_task_id" = $2 and "to_task_id" = $3);
+-- parameters: ["blocks",42,43]
+select "id", "from_task_id", "to_task_id", "type" from "task_links" where "type" = $1 and (("from_task_id" = $2 and "to_task_id" = $3) or ("from_task_id" = $4 and "to_task_id" = $5));
+-- parameters: ["duplicates",42,43,43,42]
+
+-- taskKeys
+select "id", "key" from "tasks" where "id" in ($1, $2, $3);
+-- parameters: [42,43,44]
+
+-- insertLink
+insert into "task_links" ("from_task_id", "to_task_id", "type", "created_by", "created_at") values ($1, $2, $3, $4, $5) returning "id";
+-- parameters: [42,43,"blocks",3,"2026-11-21T09:00:00.000Z"]
+-- (stops here without a row: no result)
+
+-- deleteLink
+delete from "task_links" where "id" = $1;
+-- parameters: [7]

@@ -1,0 +1,17 @@
+-- modules/standups/settings.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- findSettings
+select * from "standup_settings" where "organization_id" = ?;
+-- parameters: [1]
+
+-- ensureSettings
+insert into "standup_settings" ("organization_id", "timezone", "days", "reminder_time", "questions", "updated_by", "updated_at") values (?, ?, ?, ?, ?, ?, ?) on conflict ("organization_id") do nothing;
+-- parameters: [1,"Europe/Berlin","[\"mon\",\"tue\"]","09:30","[\"What is next?\"]",null,"2026-11-21T09:00:00.000Z"]
+
+-- lockSettings
+select "organization_id" from "standup_settings" where "organization_id" = ?;
+-- parameters: [1]
+
+-- updateSettings
+update "standup_settings" set "timezone" = ?, "days" = ?, "reminder_time" = ?, "questions" = ?, "updated_by" = ?, "updated_at" = ? where "organization_id" = ?;
+-- parameters: ["Europe/Berlin","[\"mon\",\"tue\"]","09:30","[\"What is next?\"]",3,"2026-11-21T09:00:00.000Z",1]
