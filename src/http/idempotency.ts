@@ -176,20 +176,6 @@ export function storeResponseInTransaction(ctx: AppContext, request: FastifyRequ
   };
 }
 
-/** Being replaced by commitWrite (src/http/unit-of-work.ts) route by route; removed with the last use. */
-export function responseStoredWithWork<R, P>(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, respond: (result: R) => P) {
-  const store = storeResponseInTransaction(ctx, request, reply);
-  let stored: string | undefined;
-  return {
-    beforeCommit: store && (async (trx: Trx, result: R): Promise<void> => void (stored = await store(trx, respond(result)))),
-    send(result: R): P | FastifyReply {
-      if (stored === undefined) return respond(result);
-      request.idempotencyClaimId = undefined;
-      return reply.type('application/json; charset=utf-8').send(stored);
-    },
-  };
-}
-
 /** Forgets keys older than the replay window (24 hours by default); run by the worker's scheduler. */
 export function purgeExpiredIdempotencyKeys(ctx: AppContext): Promise<number> {
   return repo.purgeCreatedBefore(ctx.db, isoFromMs(ctx.clock.nowMs() - ctx.config.idempotency.ttlSeconds * 1000));

@@ -3,7 +3,7 @@ import { createHarness, type Actor, type TestHarness } from '../helpers/harness.
 import { projectTeam } from '../helpers/team.ts';
 import { createTask } from '../helpers/tasks.ts';
 
-describe('comments (API-DECISIONS "Comments, attachments, time entries"; spec 6 comment.created)', () => {
+describe('comments: author edits, author or admin deletes, comment.created', () => {
   let h: TestHarness;
   let owner: Actor;
   let alice: Actor;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
-describe('envelope and error shape (spec 2, 7; API-DECISIONS Shapes)', () => {
+describe('envelope and error shape', () => {
   let h: TestHarness;
   let actor: Actor;
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/http/errors.ts';
-import { purgeExpiredIdempotencyKeys, responseStoredWithWork } from '../../src/http/idempotency.ts';
+import { purgeExpiredIdempotencyKeys } from '../../src/http/idempotency.ts';
+import { commitWrite } from '../../src/http/unit-of-work.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
 describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
@@ -19,17 +20,25 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
           if (failures === 2) throw new ApiError('SERVICE_UNAVAILABLE', 'down');
           return reply.code(201).send({ success: true, data: { attempt: failures } });
         });
-        // Stores its response in its work's transaction, which then fails the first time (as a failed commit would).
+        // Stores its response in its work's transaction, which then fails the first time (as a
+        // failed commit would): the statement storing the response errors after it ran.
+        let storing: unknown;
+        const failingOnce = {
+          ...ctx,
+          db: ctx.db.withPlugin({
+            transformQuery: (args) => {
+              if (args.node.kind === 'UpdateQueryNode' && JSON.stringify(args.node).includes('"idempotency_keys"')) storing = args.queryId;
+              return args.node;
+            },
+            transformResult: async (args) => {
+              if (args.queryId === storing && storeAttempts === 1) throw new Error('commit failed');
+              return args.result;
+            },
+          }),
+        };
         app.post('/api/v1/test-store-then-fail/', { config: { scope: 'projects:write' } }, async (request, reply) => {
           reply.code(201);
-          const response = responseStoredWithWork(ctx, request, reply, (attempt: number) => ({ success: true, data: { attempt } }));
-          const attempt = await ctx.db.transaction().execute(async (trx) => {
-            const n = ++storeAttempts;
-            await response.beforeCommit?.(trx, n);
-            if (n === 1) throw new Error('commit failed');
-            return n;
-          });
-          return response.send(attempt);
+          return commitWrite(failingOnce, request, reply, async () => ++storeAttempts, (attempt: number) => ({ success: true, data: { attempt } }));
         });
       },
     });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
 /** Drives the shared pagination through GET /api/v1/projects/ with 205 projects. */
-describe('pagination (spec 4.1)', () => {
+describe('pagination: offset and cursor modes', () => {
   let h: TestHarness;
   let actor: Actor;
   const TOTAL = 205;

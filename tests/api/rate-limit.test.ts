@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
-describe('rate limits (spec 8)', () => {
+describe('rate limits: per-token burst, per-organization sustained, search', () => {
   let h: TestHarness;
   let actor: Actor;
 

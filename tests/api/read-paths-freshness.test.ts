@@ -7,7 +7,7 @@ import { createHarness, type Actor, type TestHarness } from '../helpers/harness.
  * a direct database write: the visible projects they reuse are dropped as soon as the auth epoch
  * moves (auth-cache.ts; more cases in auth-cache.test.ts).
  */
-describe('read paths honour access changes immediately (spec 4.3 visibility)', () => {
+describe('read paths honour access changes immediately', () => {
   let h: TestHarness;
   let owner: Actor;
   let member: Actor;

@@ -13,7 +13,7 @@ interface Operation {
  * every operation answers 401 without a token, and 403 INSUFFICIENT_SCOPE with a token
  * holding every scope except the one it needs.
  */
-describe('security matrix: every route × {no token, wrong scope} (spec 5)', () => {
+describe('security matrix: every route × {no token, wrong scope}', () => {
   let h: TestHarness;
   let operations: Operation[];
   let accountId: number;

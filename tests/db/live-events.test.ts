@@ -3,7 +3,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthCache } from '../../src/modules/auth/auth-cache.ts';
 import type { Principal } from '../../src/modules/auth/principal.ts';
-import { currentPosition, readLiveEvents, type LivePosition } from '../../src/modules/live/live.repository.ts';
+import { currentPosition, readLiveEvents } from '../../src/modules/live/live.repository.ts';
+import type { LivePosition } from '../../src/modules/live/position.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { addLabel, addMilestone, addSprint, createTask, projectId } from '../helpers/tasks.ts';
 

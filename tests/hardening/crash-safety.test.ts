@@ -9,7 +9,7 @@ import { processUrl } from '../helpers/database.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
 /**
- * Issue 9 item 2: crash safety. A real `tasktracker serve` (API, webhook worker and scheduler in
+ * Crash safety. A real `tasktracker serve` (API, webhook worker and scheduler in
  * one process, as deployed) runs under a write load with webhook deliveries in flight and is
  * SIGKILLed at seeded random moments, then restarted. Task creates and comments carry an
  * Idempotency-Key and are retried with it until answered. Afterwards: every acknowledged write

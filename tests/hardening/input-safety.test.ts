@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor, TestHarness } from '../helpers/harness.ts';
 import { createHarness } from '../helpers/harness.ts';
 
-describe('U+0000 is refused in every body string and URL, on both databases (spec 7 VALIDATION_ERROR)', () => {
+describe('U+0000 is refused in every body string and URL, on both databases (VALIDATION_ERROR)', () => {
   let h: TestHarness;
   let owner: Actor;
 
@@ -99,7 +99,7 @@ describe('U+0000 is refused in every body string and URL, on both databases (spe
   });
 });
 
-describe('security headers for a JSON API (spec 5)', () => {
+describe('security headers for a JSON API', () => {
   let h: TestHarness;
 
   beforeAll(async () => {

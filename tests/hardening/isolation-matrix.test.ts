@@ -15,7 +15,7 @@ const WORKSPACE_WIDE = /^\/api\/v1\/custom-fields\//;
  * project A and an admin of another organization exactly as it answers for a row that does not
  * exist; and no read, pointed at data the caller may see, ever shows one of B's strings.
  */
-describe('isolation matrix: every route × {restricted token, other organization, workspace admin outside B, member of A only} (spec 4.3 rule 2, 5)', () => {
+describe('isolation matrix: every route × {restricted token, other organization, workspace admin outside B, member of A only}', () => {
   let w: World;
   let operations: Operation[];
   let probes = 0;

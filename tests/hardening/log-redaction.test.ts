@@ -12,7 +12,7 @@ import { createWebhookHarness, startReceiver, type Receiver, type WebhookHarness
  * stream while requests carry bearer tokens and idempotency keys and a webhook endpoint is
  * created and delivered to: no line may contain a token, a key or a signing secret.
  */
-describe('tokens and signing secrets never reach the logs (spec 5)', () => {
+describe('tokens and signing secrets never reach the logs', () => {
   let h: WebhookHarness;
   let app: FastifyInstance;
   let receiver: Receiver;

@@ -9,7 +9,7 @@ import { createHarness } from '../helpers/harness.ts';
  */
 const ROUNDS = 12;
 
-describe('races with real concurrency (spec 3, 4.3, 6)', () => {
+describe('races with real concurrency', () => {
   let h: TestHarness;
   let admin: Actor;
   let member: Actor;

@@ -10,7 +10,7 @@ import type { Actor } from '../helpers/harness.ts';
 import { captureLogger, createWebhookHarness, emitEvent, type Receiver, startReceiver, type WebhookHarness } from '../helpers/webhooks.ts';
 
 /**
- * Races with controlled interleavings (issue 9 item 3). Every database round trip of the app
+ * Races with controlled interleavings. Every database round trip of the app
  * ends in a scheduling point: a Kysely plugin hands each query's result to fast-check's
  * scheduler, which releases the waiting continuations in an order drawn from the run's seed.
  * Concurrent requests therefore interleave at every query boundary in orders plain
@@ -42,7 +42,7 @@ class SchedulingPoints implements KyselyPlugin {
   }
 }
 
-describe('races under fast-check scheduled interleavings (spec 3, 4.1, 7; issue 9 item 3)', () => {
+describe('races under fast-check scheduled interleavings', () => {
   let h: WebhookHarness;
   let admin: Actor;
   let receiver: Receiver;
@@ -185,7 +185,7 @@ describe('races under fast-check scheduled interleavings (spec 3, 4.1, 7; issue 
     });
   });
 
-  describe('spec 7 DEPENDENCY_CYCLE: concurrent links that together close a loop', () => {
+  describe('DEPENDENCY_CYCLE: concurrent links that together close a loop', () => {
     let round = 0;
 
     async function tasks(count: number): Promise<string[]> {

@@ -8,7 +8,7 @@ vi.mock('node:crypto', async (importOriginal) => {
 });
 const { timingSafeEqual } = await import('node:crypto');
 
-describe('secretsEqual (issue 9 item 4: constant-time comparison of secrets)', () => {
+describe('secretsEqual: constant-time comparison of secrets', () => {
   beforeEach(() => {
     vi.mocked(timingSafeEqual).mockClear();
   });

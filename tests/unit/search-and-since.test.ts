@@ -21,7 +21,7 @@ describe('search query building', () => {
   });
 });
 
-describe('changes feed `since` parsing (spec 4.2 changes feed rule 3)', () => {
+describe('changes feed `since` parsing: unparseable values are ignored', () => {
   it('accepts Z and numeric offsets, normalising to UTC with microseconds', () => {
     expect(parseSince('2026-11-21T10:15:30Z')).toBe('2026-11-21T10:15:30.000000Z');
     expect(parseSince('2026-11-21T10:15:30.123456Z')).toBe('2026-11-21T10:15:30.123456Z');

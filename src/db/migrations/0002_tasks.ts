@@ -44,7 +44,7 @@ export async function up({ db, dialect }: MigrationContext): Promise<void> {
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('task_type_id', 'integer', (c) => c.notNull().references('task_types.id'))
     .addColumn('priority_id', 'integer', (c) => c.notNull().references('priorities.id'))
-    // No cascade: a status that tasks use cannot be deleted (spec 3 rule 2).
+    // No cascade: a status that tasks use cannot be deleted.
     .addColumn('status_id', 'integer', (c) => c.notNull().references('statuses.id'))
     .addColumn('assignee_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('parent_id', 'integer', (c) => c.references('tasks.id').onDelete('set null'))

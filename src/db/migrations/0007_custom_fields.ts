@@ -4,7 +4,7 @@ import { withId } from './helpers.ts';
 /**
  * Workspace-wide custom field definitions, their options, the projects they apply to, and the
  * values tasks hold. A value is JSON text; select and multi_select values hold option ids, so
- * renaming or reordering options never rewrites them (spec 3 rule 4).
+ * renaming or reordering options never rewrites them.
  */
 export async function up({ db, dialect }: MigrationContext): Promise<void> {
   await withId(dialect, db.schema.createTable('custom_fields'))

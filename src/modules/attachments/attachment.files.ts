@@ -85,7 +85,6 @@ export async function removedOnFailure<R>(ctx: AppContext, file: StoredFile, wor
 }
 
 // Read by the task and project deletes before their cascade; the query lives with the others.
-export { storageNamesOf } from './attachment.repository.ts';
 
 /**
  * Worker job: removes files of ATTACHMENTS_DIR that no attachment row names and that have not

@@ -4,7 +4,6 @@ import type { Principal } from '../auth/principal.ts';
 import { visibleProjectIds } from '../../policy/index.ts';
 import type { LivePosition } from './position.ts';
 
-export type { LivePosition } from './position.ts';
 
 export interface LiveEvent {
   position: LivePosition;

@@ -1,7 +1,8 @@
 import type { Trx } from '../../db/database.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
-import { removeStoredFiles, storageNamesOf } from '../attachments/attachment.files.ts';
+import { removeStoredFiles } from '../attachments/attachment.files.ts';
+import { storageNamesOf } from '../attachments/attachment.repository.ts';
 import { lockFields } from '../custom-fields/custom-fields.repository.ts';
 import { isStoredId } from '../custom-fields/values.ts';
 import type { ProjectRef } from '../../policy/index.ts';
