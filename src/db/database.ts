@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, sql, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql, SqliteDialect, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -73,7 +74,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     };
     const pool = new pg.Pool({ ...pgClientConfig, max: options.pgPoolSize ?? 10 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
     return { db, dialect, pgSchema: options.pgSchema, pgClientConfig, close: () => db.destroy() };
   }
 
@@ -86,6 +87,44 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect, close: () => db.destroy() };
+}
+
+/** Distinct statements given a name per process; each connection prepares a named one once. */
+const NAMED_STATEMENTS = 1000;
+const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
+ * PostgreSQL parses and plans an unnamed statement on every execution, which for the task read
+ * costs several times its execution (README "Performance"). Kysely sends its queries unnamed;
+ * this pool names every data statement by a hash of its text, so each connection prepares it
+ * once and reuses the plan (PostgreSQL still re-plans a prepared statement when a generic plan
+ * would be worse). Bounded: beyond NAMED_STATEMENTS distinct texts (lists of varying length
+ * make new texts), statements go unnamed as before. DDL is never named, so a migration cannot
+ * leave a connection holding a plan for a table shape that no longer exists.
+ */
+function withNamedStatements(pool: pg.Pool): PostgresPool {
+  const names = new Map<string, string>();
+  const nameOf = (text: string): string | undefined => {
+    let name = names.get(text);
+    if (name === undefined && names.size < NAMED_STATEMENTS && DATA_STATEMENT.test(text)) {
+      name = `tt_${createHash('sha1').update(text).digest('base64url')}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  return {
+    async connect() {
+      const client = await pool.connect();
+      // A streamed query passes a cursor object instead of text: it goes through as it is.
+      const query = (text: string | pg.Submittable, values?: readonly unknown[]) => {
+        if (typeof text !== 'string') return client.query(text);
+        const name = nameOf(text);
+        return name ? client.query({ name, text, values: values as unknown[] }) : client.query(text, values as unknown[]);
+      };
+      return { query, release: () => client.release() } as unknown as PostgresPoolClient;
+    },
+    end: () => pool.end(),
+  };
 }
 
 const STATEMENT_CACHE_SIZE = 500;
