@@ -29,7 +29,6 @@ export default snapshotsOf('modules/accounts/accounts.repository.ts', repo, {
   findTokenRevocation: ({ db }) => repo.findTokenRevocation(db, 5),
   findMembership: ({ db }) => repo.findMembership(db, 10, 3),
   updateMembershipRole: ({ db }) => repo.updateMembershipRole(db, 8, 'viewer', at),
-  insertMembership: ({ db }) => repo.insertMembership(db, { project_id: 10, user_id: 3, role: 'member', at }),
   visibleProjectsWithRole: ({ db }) => repo.visibleProjectsWithRole(db, principal),
   projectKeysOf: ({ db }) => repo.projectKeysOf(db, [10, 11]),
 });

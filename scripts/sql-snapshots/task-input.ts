@@ -11,6 +11,5 @@ export default snapshotsOf('modules/tasks/task-input.repository.ts', repo, {
   taskIdByKey: ({ db }) => repo.taskIdByKey(db, 10, 'PROJ-1'),
   parentIdOf: ({ db }) => repo.parentIdOf(db, 42),
   childIdsOfAny: ({ db }) => repo.childIdsOfAny(db, [42, 43]),
-  transitionExists: ({ db }) => repo.transitionExists(db, 2, 3, 4),
   statusName: ({ db }) => repo.statusName(db, 4),
 });

@@ -9,6 +9,7 @@ export default snapshotsOf('modules/tasks/task.repository.ts', repo, {
   tasksWithKey: ({ db, dialect }) => repo.tasksWithKey(db, dialect, 'PROJ-7').execute(),
   taskExtrasByIds: ({ db, dialect }) => repo.taskExtrasByIds(db, dialect, [42, 43]),
   findTaskRow: ({ db }) => repo.findTaskRow(db, 42),
+  visibleTasks: ({ db }) => repo.visibleTasks(db, principal).select('t.id').execute(),
   findVisibleTaskRef: ({ db }) => repo.findVisibleTaskRef(db, principal, 'PROJ-7'),
   lockTask: ({ db, dialect }) => repo.lockTask(db, dialect, 42),
   lockTaskIfExists: ({ db, dialect }) => repo.lockTaskIfExists(db, dialect, 42),

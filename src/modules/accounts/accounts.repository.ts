@@ -58,15 +58,6 @@ export async function updateMembershipRole(db: Executor, id: number, role: Proje
   await db.updateTable('project_memberships').set({ role, updated_at: at }).where('id', '=', id).execute();
 }
 
-export async function insertMembership(db: Executor, values: { project_id: number; user_id: number; role: ProjectRole; at: string }): Promise<number> {
-  const { at, ...rest } = values;
-  const row = await db
-    .insertInto('project_memberships')
-    .values({ ...rest, created_at: at, updated_at: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
 
 /** Every project the caller sees, with its role there, by key. */
 export function visibleProjectsWithRole(db: Executor, principal: Principal) {

@@ -8,6 +8,7 @@ import { isScope } from '../auth/scopes.ts';
 import { lockProjectForDecision } from '../projects/projects.repository.ts';
 import { assertAnotherAdminRemains } from '../projects/memberships.service.ts';
 import { displayPrefix, generateToken, hashToken } from '../auth/tokens.ts';
+import { insertMembership } from '../projects/memberships.repository.ts';
 import * as repo from './accounts.repository.ts';
 
 /**
@@ -134,7 +135,7 @@ export async function addProjectMember(ctx: AppContext, input: { projectKey: str
       await repo.updateMembershipRole(tx.db, existing.id, input.role, now);
       return { ...result, action: 'changed' as const };
     }
-    const id = await repo.insertMembership(tx.db, { project_id: project.id, user_id: user.id, role: input.role, at: now });
+    const id = await insertMembership(tx.db, { project_id: project.id, user_id: user.id, role: input.role, at: now });
     return { id, project: project.key, user: user.id, role: input.role, previous_role: null, action: 'added' as const };
   });
 }

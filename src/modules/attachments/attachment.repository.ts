@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { AttachmentsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjects } from '../../policy/index.ts';
+import { visibleTasks } from '../tasks/task.repository.ts';
 
 const COLUMNS = [
   'a.id',
@@ -36,8 +36,7 @@ export function findAttachment(db: Executor, id: number) {
 
 /** The attachment if its task is in a project the caller sees, with the caller's role there. */
 export function findVisibleAttachment(db: Executor, principal: Principal, id: number) {
-  return visibleProjects(db, principal)
-    .innerJoin('tasks as t', 't.project_id', 'p.id')
+  return visibleTasks(db, principal)
     .innerJoin('attachments as a', 'a.task_id', 't.id')
     .leftJoin('users as u', 'u.id', 'a.uploaded_by')
     .select([...COLUMNS, 'p.id as project_id', 'pm.role'])

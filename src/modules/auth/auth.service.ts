@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
 import { findTokenWithAccount } from './auth.repository.ts';
-import type { Principal } from './principal.ts';
+import { accountOf, type Principal } from './principal.ts';
 import { effectiveScopes, type Scope } from './scopes.ts';
 import { hashToken } from './tokens.ts';
 
@@ -36,14 +36,7 @@ export async function principalOfTokenHash(db: Db, clock: Clock, tokenHash: stri
 
   return {
     tokenId: row.token_id,
-    userId: row.user_id,
-    userName: row.user_name,
-    userEmail: row.user_email,
-    userKind: row.user_kind,
-    organizationId: row.organization_id,
-    organizationSlug: row.organization_slug,
-    organizationName: row.organization_name,
-    role: row.role,
+    ...accountOf(row),
     scopes: effectiveScopes(JSON.parse(row.scopes) as string[]),
     projectRestriction: row.project_ids === null ? null : (JSON.parse(row.project_ids) as number[]),
     expiresAt: row.expires_at,

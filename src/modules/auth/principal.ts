@@ -34,3 +34,28 @@ export interface Principal {
   /** The policy decisions that let this request through, for idempotent replays (src/policy/authorize.ts). */
   grants?: Grant[];
 }
+
+/** The account and organization a token's or a session's row carries, as a principal names them. */
+export interface AccountRow {
+  user_id: number;
+  user_name: string;
+  user_email: string | null;
+  user_kind: 'human' | 'service';
+  organization_id: number;
+  organization_slug: string;
+  organization_name: string;
+  role: WorkspaceRole;
+}
+
+export function accountOf(row: AccountRow): Pick<Principal, 'userId' | 'userName' | 'userEmail' | 'userKind' | 'organizationId' | 'organizationSlug' | 'organizationName' | 'role'> {
+  return {
+    userId: row.user_id,
+    userName: row.user_name,
+    userEmail: row.user_email,
+    userKind: row.user_kind,
+    organizationId: row.organization_id,
+    organizationSlug: row.organization_slug,
+    organizationName: row.organization_name,
+    role: row.role,
+  };
+}

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjects } from '../../policy/visibility.repository.ts';
+import { visibleTasks } from '../tasks/task.repository.ts';
 
 /** A task's comments with their task key and author, for pages and single reads. */
 function selectComments(db: Executor) {
@@ -21,8 +21,7 @@ export function findComment(db: Executor, id: number) {
 
 /** The comment if its task is in a project the caller sees, with the caller's role there. */
 export function findVisibleComment(db: Executor, principal: Principal, id: number) {
-  return visibleProjects(db, principal)
-    .innerJoin('tasks as t', 't.project_id', 'p.id')
+  return visibleTasks(db, principal)
     .innerJoin('comments as c', 'c.task_id', 't.id')
     .select(['c.id', 'c.author_id', 'c.body', 'p.id as project_id', 'pm.role'])
     .where('c.id', '=', id)

@@ -3,7 +3,7 @@ import { isoFromMs } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
-import type { Principal } from '../auth/principal.ts';
+import { accountOf, type Principal } from '../auth/principal.ts';
 import { ALL_SCOPES } from '../auth/scopes.ts';
 import { hashToken } from '../auth/tokens.ts';
 import * as repo from './sessions.repository.ts';
@@ -90,14 +90,7 @@ export async function principalOfSession(ctx: AppContext, token: string, options
     tokenId: 0,
     sessionId: row.id,
     source: 'app',
-    userId: row.user_id,
-    userName: row.user_name,
-    userEmail: row.user_email,
-    userKind: row.user_kind,
-    organizationId: row.organization_id,
-    organizationSlug: row.organization_slug,
-    organizationName: row.organization_name,
-    role: row.role,
+    ...accountOf(row),
     scopes: [...ALL_SCOPES],
     projectRestriction: null,
     expiresAt: sessionExpiresAt(ctx, session),

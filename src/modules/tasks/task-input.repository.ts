@@ -58,16 +58,6 @@ export async function childIdsOfAny(db: Executor, taskIds: number[]): Promise<nu
   return rows.map((r) => r.id);
 }
 
-export async function transitionExists(db: Executor, workflowId: number, fromStatusId: number, toStatusId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('transitions')
-    .select('id')
-    .where('workflow_id', '=', workflowId)
-    .where('from_status_id', '=', fromStatusId)
-    .where('to_status_id', '=', toStatusId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
 
 export async function statusName(db: Executor, statusId: number): Promise<string> {
   const row = await db.selectFrom('statuses').select('name').where('id', '=', statusId).executeTakeFirstOrThrow();

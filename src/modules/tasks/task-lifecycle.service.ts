@@ -8,7 +8,8 @@ import { isStoredId } from '../custom-fields/values.ts';
 import type { ProjectRef } from '../../policy/index.ts';
 import { lockProject } from '../projects/projects.repository.ts';
 import { TaskInputResolver } from './task-input.ts';
-import { statusName, transitionExists } from './task-input.repository.ts';
+import { statusName } from './task-input.repository.ts';
+import { findTransitionBetween } from '../workflows/transitions.repository.ts';
 import { etagOf, type TaskSnapshot } from './task.presenter.ts';
 import { findTaskRow, lockTask, type TaskRef, type TaskRow } from './task.repository.ts';
 import type { TaskCreateInput, TaskUpdateInput } from './task.schemas.ts';
@@ -63,7 +64,7 @@ export async function createOne(tx: Tx, project: ProjectRef, resolver: TaskInput
 
 /** A status change must follow a transition of the project's workflow (422 INVALID_TRANSITION otherwise). */
 async function assertTransition(trx: Trx, project: ProjectRef, current: TaskRow, toStatusId: number): Promise<void> {
-  if (project.workflow_id !== null && (await transitionExists(trx, project.workflow_id, current.status_id, toStatusId))) return;
+  if (project.workflow_id !== null && (await findTransitionBetween(trx, project.workflow_id, current.status_id, toStatusId))) return;
   const to = await statusName(trx, toStatusId);
   throw new ApiError('INVALID_TRANSITION', `The project's workflow has no transition from "${current.status}" to "${to}".`, {
     from: current.status,

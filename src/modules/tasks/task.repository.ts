@@ -100,10 +100,14 @@ export interface TaskRef {
   project: ProjectRef;
 }
 
+/** Tasks (`t`) in the projects the caller sees (`p`, with the caller's membership `pm`): what a task's records are found through. */
+export function visibleTasks(db: Executor, principal: Principal) {
+  return visibleProjects(db, principal).innerJoin('tasks as t', 't.project_id', 'p.id');
+}
+
 /** The task with this key in a project the caller can see (invisible = absent, so callers answer 404). */
 export async function findVisibleTaskRef(db: Executor, principal: Principal, key: string): Promise<TaskRef | undefined> {
-  const row = await visibleProjects(db, principal)
-    .innerJoin('tasks as t', 't.project_id', 'p.id')
+  const row = await visibleTasks(db, principal)
     .select(['t.id as task_id', 't.key as task_key', 'p.id', 'p.key', 'p.name', 'p.organization_id', 'p.workflow_id', 'pm.role'])
     .where('t.key', '=', key)
     .executeTakeFirst();

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
-import { visibleProjects } from '../../policy/index.ts';
+import { visibleTasks } from '../tasks/task.repository.ts';
 
 /** Time entries with their task key, for pages and single reads. */
 function selectEntries(db: Executor) {
@@ -20,8 +20,7 @@ export function findEntry(db: Executor, id: number) {
 
 /** The entry if its task is in a project the caller sees, with the caller's role there. */
 export function findVisibleEntry(db: Executor, principal: Principal, id: number) {
-  return visibleProjects(db, principal)
-    .innerJoin('tasks as t', 't.project_id', 'p.id')
+  return visibleTasks(db, principal)
     .innerJoin('time_entries as e', 'e.task_id', 't.id')
     .select(['e.id', 'e.task_id', 'e.user_id', 'p.id as project_id', 'pm.role'])
     .where('e.id', '=', id)

@@ -45,11 +45,6 @@ select "id", "role" from "project_memberships" where "project_id" = $1 and "user
 update "project_memberships" set "role" = $1, "updated_at" = $2 where "id" = $3;
 -- parameters: ["viewer","2026-11-21T09:00:00.000Z",8]
 
--- insertMembership
-insert into "project_memberships" ("project_id", "user_id", "role", "created_at", "updated_at") values ($1, $2, $3, $4, $5) returning "id";
--- parameters: [10,3,"member","2026-11-21T09:00:00.000Z","2026-11-21T09:00:00.000Z"]
--- (stops here without a row: no result)
-
 -- visibleProjectsWithRole
 select "p"."id", "p"."key", "p"."name", "pm"."role" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 where "p"."organization_id" = $2 and "p"."id" in ($3, $4) order by "p"."key";
 -- parameters: [3,1,10,11]

@@ -37,10 +37,6 @@ select "parent_id" from "tasks" where "id" = $1;
 select "id" from "tasks" where "parent_id" in ($1, $2);
 -- parameters: [42,43]
 
--- transitionExists
-select "id" from "transitions" where "workflow_id" = $1 and "from_status_id" = $2 and "to_status_id" = $3;
--- parameters: [2,3,4]
-
 -- statusName
 select "name" from "statuses" where "id" = $1;
 -- parameters: [4]

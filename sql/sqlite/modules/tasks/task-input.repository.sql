@@ -37,10 +37,6 @@ select "parent_id" from "tasks" where "id" = ?;
 select "id" from "tasks" where "parent_id" in (?, ?);
 -- parameters: [42,43]
 
--- transitionExists
-select "id" from "transitions" where "workflow_id" = ? and "from_status_id" = ? and "to_status_id" = ?;
--- parameters: [2,3,4]
-
 -- statusName
 select "name" from "statuses" where "id" = ?;
 -- parameters: [4]
