@@ -4,7 +4,7 @@
 // Prints the time of the graph walk alone and of whole link requests that walk the full chain.
 import { findBlockingPath } from '../src/modules/links/links.repository.ts';
 import { createHarness } from '../tests/helpers/harness.ts';
-import { seedBlockingChain } from '../tests/helpers/links.ts';
+import { seedBlockingChain } from '../tests/helpers/factory.ts';
 
 const LENGTH = Number(process.env.CHAIN_LENGTH ?? 10_000);
 const RUNS = 5;

@@ -5,7 +5,7 @@ import { ORPHAN_GRACE_MS, sweepOrphanedAttachmentFiles } from '../../src/modules
 import { WORKER_JOBS } from '../../src/worker/run-worker.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { multipartBody } from '../helpers/multipart.ts';
-import { createTask } from '../helpers/tasks.ts';
+import { createTask } from '../helpers/factory.ts';
 
 describe('attachments: deletion, file cleanup, orphan sweep and Idempotency-Key on uploads', () => {
   let h: TestHarness;

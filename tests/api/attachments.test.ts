@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { allBytes, multipartBody, type Part } from '../helpers/multipart.ts';
-import { createTask } from '../helpers/tasks.ts';
+import { createTask } from '../helpers/factory.ts';
 
 const MAX = 4096;
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { projectTeam } from '../helpers/team.ts';
-import { createTask } from '../helpers/tasks.ts';
+import { createTask, projectTeam } from '../helpers/factory.ts';
 
 describe('comments: author edits, author or admin deletes, comment.created', () => {
   let h: TestHarness;

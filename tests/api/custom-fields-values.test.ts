@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { changesFor, createTask, eventsFor } from '../helpers/tasks.ts';
+import { changesFor, createTask, eventsFor } from '../helpers/factory.ts';
 
 interface Field {
   id: number;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/modules/accounts/accounts.service.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { createTask } from '../helpers/tasks.ts';
+import { createTask } from '../helpers/factory.ts';
 
 describe('custom field definitions and options', () => {
   let h: TestHarness;

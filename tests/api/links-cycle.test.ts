@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { seedBlockingChain } from '../helpers/links.ts';
-import { createTask } from '../helpers/tasks.ts';
+import { createTask, seedBlockingChain } from '../helpers/factory.ts';
 
 describe('dependency cycles: deep graphs and concurrent link creation (422 DEPENDENCY_CYCLE)', () => {
   let h: TestHarness;

@@ -9,7 +9,7 @@ import { processUrl } from '../helpers/database.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { changeOf, isChange, openLive, type LiveClient } from '../helpers/live.ts';
 import { person, signIn, browserFrom, type Browser } from '../helpers/people.ts';
-import { createTask } from '../helpers/tasks.ts';
+import { createTask } from '../helpers/factory.ts';
 
 const bearer = (actor: { token: string }) => ({ authorization: `Bearer ${actor.token}` });
 const cookie = (who: { cookie: string }) => ({ cookie: who.cookie });

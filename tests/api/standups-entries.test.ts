@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
-import { setTimezone, submit, task, team, TIMESTAMP, update } from '../helpers/standups.ts';
+import { setTimezone, submit, TIMESTAMP, update } from '../helpers/standups.ts';
+import { createTaskAlong, standupTeam } from '../helpers/factory.ts';
 
 const DAY1 = '2026-11-21';
 const DAY2 = '2026-11-22';
@@ -15,7 +16,7 @@ describe('standup entries: me, submit, redraft, skip, team list, history', () =>
 
   it('GET me is 404 NOT_FOUND naming the day until something is written, and reading creates nothing', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const { ann } = await team(h, ['ann']);
+    const { ann } = await standupTeam(h, ['ann']);
     const res = await h.request('GET', '/api/v1/standups/me/', { token: ann.token });
     expect(res.status).toBe(404);
     expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', details: { date: DAY1 } });
@@ -26,10 +27,10 @@ describe('standup entries: me, submit, redraft, skip, team list, history', () =>
 
   it('PUT me submits today\'s entry for the token\'s account, freezing its worklist as tasks', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const { lead, ann } = await team(h, ['ann']);
-    const doing = await task(h, lead, 'WEB', 'Build login', { assignee: ann.accountId, path: ['In Progress'] });
-    await task(h, lead, 'WEB', 'Not started', { assignee: ann.accountId });
-    await task(h, lead, 'WEB', 'Someone else\'s', { assignee: lead.accountId, path: ['In Progress'] });
+    const { lead, ann } = await standupTeam(h, ['ann']);
+    const doing = await createTaskAlong(h, lead, 'WEB', 'Build login', { assignee: ann.accountId, path: ['In Progress'] });
+    await createTaskAlong(h, lead, 'WEB', 'Not started', { assignee: ann.accountId });
+    await createTaskAlong(h, lead, 'WEB', 'Someone else\'s', { assignee: lead.accountId, path: ['In Progress'] });
 
     const entry = await submit(h, ann, { done: 'Set up CI', doing: 'Login page', blockers: [{ text: 'Waiting on design', task: doing }] });
     expect(entry).toEqual({
@@ -51,7 +52,7 @@ describe('standup entries: me, submit, redraft, skip, team list, history', () =>
 
   it('no write names another person: a `user` field is refused everywhere and queries cannot redirect the write', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const { ann, bob } = await team(h, ['ann', 'bob']);
+    const { ann, bob } = await standupTeam(h, ['ann', 'bob']);
     for (const [method, url] of [['PUT', '/api/v1/standups/me/'], ['POST', '/api/v1/standups/me/redraft/'], ['POST', '/api/v1/standups/me/skip/']] as const) {
       const res = await h.request(method, url, { token: ann.token, body: { user: bob.accountId } });
       expect(res.status, `${method} ${url}`).toBe(400);
@@ -64,8 +65,8 @@ describe('standup entries: me, submit, redraft, skip, team list, history', () =>
 
   it('PUT me validates blockers: a task must be one the writer can see; blank text is refused', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const { lead, ann } = await team(h, ['ann']);
-    const hidden = await task(h, lead, 'OPS', 'Ops only');
+    const { lead, ann } = await standupTeam(h, ['ann']);
+    const hidden = await createTaskAlong(h, lead, 'OPS', 'Ops only');
     const res = await h.request('PUT', '/api/v1/standups/me/', {
       token: ann.token,
       body: { blockers: [{ text: '  ', task: null }, { text: 'x', task: hidden }, { text: 'y', task: 'WEB-999' }] },
@@ -77,10 +78,10 @@ describe('standup entries: me, submit, redraft, skip, team list, history', () =>
 
   it('an entry written yesterday keeps its task titles and statuses after the tasks are renamed, moved and deleted today', async () => {
     h.clock.set(`${DAY1}T16:00:00Z`);
-    const { lead, ann, bob } = await team(h, ['ann', 'bob']);
-    const renamed = await task(h, lead, 'WEB', 'Old title', { assignee: ann.accountId, path: ['In Progress'] });
-    const moved = await task(h, lead, 'WEB', 'Review me', { assignee: ann.accountId, path: ['In Progress', 'In Review'] });
-    const deleted = await task(h, lead, 'WEB', 'Doomed', { assignee: ann.accountId, path: ['In Progress'] });
+    const { lead, ann, bob } = await standupTeam(h, ['ann', 'bob']);
+    const renamed = await createTaskAlong(h, lead, 'WEB', 'Old title', { assignee: ann.accountId, path: ['In Progress'] });
+    const moved = await createTaskAlong(h, lead, 'WEB', 'Review me', { assignee: ann.accountId, path: ['In Progress', 'In Review'] });
+    const deleted = await createTaskAlong(h, lead, 'WEB', 'Doomed', { assignee: ann.accountId, path: ['In Progress'] });
     const written = await submit(h, ann, { done: 'yesterday', blockers: [{ text: 'Needs a decision', task: deleted }] });
     const frozen = [
       { key: deleted, title: 'Doomed', status: 'In Progress', status_category: 'in_progress' },
@@ -107,9 +108,9 @@ describe('standup entries: me, submit, redraft, skip, team list, history', () =>
 
   it('submitting again the same day edits the entry; omitted fields keep their values and the snapshot is retaken', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const { lead, ann } = await team(h, ['ann']);
+    const { lead, ann } = await standupTeam(h, ['ann']);
     const first = await submit(h, ann, { done: 'a', doing: 'b', blockers: [{ text: 'c' }] });
-    const key = await task(h, lead, 'WEB', 'Picked up', { assignee: ann.accountId, path: ['In Progress'] });
+    const key = await createTaskAlong(h, lead, 'WEB', 'Picked up', { assignee: ann.accountId, path: ['In Progress'] });
     h.clock.advance(60_000);
     const second = await submit(h, ann, { doing: 'b2' });
     expect(second).toMatchObject({ id: first.id, done: 'a', doing: 'b2', blockers: [{ text: 'c', task: null }], created_at: first.created_at });
@@ -119,16 +120,16 @@ describe('standup entries: me, submit, redraft, skip, team list, history', () =>
 
   it('redraft rebuilds today\'s draft from activity since the last entry and the live worklist, without submitting', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const { lead, ann, bob } = await team(h, ['ann', 'bob']);
-    const earlier = await task(h, ann, 'WEB', 'Before last entry', { assignee: ann.accountId });
+    const { lead, ann, bob } = await standupTeam(h, ['ann', 'bob']);
+    const earlier = await createTaskAlong(h, ann, 'WEB', 'Before last entry', { assignee: ann.accountId });
     await submit(h, ann, { done: 'day one', blockers: [{ text: 'Waiting for API keys' }] });
 
     h.clock.set(`${DAY2}T08:00:00Z`);
-    const finished = await task(h, ann, 'WEB', 'Ship it', { assignee: ann.accountId, path: ['In Progress', 'Done'] });
-    const touched = await task(h, lead, 'WEB', 'Refactor', { assignee: ann.accountId, path: ['In Progress'] });
+    const finished = await createTaskAlong(h, ann, 'WEB', 'Ship it', { assignee: ann.accountId, path: ['In Progress', 'Done'] });
+    const touched = await createTaskAlong(h, lead, 'WEB', 'Refactor', { assignee: ann.accountId, path: ['In Progress'] });
     await update(h, ann, touched, { description: 'half done' });
-    const untouched = await task(h, lead, 'WEB', 'Docs', { assignee: ann.accountId, path: ['In Progress'] });
-    await task(h, lead, 'WEB', 'Lead\'s own work', { assignee: lead.accountId, path: ['In Progress'] });
+    const untouched = await createTaskAlong(h, lead, 'WEB', 'Docs', { assignee: ann.accountId, path: ['In Progress'] });
+    await createTaskAlong(h, lead, 'WEB', 'Lead\'s own work', { assignee: lead.accountId, path: ['In Progress'] });
 
     const res = await h.request('POST', '/api/v1/standups/me/redraft/', { token: ann.token });
     expect(res.status).toBe(200);
@@ -161,8 +162,8 @@ describe('standup entries: me, submit, redraft, skip, team list, history', () =>
 
   it('redraft without any earlier entry looks back to the start of yesterday', async () => {
     h.clock.set(`${DAY1}T23:00:00Z`);
-    const { ann } = await team(h, ['ann']);
-    const yesterday = await task(h, ann, 'WEB', 'Late night', { assignee: ann.accountId });
+    const { ann } = await standupTeam(h, ['ann']);
+    const yesterday = await createTaskAlong(h, ann, 'WEB', 'Late night', { assignee: ann.accountId });
     h.clock.set('2026-11-23T09:00:00Z');
     const twoDaysAgo = await h.request('POST', '/api/v1/standups/me/redraft/', { token: ann.token });
     expect(twoDaysAgo.body.data.done).toBe('');
@@ -173,8 +174,8 @@ describe('standup entries: me, submit, redraft, skip, team list, history', () =>
 
   it('skip marks today skipped (idempotent, drops a draft); redraft reopens it; PUT submits over it', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const { lead, ann, bob } = await team(h, ['ann', 'bob']);
-    await task(h, lead, 'WEB', 'Work', { assignee: ann.accountId, path: ['In Progress'] });
+    const { lead, ann, bob } = await standupTeam(h, ['ann', 'bob']);
+    await createTaskAlong(h, lead, 'WEB', 'Work', { assignee: ann.accountId, path: ['In Progress'] });
     const draft = (await h.request('POST', '/api/v1/standups/me/redraft/', { token: ann.token })).body.data;
     expect(draft.doing).not.toBe('');
 
@@ -205,7 +206,7 @@ describe('standup entries: me, submit, redraft, skip, team list, history', () =>
 
   it('concurrent writes of one person\'s day queue up: one entry, every answer a 200 or a 409, never a 500', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const { ann } = await team(h, ['ann']);
+    const { ann } = await standupTeam(h, ['ann']);
     const writes = [
       ...Array.from({ length: 4 }, (_, i) => h.request('PUT', '/api/v1/standups/me/', { token: ann.token, body: { done: `v${i}`, blockers: [{ text: `b${i}` }] } })),
       h.request('POST', '/api/v1/standups/me/skip/', { token: ann.token }),
@@ -220,7 +221,7 @@ describe('standup entries: me, submit, redraft, skip, team list, history', () =>
   });
 
   it('lists the team\'s entries for a day with user and state filters, paginated; history is newest first', async () => {
-    const { ann, bob, cat } = await team(h, ['ann', 'bob', 'cat']);
+    const { ann, bob, cat } = await standupTeam(h, ['ann', 'bob', 'cat']);
     for (const [day, person] of [[DAY1, ann], [DAY1, bob], [DAY2, ann], [DAY2, cat], ['2026-11-23', ann]] as const) {
       h.clock.set(`${day}T12:00:00Z`);
       await submit(h, person!, { done: `${day}` });
@@ -251,7 +252,7 @@ describe('standups: "today" is the team timezone\'s day (settings)', () => {
   afterAll(() => h.close());
 
   it('04:30Z and 05:30Z are different days in America/New_York: a new entry starts at local midnight', async () => {
-    const { lead, ann } = await team(h, ['ann']);
+    const { lead, ann } = await standupTeam(h, ['ann']);
     await setTimezone(h, lead, 'America/New_York');
     h.clock.set('2026-11-22T04:30:00Z');
     const late = await submit(h, ann, { done: 'late evening' });
@@ -269,7 +270,7 @@ describe('standups: "today" is the team timezone\'s day (settings)', () => {
   });
 
   it('changing the settings timezone moves the day boundary at once; stored entries keep their dates', async () => {
-    const { lead, ann } = await team(h, ['ann']);
+    const { lead, ann } = await standupTeam(h, ['ann']);
     h.clock.set('2026-11-23T03:00:00Z');
     const utcDay = await submit(h, ann, { done: 'UTC day' });
     expect(utcDay.date).toBe('2026-11-23');
@@ -286,10 +287,10 @@ describe('standups: "today" is the team timezone\'s day (settings)', () => {
   });
 
   it('the worklist\'s "changed today" follows the team day', async () => {
-    const { lead, ann } = await team(h, ['ann']);
+    const { lead, ann } = await standupTeam(h, ['ann']);
     await setTimezone(h, lead, 'America/New_York');
     h.clock.set('2026-11-22T04:30:00Z'); // 23:30 on the 21st in New York
-    const key = await task(h, lead, 'WEB', 'Touched late', { assignee: ann.accountId });
+    const key = await createTaskAlong(h, lead, 'WEB', 'Touched late', { assignee: ann.accountId });
     await update(h, ann, key, { description: 'late edit' });
     const url = `/api/v1/standups/worklist/${ann.accountId}/`;
     expect((await h.request('GET', url, { token: lead.token })).body.data).toMatchObject([{ key, changed_today: true }]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { submit, task, team, TIMESTAMP, update } from '../helpers/standups.ts';
+import { submit, TIMESTAMP, update } from '../helpers/standups.ts';
+import { createTaskAlong, standupTeam } from '../helpers/factory.ts';
 
 const DAY1 = '2026-11-21';
 const DAY2 = '2026-11-22';
@@ -31,15 +32,15 @@ describe('standup worklist: live, from the person\'s tasks', () => {
 
   it('lists the person\'s assigned in-progress tasks plus those they changed today, live', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const { lead, ann } = await team(h, ['ann']);
-    const inProgress = await task(h, lead, 'WEB', 'In flight', { assignee: ann.accountId, path: ['In Progress'] });
-    const inReview = await task(h, lead, 'WEB', 'Under review', { assignee: ann.accountId, path: ['In Progress', 'In Review'] });
-    await task(h, lead, 'WEB', 'Backlog', { assignee: ann.accountId });
-    const finishedToday = await task(h, lead, 'WEB', 'Finished', { assignee: ann.accountId, path: ['In Progress'] });
+    const { lead, ann } = await standupTeam(h, ['ann']);
+    const inProgress = await createTaskAlong(h, lead, 'WEB', 'In flight', { assignee: ann.accountId, path: ['In Progress'] });
+    const inReview = await createTaskAlong(h, lead, 'WEB', 'Under review', { assignee: ann.accountId, path: ['In Progress', 'In Review'] });
+    await createTaskAlong(h, lead, 'WEB', 'Backlog', { assignee: ann.accountId });
+    const finishedToday = await createTaskAlong(h, lead, 'WEB', 'Finished', { assignee: ann.accountId, path: ['In Progress'] });
     await update(h, ann, finishedToday, { status: 'Done' });
-    const editedToday = await task(h, lead, 'WEB', 'Edited', { assignee: ann.accountId });
+    const editedToday = await createTaskAlong(h, lead, 'WEB', 'Edited', { assignee: ann.accountId });
     await update(h, ann, editedToday, { priority: 'High' });
-    await task(h, lead, 'WEB', 'Not hers', { assignee: lead.accountId, path: ['In Progress'] });
+    await createTaskAlong(h, lead, 'WEB', 'Not hers', { assignee: lead.accountId, path: ['In Progress'] });
 
     const res = await h.request('GET', `/api/v1/standups/worklist/${ann.accountId}/`, { token: lead.token });
     expect(res.status).toBe(200);
@@ -65,8 +66,8 @@ describe('standup worklist: live, from the person\'s tasks', () => {
 
   it('changes immediately when a task is reassigned', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const { lead, ann, bob } = await team(h, ['ann', 'bob']);
-    const key = await task(h, lead, 'WEB', 'Handover', { assignee: ann.accountId, path: ['In Progress'] });
+    const { lead, ann, bob } = await standupTeam(h, ['ann', 'bob']);
+    const key = await createTaskAlong(h, lead, 'WEB', 'Handover', { assignee: ann.accountId, path: ['In Progress'] });
     const of = (person: Actor) => h.request('GET', `/api/v1/standups/worklist/${person.accountId}/`, { token: lead.token });
     expect(keys((await of(ann)).body)).toEqual([key]);
     expect(keys((await of(bob)).body)).toEqual([]);
@@ -82,9 +83,9 @@ describe('standup worklist: live, from the person\'s tasks', () => {
 
   it('shows only tasks of projects the caller can see; a user of another organization (or none) is 404', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const { lead, ann, vic } = await team(h, ['ann', 'vic'], { ops: ['ann'] });
-    const web = await task(h, lead, 'WEB', 'Web work', { assignee: ann.accountId, path: ['In Progress'] });
-    const ops = await task(h, lead, 'OPS', 'Ops work', { assignee: ann.accountId, path: ['In Progress'] });
+    const { lead, ann, vic } = await standupTeam(h, ['ann', 'vic'], { ops: ['ann'] });
+    const web = await createTaskAlong(h, lead, 'WEB', 'Web work', { assignee: ann.accountId, path: ['In Progress'] });
+    const ops = await createTaskAlong(h, lead, 'OPS', 'Ops work', { assignee: ann.accountId, path: ['In Progress'] });
     const url = `/api/v1/standups/worklist/${ann.accountId}/`;
     expect(keys((await h.request('GET', url, { token: lead.token })).body)).toEqual([ops, web].sort());
     expect(keys((await h.request('GET', url, { token: vic.token })).body)).toEqual([web]);
@@ -110,9 +111,9 @@ describe('standup history and team list visibility: frozen entries, only what th
 
   it('omits snapshot tasks and blockers of projects the caller cannot see', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const { lead, ann, vic } = await team(h, ['ann', 'vic'], { ops: ['ann'] });
-    const web = await task(h, lead, 'WEB', 'Web work', { assignee: ann.accountId, path: ['In Progress'] });
-    const ops = await task(h, lead, 'OPS', 'Secret ops work', { assignee: ann.accountId, path: ['In Progress'] });
+    const { lead, ann, vic } = await standupTeam(h, ['ann', 'vic'], { ops: ['ann'] });
+    const web = await createTaskAlong(h, lead, 'WEB', 'Web work', { assignee: ann.accountId, path: ['In Progress'] });
+    const ops = await createTaskAlong(h, lead, 'OPS', 'Secret ops work', { assignee: ann.accountId, path: ['In Progress'] });
     const written = await submit(h, ann, {
       done: 'things',
       blockers: [{ text: 'General', task: null }, { text: 'Ops outage', task: ops }, { text: 'Web review', task: web }],
@@ -147,8 +148,8 @@ describe('standup history and team list visibility: frozen entries, only what th
 
   it('the team list shows only the caller\'s organization', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const first = await team(h, ['ann']);
-    const second = await team(h, ['zed']);
+    const first = await standupTeam(h, ['ann']);
+    const second = await standupTeam(h, ['zed']);
     await submit(h, first.ann, { done: 'a' });
     await submit(h, second.zed, { done: 'z' });
     const res = await h.request('GET', `/api/v1/standups/?user=${first.ann.accountId}`, { token: second.zed.token });
@@ -168,8 +169,8 @@ describe('standup blockers: declared in today\'s entries or by blocks links', ()
 
   it('lists today\'s declared blockers and open tasks blocked by unfinished tasks, with who and since when', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const { lead, ann, bob, vic } = await team(h, ['ann', 'bob', 'vic'], { ops: ['ann'] });
-    const opsTask = await task(h, lead, 'OPS', 'Ops incident');
+    const { lead, ann, bob, vic } = await standupTeam(h, ['ann', 'bob', 'vic'], { ops: ['ann'] });
+    const opsTask = await createTaskAlong(h, lead, 'OPS', 'Ops incident');
     const yesterday = await submit(h, ann, { blockers: [{ text: 'Need  review' }, { text: 'Flaky CI' }] });
 
     h.clock.set(`${DAY2}T09:00:00Z`);
@@ -178,14 +179,14 @@ describe('standup blockers: declared in today\'s entries or by blocks links', ()
     await submit(h, bob, { blockers: [] });
     await h.request('POST', '/api/v1/standups/me/redraft/', { token: vic.token }); // drafts declare nothing yet
 
-    const blocking = await task(h, lead, 'WEB', 'API design', { path: ['In Progress'] });
-    const blocked = await task(h, lead, 'WEB', 'Client', {});
-    const doneBlocker = await task(h, lead, 'WEB', 'Finished dep', { path: ['In Progress', 'Done'] });
-    const freed = await task(h, lead, 'WEB', 'Unblocked', {});
-    const closedBlocked = await task(h, lead, 'WEB', 'Closed anyway', { path: ['In Progress', 'Done'] });
-    const related = await task(h, lead, 'WEB', 'Related', {});
-    const hiddenBlocked = await task(h, lead, 'OPS', 'Hidden blocked', {});
-    const webBlockedByOps = await task(h, lead, 'WEB', 'Needs ops', {});
+    const blocking = await createTaskAlong(h, lead, 'WEB', 'API design', { path: ['In Progress'] });
+    const blocked = await createTaskAlong(h, lead, 'WEB', 'Client', {});
+    const doneBlocker = await createTaskAlong(h, lead, 'WEB', 'Finished dep', { path: ['In Progress', 'Done'] });
+    const freed = await createTaskAlong(h, lead, 'WEB', 'Unblocked', {});
+    const closedBlocked = await createTaskAlong(h, lead, 'WEB', 'Closed anyway', { path: ['In Progress', 'Done'] });
+    const related = await createTaskAlong(h, lead, 'WEB', 'Related', {});
+    const hiddenBlocked = await createTaskAlong(h, lead, 'OPS', 'Hidden blocked', {});
+    const webBlockedByOps = await createTaskAlong(h, lead, 'WEB', 'Needs ops', {});
 
     const open = await link(h, blocking, blocked, bob);
     await link(h, doneBlocker, freed, bob);
@@ -251,9 +252,9 @@ describe('standup blockers: declared in today\'s entries or by blocks links', ()
 
   it('yesterday\'s blockers and other organizations\' are not today\'s', async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
-    const { ann } = await team(h, ['ann']);
+    const { ann } = await standupTeam(h, ['ann']);
     await submit(h, ann, { blockers: [{ text: 'Old news' }] });
-    const other = await team(h, ['zed']);
+    const other = await standupTeam(h, ['zed']);
     h.clock.set(`${DAY2}T09:00:00Z`);
     await submit(h, other.zed, { blockers: [{ text: 'Elsewhere' }] });
     const res = await h.request('GET', '/api/v1/standups/blockers/', { token: ann.token });
@@ -270,7 +271,7 @@ describe('standup settings', () => {
   afterAll(() => h.close());
 
   it('reads the defaults until changed, per organization', async () => {
-    const { ann } = await team(h, ['ann']);
+    const { ann } = await standupTeam(h, ['ann']);
     const res = await h.request('GET', '/api/v1/standups/settings/', { token: ann.token });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
@@ -282,8 +283,8 @@ describe('standup settings', () => {
   });
 
   it('PATCH changes any subset (canonical timezone, days in week order) for the caller\'s organization only', async () => {
-    const { lead } = await team(h, []);
-    const other = await team(h, []);
+    const { lead } = await standupTeam(h, []);
+    const other = await standupTeam(h, []);
     const res = await h.request('PATCH', '/api/v1/standups/settings/', { token: lead.token, body: { timezone: 'europe/berlin', days: ['fri', 'mon'] } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ timezone: 'Europe/Berlin', days: ['mon', 'fri'], reminder_time: '09:30' });
@@ -294,7 +295,7 @@ describe('standup settings', () => {
   });
 
   it('an invalid timezone, day, time or question list is a 400 naming the field; nothing changes', async () => {
-    const { lead } = await team(h, []);
+    const { lead } = await standupTeam(h, []);
     const bad: Array<[Record<string, unknown>, string]> = [
       [{ timezone: 'Mars/Olympus_Mons' }, 'timezone'],
       [{ timezone: '+01:00' }, 'timezone'],
@@ -317,7 +318,7 @@ describe('standup settings', () => {
   });
 
   it('only workspace owners and admins may PATCH (403 FORBIDDEN); scopes are standups:read / standups:write', async () => {
-    const { lead, ann } = await team(h, ['ann']);
+    const { lead, ann } = await standupTeam(h, ['ann']);
     const member = await h.request('PATCH', '/api/v1/standups/settings/', { token: ann.token, body: { timezone: 'UTC' } });
     expect(member.status).toBe(403);
     expect(member.body.error.code).toBe('FORBIDDEN');

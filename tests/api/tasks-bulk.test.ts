@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { addLabel, changesFor, createTask, eventsFor, projectId } from '../helpers/tasks.ts';
+import { addLabel, changesFor, createTask, eventsFor, projectId } from '../helpers/factory.ts';
 
 describe('bulk create and bulk update: all or nothing, every refused item reported, one request against the rate limit', () => {
   let h: TestHarness;

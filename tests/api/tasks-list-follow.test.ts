@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { addLabel, addMilestone, addSprint, createTask } from '../helpers/tasks.ts';
+import { addLabel, addMilestone, addSprint, createTask } from '../helpers/factory.ts';
 
 describe('listing tasks (filters, ordering, both pagination modes) and following', () => {
   let h: TestHarness;

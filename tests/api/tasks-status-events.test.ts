@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { addLabel, changesFor, createTask, eventsFor } from '../helpers/tasks.ts';
+import { addLabel, changesFor, createTask, eventsFor } from '../helpers/factory.ts';
 
 describe('task status, events, change records and activity', () => {
   let h: TestHarness;

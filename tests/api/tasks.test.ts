@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { addLabel, addMilestone, addSprint, changesFor, createTask, eventsFor } from '../helpers/tasks.ts';
+import { addLabel, addMilestone, addSprint, changesFor, createTask, eventsFor } from '../helpers/factory.ts';
 
 describe('tasks: create, read, update, delete', () => {
   let h: TestHarness;

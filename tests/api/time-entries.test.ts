@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { projectTeam } from '../helpers/team.ts';
-import { changesFor, createTask, eventsFor } from '../helpers/tasks.ts';
+import { changesFor, createTask, eventsFor, projectTeam } from '../helpers/factory.ts';
 
 describe('time entries and the task\'s time_spent_minutes', () => {
   let h: TestHarness;

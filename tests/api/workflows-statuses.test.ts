@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { insertTask, taskRows } from '../helpers/task-rows.ts';
+import { insertTask, taskRows } from '../helpers/factory.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;

@@ -6,7 +6,7 @@ import type { Principal } from '../../src/modules/auth/principal.ts';
 import { currentPosition, readLiveEvents } from '../../src/modules/live/live.repository.ts';
 import type { LivePosition } from '../../src/modules/live/position.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { addLabel, addMilestone, addSprint, createTask, projectId } from '../helpers/tasks.ts';
+import { addLabel, addMilestone, addSprint, createTask, projectId } from '../helpers/factory.ts';
 
 describe('live_events: what the triggers record and how readers follow commits', () => {
   let h: TestHarness;

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { Trx } from '../../db/database.ts';
+import type { TasksTable } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { type ActionOrigin, recordEvent } from '../../events/record-event.ts';
 import { recordActivities } from '../activity/activity.repository.ts';
@@ -17,21 +18,14 @@ import { DERIVED_FIELDS, type TaskJson, type TrackedField, WRITABLE_FIELDS } fro
  * Values are already resolved (ids, checked against the project's rules); callers validate
  * first (task-input.ts, the workflow transition check, the hierarchy check).
  */
-export interface TaskValues {
-  title: string;
-  description: string;
-  task_type_id: number;
-  priority_id: number;
-  status_id: number;
-  assignee_id: number | null;
-  due_date: string | null;
-  milestone_id: number | null;
-  sprint_id: number | null;
-  parent_id: number | null;
+export type TaskValues = Pick<
+  TasksTable,
+  'title' | 'description' | 'task_type_id' | 'priority_id' | 'status_id' | 'assignee_id' | 'due_date' | 'milestone_id' | 'sprint_id' | 'parent_id'
+> & {
   label_ids: number[];
   /** Custom field values by field id, already checked (custom-fields/values.ts); in changes, null clears one. */
   custom_fields: Record<number, unknown>;
-}
+};
 export type TaskChanges = Partial<TaskValues>;
 
 /**

@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { DeliveryStatus, WebhookEndpointsTable } from '../../db/schema.ts';
+import type { DeliveryStatus, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleDeliveries, visibleEndpoints } from '../../policy/visibility.repository.ts';
 
@@ -99,16 +99,9 @@ export async function markEventFannedOut(db: Executor, eventId: string, now: str
 
 export type DeliveryRow = Omit<NonNullable<Awaited<ReturnType<typeof findVisibleDelivery>>>, 'outbox_id' | 'event_project_id'>;
 
-export interface NewDelivery {
-  endpoint_id: number;
-  organization_id: number;
-  outbox_id: number;
-  event_id: string;
-  event_type: string;
-  is_test: number;
-  replay_of: number | null;
+export type NewDelivery = Pick<WebhookDeliveriesTable, 'endpoint_id' | 'organization_id' | 'outbox_id' | 'event_id' | 'event_type' | 'is_test' | 'replay_of'> & {
   now: string;
-}
+};
 
 /** The row of a new pending delivery, due now. */
 function pendingDelivery({ now, ...rest }: NewDelivery) {
