@@ -108,8 +108,9 @@ describe.skipIf(skipReason !== null)('the board in Chromium', { timeout: 180_000
     await cell.click();
     await expect.poll(() => cell.isChecked()).toBe(true);
     const project = (await w.h.request('GET', '/api/v1/projects/', { token: owner.bot.token })).body.data.find((p: { key: string }) => p.key === 'WEB');
-    const transitions = (await w.h.request('GET', `/api/v1/transitions/?workflow=${project.workflow}&limit=100`, { token: owner.bot.token })).body.data;
-    expect(transitions.map((t: { from_status_name: string; to_status_name: string }) => `${t.from_status_name}>${t.to_status_name}`)).toContain('To Do>Done');
+    // The tick may show before the server has committed the transition: poll the API for it.
+    const transitions = async () => (await w.h.request('GET', `/api/v1/transitions/?workflow=${project.workflow}&limit=100`, { token: owner.bot.token })).body.data;
+    await expect.poll(async () => (await transitions()).map((t: { from_status_name: string; to_status_name: string }) => `${t.from_status_name}>${t.to_status_name}`)).toContain('To Do>Done');
     await page.getByRole('button', { name: 'Move Done up' }).click();
     await expect.poll(async () => (await w.h.request('GET', `/api/v1/statuses/?project=${project.id}`, { token: owner.bot.token })).body.data.map((s: { name: string }) => s.name)).toEqual(['To Do', 'In Progress', 'Done', 'In Review']);
     await expectAccessible(page, 'project settings');
