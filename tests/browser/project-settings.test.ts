@@ -124,6 +124,9 @@ describe.skipIf(skipReason !== null)('project settings, custom fields, standup s
     await mouseDrag(page, list.getByRole('button', { name: 'Drag Done' }), row('In Progress'));
     await eventually(() => names(statuses)).toEqual(['To Do', 'Done', 'In Progress', 'In Review']);
     await eventually(shown).toBe('To Do,Done,In Progress,In Review');
+    // Rows take no new drag while a reorder is being saved: wait until it has been.
+    const saved = () => eventually(() => list.getByRole('button', { name: 'Move In Review up' }).isEnabled()).toBe(true);
+    await saved();
 
     // Keyboard: Space picks up, arrows move a row at a time, Space drops.
     await list.getByRole('button', { name: 'Drag To Do' }).focus();
@@ -136,9 +139,11 @@ describe.skipIf(skipReason !== null)('project settings, custom fields, standup s
     await eventually(() => row('In Progress').getAttribute('class')).toContain('drop-here');
     await page.keyboard.press('Space');
     await eventually(() => names(statuses)).toEqual(['Done', 'In Progress', 'To Do', 'In Review']);
+    await saved();
     // Escape cancels a keyboard drag: nothing moves.
     await list.getByRole('button', { name: 'Drag In Review' }).focus();
     await page.keyboard.press('Space');
+    await page.locator('.sortable-row.dragging').waitFor();
     await page.keyboard.press('ArrowUp');
     await eventually(() => row('To Do').getAttribute('class')).toContain('drop-here');
     await page.keyboard.press('Escape');
@@ -165,6 +170,7 @@ describe.skipIf(skipReason !== null)('project settings, custom fields, standup s
     // Keyboard drag of High to the top.
     await options.getByRole('button', { name: 'Drag High' }).focus();
     await page.keyboard.press('Space');
+    await page.locator('.sortable-row.dragging').waitFor();
     const row = (value: string) => options.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Drag ${value}` }) });
     await page.keyboard.press('ArrowUp');
     await eventually(() => row('Medium').getAttribute('class')).toContain('drop-here');
@@ -172,6 +178,7 @@ describe.skipIf(skipReason !== null)('project settings, custom fields, standup s
     await eventually(() => row('Low').getAttribute('class')).toContain('drop-here');
     await page.keyboard.press('Space');
     await eventually(async () => (await field()).options.map((o) => o.value)).toEqual(['High', 'Low', 'Medium']);
+    await eventually(() => options.getByRole('button', { name: 'Move Medium up' }).isEnabled()).toBe(true);
     // Mouse drag of Medium above Low.
     await mouseDrag(page, options.getByRole('button', { name: 'Drag Medium' }), row('Low'));
     await eventually(async () => (await field()).options.map((o) => o.value)).toEqual(['High', 'Medium', 'Low']);
