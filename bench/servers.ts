@@ -79,6 +79,9 @@ function common(message: ServerCommand): void {
   }
 }
 
+/** Who the baseline's creates are made by (the seeded bench account), set by the `actor` command. */
+let baselineActor = { id: 0, organizationId: 0 };
+
 /**
  * The PostgreSQL baselines: Fastify with a pg pool of the service's size, answering a task read
  * with one query and a task create with the five-statement transaction of bench/baseline-create.ts.
@@ -98,7 +101,7 @@ async function fastifyPg(url: string): Promise<void> {
     const client = await pool.connect();
     try {
       await client.query('begin');
-      const input = { projectKey: request.params.key, title: request.body.title, description: request.body.description ?? '', actorId: BASELINE_ACTOR.id, organizationId: BASELINE_ACTOR.organizationId, now: new Date().toISOString() };
+      const input = { projectKey: request.params.key, title: request.body.title, description: request.body.description ?? '', actorId: baselineActor.id, organizationId: baselineActor.organizationId, now: new Date().toISOString() };
       const { rows: [project] } = await client.query(CREATE_STATEMENTS.counter, [input.projectKey, input.organizationId]);
       const first = createParameters(input, project);
       const { rows: [task] } = await client.query(CREATE_STATEMENTS.task, first.task);
@@ -119,16 +122,13 @@ async function fastifyPg(url: string): Promise<void> {
   fastify.server.keepAliveTimeout = 60_000;
   process.on('message', (message: ServerCommand) => {
     if (message.cmd === 'actor') {
-      BASELINE_ACTOR = message.actor;
+      baselineActor = message.actor;
       reply({ ok: true });
     } else common(message);
   });
   process.on('SIGTERM', () => void fastify.close().then(() => pool.end()).then(() => process.exit(0)));
   reply({ port: (fastify.server.address() as AddressInfo).port });
 }
-
-/** Who the baseline's creates are made by (the seeded bench account), set by the `actor` command. */
-let BASELINE_ACTOR = { id: 0, organizationId: 0 };
 
 /** The SQLite create baseline: the five statements through better-sqlite3, one transaction each. */
 async function rawCreateLoop(file: string, write: Extract<WriteLoop, { kind: 'raw-create' }>, durationMs: number) {

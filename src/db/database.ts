@@ -89,7 +89,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   return { db, dialect, close: () => db.destroy() };
 }
 
-/** Distinct statements given a name per process; each connection prepares a named one once. */
+/** Distinct statements given a name per open database; each connection prepares a named one once. */
 const NAMED_STATEMENTS = 1000;
 const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
 
