@@ -6,6 +6,7 @@
  *
  *   npm run bench                                    # SQLite in a temporary directory
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench npm run bench
+ *   DATABASE_URL=sqlite:/tmp/bench.db npm run bench      # SQLite in a file that is kept afterwards
  *   TASKS=20000 CHANGES=100000 SECONDS=5 npm run bench   # a quicker, smaller run
  *   PROFILE=1 npm run bench                          # also a CPU profile of the service in bench/profiles/
  *   SCENARIOS=get,create npm run bench               # only some of: get list cursor search create status bulk feed webhooks
@@ -215,7 +216,7 @@ interface Row {
 
 async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-bench-'));
-  const url = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : `sqlite:${path.join(tmp, 'bench.db')}`;
+  const url = process.env.DATABASE_URL ?? `sqlite:${path.join(tmp, 'bench.db')}`;
   console.log(`seeding ${PROJECTS} projects, ${TASKS} tasks, ${CHANGES} change records on ${url.split(':')[0]} ...`);
   const seeded = await seedWorkspace(url);
   console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
@@ -433,7 +434,7 @@ function report(seeded: Seeded, rows: Row[]): void {
     `- Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, ${os.type()} ${os.release()}`,
     `- Node ${process.version}; fastify ${packageVersion('fastify')}, better-sqlite3 ${packageVersion('better-sqlite3')}, pg ${packageVersion('pg')}, kysely ${packageVersion('kysely')}`,
     `- Database: ${seeded.dialect}; workspace: ${PROJECTS} projects, ${TASKS} tasks (descriptions of 30 words, 0-1 label, 2 custom field values, a blocks link on every tenth), ${CHANGES} change records; seeded in ${seeded.seconds.toFixed(0)} s`,
-    `- Command: \`${['PROJECTS', 'TASKS', 'CHANGES', 'SECONDS', 'WALK_SECONDS', 'WEBHOOK_EVENTS', 'SCENARIOS'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join('')}${process.env.DATABASE_URL ? 'DATABASE_URL=postgres://… ' : ''}npm run bench\``,
+    `- Command: \`${['PROJECTS', 'TASKS', 'CHANGES', 'SECONDS', 'WALK_SECONDS', 'WEBHOOK_EVENTS', 'SCENARIOS'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join('')}${process.env.DATABASE_URL ? `DATABASE_URL=${process.env.DATABASE_URL.split(':')[0]}:… ` : ''}npm run bench\``,
     `- Each scenario: ${SECONDS} s of load from a separate process over loopback (node:http keep-alive agents); req/s is the median of the per-second counts; RSS is the serving process's peak during the scenario; CPU per request is the serving process's user + system time over the scenario divided by the requests answered (the write baselines run inside the serving process).`,
   ];
   const text = [`## ${seeded.dialect} — ${new Date().toISOString().slice(0, 10)}`, '', ...machine, '', ...lines, ''].join('\n');

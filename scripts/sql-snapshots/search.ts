@@ -1,21 +1,24 @@
 import * as repo from '../../src/modules/search/search.repository.ts';
 import { snapshotsOf } from './record.ts';
-import { principal } from './samples.ts';
 
 const all = '{title description} : ("login" "bug"*) AND project_id : (10 OR 11)';
 const titled = 'title : ("login" "bug"*) AND project_id : (10 OR 11)';
 const filter = { project: 'PROJ', status: 'To Do', assignee: 3 };
+const scope = { projectIds: [10, 11] };
 
 export default snapshotsOf('modules/search/search.repository.ts', repo, {
-  postgresMatches: async ({ db }) => {
-    await repo.postgresMatches(db, principal, 'login & bug:*', 'login:A & bug:*A', {}).execute();
-    await repo.postgresMatches(db, principal, 'login & bug:*', 'login:A & bug:*A', filter).execute();
+  countPostgresMatches: async ({ db }) => {
+    for (const tier of ['all', 'titled', 'described'] as const) await repo.countPostgresMatches(db, 'login & bug:*', scope, tier).catch(() => undefined);
+    await repo.countPostgresMatches(db, 'login & bug:*', { ...scope, status: 'To Do', assignee: 3 }, 'all');
   },
+  postgresMatchSlice: ({ db }) => repo.postgresMatchSlice(db, 'login & bug:*', scope, 'described', 0, 20),
+  rankedPostgresMatches: ({ db }) => repo.rankedPostgresMatches(db, 'login & bug:*', scope).execute(),
   countFtsMatches: async ({ db }) => {
     // Each count stops without a row on the recording database: the second is recorded on its own.
     await repo.countFtsMatches(db, all, {}).catch(() => undefined);
     await repo.countFtsMatches(db, all, filter);
   },
+  allProjectIds: ({ db }) => repo.allProjectIds(db),
   ftsMatchSlice: ({ db }) => repo.ftsMatchSlice(db, titled, {}, 0, 20),
   rankedFtsMatches: ({ db }) => repo.rankedFtsMatches(db, all, titled, filter).execute(),
 });

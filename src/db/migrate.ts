@@ -15,6 +15,7 @@ import * as readPaths from './migrations/0011_read_paths.ts';
 import * as accessPolicy from './migrations/0012_access_policy.ts';
 import * as people from './migrations/0013_people.ts';
 import * as liveEvents from './migrations/0014_live_events.ts';
+import * as searchTiers from './migrations/0015_search_tiers.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -36,6 +37,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0012_access_policy', accessPolicy],
   ['0013_people', people],
   ['0014_live_events', liveEvents],
+  ['0015_search_tiers', searchTiers],
 ];
 
 class StaticProvider implements MigrationProvider {

@@ -18,10 +18,21 @@ declare module 'fastify' {
     bucket?: Bucket;
     /** A console route: only a signed-in person's session cookie authenticates it, never a bearer token. */
     console?: boolean;
+    /** The handler reads the auth epoch in its own statement and passes it to `confirmedPrincipal`. */
+    authEpochInRead?: boolean;
   }
   interface FastifyRequest {
     principal?: Principal;
+    /** A cached principal used before its epoch was read (see confirmedPrincipal). */
+    unconfirmedAuth?: UnconfirmedAuth;
   }
+}
+
+interface UnconfirmedAuth {
+  /** The epoch the cached principal was loaded under. */
+  epoch: number;
+  /** Authenticates from the database, as for any other route, and checks the scope again. */
+  authenticateAgain(): Promise<Principal>;
 }
 
 /**
@@ -34,17 +45,31 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, limits: Rate
   const tokens = new AuthCache(ctx.db);
   const usage = new TokenUsage(ctx);
   app.addHook('onRequest', async (request, reply) => {
-    const { scope, console: consoleRoute } = request.routeOptions.config;
+    const { scope, console: consoleRoute, authEpochInRead } = request.routeOptions.config;
     if (!scope && !consoleRoute) return;
-    const bearer = request.headers.authorization !== undefined;
-    if (consoleRoute && bearer) {
+    const header = request.headers.authorization;
+    if (consoleRoute && header !== undefined) {
       throw new ApiError('UNAUTHENTICATED', 'The console needs a signed-in person: sign in and send the session cookie, not a bearer token.');
     }
+    const checked = (principal: Principal) => {
+      recordGrantsFor(principal);
+      request.principal = principal;
+      if (scope && scope !== 'authenticated') requireScope(principal, scope);
+      return principal;
+    };
     let principal: Principal;
-    if (consoleRoute || (!bearer && sessionTokenOf(request))) {
+    if (consoleRoute || (header === undefined && sessionTokenOf(request))) {
       principal = await authenticateSession(ctx, request);
     } else {
-      principal = principalForRequest(await tokens.authenticate(ctx.clock, request.headers.authorization));
+      // A route that reads the epoch with its data uses a cached principal at once; the
+      // handler confirms it (or authenticates again) once that epoch is read.
+      const cached = authEpochInRead ? tokens.cached(ctx.clock, header) : undefined;
+      if (cached) {
+        request.unconfirmedAuth = { epoch: cached.epoch, authenticateAgain: async () => checked(principalForRequest(await tokens.authenticate(ctx.clock, header))) };
+        principal = principalForRequest(cached.principal);
+      } else {
+        principal = principalForRequest(await tokens.authenticate(ctx.clock, header));
+      }
       await usage.record(principal.tokenId);
     }
     recordGrantsFor(principal);
@@ -59,8 +84,52 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, limits: Rate
       }
       throw error;
     }
-    if (scope && scope !== 'authenticated') requireScope(principal, scope);
+    if (scope && scope !== 'authenticated') {
+      // A cached principal refused a scope is confirmed first: it may be out of date.
+      if (request.unconfirmedAuth) {
+        try {
+          requireScope(principal, scope);
+        } catch {
+          const error = await settleUnconfirmedAuth(request);
+          if (error) throw error;
+        }
+      } else requireScope(principal, scope);
+    }
   });
+
+  // Fails closed: a route that reads the epoch itself must confirm it before answering.
+  app.addHook('onSend', async (request) => {
+    if (request.unconfirmedAuth) throw new Error(`${request.routeOptions.url} answered without confirming its cached principal`);
+  });
+}
+
+/**
+ * The caller as of `authEpoch`, read by the handler in the same statement as its data: the
+ * cached principal when it was loaded under that epoch, otherwise the caller authenticated
+ * again from the database (a 401 or 403 when access is gone).
+ */
+export async function confirmedPrincipal(request: FastifyRequest, authEpoch: number): Promise<Principal> {
+  const pending = request.unconfirmedAuth;
+  if (!pending) return principalOf(request);
+  request.unconfirmedAuth = undefined;
+  return authEpoch === pending.epoch ? principalOf(request) : pending.authenticateAgain();
+}
+
+/**
+ * For a request that fails before its handler confirmed a cached principal (a bad parameter,
+ * say): authenticates it again, so an out-of-date token still gets its 401 first. Returns that
+ * error, if any.
+ */
+export async function settleUnconfirmedAuth(request: FastifyRequest): Promise<unknown> {
+  const pending = request.unconfirmedAuth;
+  if (!pending) return undefined;
+  request.unconfirmedAuth = undefined;
+  try {
+    await pending.authenticateAgain();
+    return undefined;
+  } catch (error) {
+    return error;
+  }
 }
 
 /** The authenticated caller; routes with a scope always have one. */

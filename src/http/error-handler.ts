@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError, type ErrorCode, errorBody, reflected, reflectedFields } from './errors.ts';
 import { routeHints } from './route-hints.ts';
+import { settleUnconfirmedAuth } from './auth-hook.ts';
 
 export interface AjvIssue {
   instancePath: string;
@@ -50,7 +51,9 @@ const PARSER_ERRORS: Record<string, [code: string, status: number, message: stri
 
 /** Every failure leaves in the error envelope (README "API conventions"); internals are logged, never returned. */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (thrown: FastifyError, request, reply) => {
+    // A cached principal not yet confirmed is checked first: access that is gone answers 401 or 403.
+    const error = ((await settleUnconfirmedAuth(request)) as FastifyError | undefined) ?? thrown;
     if (error instanceof ApiError) {
       // RFC 6750: a 401 names the scheme the client must use.
       if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="tasktracker"');

@@ -57,6 +57,18 @@ describe('cached authentication and visibility never outlive a change of access'
     expect(after.error).toMatchObject({ code: 'UNAUTHENTICATED', message: expect.stringMatching(/revoked/) });
   });
 
+  it('a revoked token that was cached is refused before anything else: a missing task or a malformed key answers 401 too', async () => {
+    // The task read takes the epoch in its own statement; its 404 and a validation error must
+    // not answer before the cached token is found out of date.
+    const { taskKey, member } = await team();
+    await warm(member.token, taskKey);
+    await revokeToken(h.ctx, member.tokenId);
+    for (const url of ['/api/v1/tasks/NOPE-999/', '/api/v1/tasks/not-a-key/', `/api/v1/tasks/${taskKey}/`]) {
+      const res = await h.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${member.token}` } });
+      expect([url, res.statusCode]).toEqual([url, 401]);
+    }
+  });
+
   it('a token revoked by a direct database write (another tool) is refused too', async () => {
     const { taskKey, member } = await team();
     await warm(member.token, taskKey);

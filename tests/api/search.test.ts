@@ -76,6 +76,19 @@ describe('search', () => {
     expect(keys(await search('q=login', restricted.token))).toEqual(['OTHER-1']);
   });
 
+  it('counts only what the caller can see, whether it sees most projects or few of them', async () => {
+    // The actor sees two projects of three (the stranger's is excluded), the stranger one of three.
+    const stranger = await h.actor();
+    await h.project(stranger, 'HIDDEN');
+    await task('HIDDEN', 'Login hidden plans', 'login login', stranger);
+    const mine = await search('q=login');
+    expect(mine.body.pagination.count).toBe(keys(mine).length);
+    expect(keys(mine).some((key: string) => key.startsWith('HIDDEN'))).toBe(false);
+    const theirs = await search('q=login', stranger.token);
+    expect(keys(theirs)).toEqual(['HIDDEN-1']);
+    expect(theirs.body.pagination.count).toBe(1);
+  });
+
   it('an empty q, or one with no words, is a 400', async () => {
     for (const q of ['q=', '', 'q=%22%2A%28%29']) {
       const res = await search(q);

@@ -34,6 +34,18 @@ export class AuthCache {
     this.readEpoch = prepared(db, authEpoch);
   }
 
+  /**
+   * The cached principal of this token and the epoch it was loaded under, without reading the
+   * epoch: for a caller that reads it in its own statement and must check it before answering
+   * (src/http/auth-hook.ts `confirmedPrincipal`). Undefined when nothing usable is cached.
+   */
+  cached(clock: Clock, header: string | undefined): Entry | undefined {
+    const entry = this.entries.get(tokenHashOf(header));
+    if (!entry) return undefined;
+    assertUsable(clock, entry.principal.expiresAt);
+    return entry;
+  }
+
   /** As `authenticate`, answering from the cache when the epoch allows. */
   async authenticate(clock: Clock, header: string | undefined): Promise<Principal> {
     const hash = tokenHashOf(header);

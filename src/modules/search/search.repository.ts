@@ -1,8 +1,5 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../../policy/visibility.repository.ts';
-import { selectTaskRows } from '../tasks/task.repository.ts';
 
 /** Filters of a search beyond its words. */
 export interface SearchFilter {
@@ -12,19 +9,59 @@ export interface SearchFilter {
 }
 
 /**
- * PostgreSQL: visible tasks whose search vector matches `query` (a to_tsquery expression), with
- * `relevance` 1 when `titleQuery` (the same words restricted to titles) matches too, for one page.
+ * The two relevance tiers and their union: `titled` tasks hold every word in their title,
+ * `described` ones match only through their description.
  */
-export function postgresMatches(db: Executor, principal: Principal, query: string, titleQuery: string, filter: SearchFilter) {
-  let matches = selectTaskRows(db)
-    .where('t.project_id', 'in', visibleProjectIds(db, principal))
-    .where(sql<boolean>`t.search_vector @@ to_tsquery('english', ${query})`)
-    // Titles are weighted A in the search vector: a query restricted to A matches titles only.
-    .select(sql<number>`(t.search_vector @@ to_tsquery('english', ${titleQuery}))::int`.as('relevance'));
-  if (filter.project) matches = matches.where('p.key', '=', filter.project);
-  if (filter.status) matches = matches.where('s.name', '=', filter.status);
-  if (filter.assignee !== undefined) matches = matches.where('t.assignee_id', '=', filter.assignee);
+export type Tier = 'all' | 'titled' | 'described';
+
+/** PostgreSQL: which tasks a search looks at: `projectIds` (visible, never empty) and the filters on task columns. */
+export interface PostgresScope {
+  projectIds: number[];
+  status?: string;
+  assignee?: number;
+}
+
+/**
+ * PostgreSQL: tasks of `scope` in `tier` for a to_tsquery expression. The title has a vector
+ * and an index of its own (migration 0015), so each tier is answered by an index without
+ * reading rows back to recheck them; projects are one array parameter, so the statement text
+ * stays the same whatever the caller sees.
+ */
+function postgresTier(db: Executor, query: string, scope: PostgresScope, tier: Tier) {
+  const words = sql`to_tsquery('english', ${query})`;
+  let matches = db
+    .selectFrom('tasks as t')
+    .where(sql<boolean>`t.project_id = any(${scope.projectIds})`)
+    .where(tier === 'titled' ? sql<boolean>`t.title_vector @@ ${words}` : sql<boolean>`t.search_vector @@ ${words}`);
+  if (tier === 'described') matches = matches.where(sql<boolean>`not (t.title_vector @@ ${words})`);
+  const status = scope.status;
+  if (status !== undefined) {
+    matches = matches.where('t.status_id', 'in', (eb) =>
+      eb.selectFrom('statuses').select('id').where('name', '=', status).where(sql<boolean>`project_id = any(${scope.projectIds})`),
+    );
+  }
+  if (scope.assignee !== undefined) matches = matches.where('t.assignee_id', '=', scope.assignee);
   return matches;
+}
+
+export function countPostgresMatches(db: Executor, query: string, scope: PostgresScope, tier: Tier) {
+  return postgresTier(db, query, scope, tier).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+}
+
+/** PostgreSQL: ids of a slice of a tier, newest first. */
+export function postgresMatchSlice(db: Executor, query: string, scope: PostgresScope, tier: Tier, offset: number, limit: number): Promise<Array<{ id: number }>> {
+  return postgresTier(db, query, scope, tier).select('t.id').orderBy('t.id', 'desc').limit(limit).offset(offset).execute();
+}
+
+/** PostgreSQL: ids of every match with their `relevance` (1: the title matches too), for one page in any ordering. */
+export function rankedPostgresMatches(db: Executor, query: string, scope: PostgresScope) {
+  return postgresTier(db, query, scope, 'all').select(['t.id', sql<number>`(t.title_vector @@ to_tsquery('english', ${query}))::int`.as('relevance')]);
+}
+
+/** SQLite: every project's id, whoever owns it: what a search's visibility filter is the complement of. */
+export async function allProjectIds(db: Executor): Promise<number[]> {
+  const rows = await db.selectFrom('projects').select('id').execute();
+  return rows.map((r) => r.id);
 }
 
 /**

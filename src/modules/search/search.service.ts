@@ -1,11 +1,14 @@
+import type { SelectQueryBuilder } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/database.ts';
+import { paginate } from '../../db/paginate.ts';
+import { inTransaction } from '../../db/unit-of-work.ts';
 import { invalid } from '../../http/errors.ts';
 import { encodeCursor, type PageRequest, type Pagination } from '../../http/pagination.ts';
-import { paginate } from '../../db/paginate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjectsOf } from '../../policy/index.ts';
 import { presentTasks } from '../tasks/task.presenter.ts';
-import { type TaskRow, taskRowsInOrder } from '../tasks/task.repository.ts';
+import { taskRowsInOrder } from '../tasks/task.repository.ts';
 import { fts5Query, searchTerms, tsQuery } from './search-query.ts';
 import * as repo from './search.repository.ts';
 
@@ -20,58 +23,96 @@ const DEFAULT_ORDERING = '-relevance';
 const ORDERABLE = { relevance: 'relevance', created_at: 't.created_at', updated_at: 't.updated_at', key: 't.number' };
 
 /**
+ * What a search asks of a full-text index, the same on both engines: how many tasks match (in
+ * every tier, or in titles), a slice of one tier newest first, and for other orderings every
+ * match with its relevance (a query selecting `id` and `relevance`, tasks aliased `t`).
+ */
+interface MatchIndex {
+  count(tier: 'all' | 'titled'): Promise<number>;
+  slice(tier: 'titled' | 'described', offset: number, limit: number): Promise<Array<{ id: number }>>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- paginate takes any table set
+  ranked(): SelectQueryBuilder<any, any, { id: number; relevance: number }>;
+  idColumn: string;
+}
+
+/**
  * Full-text search over titles and descriptions of tasks the caller can see. Relevance has two
- * tiers, the same on both engines: tasks whose title holds every word, then tasks matching only
- * through their description; newest first within a tier. A tier is an index lookup, where a
- * scoring function (bm25, ts_rank) reads every match: a common word matches a tenth of all
- * tasks, and scoring them was most of the cost of a search at 100k tasks (bench/RESULTS.md).
+ * tiers: tasks whose title holds every word, then tasks matching only through their
+ * description; newest first within a tier. A tier is an index lookup, where a scoring function
+ * (bm25, ts_rank) reads every match: a common word matches a tenth of all tasks, and scoring
+ * them was most of the cost of a search at 100k tasks (bench/RESULTS.md). Task rows are read
+ * for the page only.
  */
 export async function searchTasks(ctx: AppContext, principal: Principal, params: SearchParams, page: PageRequest) {
   const terms = searchTerms(params.q);
   if (terms.length === 0) throw invalid({ q: 'must contain at least one word' });
-  const { rows, pagination } = ctx.dialect === 'postgres' ? await searchPostgres(ctx, principal, params, terms, page) : await searchSqlite(ctx, principal, params, terms, page);
-  return { data: await presentTasks(ctx.db, ctx.dialect, rows), pagination };
+  const find = async (db: Executor) => {
+    const projects = await visibleProjectsOf(db, principal);
+    const projectIds = params.project ? [projects.byKey.get(params.project)?.id].filter((id) => id !== undefined) : [...projects.byId.keys()];
+    if (projectIds.length === 0) return { ids: [], pagination: emptyPagination(page) };
+    const index = ctx.dialect === 'postgres' ? postgresIndex(db, terms, { ...params, projectIds }) : await sqliteIndex(db, terms, params, projectIds);
+    return matchIds(index, page);
+  };
+  // SQLite computes its visibility filter from the projects in the database (see sqliteIndex).
+  const { ids, pagination } = ctx.dialect === 'sqlite' ? await inTransaction(ctx, (tx) => find(tx.db)) : await find(ctx.db);
+  return { data: await presentTasks(ctx.db, ctx.dialect, await taskRowsInOrder(ctx.db, ids)), pagination };
 }
 
-function searchPostgres(ctx: AppContext, principal: Principal, params: SearchParams, terms: string[], page: PageRequest) {
-  const query = repo.postgresMatches(ctx.db, principal, tsQuery(terms), tsQuery(terms, 'A'), params);
-  return paginate(query, page, { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: DEFAULT_ORDERING });
+function emptyPagination(page: PageRequest): Pagination {
+  return page.mode === 'cursor' ? { limit: page.limit, next_cursor: encodeCursor(page.afterId), has_more: false } : { count: 0, limit: page.limit, offset: page.offset };
 }
 
-/**
- * SQLite: the full-text index also holds each task's project id, so which visible tasks match,
- * how many and in which tier is answered by the index alone; task rows are read for the page only
- * (and for filters and orderings on task columns).
- */
-async function searchSqlite(ctx: AppContext, principal: Principal, params: SearchParams, terms: string[], page: PageRequest): Promise<{ rows: TaskRow[]; pagination: Pagination }> {
-  const db = ctx.db;
-  const projects = await visibleProjectsOf(db, principal);
-  const projectIds = params.project ? [projects.byKey.get(params.project)?.id].filter((id) => id !== undefined) : [...projects.byId.keys()];
-  if (projectIds.length === 0) {
-    const pagination = page.mode === 'cursor' ? { limit: page.limit, next_cursor: encodeCursor(page.afterId), has_more: false } : { count: 0, limit: page.limit, offset: page.offset };
-    return { rows: [], pagination };
-  }
-  const words = fts5Query(terms);
-  const visible = `project_id : (${projectIds.join(' OR ')})`;
-  const all = `{title description} : (${words}) AND ${visible}`;
-  const titled = `title : (${words}) AND ${visible}`;
-  const count = (expression: string) => repo.countFtsMatches(db, expression, params);
-
+/** The ids of one page of matches, and its pagination. */
+async function matchIds(index: MatchIndex, page: PageRequest): Promise<{ ids: number[]; pagination: Pagination }> {
   if (page.mode === 'offset' && (page.ordering ?? DEFAULT_ORDERING) === DEFAULT_ORDERING) {
     // Best matches first, the common case: the page is cut from the two tiers, newest first in
     // each. The size of the title tier is needed only when the page starts past its end.
-    const slice = (expression: string, offset: number, limit: number) =>
-      limit <= 0 ? Promise.resolve([]) : repo.ftsMatchSlice(db, expression, params, offset, limit);
-    const [total, fromTitles] = await Promise.all([count(all), slice(titled, page.offset, page.limit)]);
+    const slice = (tier: 'titled' | 'described', offset: number, limit: number) => (limit <= 0 ? Promise.resolve([]) : index.slice(tier, offset, limit));
+    const [total, fromTitles] = await Promise.all([index.count('all'), slice('titled', page.offset, page.limit)]);
     let fromDescriptions: Array<{ id: number }> = [];
     if (fromTitles.length < page.limit) {
-      const inTitle = fromTitles.length > 0 || page.offset === 0 ? page.offset + fromTitles.length : Number((await count(titled)).count);
-      fromDescriptions = await slice(`(${all}) NOT (${titled})`, Math.max(0, page.offset - inTitle), page.limit - fromTitles.length);
+      const inTitle = fromTitles.length > 0 || page.offset === 0 ? page.offset + fromTitles.length : await index.count('titled');
+      fromDescriptions = await slice('described', Math.max(0, page.offset - inTitle), page.limit - fromTitles.length);
     }
-    const rows = await taskRowsInOrder(db, [...fromTitles, ...fromDescriptions].map((r) => r.id));
-    return { rows, pagination: { count: Number(total.count), limit: page.limit, offset: page.offset } };
+    return { ids: [...fromTitles, ...fromDescriptions].map((r) => r.id), pagination: { count: total, limit: page.limit, offset: page.offset } };
   }
-  const ranked = repo.rankedFtsMatches(db, all, titled, params);
-  const { rows: ids, pagination } = await paginate(ranked, page, { idColumn: 'fts.rowid', orderable: ORDERABLE, defaultOrdering: DEFAULT_ORDERING, count: () => count(all) });
-  return { rows: await taskRowsInOrder(db, ids.map((r) => r.id)), pagination };
+  const { rows, pagination } = await paginate(index.ranked(), page, {
+    idColumn: index.idColumn,
+    orderable: ORDERABLE,
+    defaultOrdering: DEFAULT_ORDERING,
+    count: async () => ({ count: await index.count('all') }),
+  });
+  return { ids: rows.map((r) => r.id), pagination };
+}
+
+function postgresIndex(db: Executor, terms: string[], scope: repo.PostgresScope): MatchIndex {
+  const query = tsQuery(terms);
+  return {
+    count: async (tier) => Number((await repo.countPostgresMatches(db, query, scope, tier)).count),
+    slice: (tier, offset, limit) => repo.postgresMatchSlice(db, query, scope, tier, offset, limit),
+    ranked: () => repo.rankedPostgresMatches(db, query, scope),
+    idColumn: 't.id',
+  };
+}
+
+/**
+ * SQLite: the FTS5 index also holds each task's project id, so which visible tasks match, how
+ * many and in which tier is answered by the index alone. FTS5 merges the posting list of every
+ * project a filter names, so the filter is written the cheapest way: none when the caller sees
+ * every project in the database, the few it cannot see excluded when those are fewer. The
+ * caller's transaction makes the projects this is computed from the ones the index is read in.
+ */
+async function sqliteIndex(db: Executor, terms: string[], filter: repo.SearchFilter, projectIds: number[]): Promise<MatchIndex> {
+  const visible = new Set(projectIds);
+  const hidden = (await repo.allProjectIds(db)).filter((id) => !visible.has(id));
+  const scope = hidden.length === 0 ? '' : hidden.length < projectIds.length ? ` NOT project_id : (${hidden.join(' OR ')})` : ` AND project_id : (${projectIds.join(' OR ')})`;
+  const words = fts5Query(terms);
+  const expressions = { all: `{title description} : (${words})${scope}`, titled: `title : (${words})${scope}` };
+  const described = `(${expressions.all}) NOT (${expressions.titled})`;
+  return {
+    count: async (tier) => Number((await repo.countFtsMatches(db, expressions[tier], filter)).count),
+    slice: (tier, offset, limit) => repo.ftsMatchSlice(db, tier === 'titled' ? expressions.titled : described, filter, offset, limit),
+    ranked: () => repo.rankedFtsMatches(db, expressions.all, expressions.titled, filter),
+    idColumn: 'fts.rowid',
+  };
 }

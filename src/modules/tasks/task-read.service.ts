@@ -7,7 +7,7 @@ import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { readableProjectByKey, visibleProjectsOf } from '../../policy/index.ts';
 import { presentTaskRow, presentTasks } from './task.presenter.ts';
-import { subtasksOf, type TaskListFilter, tasksOfProject, tasksWithKey, type TaskRowWithExtras } from './task.repository.ts';
+import { subtasksOf, type TaskListFilter, tasksOfProject, tasksWithKeyAndEpoch, type TaskRowWithExtras } from './task.repository.ts';
 import type { TaskJson, TaskListFilters } from './task.schemas.ts';
 import { visibleTask } from './task.service.ts';
 
@@ -67,7 +67,7 @@ export async function listTasks(ctx: AppContext, principal: Principal, projectKe
   return pageOfTasks(ctx, tasksOfProject(ctx.db, project.id, listFilter(filters)), page);
 }
 
-type TasksByKey = (key: string) => Promise<TaskRowWithExtras[]>;
+type TasksByKey = (key: string) => Promise<Array<{ auth_epoch: number | string } & Partial<TaskRowWithExtras>>>;
 
 /** The hottest read (bench/): one precompiled statement on the key index, compiled once per context. */
 function tasksByKey(ctx: AppContext): TasksByKey {
@@ -75,18 +75,24 @@ function tasksByKey(ctx: AppContext): TasksByKey {
   let run = reads.get('tasksByKey') as TasksByKey | undefined;
   if (!run) {
     const dialect = ctx.dialect;
-    run = prepared(ctx.db, (db, key: string) => tasksWithKey(db, dialect, key), 1);
+    run = prepared(ctx.db, (db, key: string) => tasksWithKeyAndEpoch(db, dialect, key), 1) as TasksByKey;
     reads.set('tasksByKey', run);
   }
   return run;
 }
 
-export async function getTask(ctx: AppContext, principal: Principal, key: string): Promise<{ task: TaskJson; version: number }> {
+/**
+ * A task by key, read in one statement with the auth epoch. `confirm` receives that epoch and
+ * answers the caller as of it (authenticating again when its cached principal is older), so the
+ * caller's cache is checked without a statement of its own (src/http/auth-hook.ts).
+ */
+export async function getTask(ctx: AppContext, key: string, confirm: (authEpoch: number) => Promise<Principal>): Promise<{ task: TaskJson; version: number }> {
+  const rows = await tasksByKey(ctx)(key);
+  const principal = await confirm(Number(rows[0]?.auth_epoch));
   // Keys are unique per workspace, not across them: the one in a project the caller sees (cached), else 404.
   // Filtering by project here rather than in SQL keeps SQLite on the key index.
-  const rows = await tasksByKey(ctx)(key);
   const visible = await visibleProjectsOf(ctx.db, principal);
-  const row = rows.find((r) => visible.byId.has(r.project_id));
+  const row = rows.find((r): r is typeof r & TaskRowWithExtras => r.project_id != null && visible.byId.has(r.project_id));
   if (!row) throw notFound('Task');
   return { task: presentTaskRow(row, row), version: row.version };
 }

@@ -73,11 +73,18 @@ export function findTaskWithExtras(db: Executor, dialect: Dialect, taskId: numbe
 }
 
 /**
- * Every task with this key, one per workspace at most, with its extras: the hot read by key,
- * which the service compiles once (see `prepared`), so it stays one statement on the key index.
+ * Every task with this key, one per workspace at most, with its extras, and in the same
+ * statement the auth epoch (see src/modules/auth/auth-cache.ts), so the hot read by key is one
+ * round trip: a row with only `auth_epoch` when no task has the key. The service compiles it
+ * once (see `prepared`); it stays on the key index.
  */
-export function tasksWithKey(db: Executor, dialect: Dialect, key: string) {
-  return selectTaskRowsWithExtras(db, dialect).where('t.key', '=', key);
+export function tasksWithKeyAndEpoch(db: Executor, dialect: Dialect, key: string) {
+  return db
+    .selectFrom('auth_epoch as e')
+    .leftJoin(selectTaskRowsWithExtras(db, dialect).where('t.key', '=', key).as('k'), (join) => join.onTrue())
+    .select('e.value as auth_epoch')
+    .selectAll('k')
+    .where('e.id', '=', 1);
 }
 
 /**

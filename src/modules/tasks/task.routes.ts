@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { confirmedPrincipal } from '../../http/auth-hook.ts';
 import { ok } from '../../http/envelope.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
@@ -33,9 +33,9 @@ export function registerTaskRoutes(app: Api, ctx: AppContext): void {
 function registerTaskItemRoutes(app: Api, ctx: AppContext): void {
   app.get('/api/v1/tasks/:task_key/', {
     schema: { tags, summary: 'Read a task (with its ETag)', params: TaskKeyParams, response: { 200: OneTask, ...errorResponses(404) } },
-    config: read,
+    config: { ...read, authEpochInRead: true },
   }, async (request, reply) => {
-    const { task, version } = await getTask(ctx, principalOf(request), request.params.task_key);
+    const { task, version } = await getTask(ctx, request.params.task_key, (authEpoch) => confirmedPrincipal(request, authEpoch));
     reply.header('etag', etagOf(version));
     return ok(task);
   });
