@@ -14,6 +14,12 @@ export interface PaginateOptions {
    * it the count is `query` with its selection replaced, which keeps any costly CTE it carries.
    */
   count?: () => Promise<{ count: number | string }>;
+  /**
+   * Offset mode without `count`: take the count in the page's own statement (a window over
+   * every match), one statement instead of two. For SQLite, where statements run one after
+   * another on one connection; a page past the end still counts with a statement of its own.
+   */
+  countWithPage?: boolean;
 }
 
 /**
@@ -48,18 +54,21 @@ export async function paginate<O extends { id: number }>(
   for (const [column, direction] of ordering) ordered = ordered.orderBy(sql.ref(column), direction);
   ordered = ordered.orderBy(id, ordering.at(-1)?.[1] ?? 'asc');
 
-  const [rows, countRow] = await Promise.all([
-    ordered.limit(request.limit).offset(request.offset).execute(),
+  const count = () =>
     options.count
       ? options.count()
       : (query
           .clearSelect()
           .clearOrderBy()
           .select(sql<number>`count(*)`.as('count'))
-          .executeTakeFirstOrThrow() as Promise<{ count: number | string }>),
-  ]);
-  return {
-    rows,
-    pagination: { count: Number(countRow.count), limit: request.limit, offset: request.offset },
-  };
+          .executeTakeFirstOrThrow() as Promise<{ count: number | string }>);
+  const pagination = (total: number | string) => ({ count: Number(total), limit: request.limit, offset: request.offset });
+  if (options.countWithPage && !options.count) {
+    const counted = await ordered.select(sql<number>`count(*) over ()`.as('page_total')).limit(request.limit).offset(request.offset).execute();
+    const total = counted[0]?.page_total ?? (await count()).count;
+    const rows = counted.map(({ page_total: _, ...row }) => row as unknown as O);
+    return { rows, pagination: pagination(total) };
+  }
+  const [rows, countRow] = await Promise.all([ordered.limit(request.limit).offset(request.offset).execute(), count()]);
+  return { rows, pagination: pagination(countRow.count) };
 }

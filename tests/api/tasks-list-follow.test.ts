@@ -118,6 +118,13 @@ describe('listing tasks (filters, ordering, both pagination modes) and following
     expect(seen).toEqual(['LIST-1', 'LIST-2', 'LIST-3', 'LIST-4', 'LIST-5', 'LIST-6']);
   });
 
+  it('a page past the end of the filtered set still counts it, and a filter matching nothing counts zero', async () => {
+    const past = await h.request('GET', '/api/v1/projects/LIST/tasks/?limit=2&offset=10&priority=Low,High', { token: admin.token });
+    expect(past.body).toMatchObject({ data: [], pagination: { count: 4, limit: 2, offset: 10 } });
+    const none = await h.request('GET', '/api/v1/projects/LIST/tasks/?priority=Nope', { token: admin.token });
+    expect(none.body).toMatchObject({ data: [], pagination: { count: 0, limit: 50, offset: 0 } });
+  });
+
   it('list items are full task JSON, labels sorted, same as a single read', async () => {
     const [first] = (await h.request('GET', '/api/v1/projects/LIST/tasks/?label=ui', { token: admin.token })).body.data;
     expect(first.labels).toEqual(['api', 'ui']);

@@ -22,7 +22,7 @@ const ORDERABLE = {
 
 /** Two statements whatever the page size: the page of rows, then the extras of exactly those rows. */
 async function pageOfTasks(ctx: AppContext, query: ReturnType<typeof subtasksOf>, page: PageRequest) {
-  const { rows, pagination } = await paginate(query, page, { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key' });
+  const { rows, pagination } = await paginate(query, page, { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key', countWithPage: ctx.dialect === 'sqlite' });
   return { data: await presentTasks(ctx.db, ctx.dialect, rows), pagination };
 }
 
