@@ -159,10 +159,20 @@ async function seedWorkspace(url: string): Promise<Seeded> {
 
 // ------------------------------------------------------------------ processes
 
-function start(args: string[]): Promise<{ child: ChildProcess; port: number }> {
+/**
+ * The servers run compiled, as `tasktracker serve` runs after `npm install` (scripts/build-server.mjs),
+ * not through tsx, whose loader thread would count in their memory.
+ */
+async function compiledServers(dir: string): Promise<string> {
+  // Inside the repository, so the compiled code finds node_modules (and the web app) as the sources do.
+  execFileSync(process.execPath, [path.join(here, '..', 'scripts', 'build-server.mjs'), 'bench/servers.ts', dir], { stdio: 'inherit' });
+  return path.join(dir, 'servers.js');
+}
+
+function start(servers: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
   // PROFILE=1: the service writes a CPU profile (open it in Chrome DevTools) into bench/profiles/.
   const profile = process.env.PROFILE && args[0] === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'profiles')}`] : [];
-  const child = fork(path.join(here, 'servers.ts'), args, { execArgv: ['--import', 'tsx', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(servers, args, { execArgv: profile, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', (message: { port: number }) => resolve({ child, port: message.port }));
     child.once('exit', (code) => reject(new Error(`server ${args[0]} exited with ${code}`)));
@@ -221,11 +231,12 @@ async function main(): Promise<void> {
   const seeded = await seedWorkspace(url);
   console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
 
-  const app = await start(['app', url]);
-  const bare = await start(['bare']);
+  const servers = await compiledServers(path.join(here, '..', 'dist', 'bench'));
+  const app = await start(servers, ['app', url]);
+  const bare = await start(servers, ['bare']);
   const postgres = seeded.dialect === 'postgres';
   // PostgreSQL's baselines: Fastify with plain pg queries (bench/servers.ts fastify-pg).
-  const fastifyPg = postgres ? await start(['fastify-pg', url]) : null;
+  const fastifyPg = postgres ? await start(servers, ['fastify-pg', url]) : null;
   if (fastifyPg) await ask(fastifyPg.child, { cmd: 'actor', actor: seeded.actor });
   const headers = { authorization: `Bearer ${seeded.token}`, accept: 'application/json' };
   const rows: Row[] = [];
@@ -394,7 +405,7 @@ async function main(): Promise<void> {
   const peakRow: Measured = { requests: 0, errors: 0, firstError: null, seconds: 0, perSecond: [], p50: 0, p99: 0, items: 0, rssMb: peak, rate: peak, cpuMsPerRequest: 0 };
   if (served.length) rows.push({ scenario: 'peak RSS of the serving process, every scenario', measured: peakRow, baseline: null, baselineName: '', unit: 'MB', target: '≤ 250 MB', met: peak <= 250 });
   report(seeded, rows);
-  if (!process.env.DATABASE_URL) fs.rmSync(tmp, { recursive: true, force: true });
+  fs.rmSync(tmp, { recursive: true, force: true });
   clearTimeout(abort);
 }
 

@@ -1,6 +1,28 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly: `npm install` is the whole setup, no build step.
-import { register } from 'tsx/esm/api';
+// Runs the compiled service (dist/server, built by `npm install` and `npm start`) while it is
+// newer than every source file; otherwise the TypeScript sources directly through tsx, so an
+// edit takes effect with no build step.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-register();
-await import('../src/cli/main.ts');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const compiled = path.join(root, 'dist', 'server', 'main.js');
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(file) : fs.statSync(file).mtimeMs);
+  }
+  return newest;
+}
+
+const built = fs.statSync(compiled, { throwIfNoEntry: false });
+if (built && built.mtimeMs >= newestSource(path.join(root, 'src'))) {
+  await import(pathToFileURL(compiled).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli/main.ts');
+}
