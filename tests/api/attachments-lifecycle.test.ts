@@ -5,7 +5,8 @@ import { ORPHAN_GRACE_MS, sweepOrphanedAttachmentFiles } from '../../src/modules
 import { WORKER_JOBS } from '../../src/worker/run-worker.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { multipartBody } from '../helpers/multipart.ts';
-import { createTask } from '../helpers/factory.ts';
+import { createTask, taskId } from '../helpers/factory.ts';
+import { attachmentRows } from '../helpers/storage.ts';
 
 describe('attachments: deletion, file cleanup, orphan sweep and Idempotency-Key on uploads', () => {
   let h: TestHarness;
@@ -33,8 +34,7 @@ describe('attachments: deletion, file cleanup, orphan sweep and Idempotency-Key 
     const { body, headers: multipartHeaders } = multipartBody([{ name: 'file', filename, contentType: 'text/plain', data }]);
     return h.request('POST', `/api/v1/tasks/${key}/attachments/`, { token, body, headers: { ...multipartHeaders, ...headers } });
   };
-  const storageName = async (id: number) =>
-    (await h.ctx.db.selectFrom('attachments').select('storage_name').where('id', '=', id).executeTakeFirstOrThrow()).storage_name;
+  const storageName = async (id: number) => (await attachmentRows(h)).find((row) => row.id === id)!.storage_name;
   const storedFiles = () => fs.readdirSync(dir()).sort();
 
   it('the uploader deletes an attachment: 204, the row and the file are gone', async () => {
@@ -70,7 +70,7 @@ describe('attachments: deletion, file cleanup, orphan sweep and Idempotency-Key 
     const c = await storageName((await upload(kept.key, 'c')).body.data.id);
     expect((await h.request('DELETE', `/api/v1/tasks/${doomed.key}/`, { token: owner.token })).status).toBe(204);
     expect([fileExists(a), fileExists(b), fileExists(c)]).toEqual([false, false, true]);
-    expect(await h.ctx.db.selectFrom('attachments').select('id').where('storage_name', 'in', [a, b]).execute()).toEqual([]);
+    expect((await attachmentRows(h)).filter((row) => [a, b].includes(row.storage_name))).toEqual([]);
   });
 
   it('deleting a project removes the files of every attachment in it; other projects keep theirs', async () => {
@@ -131,7 +131,8 @@ describe('attachments: deletion, file cleanup, orphan sweep and Idempotency-Key 
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);
     expect(storedFiles()).toEqual(filesAfterFirst);
-    expect(await h.ctx.db.selectFrom('attachments').select('id').where('task_id', '=', (await taskId(task.key))).execute()).toHaveLength(1);
+    const id = await taskId(h, task.key);
+    expect((await attachmentRows(h)).filter((row) => row.task_id === id)).toHaveLength(1);
 
     for (const [data, filename] of [['other bytes', 'f.txt'], ['same bytes', 'renamed.txt']]) {
       const conflict = await upload(task.key, data!, uploader.token, key, filename);
@@ -161,8 +162,4 @@ describe('attachments: deletion, file cleanup, orphan sweep and Idempotency-Key 
     expect(fixed.status).toBe(201);
     expect(fixed.headers['idempotent-replayed']).toBeUndefined();
   });
-
-  async function taskId(key: string): Promise<number> {
-    return (await h.ctx.db.selectFrom('tasks').select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
-  }
 });

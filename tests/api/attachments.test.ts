@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { allBytes, multipartBody, type Part } from '../helpers/multipart.ts';
 import { createTask } from '../helpers/factory.ts';
+import { attachmentRows } from '../helpers/storage.ts';
 
 const MAX = 4096;
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -135,12 +136,12 @@ describe('attachments: upload, download, listing and access', () => {
   });
 
   it('413 PAYLOAD_TOO_LARGE above ATTACHMENT_MAX_BYTES: no row and no partial file remain; exactly the cap is accepted', async () => {
-    const rowsBefore = await h.ctx.db.selectFrom('attachments').select('id').execute();
+    const rowsBefore = await attachmentRows(h);
     const filesBefore = storedFiles();
     const res = await upload(task.key, [file(Buffer.alloc(MAX + 1, 7))]);
     expect(res.status).toBe(413);
     expect(res.body.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { max_bytes: MAX } });
-    expect(await h.ctx.db.selectFrom('attachments').select('id').execute()).toHaveLength(rowsBefore.length);
+    expect(await attachmentRows(h)).toHaveLength(rowsBefore.length);
     expect(storedFiles()).toEqual(filesBefore);
 
     // Far above the cap: refused from Content-Length before the body is read.

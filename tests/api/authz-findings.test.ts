@@ -6,7 +6,8 @@ import { createLogger } from '../../src/logger.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
 import { secondConnection } from '../helpers/database.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { createWebhookHarness, type WebhookHarness } from '../helpers/webhooks.ts';
+import { removeMember } from '../helpers/factory.ts';
+import { createWebhookHarness, deliveriesOf, endpointRow, type WebhookHarness } from '../helpers/webhooks.ts';
 
 /**
  * What an outside probe found, each over the real app: who may steer webhook endpoints spanning
@@ -45,11 +46,11 @@ describe('webhook endpoints spanning projects (README "Who may do what")', () =>
     expect((await req('DELETE', `/api/v1/webhooks/endpoints/${spanning}/`)).status).toBe(404);
     const deliveries = await req('GET', '/api/v1/webhooks/deliveries/');
     expect(deliveries.body.data).toEqual([]);
-    const [delivery] = await h.ctx.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', spanning).execute();
+    const [delivery] = await deliveriesOf(h, { endpoint: spanning });
     expect((await req('GET', `/api/v1/webhooks/deliveries/${delivery!.id}/`)).status).toBe(404);
     expect((await req('POST', `/api/v1/webhooks/deliveries/${delivery!.id}/replay/`)).status).toBe(404);
-    const endpoint = await h.ctx.db.selectFrom('webhook_endpoints').select(['url', 'governed_by']).where('id', '=', spanning).executeTakeFirstOrThrow();
-    expect(endpoint).toEqual({ url: 'https://hooks.test/owner', governed_by: owner.accountId });
+    const { url, governed_by } = await endpointRow(h, spanning);
+    expect({ url, governed_by }).toEqual({ url: 'https://hooks.test/owner', governed_by: owner.accountId });
   });
 
   it("an endpoint spanning projects delivers only events of projects visible to the account that last set its URL", async () => {
@@ -58,15 +59,7 @@ describe('webhook endpoints spanning projects (README "Who may do what")', () =>
     // The owner (who sees both projects) may manage the admin's endpoint; setting its URL makes the owner answer for it.
     await h.request('POST', '/api/v1/projects/SECRET/tasks/', { token: owner.token, body: { title: 'before' } });
     await fanOut(h.ctx);
-    const projectsOf = async (endpoint: number) =>
-      (
-        await h.ctx.db
-          .selectFrom('webhook_deliveries as d')
-          .innerJoin('event_outbox as o', 'o.id', 'd.outbox_id')
-          .select('o.project_id')
-          .where('d.endpoint_id', '=', endpoint)
-          .execute()
-      ).map((r) => r.project_id);
+    const projectsOf = async (endpoint: number) => (await deliveriesOf(h, { endpoint })).map((r) => r.project_id);
     expect(await projectsOf(own.body.data.id)).not.toContain(secret.id);
     const patched = await h.request('PATCH', `/api/v1/webhooks/endpoints/${own.body.data.id}/`, { token: owner.token, body: { url: 'https://hooks.test/owner2' } });
     expect(patched.status, patched.text).toBe(200);
@@ -87,7 +80,7 @@ describe('webhook endpoints spanning projects (README "Who may do what")', () =>
     expect(ep.status).toBe(201);
     await h.request('POST', '/api/v1/projects/OPEN/tasks/', { token: admin.token, body: { title: 'x' } });
     await fanOut(h.ctx);
-    const [pending] = await h.ctx.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', ep.body.data.id).where('status', '=', 'pending').execute();
+    const [pending] = await deliveriesOf(h, { endpoint: ep.body.data.id, status: 'pending' });
     const replay = await h.request('POST', `/api/v1/webhooks/deliveries/${pending!.id}/replay/`, { token: viewer.token });
     expect([replay.status, replay.body.error.code]).toEqual([403, 'FORBIDDEN']);
     expect((await h.request('POST', `/api/v1/webhooks/deliveries/${pending!.id}/replay/`, { token: admin.token })).body.error.code).toBe('DELIVERY_PENDING');
@@ -123,7 +116,8 @@ describe('a project always keeps one admin, under real concurrency (two connecti
         );
         const codes = results.map((r) => r.statusCode).sort();
         expect(codes.filter((c) => c === 409), JSON.stringify(results.map((r) => r.body))).toHaveLength(1);
-        const left = await h.ctx.db.selectFrom('project_memberships').select('id').where('project_id', '=', project.id).where('role', '=', 'admin').execute();
+        const after = await h.request('GET', `/api/v1/memberships/?project=${project.id}`, { token: owner.token });
+        const left = (after.body.data as Array<{ role: string }>).filter((m) => m.role === 'admin');
         expect(left).toHaveLength(1);
       }
     } finally {
@@ -184,7 +178,7 @@ describe('idempotent replays, logs, custom fields and the front door', () => {
     await h.addMember('KEPT', member.accountId, 'viewer');
     const asViewer = await send();
     expect([asViewer.status, asViewer.body.error.code]).toEqual([403, 'FORBIDDEN']);
-    await h.ctx.db.deleteFrom('project_memberships').where('user_id', '=', member.accountId).execute();
+    await removeMember(h, owner, 'KEPT', member.accountId);
     const removed = await send();
     expect([removed.status, removed.body.error.code]).toEqual([404, 'NOT_FOUND']);
     expect(removed.text).not.toContain('once');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { createTask, projectTeam } from '../helpers/factory.ts';
+import { createTask, events, outboxRows, principalOf, projectTeam } from '../helpers/factory.ts';
 
 describe('comments: author edits, author or admin deletes, comment.created', () => {
   let h: TestHarness;
@@ -19,8 +19,7 @@ describe('comments: author edits, author or admin deletes, comment.created', () 
 
   const post = (key: string, body: unknown, token = alice.token, headers: Record<string, string> = {}) =>
     h.request('POST', `/api/v1/tasks/${key}/comments/`, { token, body, headers });
-  const accountName = async (id: number) => (await h.ctx.db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirstOrThrow()).name;
-
+  
   it('posting returns 201 with the comment; markdown is stored and returned exactly as sent', async () => {
     const task = await createTask(h, owner, 'CMT');
     const body = '  # Heading  \n\n* item with trailing spaces  \n\t`code`\r\n<script>alert(1)</script> 🚀 émoji\n\n';
@@ -29,7 +28,7 @@ describe('comments: author edits, author or admin deletes, comment.created', () 
     expect(res.body.data).toEqual({
       id: expect.any(Number),
       task: task.key,
-      author: { id: alice.accountId, name: await accountName(alice.accountId) },
+      author: { id: alice.accountId, name: (await principalOf(h, alice)).userName },
       body,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
       updated_at: res.body.data.created_at,
@@ -43,7 +42,7 @@ describe('comments: author edits, author or admin deletes, comment.created', () 
   it('posting writes a comment.created outbox event {comment, task: {key, title}} and a "commented" activity, in the same transaction', async () => {
     const task = await createTask(h, owner, 'CMT', { title: 'Discuss me' });
     const res = await post(task.key, { body: 'First!' }, alice.token, { 'x-request-id': 'req-comment-1' });
-    const rows = await h.ctx.db.selectFrom('event_outbox').selectAll().where('type', '=', 'comment.created').execute();
+    const rows = await outboxRows(h, 'comment.created');
     const mine = rows.map((r) => JSON.parse(r.envelope)).filter((e) => e.data.task.key === task.key);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({
@@ -63,11 +62,11 @@ describe('comments: author edits, author or admin deletes, comment.created', () 
 
   it('a refused comment writes nothing: no row, no event, no activity', async () => {
     const task = await createTask(h, owner, 'CMT');
-    const events = async () => (await h.ctx.db.selectFrom('event_outbox').select('id').where('type', '=', 'comment.created').execute()).length;
-    const before = await events();
+    const commentEvents = async () => (await events(h, 'comment.created')).length;
+    const before = await commentEvents();
     expect((await post(task.key, { body: '' })).status).toBe(400);
     expect((await post(task.key, { body: 'x' }, viewer.token)).status).toBe(403);
-    expect(await events()).toBe(before);
+    expect(await commentEvents()).toBe(before);
     expect((await h.request('GET', `/api/v1/tasks/${task.key}/comments/`, { token: alice.token })).body.data).toEqual([]);
   });
 
@@ -171,7 +170,7 @@ describe('comments: author edits, author or admin deletes, comment.created', () 
     await h.addMember('CMT', demoted.accountId, 'member');
     const task = await createTask(h, owner, 'CMT');
     const created = (await post(task.key, { body: 'before demotion' }, demoted.token)).body.data;
-    await h.ctx.db.updateTable('project_memberships').set({ role: 'viewer' }).where('user_id', '=', demoted.accountId).execute();
+    await h.addMember('CMT', demoted.accountId, 'viewer');
     const res = await h.request('PUT', `/api/v1/comments/${created.id}/`, { token: demoted.token, body: { body: 'after' } });
     expect(res.status).toBe(403);
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addNotification } from '../helpers/factory.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
 import { type Browser, HOST, ORIGIN, person } from '../helpers/people.ts';
 
@@ -28,14 +29,7 @@ describe('security matrix: console routes', () => {
     ids.invitation = (await owner.request('POST', '/api/console/invitations/', { email: 'invitee@example.test', role: 'member' })).body.data.id;
     ids.token = (await owner.request('POST', '/api/console/tokens/', { name: 't', account: ids.person, scopes: ['tasks:read'] })).body.data.id;
     ids.session = owner.sessionId;
-    const orgId = (await h.ctx.db.selectFrom('users').select('organization_id').where('id', '=', owner.userId).executeTakeFirstOrThrow()).organization_id;
-    ids.notification = (
-      await h.ctx.db
-        .insertInto('notifications')
-        .values({ organization_id: orgId, user_id: owner.userId, kind: 'webhook_endpoint_disabled', subject: 's', body: 'b', data: '{}', created_at: h.ctx.clock.nowIso(), emailed_at: null, email_error: null })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
+    ids.notification = await addNotification(h, owner.userId);
   });
   afterAll(() => h.close());
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { changesFor, createTask, eventsFor } from '../helpers/factory.ts';
+import { changesFor, createTask, eventsFor, projectId, removeMember } from '../helpers/factory.ts';
+import { customValueRows } from '../helpers/storage.ts';
 
 interface Field {
   id: number;
@@ -108,7 +109,7 @@ describe('custom field values on tasks', () => {
 
   it('required fields must get a value on create (400) and cannot be cleared; other projects are not affected', async () => {
     await h.project(admin, 'REQ');
-    const req = (await h.ctx.db.selectFrom('projects').select('id').where('key', '=', 'REQ').executeTakeFirstOrThrow()).id;
+    const req = await projectId(h, 'REQ');
     const required = await field('text', { name: 'Must have', required: true, projects: [req] });
     const missing = await h.request('POST', '/api/v1/projects/REQ/tasks/', { token: admin.token, body: { title: 't' } });
     expect(missing.status).toBe(400);
@@ -139,7 +140,7 @@ describe('custom field values on tasks', () => {
     const extra = await h.actor({ org: admin.org, role: 'member' });
     await h.addMember('VALS', extra.accountId, 'member');
     const task = await createTask(h, admin, 'VALS', { custom_fields: { [user.id]: extra.accountId } });
-    await h.ctx.db.deleteFrom('project_memberships').where('user_id', '=', extra.accountId).execute();
+    await removeMember(h, admin, 'VALS', extra.accountId);
     expect((await put(task.key, { title: 'still fine', custom_fields: { [user.id]: extra.accountId } })).status).toBe(200);
     const other = await createTask(h, admin, 'VALS');
     expect((await setValue(other.key, user.id, extra.accountId)).body.error.details.fields[`custom_fields.${user.id}`]).toMatch(/not a member/);
@@ -152,7 +153,7 @@ describe('custom field values on tasks', () => {
     const [ma, mb, mc] = multi.options.map((o) => o.id) as [number, number, number];
     const task = await createTask(h, admin, 'VALS', { custom_fields: { [select.id]: high, [multi.id]: [mc, ma] } });
     const before = await h.request('GET', `/api/v1/tasks/${task.key}/`, { token: admin.token });
-    const stored = await h.ctx.db.selectFrom('task_custom_values').select(['field_id', 'value']).where('field_id', 'in', [select.id, multi.id]).orderBy('field_id').execute();
+    const stored = await customValueRows(h, [select.id, multi.id]);
 
     expect((await h.request('PUT', `/api/v1/custom-fields/options/${high}/`, { token: admin.token, body: { value: 'Critical' } })).status).toBe(200);
     expect((await h.request('POST', '/api/v1/custom-fields/reorder/', { token: admin.token, body: { field: select.id, options: [high, low] } })).status).toBe(200);
@@ -167,7 +168,7 @@ describe('custom field values on tasks', () => {
     expect(after.body.data).toEqual(before.body.data);
     expect(after.body.data.custom_fields).toEqual({ [select.id]: high, [multi.id]: [ma, mc].sort((p, q) => p - q) });
     expect(after.headers.etag).toBe(before.headers.etag);
-    expect(await h.ctx.db.selectFrom('task_custom_values').select(['field_id', 'value']).where('field_id', 'in', [select.id, multi.id]).orderBy('field_id').execute()).toEqual(stored);
+    expect(await customValueRows(h, [select.id, multi.id])).toEqual(stored);
     expect((await changesFor(h, task.key)).map((c) => c.action)).toEqual(['created']);
     // The definition reads with the new names and order.
     const def = (await h.request('GET', `/api/v1/custom-fields/${select.id}/`, { token: admin.token })).body.data;
@@ -242,7 +243,7 @@ describe('custom field values on tasks', () => {
 
     expect((await read(t1.key)).custom_fields).toEqual({ [kept.id]: 'stay' });
     expect((await read(t2.key)).custom_fields).toEqual({});
-    expect(await h.ctx.db.selectFrom('task_custom_values').select('id').where('field_id', '=', doomed.id).execute()).toEqual([]);
+    expect(await customValueRows(h, [doomed.id])).toEqual([]);
     for (const [task, value] of [[t1, 1], [t2, 2]] as const) {
       const last = (await eventsFor(h, task.key)).at(-1)!;
       expect(last).toMatchObject({ type: 'task.updated', data: { changes: { [`custom_fields.${doomed.id}`]: { from: value, to: null } } } });
@@ -278,7 +279,7 @@ describe('custom field values on tasks', () => {
   it('lists carry each task\'s values', async () => {
     const text = await field('text');
     await h.project(admin, 'LIST');
-    const listProject = (await h.ctx.db.selectFrom('projects').select('id').where('key', '=', 'LIST').executeTakeFirstOrThrow()).id;
+    const listProject = await projectId(h, 'LIST');
     await h.request('PUT', `/api/v1/custom-fields/${text.id}/`, { token: admin.token, body: { projects: [vals.id, listProject] } });
     for (let i = 0; i < 5; i++) await createTask(h, admin, 'LIST', { custom_fields: i % 2 ? {} : { [text.id]: `v${i}` } });
     const list = await h.request('GET', '/api/v1/projects/LIST/tasks/', { token: admin.token });
@@ -331,7 +332,7 @@ describe('custom field values on tasks', () => {
         setValue(tasks[1]!.key, doomed.id, 'b'),
       ]);
       expect(results[1]!.status).toBe(204);
-      expect(await h.ctx.db.selectFrom('task_custom_values').select('id').where('field_id', '=', doomed.id).execute()).toEqual([]);
+      expect(await customValueRows(h, [doomed.id])).toEqual([]);
       for (const [i, task] of tasks.entries()) {
         const write = results[i === 0 ? 0 : 2]!;
         expect([200, 400]).toContain(write.status);

@@ -3,6 +3,7 @@ import { ApiError } from '../../src/http/errors.ts';
 import { purgeExpiredIdempotencyKeys } from '../../src/http/idempotency.ts';
 import { commitWrite } from '../../src/http/unit-of-work.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
+import { forgeInFlightClaim, idempotencyRecords, storedResponse } from '../helpers/storage.ts';
 
 describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
   let h: TestHarness;
@@ -127,8 +128,7 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
   });
 
   describe('task creation, whose response is stored by the transaction that creates the task', () => {
-    const storedRecord = (key: string) =>
-      h.ctx.db.selectFrom('idempotency_keys').select(['state', 'response_status', 'response_body']).where('token_id', '=', actor.tokenId).where('key', '=', key).executeTakeFirstOrThrow();
+    const storedRecord = (key: string) => storedResponse(h, key, { tokenId: actor.tokenId });
     const taskCount = async (project: string) => (await h.request('GET', `/api/v1/projects/${project}/tasks/`, { token: actor.token })).body.pagination.count;
 
     it('create task stores exactly the response sent, and a repeat replays it without a second task', async () => {
@@ -202,16 +202,13 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
     await create('k-purge', { name: 'P', key: 'PURGE' });
     h.clock.advance(24 * 3600_000 + 1000);
     expect(await purgeExpiredIdempotencyKeys(h.ctx)).toBeGreaterThanOrEqual(1);
-    const left = await h.ctx.db.selectFrom('idempotency_keys').select('key').where('key', '=', 'k-purge').execute();
+    const left = await idempotencyRecords(h, 'k-purge');
     expect(left).toEqual([]);
   });
 
   it('a claim left in flight by a crashed process is taken over after the lease', async () => {
     const now = h.clock.nowIso();
-    await h.ctx.db
-      .insertInto('idempotency_keys')
-      .values({ token_id: actor.tokenId, key: 'k-crash', request_hash: 'x', state: 'in_flight', response_status: null, response_body: null, lease_expires_at: now, created_at: now })
-      .execute();
+    await forgeInFlightClaim(h, { tokenId: actor.tokenId, key: 'k-crash', requestHash: 'x', leaseExpiresAt: now, createdAt: now });
     h.clock.advance(1000);
     const res = await create('k-crash', { name: 'C', key: 'CRASH' });
     expect(res.status).toBe(201);
@@ -220,10 +217,7 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
   it('a claim still within its lease answers 409', async () => {
     const now = h.clock.nowIso();
     const later = new Date(h.clock.nowMs() + 60_000).toISOString();
-    await h.ctx.db
-      .insertInto('idempotency_keys')
-      .values({ token_id: actor.tokenId, key: 'k-busy', request_hash: 'x', state: 'in_flight', response_status: null, response_body: null, lease_expires_at: later, created_at: now })
-      .execute();
+    await forgeInFlightClaim(h, { tokenId: actor.tokenId, key: 'k-busy', requestHash: 'x', leaseExpiresAt: later, createdAt: now });
     const res = await create('k-busy', { name: 'B', key: 'BUSY' });
     expect(res.status).toBe(409);
     expect(res.body.error.message).toMatch(/in progress|different/);
@@ -251,7 +245,7 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
     const readOnly = await h.tokenFor(actor.accountId, ['projects:read']);
     const denied = await create('k-auth', { name: 'A', key: 'AUTHK' }, readOnly.token);
     expect(denied.status).toBe(403);
-    const rows = await h.ctx.db.selectFrom('idempotency_keys').select('id').where('key', '=', 'k-auth').execute();
+    const rows = await idempotencyRecords(h, 'k-auth');
     expect(rows).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { createTask, seedBlockingChain } from '../helpers/factory.ts';
+import { blockingEdges, createTask, seedBlockingChain } from '../helpers/factory.ts';
 
 describe('dependency cycles: deep graphs and concurrent link creation (422 DEPENDENCY_CYCLE)', () => {
   let h: TestHarness;
@@ -17,18 +17,7 @@ describe('dependency cycles: deep graphs and concurrent link creation (422 DEPEN
   const link = (key: string, task: string, type: string) => h.request('POST', `/api/v1/tasks/${key}/link/`, { token: admin.token, body: { task, type } });
   const newTask = async (project = 'RACE') => (await createTask(h, admin, project)).key as string;
 
-  /** Whether the stored blocks graph has a loop through `keys` (walks at most keys.length steps). */
-  async function blocksEdgesAmong(keys: string[]) {
-    return h.ctx.db
-      .selectFrom('task_links as l')
-      .innerJoin('tasks as f', 'f.id', 'l.from_task_id')
-      .innerJoin('tasks as t', 't.id', 'l.to_task_id')
-      .select(['f.key as from', 't.key as to'])
-      .where('l.type', '=', 'blocks')
-      .where('f.key', 'in', keys)
-      .where('t.key', 'in', keys)
-      .execute();
-  }
+  const blocksEdgesAmong = (keys: string[]) => blockingEdges(h.ctx.db, keys);
 
   it('two concurrent requests that together close a loop: exactly one succeeds, the other is 422 (repeated)', async () => {
     for (let round = 0; round < 10; round++) {

@@ -9,7 +9,8 @@ import { processUrl } from '../helpers/database.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { changeOf, isChange, openLive, type LiveClient } from '../helpers/live.ts';
 import { person, signIn, browserFrom, type Browser } from '../helpers/people.ts';
-import { createTask } from '../helpers/factory.ts';
+import { createTask, projectId } from '../helpers/factory.ts';
+import { deleteMembershipRows } from '../helpers/storage.ts';
 
 const bearer = (actor: { token: string }) => ({ authorization: `Bearer ${actor.token}` });
 const cookie = (who: { cookie: string }) => ({ cookie: who.cookie });
@@ -115,8 +116,7 @@ describe('live updates', () => {
     await client.waitFor((e) => isChange(e) && changeOf(e).key === seen.key);
 
     // Removed again (by hand, in the database): they stop.
-    const prv = await h.ctx.db.selectFrom('projects').select('id').where('key', '=', 'PRV').executeTakeFirstOrThrow();
-    await h.ctx.db.deleteFrom('project_memberships').where('project_id', '=', prv.id).where('user_id', '=', ann.userId).execute();
+    await deleteMembershipRows(h, ann.userId, await projectId(h, 'PRV'));
     const unseen = await createTask(h, colleague, 'PRV');
     const last = await createTask(h, bot, 'LIV');
     await client.waitFor((e) => isChange(e) && changeOf(e).key === last.key);

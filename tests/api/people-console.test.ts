@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MailMessage } from '../../src/modules/webhooks/io.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
+import { addNotification } from '../helpers/factory.ts';
 import { browserFrom, HOST, ORIGIN, PASSWORD, person, signIn } from '../helpers/people.ts';
 
 const tokenOfLink = (url: string) => new URL(url).hash.replace('#token=', '');
@@ -262,12 +263,7 @@ describe('people: the organization console', () => {
 
   it('notifications with read state', async () => {
     const owner = await person(h, { role: 'owner' });
-    const org = await h.ctx.db.selectFrom('users').select('organization_id').where('id', '=', owner.userId).executeTakeFirstOrThrow();
-    const row = await h.ctx.db
-      .insertInto('notifications')
-      .values({ organization_id: org.organization_id, user_id: owner.userId, kind: 'webhook_endpoint_disabled', subject: 'Webhook endpoint 7 was disabled', body: '...', data: JSON.stringify({ endpoint_id: 7 }), created_at: h.ctx.clock.nowIso(), emailed_at: null, email_error: null })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const row = { id: await addNotification(h, owner.userId, { subject: 'Webhook endpoint 7 was disabled', body: '...', data: { endpoint_id: 7 } }) };
     const list = await owner.request('GET', '/api/console/notifications/');
     expect(list.body.data).toEqual([{ id: row.id, kind: 'webhook_endpoint_disabled', message: 'Webhook endpoint 7 was disabled', endpoint: 7, created_at: expect.any(String), read_at: null }]);
     expect((await owner.request('POST', `/api/console/notifications/${row.id}/read/`)).status).toBe(204);

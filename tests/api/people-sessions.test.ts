@@ -3,7 +3,9 @@ import { inTransaction } from '../../src/db/unit-of-work.ts';
 import { issueSetupToken } from '../../src/modules/people/setup.service.ts';
 import { purgeEndedSessionsAndLinks } from '../../src/modules/sessions/sessions.service.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
+import { eventsFor } from '../helpers/factory.ts';
 import { browserFrom, HOST, ORIGIN, PASSWORD, person, sessionCookieOf, signIn } from '../helpers/people.ts';
+import { idempotencyRecords, rowCount } from '../helpers/storage.ts';
 
 describe('people: first run, sign-in, sessions, CSRF', () => {
   let h: TestHarness;
@@ -91,7 +93,7 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
 
   it('CSRF: a cookie-authenticated write needs the header and the own Origin; bearer requests are exempt', async () => {
     const p = await person(h, { org: 'acme', role: 'admin' });
-    const count = async () => (await h.ctx.db.selectFrom('projects').select('id').execute()).length;
+    const count = () => rowCount(h, 'projects');
     const before = await count();
     const noHeader = await h.request('POST', '/api/v1/projects/', { body: { name: 'X', key: 'CSRFA' }, headers: { host: HOST, cookie: p.cookie, origin: ORIGIN } });
     expect(noHeader.status).toBe(403);
@@ -137,8 +139,7 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
     expect(fresh.headers['idempotent-replayed']).toBeUndefined();
     expect(fresh.body.data.key).not.toBe(first.body.data.key);
 
-    const rows = await h.ctx.db.selectFrom('event_outbox').select(['envelope']).where('type', '=', 'task.created').execute();
-    const envelope = rows.map((r) => JSON.parse(r.envelope)).find((e) => e.data.task.key === first.body.data.key);
+    const envelope = (await eventsFor(h, first.body.data.key)).find((e) => e.type === 'task.created');
     expect(envelope).toMatchObject({ source: 'app', actor: { id: p.userId, email: p.email } });
   });
 
@@ -183,7 +184,7 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
     await purgeEndedSessionsAndLinks(h.ctx);
     expect(await ids()).not.toContain(p.sessionId);
     expect(await ids()).toContain(live.sessionId);
-    expect(await h.ctx.db.selectFrom('idempotency_keys').select('id').where('key', '=', 'purge-me').execute()).toEqual([]);
+    expect(await idempotencyRecords(h, 'purge-me')).toEqual([]);
   });
 
   it('sign-out ends the session and clears the cookie', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { insertTask, taskRows } from '../helpers/factory.ts';
+import { changesFor, events, insertTask, insertTaskLabels, taskLabelRows, taskRows } from '../helpers/factory.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -92,15 +92,12 @@ describe('labels', () => {
     const t1 = await insertTask(h, project.id);
     const t2 = await insertTask(h, project.id);
     const untouched = await insertTask(h, project.id);
-    await h.ctx.db
-      .insertInto('task_labels')
-      .values([
-        { task_id: t1, label_id: doomed.id },
-        { task_id: t2, label_id: doomed.id },
-        { task_id: t2, label_id: kept.id },
-        { task_id: untouched, label_id: kept.id },
-      ])
-      .execute();
+    await insertTaskLabels(h, [
+      [t1, doomed.id],
+      [t2, doomed.id],
+      [t2, kept.id],
+      [untouched, kept.id],
+    ]);
     expect((await h.request('GET', `/api/v1/labels/${doomed.id}/`, { token: admin.token })).body.data.task_count).toBe(2);
     const before = await taskRows(h, project.id);
 
@@ -118,14 +115,14 @@ describe('labels', () => {
       } else expect(task).toEqual(was);
     }
     // Each detached task goes through the task write path: a change record and a task.updated event.
-    const changes = await h.ctx.db.selectFrom('task_changes').select(['task_id', 'action']).orderBy('id').execute();
+    const changes = (await changesFor(h)).map(({ task_id, action }) => ({ task_id, action }));
     expect(changes).toEqual([{ task_id: t1, action: 'updated' }, { task_id: t2, action: 'updated' }]);
-    const events = await h.ctx.db.selectFrom('event_outbox').select('envelope').where('type', '=', 'task.updated').orderBy('id').execute();
-    expect(events.map((e) => JSON.parse(e.envelope).data.changes.labels)).toEqual([
+    const updated = await events(h, 'task.updated');
+    expect(updated.map((e) => (e.data.changes as { labels: unknown }).labels)).toEqual([
       { from: ['doomed'], to: [] },
       { from: ['doomed', 'kept'], to: ['kept'] },
     ]);
-    const links = await h.ctx.db.selectFrom('task_labels').select(['task_id', 'label_id']).orderBy('task_id').execute();
+    const links = await taskLabelRows(h);
     expect(links.filter((l) => [t1, t2, untouched].includes(l.task_id))).toEqual([
       { task_id: t2, label_id: kept.id },
       { task_id: untouched, label_id: kept.id },

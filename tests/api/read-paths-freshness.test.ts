@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
+import { deleteMembershipRows } from '../helpers/storage.ts';
 
 /**
  * The hot read paths tuned for bench/ (GET a task in one query, the project-scoped label filter,
@@ -37,7 +38,7 @@ describe('read paths honour access changes immediately', () => {
     expect(before.search.body.data.map((t: { key: string }) => t.key)).toEqual(['FRESH-1']);
     expect(before.search.body.pagination.count).toBe(1);
 
-    await h.ctx.db.deleteFrom('project_memberships').where('user_id', '=', member.accountId).execute();
+    await deleteMembershipRows(h, member.accountId);
 
     const after = await reads(member.token);
     expect(after.task).toBe(404);

@@ -1,24 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { submit, TIMESTAMP, update } from '../helpers/standups.ts';
-import { createTaskAlong, standupTeam } from '../helpers/factory.ts';
+import { createTaskAlong, insertLink, standupTeam } from '../helpers/factory.ts';
 
 const DAY1 = '2026-11-21';
 const DAY2 = '2026-11-22';
 
-async function taskId(h: TestHarness, key: string): Promise<number> {
-  return (await h.ctx.db.selectFrom('tasks').select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
-}
-
-/** Link rows are written directly: the links API is another module's. `from` blocks `to`. */
-async function link(h: TestHarness, from: string, to: string, by: Actor | null, type: 'blocks' | 'relates_to' = 'blocks') {
-  const row = await h.ctx.db
-    .insertInto('task_links')
-    .values({ from_task_id: await taskId(h, from), to_task_id: await taskId(h, to), type, created_by: by?.accountId ?? null, created_at: h.clock.nowIso() })
-    .returning(['id', 'created_at'])
-    .executeTakeFirstOrThrow();
-  return row;
-}
+/** Link rows are written directly: the links API is another module's. */
+const link = insertLink;
 
 const keys = (body: { data: Array<{ key: string }> }) => body.data.map((item) => item.key).sort();
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { addLabel, changesFor, createTask, eventsFor, projectId } from '../helpers/factory.ts';
+import { addLabel, changesFor, createTask, eventsFor, projectId, taskRows } from '../helpers/factory.ts';
 
 describe('bulk create and bulk update: all or nothing, every refused item reported, one request against the rate limit', () => {
   let h: TestHarness;
@@ -14,8 +14,7 @@ describe('bulk create and bulk update: all or nothing, every refused item report
   });
   afterAll(() => h.close());
 
-  const taskCount = async () =>
-    (await h.ctx.db.selectFrom('tasks').select('id').where('project_id', '=', await projectId(h, 'BULK')).execute()).length;
+  const taskCount = async () => (await taskRows(h, await projectId(h, 'BULK'))).length;
   const bulk = (body: unknown, token = admin.token) => h.request('POST', '/api/v1/projects/BULK/tasks/bulk/', { token, body });
   const bulkUpdate = (body: unknown, token = admin.token) => h.request('POST', '/api/v1/projects/BULK/tasks/bulk-update/', { token, body });
 

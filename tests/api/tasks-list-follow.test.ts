@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { addLabel, addMilestone, addSprint, createTask } from '../helpers/factory.ts';
+import { addLabel, addMilestone, addSprint, createTask, events } from '../helpers/factory.ts';
 
 describe('listing tasks (filters, ordering, both pagination modes) and following', () => {
   let h: TestHarness;
@@ -157,10 +157,10 @@ describe('listing tasks (filters, ordering, both pagination modes) and following
 
   it('following is not a task change: no version bump, event or change record', async () => {
     const before = await h.request('GET', '/api/v1/tasks/LIST-2/', { token: admin.token });
-    const outbox = (await h.ctx.db.selectFrom('event_outbox').select('id').execute()).length;
+    const outbox = (await events(h)).length;
     await h.request('POST', '/api/v1/tasks/LIST-2/follow/', { token: admin.token });
     const after = await h.request('GET', '/api/v1/tasks/LIST-2/', { token: admin.token });
     expect(after.headers.etag).toBe(before.headers.etag);
-    expect((await h.ctx.db.selectFrom('event_outbox').select('id').execute()).length).toBe(outbox);
+    expect((await events(h)).length).toBe(outbox);
   });
 });

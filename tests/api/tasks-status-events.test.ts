@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { addLabel, changesFor, createTask, eventsFor } from '../helpers/factory.ts';
+import { activitiesOf, addLabel, changesFor, createTask, eventsFor, projectRow, removeTransition } from '../helpers/factory.ts';
 
 describe('task status, events, change records and activity', () => {
   let h: TestHarness;
@@ -51,17 +51,10 @@ describe('task status, events, change records and activity', () => {
   });
 
   it('the workflow decides: removing a transition makes that move invalid', async () => {
-    const project = await h.ctx.db.selectFrom('projects').select(['id', 'workflow_id']).where('key', '=', 'FLOW').executeTakeFirstOrThrow();
+    const project = await projectRow(h, 'FLOW');
     await h.project(admin, 'FLOW2');
-    const other = await h.ctx.db.selectFrom('projects').select(['id', 'workflow_id']).where('key', '=', 'FLOW2').executeTakeFirstOrThrow();
-    const ids = await h.ctx.db.selectFrom('statuses').select(['id', 'name']).where('project_id', '=', other.id).execute();
-    const id = (name: string) => ids.find((s) => s.name === name)!.id;
-    await h.ctx.db
-      .deleteFrom('transitions')
-      .where('workflow_id', '=', other.workflow_id!)
-      .where('from_status_id', '=', id('To Do'))
-      .where('to_status_id', '=', id('In Progress'))
-      .execute();
+    const other = await projectRow(h, 'FLOW2');
+    await removeTransition(h, admin, 'FLOW2', 'To Do', 'In Progress');
     const task = await createTask(h, admin, 'FLOW2');
     const res = await put(task.key, { status: 'In Progress' });
     expect(res.status).toBe(422);
@@ -168,7 +161,7 @@ describe('task status, events, change records and activity', () => {
     expect(changes.map((c) => [c.action, c.task])).toEqual([['created', task], ['deleted', null]]);
     const events = await eventsFor(h, task.key);
     expect(events.at(-1)).toMatchObject({ type: 'task.deleted', data: { task: { key: task.key, title: 'Doomed' } } });
-    expect(await h.ctx.db.selectFrom('activities').select('id').where('task_id', '=', changes[0]!.task_id).execute()).toEqual([]);
+    expect(await activitiesOf(h, changes[0]!.task_id)).toEqual([]);
   });
 
   it('activities: paginated, newest first by default, ordering=created_at for oldest first; actor as {id, name}', async () => {

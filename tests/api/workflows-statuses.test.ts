@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { insertTask, taskRows } from '../helpers/factory.ts';
+import { insertTask, setStatusOfAllTasks, taskRows } from '../helpers/factory.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -205,7 +205,7 @@ describe('statuses', () => {
     expect(transitionsAfter.body.data).toEqual(transitionsBefore.body.data);
 
     // Once the tasks have moved on, the delete goes through.
-    await h.ctx.db.updateTable('tasks').set({ status_id: todo.id }).where('project_id', '=', p.id).execute();
+    await setStatusOfAllTasks(h, p.id, todo.id);
     expect((await h.request('DELETE', `/api/v1/statuses/${progress.id}/`, { token: admin.token })).status).toBe(204);
     expect((await h.request('GET', `/api/v1/statuses/${progress.id}/`, { token: admin.token })).status).toBe(404);
     expect((await taskRows(h, p.id)).map((t) => t.id)).toContain(a);

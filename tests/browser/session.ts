@@ -1,4 +1,4 @@
-import { createOrganization } from '../../src/modules/accounts/accounts.service.ts';
+import { createOrganization, createUser } from '../../src/modules/accounts/accounts.service.ts';
 import { setPassword } from '../../src/modules/people/people.service.ts';
 import type { Actor } from '../helpers/harness.ts';
 import { PASSWORD } from '../helpers/people.ts';
@@ -19,13 +19,8 @@ export async function signIn(world: BrowserWorld, name = 'Ada Lovelace'): Promis
   const { h, page } = world;
   const org = `web-${process.pid}-${++counter}`;
   await createOrganization(h.ctx, { name: 'Acme', slug: org });
-  const orgRow = await h.ctx.db.selectFrom('organizations').select('id').where('slug', '=', org).executeTakeFirstOrThrow();
   const email = `owner${counter}@example.test`;
-  const user = await h.ctx.db
-    .insertInto('users')
-    .values({ organization_id: orgRow.id, kind: 'human', name, email, role: 'owner', created_at: h.ctx.clock.nowIso() })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const user = await createUser(h.ctx, { org, kind: 'human', name, email, role: 'owner' });
   await setPassword(h.ctx, user.id, PASSWORD);
   const bot = await h.actor({ org });
 

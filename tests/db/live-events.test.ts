@@ -6,7 +6,7 @@ import type { Principal } from '../../src/modules/auth/principal.ts';
 import { currentPosition, readLiveEvents } from '../../src/modules/live/live.repository.ts';
 import type { LivePosition } from '../../src/modules/live/position.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { addLabel, addMilestone, addSprint, createTask, projectId } from '../helpers/factory.ts';
+import { addLabel, addMilestone, addSprint, createTask, projectId, taskId } from '../helpers/factory.ts';
 
 describe('live_events: what the triggers record and how readers follow commits', () => {
   let h: TestHarness;
@@ -46,10 +46,9 @@ describe('live_events: what the triggers record and how readers follow commits',
     const start = await currentPosition(h.ctx.db, h.ctx.dialect);
     const link = await h.request('POST', `/api/v1/tasks/${a.key}/link/`, { token: ann.token, body: { task: b.key, type: 'blocks' } });
     expect(link.status, link.text).toBe(201);
-    const task = await h.ctx.db.selectFrom('tasks').select('id').where('key', '=', b.key).executeTakeFirstOrThrow();
     const attachment = await h.ctx.db
       .insertInto('attachments')
-      .values({ task_id: task.id, storage_name: 'x', filename: 'x.txt', content_type: 'text/plain', size: 1, sha256: '0'.repeat(64), uploaded_by: null, created_at: h.clock.nowIso() })
+      .values({ task_id: await taskId(h, b.key), storage_name: 'x', filename: 'x.txt', content_type: 'text/plain', size: 1, sha256: '0'.repeat(64), uploaded_by: null, created_at: h.clock.nowIso() })
       .returning('id')
       .executeTakeFirstOrThrow();
     await h.ctx.db.deleteFrom('attachments').where('id', '=', attachment.id).execute();

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processUrl } from '../helpers/database.ts';
+import { projectId } from '../helpers/factory.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
 /**
@@ -195,7 +196,7 @@ describe('crash safety: serve SIGKILLed under write load with webhook deliveries
     await start();
     const endpoint = await call('POST', '/api/v1/webhooks/endpoints/', {
       url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-      project: (await h.ctx.db.selectFrom('projects').select('id').where('key', '=', projectKey).executeTakeFirstOrThrow()).id,
+      project: await projectId(h, projectKey),
     });
     expect(endpoint.status).toBe(201);
     const endpointId: number = endpoint.body.data.id;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor, TestHarness } from '../helpers/harness.ts';
 import { createHarness } from '../helpers/harness.ts';
+import { changesFor, eventsFor, projectRow, taskRows } from '../helpers/factory.ts';
 
 /**
  * Real concurrency: requests started together with Promise.all over inject. On PostgreSQL they
@@ -39,10 +40,9 @@ describe('races with real concurrency', () => {
       if (moved.status === 404) expect(moved.body.error.code).toBe('NOT_FOUND');
 
       expect((await h.request('GET', `/api/v1/tasks/${key}/`, { token: admin.token })).status).toBe(404);
-      const changes = await h.ctx.db.selectFrom('task_changes').select(['action']).where('task_key', '=', key).orderBy('id').execute();
+      const changes = await changesFor(h, key);
       expect(changes.map((c) => c.action)).toEqual(moved.status === 200 ? ['created', 'updated', 'deleted'] : ['created', 'deleted']);
-      const events = await h.ctx.db.selectFrom('event_outbox').select(['type', 'envelope']).orderBy('id').execute();
-      const mine = events.filter((e) => (JSON.parse(e.envelope) as { data: { task?: { key?: string } } }).data.task?.key === key).map((e) => e.type);
+      const mine = (await eventsFor(h, key)).map((e) => e.type);
       expect(mine.at(-1)).toBe('task.deleted');
       expect(mine.includes('task.status_changed')).toBe(moved.status === 200);
     }
@@ -61,7 +61,7 @@ describe('races with real concurrency', () => {
       ...Array.from({ length: 2 }, (_, i) => h.request('POST', '/api/v1/projects/KEYS/tasks/bulk/', { token: admin.token, body: { tasks: [{ title: `Bulk ${i}a` }, { title: `Bulk ${i}b` }] } })),
     ]);
     for (const res of results) expect(res.status, res.text).toBe(201);
-    const rows = await h.ctx.db.selectFrom('tasks').innerJoin('projects', 'projects.id', 'tasks.project_id').select(['tasks.number', 'tasks.key']).where('projects.key', '=', 'KEYS').execute();
+    const rows = await taskRows(h, (await projectRow(h, 'KEYS')).id);
     expect(rows.map((r) => r.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(new Set(rows.map((r) => r.key)).size).toBe(20);
   });
@@ -71,7 +71,7 @@ describe('races with real concurrency', () => {
     for (let round = 0; round < ROUNDS; round++) {
       const added = await h.request('POST', '/api/v1/memberships/', { token: admin.token, body: { project: projectId, user: member.accountId, role: 'member' } });
       expect(added.status, added.text).toBe(201);
-      const before = await h.ctx.db.selectFrom('tasks').select('key').where('project_id', '=', projectId).execute();
+      const before = await taskRows(h, projectId);
       const [removed, ...writes] = await Promise.all([
         h.request('DELETE', `/api/v1/memberships/${added.body.data.id}/`, { token: admin.token }),
         h.request('POST', '/api/v1/projects/RACE/tasks/', { token: member.token, body: { title: `By member ${round}` } }),
@@ -84,7 +84,7 @@ describe('races with real concurrency', () => {
         expect([200, 201, 404], res.text).toContain(res.status);
       }
       const [task] = writes;
-      const after = await h.ctx.db.selectFrom('tasks').select('key').where('project_id', '=', projectId).execute();
+      const after = await taskRows(h, projectId);
       expect(after.length - before.length).toBe(task!.status === 201 ? 1 : 0);
       const locked = await h.request('POST', '/api/v1/projects/RACE/tasks/', { token: member.token, body: { title: 'too late' } });
       expect(locked.status).toBe(404);

@@ -7,7 +7,19 @@ import type { Db } from '../../src/db/database.ts';
 import { deliverDue } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
 import type { Actor } from '../helpers/harness.ts';
-import { captureLogger, createWebhookHarness, emitEvent, type Receiver, startReceiver, type WebhookHarness } from '../helpers/webhooks.ts';
+import { blockingEdges as storedBlockingEdges } from '../helpers/factory.ts';
+import { forgeInFlightClaim, storedResponse } from '../helpers/storage.ts';
+import {
+  attemptsOf,
+  captureLogger,
+  createWebhookHarness,
+  deliveriesOf,
+  disableEndpointsExcept,
+  emitEvent,
+  type Receiver,
+  startReceiver,
+  type WebhookHarness,
+} from '../helpers/webhooks.ts';
 
 /**
  * Races with controlled interleavings. Every database round trip of the app
@@ -147,8 +159,8 @@ describe('races under fast-check scheduled interleavings', () => {
             Array.from({ length: n }, () => () => post('/api/v1/projects/IDEM/tasks/', { title }, { 'idempotency-key': key })),
           );
           await expectOneWinner('idempotency twins', results, title);
-          const record = await plain.selectFrom('idempotency_keys').select(['state', 'response_status']).where('key', '=', key).executeTakeFirstOrThrow();
-          expect(record).toEqual({ state: 'complete', response_status: 201 });
+          const { state, response_status } = await storedResponse(h, key, { db: plain });
+          expect({ state, response_status }).toEqual({ state: 'complete', response_status: 201 });
         }),
         { seed: SEED, numRuns: 25 },
       );
@@ -160,19 +172,11 @@ describe('races under fast-check scheduled interleavings', () => {
           const key = `abandoned-${++round}`;
           const title = `Abandoned ${round}`;
           // A claim whose request died mid-flight: its lease ended a second ago.
-          await plain
-            .insertInto('idempotency_keys')
-            .values({
-              token_id: admin.tokenId,
-              key,
-              request_hash: 'from-a-dead-request',
-              state: 'in_flight',
-              lease_expires_at: isoFromMs(h.clock.nowMs() - 1000),
-              created_at: isoFromMs(h.clock.nowMs() - 60_000),
-              response_status: null,
-              response_body: null,
-            })
-            .execute();
+          await forgeInFlightClaim(
+            h,
+            { tokenId: admin.tokenId, key, requestHash: 'from-a-dead-request', leaseExpiresAt: isoFromMs(h.clock.nowMs() - 1000), createdAt: isoFromMs(h.clock.nowMs() - 60_000) },
+            plain,
+          );
           const results = await scheduled(
             'idempotency takeover',
             s,
@@ -199,14 +203,7 @@ describe('races under fast-check scheduled interleavings', () => {
       onBlocker ? post(`/api/v1/tasks/${from}/link/`, { task: to, type: 'blocks' }) : post(`/api/v1/tasks/${to}/link/`, { task: from, type: 'blocked_by' });
 
     async function blockingEdges(keys: string[]): Promise<string[]> {
-      const rows = await plain
-        .selectFrom('task_links as l')
-        .innerJoin('tasks as f', 'f.id', 'l.from_task_id')
-        .innerJoin('tasks as t', 't.id', 'l.to_task_id')
-        .select(['f.key as from', 't.key as to'])
-        .where('l.type', '=', 'blocks')
-        .where('f.key', 'in', keys)
-        .execute();
+      const rows = await storedBlockingEdges(plain, keys);
       return rows.map((r) => `${r.from}>${r.to}`).sort();
     }
 
@@ -270,14 +267,14 @@ describe('races under fast-check scheduled interleavings', () => {
           fc.integer({ min: 1, max: 4 }),
           async (s, workers, endpoints, limit) => {
             round++;
-            await plain.updateTable('webhook_endpoints').set({ enabled: 0 }).execute();
+            await disableEndpointsExcept(h, [], plain);
             for (let i = 0; i < endpoints; i++) {
               const res = await post('/api/v1/webhooks/endpoints/', { url: receiver.url(`/w${round}/${i}`), project: project.id, events: ['task.updated'] });
               expect(res.status, res.text).toBe(201);
             }
             await emitEvent(h, project.id);
             await fanOut(h.ctx);
-            const due = await plain.selectFrom('webhook_deliveries').select('id').where('status', '=', 'pending').execute();
+            const due = await deliveriesOf(h, { status: 'pending' }, plain);
             expect(due).toHaveLength(endpoints);
             receiver.requests.length = 0;
 
@@ -292,17 +289,9 @@ describe('races under fast-check scheduled interleavings', () => {
             expect(attempted.reduce((x, y) => x + y, 0)).toBe(endpoints);
             const posted = receiver.requests.map((r) => Number(r.headers['x-service-delivery-id'])).sort((x, y) => x - y);
             expect(posted).toEqual(due.map((d) => d.id).sort((x, y) => x - y));
-            const rows = await plain
-              .selectFrom('webhook_deliveries')
-              .select(['id', 'status', 'attempts'])
-              .where('id', 'in', due.map((d) => d.id))
-              .execute();
+            const rows = await deliveriesOf(h, { ids: due.map((d) => d.id) }, plain);
             expect(rows.every((r) => r.status === 'delivered' && r.attempts === 1), JSON.stringify(rows)).toBe(true);
-            const attempts = await plain
-              .selectFrom('webhook_attempts')
-              .select(['delivery_id', 'error', 'response_status'])
-              .where('delivery_id', 'in', due.map((d) => d.id))
-              .execute();
+            const attempts = await attemptsOf(h, { deliveries: due.map((d) => d.id) }, plain);
             expect(attempts).toHaveLength(endpoints);
             expect(attempts.every((a) => a.error === null && a.response_status === 200)).toBe(true);
           },

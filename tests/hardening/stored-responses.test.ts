@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedResponse } from '../helpers/storage.ts';
 import { buildWorld, probeFor, type World } from './world.ts';
 
 /** POSTs that change nothing: a retry that runs them again is harmless, so their response may be stored once sent. */
@@ -31,13 +32,7 @@ describe('Idempotency-Key: every POST commits its stored response with its work'
   }, 60_000);
   afterAll(() => w.h.close());
 
-  const stored = (key: string) =>
-    w.h.ctx.db
-      .selectFrom('idempotency_keys')
-      .select(['state', 'response_status', 'response_body'])
-      .where('token_id', '=', w.owner.tokenId)
-      .where('key', '=', key)
-      .executeTakeFirstOrThrow();
+  const stored = (key: string) => storedResponse(w.h, key, { tokenId: w.owner.tokenId });
 
   /** Bodies for the calls the isolation matrix's probes do not make succeed. */
   const bodies: Record<string, () => Promise<unknown>> = {
@@ -45,8 +40,8 @@ describe('Idempotency-Key: every POST commits its stored response with its work'
     '/api/v1/memberships/': async () => ({ project: w.a.project, user: w.spare.accountId }),
     // Every status of the project, including one this test may have just added.
     '/api/v1/statuses/reorder/': async () => {
-      const statuses = await w.h.ctx.db.selectFrom('statuses').select('id').where('project_id', '=', w.a.project).orderBy('position', 'desc').execute();
-      return { project: w.a.project, statuses: statuses.map((status) => status.id) };
+      const listed = await w.h.request('GET', `/api/v1/statuses/?project=${w.a.project}&limit=200`, { token: w.owner.token });
+      return { project: w.a.project, statuses: (listed.body.data as Array<{ id: number }>).map((status) => status.id).reverse() };
     },
   };
 

@@ -3,7 +3,8 @@ import { ALL_SCOPES } from '../../src/modules/auth/scopes.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
 import type { Actor, BeforeReady } from '../helpers/harness.ts';
 import { multipartBody } from '../helpers/multipart.ts';
-import { createWebhookHarness, type WebhookHarness } from '../helpers/webhooks.ts';
+import { outboxRows } from '../helpers/factory.ts';
+import { createWebhookHarness, deliveriesOf, type WebhookHarness } from '../helpers/webhooks.ts';
 
 /** Every string of project B's data carries this marker, so a leak anywhere shows up in a response body. */
 export const MARKER = 'SECRETB';
@@ -177,11 +178,11 @@ export async function buildWorld(beforeReady?: BeforeReady): Promise<World> {
     ],
   }, member.token);
   await fanOut(h.ctx);
-  const deliveries = await h.ctx.db.selectFrom('webhook_deliveries').select(['id', 'endpoint_id']).orderBy('id').execute();
+  const deliveries = await deliveriesOf(h);
   a.delivery = deliveries.find((d) => d.endpoint_id === a.endpoint)!.id;
   b.delivery = deliveries.find((d) => d.endpoint_id === b.endpoint)!.id;
   const orgWideDeliveries = deliveries.filter((d) => d.endpoint_id === orgWide.id).map((d) => d.id);
-  const bEvents = await h.ctx.db.selectFrom('event_outbox').select('event_id').where('project_id', '=', b.project).execute();
+  const bEvents = (await outboxRows(h)).filter((e) => e.project_id === b.project);
   h.clock.set(`${NEXT_DAY}T09:00:00Z`);
   return { h, owner, restricted, outsider, member, spare, workspaceAdmin, memberOfA, a, b, orgWide: orgWide.id, orgWideDeliveries, bEventIds: bEvents.map((e) => e.event_id) };
 }

@@ -1,4 +1,13 @@
 import { expect } from 'vitest';
+import type { Db } from '../../src/db/database.ts';
+import { inTransaction, type Tx } from '../../src/db/unit-of-work.ts';
+import { originFromPrincipal } from '../../src/events/record-event.ts';
+import { authenticate } from '../../src/modules/auth/auth.service.ts';
+import type { Principal } from '../../src/modules/auth/principal.ts';
+import { deleteMembership } from '../../src/modules/projects/memberships.service.ts';
+import type { Caller } from '../../src/modules/tasks/task.service.ts';
+import { insertNotification } from '../../src/modules/webhooks/notifications.repository.ts';
+import { deleteTransition } from '../../src/modules/workflows/transitions.service.ts';
 import type { Actor, TestHarness } from './harness.ts';
 
 /**
@@ -15,8 +24,74 @@ export async function createTask(h: TestHarness, actor: Actor, projectKey: strin
   return res.body.data;
 }
 
+/** The stored project row: its counters, defaults and workflow. */
+export function projectRow(h: TestHarness, key: string) {
+  return h.ctx.db.selectFrom('projects').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
+}
+
 export async function projectId(h: TestHarness, key: string): Promise<number> {
-  return (await h.ctx.db.selectFrom('projects').select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
+  return (await projectRow(h, key)).id;
+}
+
+export async function taskId(h: TestHarness, key: string): Promise<number> {
+  return (await h.ctx.db.selectFrom('tasks').select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
+}
+
+/** The principal a request with `actor`'s token carries, for calling services directly. */
+export function principalOf(h: TestHarness, actor: Actor): Promise<Principal> {
+  return authenticate(h.ctx.db, h.clock, `Bearer ${actor.token}`);
+}
+
+let correlations = 0;
+
+/** Runs `work` as `actor` in one unit of work, as a route would: the same rules as the API, without HTTP. */
+export async function asActor<R>(h: TestHarness, actor: Actor, work: (tx: Tx, caller: Caller) => Promise<R>): Promise<R> {
+  const principal = await principalOf(h, actor);
+  const caller = { principal, origin: originFromPrincipal(principal, `test-${++correlations}`) };
+  return inTransaction(h.ctx, (tx) => work(tx, caller));
+}
+
+/** Removes `accountId` from the project through the memberships service, as `by` (a project admin). */
+export async function removeMember(h: TestHarness, by: Actor, projectKey: string, accountId: number): Promise<void> {
+  const membership = await h.ctx.db
+    .selectFrom('project_memberships')
+    .select('id')
+    .where('project_id', '=', await projectId(h, projectKey))
+    .where('user_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  await asActor(h, by, (tx, caller) => deleteMembership(tx, caller.principal, membership.id));
+}
+
+/** Deletes the transition between two statuses (by name) of the project's workflow, through the transitions service. */
+export async function removeTransition(h: TestHarness, by: Actor, projectKey: string, from: string, to: string): Promise<void> {
+  const project = await projectRow(h, projectKey);
+  const transition = await h.ctx.db
+    .selectFrom('transitions as t')
+    .innerJoin('statuses as f', 'f.id', 't.from_status_id')
+    .innerJoin('statuses as s', 's.id', 't.to_status_id')
+    .select('t.id')
+    .where('t.workflow_id', '=', project.workflow_id!)
+    .where('f.project_id', '=', project.id)
+    .where('f.name', '=', from)
+    .where('s.name', '=', to)
+    .executeTakeFirstOrThrow();
+  await asActor(h, by, (tx, caller) => deleteTransition(tx, caller.principal, transition.id));
+}
+
+/** A notification for one person, as the webhook worker records one when it disables an endpoint. */
+export async function addNotification(h: TestHarness, userId: number, fields: { subject?: string; body?: string; data?: Record<string, unknown> } = {}): Promise<number> {
+  const user = await h.ctx.db.selectFrom('users').select('organization_id').where('id', '=', userId).executeTakeFirstOrThrow();
+  return insertNotification(h.ctx.db, {
+    organization_id: user.organization_id,
+    user_id: userId,
+    kind: 'webhook_endpoint_disabled',
+    subject: fields.subject ?? 's',
+    body: fields.body ?? 'b',
+    data: JSON.stringify(fields.data ?? {}),
+    created_at: h.ctx.clock.nowIso(),
+    emailed_at: null,
+    email_error: null,
+  });
 }
 
 export async function addLabel(h: TestHarness, projectKey: string, name: string): Promise<number> {
@@ -49,17 +124,34 @@ export async function addSprint(h: TestHarness, projectKey: string, name: string
   return row.id;
 }
 
-/** Outbox events of one task key, oldest first, as parsed envelopes. */
-export async function eventsFor(h: TestHarness, key: string) {
-  const rows = await h.ctx.db.selectFrom('event_outbox').select(['type', 'envelope']).orderBy('id').execute();
-  return rows
-    .map((r) => ({ type: r.type, ...(JSON.parse(r.envelope) as { data: { task: { key: string } } & Record<string, unknown>; correlation_id: string }) }))
-    .filter((e) => e.data.task?.key === key);
+/** Outbox rows (of one type, or all), oldest first, as stored. */
+export function outboxRows(h: TestHarness, type?: string) {
+  let query = h.ctx.db.selectFrom('event_outbox').selectAll().orderBy('id');
+  if (type !== undefined) query = query.where('type', '=', type);
+  return query.execute();
 }
 
-export async function changesFor(h: TestHarness, key: string) {
-  const rows = await h.ctx.db.selectFrom('task_changes').selectAll().where('task_key', '=', key).orderBy('id').execute();
+/** Outbox events (of one type, or all), oldest first, as parsed envelopes. */
+export async function events(h: TestHarness, type?: string) {
+  return (await outboxRows(h, type)).map((r) => ({ type: r.type, ...(JSON.parse(r.envelope) as { data: { task: { key: string } } & Record<string, unknown>; correlation_id: string }) }));
+}
+
+/** Outbox events of one task key, oldest first, as parsed envelopes. */
+export async function eventsFor(h: TestHarness, key: string) {
+  return (await events(h)).filter((e) => e.data.task?.key === key);
+}
+
+/** Change records (of one task key, or all), oldest first, with the task snapshot parsed. */
+export async function changesFor(h: TestHarness, key?: string) {
+  let query = h.ctx.db.selectFrom('task_changes').selectAll().orderBy('id');
+  if (key !== undefined) query = query.where('task_key', '=', key);
+  const rows = await query.execute();
   return rows.map((r) => ({ ...r, task: r.task === null ? null : JSON.parse(r.task) }));
+}
+
+/** A task's activity entries, oldest first. */
+export function activitiesOf(h: TestHarness, taskId: number) {
+  return h.ctx.db.selectFrom('activities').selectAll().where('task_id', '=', taskId).orderBy('id').execute();
 }
 
 /**
@@ -103,6 +195,49 @@ export async function insertTask(
 
 export function taskRows(h: TestHarness, projectId: number) {
   return h.ctx.db.selectFrom('tasks').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
+}
+
+/** Moves every task of the project to a status directly, like insertTask, for modules that must not depend on the tasks API. */
+export async function setStatusOfAllTasks(h: TestHarness, projectId: number, statusId: number): Promise<void> {
+  await h.ctx.db.updateTable('tasks').set({ status_id: statusId }).where('project_id', '=', projectId).execute();
+}
+
+/** Labels tasks directly, like insertTask: `[task id, label id]` pairs. */
+export async function insertTaskLabels(h: TestHarness, pairs: Array<[number, number]>): Promise<void> {
+  await h.ctx.db.insertInto('task_labels').values(pairs.map(([task_id, label_id]) => ({ task_id, label_id }))).execute();
+}
+
+/** Every task's labels as `{ task_id, label_id }`, by task. */
+export function taskLabelRows(h: TestHarness) {
+  return h.ctx.db.selectFrom('task_labels').select(['task_id', 'label_id']).orderBy('task_id').execute();
+}
+
+/**
+ * Links two tasks (by key) directly, like insertTask, for modules that must not depend on the
+ * links API; `by` null is a link whose creator is gone. `from` blocks `to`.
+ */
+export async function insertLink(h: TestHarness, from: string, to: string, by: Actor | null, type: 'blocks' | 'relates_to' = 'blocks') {
+  return h.ctx.db
+    .insertInto('task_links')
+    .values({ from_task_id: await taskId(h, from), to_task_id: await taskId(h, to), type, created_by: by?.accountId ?? null, created_at: h.clock.nowIso() })
+    .returning(['id', 'created_at'])
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * The stored `blocks` links whose ends are both among `keys`, as `from`/`to` keys. Takes the
+ * database itself, so race tests can read past a connection that interleaves their requests.
+ */
+export function blockingEdges(db: Db, keys: string[]) {
+  return db
+    .selectFrom('task_links as l')
+    .innerJoin('tasks as f', 'f.id', 'l.from_task_id')
+    .innerJoin('tasks as t', 't.id', 'l.to_task_id')
+    .select(['f.key as from', 't.key as to'])
+    .where('l.type', '=', 'blocks')
+    .where('f.key', 'in', keys)
+    .where('t.key', 'in', keys)
+    .execute();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createOrganization } from '../../src/modules/accounts/accounts.service.ts';
+import { createOrganization, createUser } from '../../src/modules/accounts/accounts.service.ts';
 import type { WorkspaceRole } from '../../src/db/schema.ts';
 import { setPassword } from '../../src/modules/people/people.service.ts';
 import type { Response, TestHarness } from './harness.ts';
@@ -52,13 +52,8 @@ export async function person(h: TestHarness, options: { org?: string; role?: Wor
   if (!(await h.ctx.db.selectFrom('organizations').select('id').where('slug', '=', org).executeTakeFirst())) {
     await createOrganization(h.ctx, { name: `Org ${org}`, slug: org });
   }
-  const orgRow = await h.ctx.db.selectFrom('organizations').select('id').where('slug', '=', org).executeTakeFirstOrThrow();
   const email = options.email ?? `person${++counter}-${process.pid}@example.test`;
-  const user = await h.ctx.db
-    .insertInto('users')
-    .values({ organization_id: orgRow.id, kind: 'human', name: `Person ${counter}`, email, role: options.role ?? 'member', created_at: h.ctx.clock.nowIso() })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const user = await createUser(h.ctx, { org, kind: 'human', name: `Person ${counter}`, email, role: options.role ?? 'member' });
   await setPassword(h.ctx, user.id, PASSWORD);
   const res = await signIn(h, email);
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.text}`);

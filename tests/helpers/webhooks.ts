@@ -5,6 +5,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { generate } from 'selfsigned';
 import { loadConfig, type Config } from '../../src/config.ts';
+import type { Db } from '../../src/db/database.ts';
+import type { DeliveryStatus } from '../../src/db/schema.ts';
 import type { EventType } from '../../src/events/catalog.ts';
 import { recordEvent } from '../../src/events/record-event.ts';
 import type { ResolvedAddress, Resolver } from '../../src/modules/webhooks/url-guard.ts';
@@ -241,4 +243,54 @@ export async function emitEvent(h: TestHarness, projectId: number, type: EventTy
       data: { task: { key: 'T-1', title: 'Prénom «quoted» \u2028 emoji 🚀' }, ...data },
     }),
   );
+}
+
+/** Deliveries (of one endpoint, of one status, with given ids), oldest first, with the project of their event. */
+export function deliveriesOf(h: TestHarness, filter: { endpoint?: number; status?: DeliveryStatus; ids?: number[] } = {}, db: Db = h.ctx.db) {
+  let query = db.selectFrom('webhook_deliveries as d').innerJoin('event_outbox as o', 'o.id', 'd.outbox_id').selectAll('d').select('o.project_id').orderBy('d.id');
+  if (filter.endpoint !== undefined) query = query.where('d.endpoint_id', '=', filter.endpoint);
+  if (filter.status !== undefined) query = query.where('d.status', '=', filter.status);
+  if (filter.ids !== undefined) query = query.where('d.id', 'in', filter.ids);
+  return query.execute();
+}
+
+/** Delivery attempts (of given deliveries), oldest first. */
+export function attemptsOf(h: TestHarness, filter: { deliveries?: number[] } = {}, db: Db = h.ctx.db) {
+  let query = db.selectFrom('webhook_attempts').selectAll().orderBy('id');
+  if (filter.deliveries !== undefined) query = query.where('delivery_id', 'in', filter.deliveries);
+  return query.execute();
+}
+
+/** Outbox events not yet fanned out to endpoints. */
+export function unfannedEvents(h: TestHarness) {
+  return h.ctx.db.selectFrom('event_outbox').select('id').where('fanned_out_at', 'is', null).execute();
+}
+
+/** Endpoint rows as stored, oldest first: their counters, URLs and secrets as kept at rest. */
+export function endpointRows(h: TestHarness) {
+  return h.ctx.db.selectFrom('webhook_endpoints').selectAll().orderBy('id').execute();
+}
+
+export function endpointRow(h: TestHarness, id: number) {
+  return h.ctx.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** Disables one endpoint straight in the table, so later tests of the file do not deliver to it. */
+export async function disableEndpoint(h: TestHarness, id: number): Promise<void> {
+  await h.ctx.db.updateTable('webhook_endpoints').set({ enabled: 0 }).where('id', '=', id).execute();
+}
+
+/**
+ * Disables every endpoint but `keep` straight in the table, so a test's delivery run reaches
+ * only its own endpoints (the file's earlier endpoints stay in the shared database).
+ */
+export async function disableEndpointsExcept(h: TestHarness, keep: number[], db: Db = h.ctx.db): Promise<void> {
+  let query = db.updateTable('webhook_endpoints').set({ enabled: 0 });
+  if (keep.length) query = query.where('id', 'not in', keep);
+  await query.execute();
+}
+
+/** Notifications of one kind, by recipient. */
+export function notificationsOf(h: TestHarness, kind: string) {
+  return h.ctx.db.selectFrom('notifications').selectAll().where('kind', '=', kind).orderBy('user_id').execute();
 }

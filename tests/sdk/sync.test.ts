@@ -2,6 +2,7 @@ import { createClient, syncTaskChanges, type HighWaterStore, type Task, type Tas
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncTasks } from '../../examples/sync-tasks.ts';
 import { isoFromMicros } from '../../src/clock.ts';
+import { projectId as projectIdOf } from '../helpers/factory.ts';
 import type { Actor } from '../helpers/harness.ts';
 import { listeningHarness } from '../helpers/listening.ts';
 
@@ -135,7 +136,7 @@ describe('examples/sync-tasks.ts walks a feed of 10,000 changes', () => {
     const server: Record<string, Task> = {};
     for await (const task of tt.walk('/api/v1/projects/{project_key}/tasks/', inBig)) server[task.key] = task;
     const live = Object.values(server);
-    const projectId = (await h.ctx.db.selectFrom('projects').select('id').where('key', '=', 'BIG').executeTakeFirstOrThrow()).id;
+    const projectId = await projectIdOf(h, 'BIG');
     const base = Date.parse('2026-11-21T10:00:00Z') * 1000;
     const stamps: number[] = [];
     const rows = Array.from({ length: 9_580 }, (_, i) => {

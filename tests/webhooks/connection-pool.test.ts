@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDue } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
 import type { Actor } from '../helpers/harness.ts';
-import { captureLogger, createWebhookHarness, emitEvent, testPki, type WebhookHarness } from '../helpers/webhooks.ts';
+import { captureLogger, createWebhookHarness, disableEndpointsExcept, emitEvent, testPki, type WebhookHarness } from '../helpers/webhooks.ts';
 
 /** An HTTPS receiver that tells which TLS connection each request came on, and which of them closed. */
 interface ConnectionReceiver {
@@ -88,7 +88,7 @@ describe('pooled delivery connections and the SSRF guard', () => {
       body: { url: `https://${host}:${first.port}/hook`, project: project.id, events: ['task.updated'] },
     });
     expect(res.status, res.text).toBe(201);
-    await h.ctx.db.updateTable('webhook_endpoints').set({ enabled: 0 }).where('id', '!=', res.body.data.id).execute();
+    await disableEndpointsExcept(h, [res.body.data.id]);
     return res.body.data.id;
   }
 
@@ -180,7 +180,7 @@ describe('pooled delivery connections and the SSRF guard', () => {
         body: { url: `https://hooks.test:${(server.address() as AddressInfo).port}/hook`, project: project.id, events: ['task.updated'] },
       });
       expect(res.status, res.text).toBe(201);
-      await h.ctx.db.updateTable('webhook_endpoints').set({ enabled: 0 }).where('id', '!=', res.body.data.id).execute();
+      await disableEndpointsExcept(h, [res.body.data.id]);
       await deliverOne();
       await deliverOne();
 

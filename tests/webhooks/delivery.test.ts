@@ -11,7 +11,20 @@ import { fanOut } from '../../src/worker/fan-out.ts';
 import { purgeOldDeliveries } from '../../src/worker/retention.ts';
 import { startWorker, WORKER_JOBS } from '../../src/worker/run-worker.ts';
 import type { Actor } from '../helpers/harness.ts';
-import { captureLogger, createWebhookHarness, emitEvent, type Receiver, startDripReceiver, startReceiver, type WebhookHarness } from '../helpers/webhooks.ts';
+import { outboxRows } from '../helpers/factory.ts';
+import {
+  captureLogger,
+  createWebhookHarness,
+  deliveriesOf as storedDeliveries,
+  disableEndpointsExcept,
+  emitEvent,
+  endpointRow,
+  notificationsOf,
+  type Receiver,
+  startDripReceiver,
+  startReceiver,
+  type WebhookHarness,
+} from '../helpers/webhooks.ts';
 
 describe('webhook delivery to a real HTTPS receiver', () => {
   let h: WebhookHarness;
@@ -60,9 +73,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     }
   }
 
-  async function disableOthers(keep: number) {
-    await h.ctx.db.updateTable('webhook_endpoints').set({ enabled: 0 }).where('id', '!=', keep).execute();
-  }
+  const disableOthers = (keep: number) => disableEndpointsExcept(h, [keep]);
 
   it('POSTs the stored envelope bytes, signed over "{timestamp}.{raw body}", with the event and delivery ids', async () => {
     const ep = await endpoint();
@@ -73,7 +84,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
 
     expect(receiver.requests).toHaveLength(1);
     const [request] = receiver.requests;
-    const stored = await h.ctx.db.selectFrom('event_outbox').select('envelope').where('event_id', '=', eventId).executeTakeFirstOrThrow();
+    const stored = (await outboxRows(h)).find((row) => row.event_id === eventId)!;
     expect(request!.body.equals(Buffer.from(stored.envelope, 'utf8'))).toBe(true);
     expect(request!.method).toBe('POST');
     expect(request!.url).toBe('/hook');
@@ -208,7 +219,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     const read = await h.request('GET', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token });
     expect(read.body.data).toMatchObject({ enabled: false, disabled_reason: 'Disabled automatically after 20 consecutive abandoned deliveries.' });
 
-    const notes = await h.ctx.db.selectFrom('notifications').selectAll().where('kind', '=', 'webhook_endpoint_disabled').orderBy('user_id').execute();
+    const notes = await notificationsOf(h, 'webhook_endpoint_disabled');
     expect(notes.map((n) => n.user_id).sort()).toEqual([admin.accountId, owner.id].sort());
     expect(notes[0]!.subject).toBe(`Webhook endpoint ${ep.id} was disabled`);
     expect(JSON.parse(notes[0]!.data)).toMatchObject({ endpoint_id: ep.id, last_error: 'HTTP 500: the receiver did not answer 2xx' });
@@ -230,7 +241,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     // Re-enabling resets the count: one more abandoned delivery does not disable it again.
     const enabled = await h.request('PATCH', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token, body: { enabled: true } });
     expect(enabled.body.data).toMatchObject({ enabled: true, disabled_reason: null });
-    const counter = await h.ctx.db.selectFrom('webhook_endpoints').select('consecutive_failures').where('id', '=', ep.id).executeTakeFirstOrThrow();
+    const counter = await endpointRow(h, ep.id);
     expect(counter.consecutive_failures).toBe(0);
     await emitEvent(h, project.id);
     await fanOut(h.ctx);
@@ -241,8 +252,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
   it('a delivered delivery resets the consecutive count; replays count, test deliveries do not', async () => {
     const ep = await endpoint();
     await disableOthers(ep.id);
-    const failures = async () =>
-      (await h.ctx.db.selectFrom('webhook_endpoints').select('consecutive_failures').where('id', '=', ep.id).executeTakeFirstOrThrow()).consecutive_failures;
+    const failures = async () => (await endpointRow(h, ep.id)).consecutive_failures;
 
     receiver.respond = () => ({ status: 500 });
     await emitEvent(h, project.id);
@@ -304,8 +314,7 @@ describe('webhook delivery to a real HTTPS receiver', () => {
   it('test sends webhook.test to that one endpoint only', async () => {
     const a = await endpoint({ events: ['task.created', 'task.updated'] });
     const b = await endpoint({ events: ['task.created', 'task.updated'] });
-    await disableOthers(-1);
-    await h.ctx.db.updateTable('webhook_endpoints').set({ enabled: 1 }).where('id', 'in', [a.id, b.id]).execute();
+    await disableEndpointsExcept(h, [a.id, b.id]);
 
     const res = await h.request('POST', `/api/v1/webhooks/endpoints/${a.id}/test/`, { token: admin.token });
     expect(res.status).toBe(201);
@@ -374,15 +383,14 @@ describe('webhook delivery to a real HTTPS receiver', () => {
   });
 
   it('finished deliveries are purged after WEBHOOK_RETENTION_DAYS; pending ones and their events stay', async () => {
-    const db = h.ctx.db;
-    const pendingBefore = await db.selectFrom('webhook_deliveries').select(['id', 'outbox_id']).where('status', '=', 'pending').execute();
+    const pendingBefore = await storedDeliveries(h, { status: 'pending' });
     expect(pendingBefore.length).toBeGreaterThan(0);
     h.clock.advance((h.ctx.config.webhooks.retentionDays + 1) * 86_400_000);
     expect(await purgeOldDeliveries(h.ctx)).toBeGreaterThan(0);
 
-    const left = await db.selectFrom('webhook_deliveries').select(['id', 'status']).execute();
+    const left = await storedDeliveries(h);
     expect(left.map((d) => d.id).sort()).toEqual(pendingBefore.map((d) => d.id).sort());
-    const events = await db.selectFrom('event_outbox').select('id').execute();
+    const events = await outboxRows(h);
     expect(events.map((e) => e.id).sort()).toEqual([...new Set(pendingBefore.map((d) => d.outbox_id))].sort());
   });
 });

@@ -3,7 +3,8 @@ import { loadConfig } from '../../src/config.ts';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../../src/events/catalog.ts';
 import { computeSignature } from '@tasktracker/webhooks';
 import type { Actor } from '../helpers/harness.ts';
-import { createWebhookHarness, type WebhookHarness } from '../helpers/webhooks.ts';
+import { installationSecrets, storedResponse } from '../helpers/storage.ts';
+import { createWebhookHarness, endpointRow, type WebhookHarness } from '../helpers/webhooks.ts';
 import { ACCEPTED_URLS, formUrl, REFUSED_URLS, resolverTable } from './ssrf-forms.ts';
 
 const URL_OK = 'https://public.hooks.example:8443/hook?x=1';
@@ -62,11 +63,11 @@ describe('webhook catalog and endpoints', () => {
     const a = (await create(admin, { url: URL_OK })).body.data;
     const b = (await create(admin, { url: URL_OK })).body.data;
     expect(a.secret).not.toBe(b.secret);
-    const row = await h.ctx.db.selectFrom('webhook_endpoints').select('secret_ciphertext').where('id', '=', a.id).executeTakeFirstOrThrow();
+    const row = await endpointRow(h, a.id);
     expect(row.secret_ciphertext).toMatch(/^v1\./);
     expect(row.secret_ciphertext).not.toContain(a.secret.slice(6));
     // Without WEBHOOK_SECRET_KEY the key is a per-installation one kept in the database.
-    const installation = await h.ctx.db.selectFrom('installation_secrets').select('name').execute();
+    const installation = await installationSecrets(h);
     expect(installation.map((r) => r.name)).toEqual(['webhook_secret_key']);
   });
 
@@ -79,7 +80,7 @@ describe('webhook catalog and endpoints', () => {
     expect(again.status).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
-    const stored = await h.ctx.db.selectFrom('idempotency_keys').select('response_body').where('key', '=', 'create-crm-hook').executeTakeFirstOrThrow();
+    const stored = await storedResponse(h, 'create-crm-hook');
     expect(stored.response_body).toMatch(/^sealed:v1\./);
     expect(stored.response_body).not.toContain(first.body.data.secret);
   });

@@ -5,7 +5,8 @@ import { openDatabase } from '../../src/db/database.ts';
 import { deliverDue } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
 import type { Actor } from '../helpers/harness.ts';
-import { captureLogger, createWebhookHarness, emitEvent, type Receiver, startReceiver, type WebhookHarness } from '../helpers/webhooks.ts';
+import { removeMember } from '../helpers/factory.ts';
+import { attemptsOf, captureLogger, createWebhookHarness, deliveriesOf, emitEvent, type Receiver, startReceiver, unfannedEvents, type WebhookHarness } from '../helpers/webhooks.ts';
 
 const URL_OK = 'https://hooks.test/hook';
 
@@ -30,8 +31,7 @@ describe('fan-out: outbox events to the deliveries of covering endpoints', () =>
   }
 
   async function deliveredEvents(endpointId: number): Promise<string[]> {
-    const rows = await h.ctx.db.selectFrom('webhook_deliveries').select('event_id').where('endpoint_id', '=', endpointId).orderBy('id').execute();
-    return rows.map((r) => r.event_id);
+    return (await deliveriesOf(h, { endpoint: endpointId })).map((r) => r.event_id);
   }
 
   it('project endpoints get their project\'s subscribed events; org-wide endpoints every project their creator can see', async () => {
@@ -58,12 +58,12 @@ describe('fan-out: outbox events to the deliveries of covering endpoints', () =>
     expect(await deliveredEvents(otherOrg)).toEqual([]);
 
     // Every event is marked, so a second pass creates nothing.
-    const unfanned = await h.ctx.db.selectFrom('event_outbox').select('id').where('fanned_out_at', 'is', null).execute();
+    const unfanned = await unfannedEvents(h);
     expect(unfanned).toEqual([]);
     expect(await fanOut(h.ctx)).toBe(0);
 
     // Visibility is judged at fan-out time: after the member leaves ALPHA, its endpoint gets nothing more.
-    await h.ctx.db.deleteFrom('project_memberships').where('user_id', '=', member.accountId).execute();
+    await removeMember(h, owner, 'ALPHA', member.accountId);
     await emitEvent(h, alpha.id, 'task.created');
     await fanOut(h.ctx);
     expect(await deliveredEvents(orgWideMember)).toEqual([aCreated]);
@@ -74,7 +74,7 @@ describe('fan-out: outbox events to the deliveries of covering endpoints', () =>
     // Project-bound endpoints are managed by the project's admins.
     await h.addMember('BETA', member.accountId, 'admin');
     const ep = await endpoint(member, { project: beta.id, events: ['comment.created'] });
-    await h.ctx.db.deleteFrom('project_memberships').where('user_id', '=', member.accountId).execute();
+    await removeMember(h, owner, 'BETA', member.accountId);
     await emitEvent(h, beta.id, 'comment.created');
     await fanOut(h.ctx);
     expect(await deliveredEvents(ep)).toEqual([]);
@@ -130,7 +130,7 @@ describe('several workers never fan out or send the same attempt twice', () => {
       return total;
     }));
     expect(fanned.reduce((a, b) => a + b, 0)).toBe(events);
-    const pairs = await h.ctx.db.selectFrom('webhook_deliveries').select(['endpoint_id', 'outbox_id']).execute();
+    const pairs = await deliveriesOf(h);
     expect(pairs).toHaveLength(events * 3);
     expect(new Set(pairs.map((p) => `${p.endpoint_id}:${p.outbox_id}`)).size).toBe(events * 3);
 
@@ -151,10 +151,10 @@ describe('several workers never fan out or send the same attempt twice', () => {
     expect(seen.size).toBe(events * 3);
     expect([...seen.values()].every((count) => count === 2)).toBe(true);
     expect(receiver.requests).toHaveLength(events * 3 * 2);
-    const attempts = await h.ctx.db.selectFrom('webhook_attempts').select(['delivery_id', 'number', 'error']).execute();
+    const attempts = await attemptsOf(h);
     expect(attempts).toHaveLength(events * 3 * 2);
     expect(new Set(attempts.map((a) => `${a.delivery_id}:${a.number}`)).size).toBe(events * 3 * 2);
-    const statuses = await h.ctx.db.selectFrom('webhook_deliveries').select('status').distinct().execute();
+    const statuses = [...new Set((await deliveriesOf(h)).map((d) => d.status))].map((status) => ({ status }));
     expect(statuses).toEqual([{ status: 'delivered' }]);
   });
 });

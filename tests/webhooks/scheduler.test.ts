@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoFromMs } from '../../src/clock.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
 import { emitDueSoon, escalateStuckTasks } from '../../src/worker/scheduler.ts';
+import { activitiesOf, outboxRows } from '../helpers/factory.ts';
 import type { Actor } from '../helpers/harness.ts';
 import { createWebhookHarness, type WebhookHarness } from '../helpers/webhooks.ts';
 
@@ -53,13 +54,10 @@ describe('scheduler: task.due_soon and task.escalated', () => {
       .executeTakeFirstOrThrow();
   }
 
-  async function events(type: string) {
-    const rows = await h.ctx.db.selectFrom('event_outbox').select('envelope').where('type', '=', type).orderBy('id').execute();
-    return rows.map((r) => JSON.parse(r.envelope));
-  }
+  const events = async (type: string) => (await outboxRows(h, type)).map((r) => JSON.parse(r.envelope));
 
-  const activities = (taskId: number) =>
-    h.ctx.db.selectFrom('activities').select(['action', 'field', 'to_value', 'actor_id']).where('task_id', '=', taskId).orderBy('id').execute();
+  const activities = async (taskId: number) =>
+    (await activitiesOf(h, taskId)).map(({ action, field, to_value, actor_id }) => ({ action, field, to_value, actor_id }));
 
   it('task.due_soon fires once per task per due date when the end of the due date is within the window', async () => {
     const today = await insertTask({ status: 'To Do', due_date: '2026-11-21' });

@@ -5,6 +5,7 @@ import { createAppContext } from '../../src/context.ts';
 import { decryptSecret, encryptSecret, newSigningSecret } from '../../src/crypto/secret-box.ts';
 import { deliverDue } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
+import { installationSecrets } from '../helpers/storage.ts';
 import { captureLogger, createWebhookHarness, emitEvent, type WebhookHarness } from '../helpers/webhooks.ts';
 
 describe('signing secrets at rest (AES-256-GCM, key from WEBHOOK_SECRET_KEY)', () => {
@@ -34,7 +35,7 @@ describe('signing secrets at rest (AES-256-GCM, key from WEBHOOK_SECRET_KEY)', (
     const project = await h.project(admin, 'KEY');
     const res = await h.request('POST', '/api/v1/webhooks/endpoints/', { token: admin.token, body: { url: 'https://hooks.test:9/hook', project: project.id } });
     expect(res.status).toBe(201);
-    expect(await h.ctx.db.selectFrom('installation_secrets').selectAll().execute()).toEqual([]);
+    expect(await installationSecrets(h)).toEqual([]);
 
     const restarted = createAppContext({ database: h.ctx.database, clock: h.ctx.clock, config: { ...h.ctx.config, webhooks: { ...h.ctx.config.webhooks, secretKey: 'another key' } } });
     await emitEvent(h, project.id);

@@ -6,7 +6,7 @@ import { checkTarget } from '../../src/modules/webhooks/url-guard.ts';
 import { deliverDue } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
 import type { Actor } from '../helpers/harness.ts';
-import { type Canary, captureLogger, createWebhookHarness, emitEvent, startCanary, type WebhookHarness } from '../helpers/webhooks.ts';
+import { type Canary, captureLogger, createWebhookHarness, disableEndpoint, emitEvent, endpointRows, startCanary, type WebhookHarness } from '../helpers/webhooks.ts';
 import { formUrl, REFUSED_URLS, resolverTable } from './ssrf-forms.ts';
 
 /** The local address a form names (literal or test-resolver answer), if it names one: where a guard miss would connect. */
@@ -110,9 +110,9 @@ describe('SSRF guard at save and delivery time, with a loopback canary', () => {
       const updated = await h.request('PATCH', `/api/v1/webhooks/endpoints/${existing}/`, { token: admin.token, body: { url: stored } });
       expect([updated.status, updated.body], `update, ${why}: ${stored}`).toEqual([400, expected]);
     }
-    const endpoints = await h.ctx.db.selectFrom('webhook_endpoints').select('url').execute();
+    const endpoints = (await endpointRows(h)).map(({ url }) => ({ url }));
     expect(endpoints).toEqual([{ url: 'https://93.184.216.34/hook' }]);
-    await h.ctx.db.updateTable('webhook_endpoints').set({ enabled: 0 }).where('id', '=', existing).execute();
+    await disableEndpoint(h, existing);
   });
 
   it('DNS rebinding: a name public at save time and private at delivery time is refused without connecting', async () => {
@@ -129,7 +129,7 @@ describe('SSRF guard at save and delivery time, with a loopback canary', () => {
     const delivery = await deliveryOf(id);
     expect(delivery).toMatchObject({ status: 'pending', attempts: 1, response_status: null });
     expect(delivery.error).toBe('refused before connecting: the URL host rebind.hooks.example resolves to 127.0.0.1, a loopback address');
-    await h.ctx.db.updateTable('webhook_endpoints').set({ enabled: 0 }).where('id', '=', id).execute();
+    await disableEndpoint(h, id);
   });
 
   it('at delivery time: every form stored on an endpoint (e.g. saved before a policy change) is refused on every attempt', async () => {

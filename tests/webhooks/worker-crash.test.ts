@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDue } from '../../src/worker/deliver-due.ts';
 import { LOST_ATTEMPT_ERROR } from '../../src/worker/delivery-claims.ts';
 import { processUrl } from '../helpers/database.ts';
-import { captureLogger, createWebhookHarness, emitEvent, type WebhookHarness } from '../helpers/webhooks.ts';
+import { attemptsOf, captureLogger, createWebhookHarness, deliveriesOf, emitEvent, type WebhookHarness } from '../helpers/webhooks.ts';
 
 /**
  * Kill the worker mid-delivery and restart. A real `tasktracker worker`
@@ -68,10 +68,10 @@ describe('a worker process killed mid-delivery', () => {
     expect(received).toEqual([eventId]);
 
     // What the dead worker left: a leased delivery and an attempt without an outcome.
-    const delivery = await h.ctx.db.selectFrom('webhook_deliveries').selectAll().executeTakeFirstOrThrow();
+    const delivery = (await deliveriesOf(h))[0]!;
     expect(delivery).toMatchObject({ status: 'pending', attempts: 0 });
     expect(delivery.locked_until).not.toBeNull();
-    const inFlight = await h.ctx.db.selectFrom('webhook_attempts').select(['number', 'finished_at']).execute();
+    const inFlight = (await attemptsOf(h)).map(({ number, finished_at }) => ({ number, finished_at }));
     expect(inFlight).toEqual([{ number: 1, finished_at: null }]);
 
     // A worker started again picks it up once the lease has passed (the clock moves instead of the test waiting).
