@@ -23,7 +23,7 @@ describe('task numbering and hierarchy (services)', () => {
     (await w.run(admin, (tx, caller) => createTask(tx, caller, project, { title: 'A task', ...input }))).task;
   const subtask = async (parent: string, title: string) => (await w.run(admin, (tx, caller) => createSubtask(tx, caller, parent, { title }))).task;
   const update = async (key: string, input: TaskUpdateInput) => (await w.run(admin, (tx, caller) => updateTask(tx, caller, key, input))).task;
-  const read = async (key: string) => (await getTask(w.ctx, admin.principal, key)).task;
+  const read = async (key: string) => (await getTask(w.ctx, key, async () => admin.principal)).task;
 
   /** A chain of `levels` tasks, top first. */
   async function chain(levels: number): Promise<string[]> {
