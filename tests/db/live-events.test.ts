@@ -30,10 +30,23 @@ describe('live_events: what the triggers record and how readers follow commits',
       await sleep(20);
     }
   };
+  /**
+   * Where a test's changes start: the current position once nothing committed earlier is held
+   * back behind it (another test file's open transaction on a shared PostgreSQL server holds the
+   * position back, and the setup's own rows would then be read as the test's).
+   */
+  const settledPosition = async () => {
+    for (let i = 0; ; i++) {
+      const position = await currentPosition(h.ctx.db, h.ctx.dialect);
+      const after = await readOnce(position);
+      if ((!after.held && after.events.length === 0) || i === 100) return position;
+      await sleep(20);
+    }
+  };
   const summary = (events: Awaited<ReturnType<typeof read>>['events']) => events.map((e) => `${e.kind}:${e.action}:${e.key ?? '-'}:${e.version ?? '-'}`);
 
   it('records one row per task change (the task counter a creation moves is not a project setting)', async () => {
-    const start = await currentPosition(h.ctx.db, h.ctx.dialect);
+    const start = await settledPosition();
     const task = await createTask(h, ann, 'EVT');
     await h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: ann.token, body: { title: 'Renamed' } });
     const { events, held } = await read(start);
@@ -43,7 +56,7 @@ describe('live_events: what the triggers record and how readers follow commits',
 
   it("records a link for both of its tasks and an attachment for its task, without a new version", async () => {
     const [a, b] = [await createTask(h, ann, 'EVT'), await createTask(h, ann, 'EVT')];
-    const start = await currentPosition(h.ctx.db, h.ctx.dialect);
+    const start = await settledPosition();
     const link = await h.request('POST', `/api/v1/tasks/${a.key}/link/`, { token: ann.token, body: { task: b.key, type: 'blocks' } });
     expect(link.status, link.text).toBe(201);
     const attachment = await h.ctx.db
@@ -57,7 +70,7 @@ describe('live_events: what the triggers record and how readers follow commits',
   });
 
   it('records changes of project settings written by any hand', async () => {
-    const start = await currentPosition(h.ctx.db, h.ctx.dialect);
+    const start = await settledPosition();
     const label = await addLabel(h, 'EVT', 'bug');
     await addMilestone(h, 'EVT', 'v1');
     await addSprint(h, 'EVT', 'S1');
@@ -69,7 +82,7 @@ describe('live_events: what the triggers record and how readers follow commits',
   });
 
   it('resumes strictly after a position, in order', async () => {
-    const start = await currentPosition(h.ctx.db, h.ctx.dialect);
+    const start = await settledPosition();
     const tasks = [await createTask(h, ann, 'EVT'), await createTask(h, ann, 'EVT'), await createTask(h, ann, 'EVT')];
     const all = (await read(start)).events;
     expect(all.map((e) => e.key)).toEqual(tasks.map((t) => t.key));
@@ -86,7 +99,7 @@ describe('live_events: what the triggers record and how readers follow commits',
     await early.connect();
     await late.connect();
     try {
-      const start = await currentPosition(h.ctx.db, h.ctx.dialect);
+      const start = await settledPosition();
       const insert = `INSERT INTO live_events (project_id, kind, action) VALUES (${project}, 'project', $1)`;
       // `early` takes its sequence value first but commits last: ids alone would let a reader skip it.
       await early.query('BEGIN');
