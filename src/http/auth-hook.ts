@@ -51,12 +51,6 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, limits: Rate
     if (consoleRoute && header !== undefined) {
       throw new ApiError('UNAUTHENTICATED', 'The console needs a signed-in person: sign in and send the session cookie, not a bearer token.');
     }
-    const checked = (principal: Principal) => {
-      recordGrantsFor(principal);
-      request.principal = principal;
-      if (scope && scope !== 'authenticated') requireScope(principal, scope);
-      return principal;
-    };
     let principal: Principal;
     if (consoleRoute || (header === undefined && sessionTokenOf(request))) {
       principal = await authenticateSession(ctx, request);
@@ -65,7 +59,14 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, limits: Rate
       // handler confirms it (or authenticates again) once that epoch is read.
       const cached = authEpochInRead ? tokens.cached(ctx.clock, header) : undefined;
       if (cached) {
-        request.unconfirmedAuth = { epoch: cached.epoch, authenticateAgain: async () => checked(principalForRequest(await tokens.authenticate(ctx.clock, header))) };
+        const authenticateAgain = async () => {
+          const fresh = principalForRequest(await tokens.authenticate(ctx.clock, header));
+          recordGrantsFor(fresh);
+          request.principal = fresh;
+          if (scope && scope !== 'authenticated') requireScope(fresh, scope);
+          return fresh;
+        };
+        request.unconfirmedAuth = { epoch: cached.epoch, authenticateAgain };
         principal = principalForRequest(cached.principal);
       } else {
         principal = principalForRequest(await tokens.authenticate(ctx.clock, header));
@@ -98,8 +99,13 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, limits: Rate
   });
 
   // Fails closed: a route that reads the epoch itself must confirm it before answering.
-  app.addHook('onSend', async (request) => {
+  const confirmedBeforeSending = async (request: FastifyRequest) => {
     if (request.unconfirmedAuth) throw new Error(`${request.routeOptions.url} answered without confirming its cached principal`);
+  };
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.authEpochInRead) return;
+    const own = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
+    route.onSend = [...own, confirmedBeforeSending];
   });
 }
 
