@@ -199,3 +199,29 @@ describe('cached authentication and visibility never outlive a change of access'
     });
   });
 });
+
+describe('a route that reads the auth epoch itself must confirm the cached principal', () => {
+  let h: TestHarness;
+  let owner: Actor;
+
+  beforeAll(async () => {
+    h = await createHarness({
+      // A route flagged as reading the epoch with its data, whose handler forgets to confirm it.
+      beforeReady: (app) => {
+        app.get('/api/v1/test-unconfirmed/', { config: { scope: 'tasks:read', authEpochInRead: true } }, async () => ({ success: true, data: 'secret' }));
+      },
+    });
+    owner = await h.actor();
+  });
+  afterAll(() => h.close());
+
+  it('answers 500 rather than data once the principal comes from the cache unconfirmed', async () => {
+    const get = () => h.request('GET', '/api/v1/test-unconfirmed/', { token: owner.token });
+    // The first request authenticates from the database (nothing cached yet): nothing to confirm.
+    expect((await get()).status).toBe(200);
+    const cached = await get();
+    expect(cached.status).toBe(500);
+    expect(cached.body.error.code).toBe('INTERNAL_ERROR');
+    expect(cached.text).not.toContain('secret');
+  });
+});
