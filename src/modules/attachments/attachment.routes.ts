@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
 import { claimIdempotencyKey, sendStoredResponse } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
@@ -40,10 +40,7 @@ export function registerAttachmentRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(Attachment)), ...errorResponses(404) },
     },
     config: read,
-  }, async (request) => {
-    const { data, pagination } = await attachments.listAttachments(ctx, principalOf(request), request.params.task_key, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await attachments.listAttachments(ctx, principalOf(request), request.params.task_key, pageRequest(request.query))));
 
   // Multipart parsing exists only in this scope: every other route keeps accepting JSON alone.
   app.register(async (plain) => registerUploadRoute(plain.withTypeProvider<TypeBoxTypeProvider>(), ctx));

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { inTransaction, type Tx } from '../../db/unit-of-work.ts';
 import { originFromPrincipal, type ActionOrigin } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
 import { type PageRequest, type Pagination, pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
@@ -145,8 +145,7 @@ function registerResource(app: Api, ctx: AppContext, r: PlanningResource): void 
     config: { scope: 'tasks:read' },
   }, async (request) => {
     const query = request.query as Record<string, unknown>;
-    const { data, pagination } = await r.list(ctx, principalOf(request), request.params.project_key, r.filters(query), pageRequest(query));
-    return list(data, pagination);
+    return listOf(await r.list(ctx, principalOf(request), request.params.project_key, r.filters(query), pageRequest(query)));
   });
 
   app.post(collection, {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { invalid } from '../../http/errors.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
@@ -47,10 +47,7 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(Project)), ...errorResponses() },
     },
     config: { scope: 'projects:read' },
-  }, async (request) => {
-    const { data, pagination } = await projects.listProjects(ctx, principalOf(request), pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await projects.listProjects(ctx, principalOf(request), pageRequest(request.query))));
 
   app.post('/api/v1/projects/', {
     schema: {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
@@ -26,8 +26,7 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'workflows:read' },
   }, async (request) => {
     const { project, category } = request.query;
-    const { data, pagination } = await statuses.listStatuses(ctx, principalOf(request), { project, category }, pageRequest(request.query));
-    return list(data, pagination);
+    return listOf(await statuses.listStatuses(ctx, principalOf(request), { project, category }, pageRequest(request.query)));
   });
 
   app.post('/api/v1/statuses/', {
