@@ -1,9 +1,9 @@
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import { notFound } from '../../http/errors.ts';
+import { foundOr404 } from '../../http/errors.ts';
 import { type PageRequest } from '../../http/pagination.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorize } from '../../policy/index.ts';
 import type { TaskRef } from '../tasks/task.repository.ts';
@@ -34,19 +34,16 @@ function present(row: repo.AttachmentRow): AttachmentJson {
 
 /** The attachment if its task is visible to the caller, with the caller's project role (404 otherwise). */
 async function visibleAttachment(ctx: AppContext, principal: Principal, id: number) {
-  const row = await repo.findVisibleAttachment(ctx.db, principal, id);
-  if (!row) throw notFound('Attachment');
-  return row;
+  return foundOr404(repo.findVisibleAttachment(ctx.db, principal, id), 'Attachment');
 }
 
 export async function listAttachments(ctx: AppContext, principal: Principal, taskKey: string, page: PageRequest) {
   const task = await visibleTask(ctx, principal, taskKey);
-  const { rows, pagination } = await paginate(repo.attachmentsOfTask(ctx.db, task.id), page, {
+  return presentPage(repo.attachmentsOfTask(ctx.db, task.id), page, {
     idColumn: 'a.id',
     orderable: { created_at: 'a.created_at', filename: 'a.filename', size: 'a.size' },
     defaultOrdering: 'created_at',
-  });
-  return { data: rows.map(present), pagination };
+  }, present);
 }
 
 export async function getAttachment(ctx: AppContext, principal: Principal, id: number): Promise<AttachmentJson> {

@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { recordEvent } from '../../events/record-event.ts';
-import { notFound } from '../../http/errors.ts';
+import { foundOr404 } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import { recordActivities } from '../activity/activity.repository.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -31,26 +31,22 @@ function present(row: repo.CommentRow): CommentJson {
 }
 
 async function loadComment(db: Executor, id: number): Promise<CommentJson> {
-  const row = await repo.findComment(db, id);
-  if (!row) throw notFound('Comment');
+  const row = await foundOr404(repo.findComment(db, id), 'Comment');
   return present(row);
 }
 
 /** The comment if its task is visible to the caller, with the caller's project role (404 otherwise). */
 async function visibleComment(ctx: AppContext, principal: Principal, id: number) {
-  const found = await repo.findVisibleComment(ctx.db, principal, id);
-  if (!found) throw notFound('Comment');
-  return found;
+  return foundOr404(repo.findVisibleComment(ctx.db, principal, id), 'Comment');
 }
 
 export async function listComments(ctx: AppContext, principal: Principal, taskKey: string, page: PageRequest) {
   const task = await visibleTask(ctx, principal, taskKey);
-  const { rows, pagination } = await paginate(repo.commentsOfTask(ctx.db, task.id), page, {
+  return presentPage(repo.commentsOfTask(ctx.db, task.id), page, {
     idColumn: 'c.id',
     orderable: { created_at: 'c.created_at' },
     defaultOrdering: 'created_at',
-  });
-  return { data: rows.map(present), pagination };
+  }, present);
 }
 
 export async function getComment(ctx: AppContext, principal: Principal, id: number): Promise<CommentJson> {

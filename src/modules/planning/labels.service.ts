@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import { type Executor, isUniqueViolation } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
-import { notFound } from '../../http/errors.ts';
+import { foundOr404 } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
@@ -21,14 +21,11 @@ export type LabelFields = repo.LabelValues;
 export async function listLabels(ctx: AppContext, principal: Principal, projectKey: string, page: PageRequest) {
   const project = await projectFor(ctx.db, principal, { key: projectKey });
   const query = repo.labelsOfProject(ctx.db, principal, project.id);
-  const { rows, pagination } = await paginate(query, page, { idColumn: 'l.id', orderable: ORDERABLE, defaultOrdering: 'name' });
-  return { data: rows.map(presentLabel), pagination };
+  return presentPage(query, page, { idColumn: 'l.id', orderable: ORDERABLE, defaultOrdering: 'name' }, presentLabel);
 }
 
 async function findLabel(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findVisibleLabel(db, principal, id);
-  if (!row) throw notFound('Label');
-  return row;
+  return foundOr404(repo.findVisibleLabel(db, principal, id), 'Label');
 }
 
 export async function getLabel(ctx: AppContext, principal: Principal, id: number) {

@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import { type Executor, isUniqueViolation } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
-import { notFound } from '../../http/errors.ts';
+import { foundOr404 } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
@@ -33,14 +33,11 @@ export async function listMilestones(
 ) {
   const project = await projectFor(ctx.db, principal, { key: projectKey });
   const query = repo.milestonesOfProject(ctx.db, principal, project.id, filters.state);
-  const { rows, pagination } = await paginate(query, page, { idColumn: 'm.id', orderable: ORDERABLE, defaultOrdering: 'due_date' });
-  return { data: rows.map(presentMilestone), pagination };
+  return presentPage(query, page, { idColumn: 'm.id', orderable: ORDERABLE, defaultOrdering: 'due_date' }, presentMilestone);
 }
 
 async function findMilestone(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findVisibleMilestone(db, principal, id);
-  if (!row) throw notFound('Milestone');
-  return row;
+  return foundOr404(repo.findVisibleMilestone(db, principal, id), 'Milestone');
 }
 
 export async function getMilestone(ctx: AppContext, principal: Principal, id: number) {

@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import { type Executor, isUniqueViolation } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
-import { ApiError, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, foundOr404, invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
@@ -28,14 +28,11 @@ const PLANNING = 'labels, milestones and sprints';
 export async function listSprints(ctx: AppContext, principal: Principal, projectKey: string, filters: { state?: SprintFields['state'] }, page: PageRequest) {
   const project = await projectFor(ctx.db, principal, { key: projectKey });
   const query = repo.sprintsOfProject(ctx.db, principal, project.id, filters.state);
-  const { rows, pagination } = await paginate(query, page, { idColumn: 'sp.id', orderable: ORDERABLE, defaultOrdering: 'start_date' });
-  return { data: rows.map(presentSprint), pagination };
+  return presentPage(query, page, { idColumn: 'sp.id', orderable: ORDERABLE, defaultOrdering: 'start_date' }, presentSprint);
 }
 
 async function findSprint(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findVisibleSprint(db, principal, id);
-  if (!row) throw notFound('Sprint');
-  return row;
+  return foundOr404(repo.findVisibleSprint(db, principal, id), 'Sprint');
 }
 
 export async function getSprint(ctx: AppContext, principal: Principal, id: number) {

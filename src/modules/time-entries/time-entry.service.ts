@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import { notFound } from '../../http/errors.ts';
+import { foundOr404 } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorize } from '../../policy/index.ts';
@@ -30,15 +30,12 @@ function present(row: repo.EntryRow): TimeEntryJson {
 }
 
 async function loadEntry(db: Executor, id: number): Promise<TimeEntryJson> {
-  const row = await repo.findEntry(db, id);
-  if (!row) throw notFound('Time entry');
+  const row = await foundOr404(repo.findEntry(db, id), 'Time entry');
   return present(row);
 }
 
 async function visibleEntry(ctx: AppContext, principal: Principal, id: number) {
-  const found = await repo.findVisibleEntry(ctx.db, principal, id);
-  if (!found) throw notFound('Time entry');
-  return found;
+  return foundOr404(repo.findVisibleEntry(ctx.db, principal, id), 'Time entry');
 }
 
 /** Visible, and the caller may change it: project writers only, and only their own entries. */
@@ -50,12 +47,11 @@ async function ownEntry(ctx: AppContext, principal: Principal, id: number) {
 
 export async function listTimeEntries(ctx: AppContext, principal: Principal, taskKey: string, page: PageRequest) {
   const task = await visibleTask(ctx, principal, taskKey);
-  const { rows, pagination } = await paginate(repo.entriesOfTask(ctx.db, task.id), page, {
+  return presentPage(repo.entriesOfTask(ctx.db, task.id), page, {
     idColumn: 'e.id',
     orderable: { date: 'e.date', created_at: 'e.created_at', minutes: 'e.minutes' },
     defaultOrdering: 'date',
-  });
-  return { data: rows.map(present), pagination };
+  }, present);
 }
 
 export async function getTimeEntry(ctx: AppContext, principal: Principal, id: number): Promise<TimeEntryJson> {

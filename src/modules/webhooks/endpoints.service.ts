@@ -1,12 +1,12 @@
 import { signatureMatches } from '@tasktracker/webhooks';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { decryptSecret, encryptSecret, newSigningSecret, secretKey } from '../../crypto/secret-box.ts';
 import { EVENT_CATALOG, SUBSCRIBABLE_EVENT_TYPES } from '../../events/catalog.ts';
 import { originFromPrincipal, recordEvent } from '../../events/record-event.ts';
-import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, forbidden, foundOr404, invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import { authorizeSpanning, bindableProject, endpointFor } from '../../policy/index.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -75,12 +75,11 @@ async function checkedUrl(ctx: AppContext, url: string): Promise<string> {
 }
 
 export async function listEndpoints(ctx: AppContext, principal: Principal, page: PageRequest) {
-  const { rows, pagination } = await paginate(repo.endpointsVisibleTo(ctx.db, principal), page, {
+  return presentPage(repo.endpointsVisibleTo(ctx.db, principal), page, {
     idColumn: 'e.id',
     orderable: { id: 'e.id', created_at: 'e.created_at', url: 'e.url' },
     defaultOrdering: 'id',
-  });
-  return { data: rows.map(presentEndpoint), pagination };
+  }, presentEndpoint);
 }
 
 export async function getEndpoint(ctx: AppContext, principal: Principal, id: number) {
@@ -88,8 +87,7 @@ export async function getEndpoint(ctx: AppContext, principal: Principal, id: num
 }
 
 async function visibleEndpoint(db: Executor, principal: Principal, id: number) {
-  const endpoint = await repo.findVisibleEndpoint(db, principal, id);
-  if (!endpoint) throw notFound('Webhook endpoint');
+  const endpoint = await foundOr404(repo.findVisibleEndpoint(db, principal, id), 'Webhook endpoint');
   return presentEndpoint(endpoint);
 }
 
@@ -221,8 +219,7 @@ export async function verifySignature(
   principal: Principal,
   input: { endpoint: number; timestamp: string; signature: string; payload: string },
 ) {
-  const endpoint = await repo.findVisibleEndpointSecret(ctx.db, principal, input.endpoint);
-  if (!endpoint) throw notFound('Webhook endpoint');
+  const endpoint = await foundOr404(repo.findVisibleEndpointSecret(ctx.db, principal, input.endpoint), 'Webhook endpoint');
   const secret = decryptSecret(await secretKey(ctx), endpoint.secret_ciphertext);
   return { valid: signatureMatches(secret, input.timestamp, input.payload, input.signature) };
 }

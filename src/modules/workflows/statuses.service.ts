@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { StatusCategory } from '../../db/schema.ts';
 import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
-import { ApiError, notFound } from '../../http/errors.ts';
+import { ApiError, foundOr404 } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
@@ -31,18 +31,15 @@ export async function listStatuses(
   filters: { project?: number; category?: StatusCategory },
   page: PageRequest,
 ) {
-  const { rows, pagination } = await paginate(repo.visibleStatuses(ctx.db, principal, filters), page, {
+  return presentPage(repo.visibleStatuses(ctx.db, principal, filters), page, {
     idColumn: 's.id',
     orderable: ORDERABLE,
     defaultOrdering: 'project,position',
-  });
-  return { data: rows.map(presentStatus), pagination };
+  }, presentStatus);
 }
 
 async function findStatus(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findVisibleStatus(db, principal, id);
-  if (!row) throw notFound('Status');
-  return row;
+  return foundOr404(repo.findVisibleStatus(db, principal, id), 'Status');
 }
 
 export async function getStatus(ctx: AppContext, principal: Principal, id: number) {

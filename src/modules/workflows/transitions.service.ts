@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.ts';
 import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
-import { ApiError, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, foundOr404, invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
@@ -17,18 +17,15 @@ const ORDERABLE = { id: 't.id', workflow: 't.workflow_id', name: 't.name', creat
 const CONFIGURATION = 'statuses, transitions and workflows';
 
 export async function listTransitions(ctx: AppContext, principal: Principal, filters: { workflow?: number }, page: PageRequest) {
-  const { rows, pagination } = await paginate(repo.visibleTransitions(ctx.db, principal, filters), page, {
+  return presentPage(repo.visibleTransitions(ctx.db, principal, filters), page, {
     idColumn: 't.id',
     orderable: ORDERABLE,
     defaultOrdering: 'workflow',
-  });
-  return { data: rows.map(presentTransition), pagination };
+  }, presentTransition);
 }
 
 async function findTransition(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findVisibleTransition(db, principal, id);
-  if (!row) throw notFound('Transition');
-  return row;
+  return foundOr404(repo.findVisibleTransition(db, principal, id), 'Transition');
 }
 
 export async function getTransition(ctx: AppContext, principal: Principal, id: number) {
@@ -36,9 +33,7 @@ export async function getTransition(ctx: AppContext, principal: Principal, id: n
 }
 
 async function findWorkflow(db: Executor, principal: Principal, id: number) {
-  const row = await findVisibleWorkflow(db, principal, id);
-  if (!row) throw notFound('Workflow');
-  return row;
+  return foundOr404(findVisibleWorkflow(db, principal, id), 'Workflow');
 }
 
 /** Both ends must be distinct statuses of the workflow's own project; returns their names. */
