@@ -8,6 +8,7 @@ import { removeStoredFiles } from '../attachments/attachment.files.ts';
 import { storageNamesOf } from '../attachments/attachment.repository.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorize, WORKSPACE } from '../../policy/index.ts';
+import { visibleOne } from '../../policy/visible-one.ts';
 import { provisionProjectDefaults } from '../workflows/defaults.ts';
 import { insertMembership } from './memberships.repository.ts';
 import { presentProject } from './projects.presenter.ts';
@@ -38,14 +39,7 @@ export async function listProjects(ctx: AppContext, principal: Principal, page: 
   }, presentProject);
 }
 
-export async function getProject(ctx: AppContext, principal: Principal, id: number) {
-  return visibleProject(ctx.db, principal, id);
-}
-
-async function visibleProject(db: Executor, principal: Principal, id: number) {
-  const row = await foundOr404(repo.findVisibleProject(db, principal, id), 'Project');
-  return presentProject(row);
-}
+export const getProject = visibleOne('Project', repo.findVisibleProject, presentProject).read;
 
 export type ProjectJson = ReturnType<typeof presentProject>;
 
@@ -71,7 +65,7 @@ export async function createProject(tx: Tx, principal: Principal, input: Project
   }
   await insertMembership(tx.db, { project_id: id, user_id: principal.userId, role: 'admin', at: now });
   await provisionProjectDefaults(tx.db, id, now);
-  return visibleProject(tx.db, principal, id);
+  return getProject(tx, principal, id);
 }
 
 const DEFAULT_REFERENCES = [
@@ -107,7 +101,7 @@ export async function updateProject(tx: Tx, principal: Principal, id: number, ch
     throw invalid({ key: 'is immutable after creation' }, 'A project key cannot be changed.');
   }
   await repo.updateProjectSettings(tx.db, id, await settingsOf(tx.db, id, changes, mode), tx.clock.nowIso());
-  return visibleProject(tx.db, principal, id);
+  return getProject(tx, principal, id);
 }
 
 /**
