@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
@@ -90,8 +90,7 @@ function registerDefinitionRoutes(app: Api, ctx: AppContext): void {
     config: write,
   }, async (request, reply) => {
     const caller = callerOf(request);
-    await inTransaction(ctx, (tx) => fields.deleteField(tx, caller, request.params.id));
-    return reply.code(204).send(null);
+    return commitNoContent(ctx, reply, (tx) => fields.deleteField(tx, caller, request.params.id));
   });
 }
 

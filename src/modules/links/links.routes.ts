@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, ListEnvelope } from '../../http/schemas.ts';
@@ -59,7 +59,6 @@ export function registerLinkRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'tasks:write' },
   }, async (request, reply) => {
     const caller = callerOf(request);
-    await inTransaction(ctx, (tx) => links.deleteLink(tx, caller, request.params.task_key, request.params.id));
-    return reply.code(204).send(null);
+    return commitNoContent(ctx, reply, (tx) => links.deleteLink(tx, caller, request.params.task_key, request.params.id));
   });
 }

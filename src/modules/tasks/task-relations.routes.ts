@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
@@ -87,10 +87,7 @@ export function registerFollowerRoutes(app: Api, ctx: AppContext): void {
       response: { 204: Type.Null({ description: 'Not following' }), ...errorResponses(404) },
     },
     config: write,
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => unfollow(tx, principalOf(request), request.params.task_key));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => unfollow(tx, principalOf(request), request.params.task_key)));
 
   app.get('/api/v1/tasks/:task_key/followers/', {
     schema: {

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
@@ -93,10 +93,7 @@ function registerTransitionRoutes(app: Api, ctx: AppContext): void {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
     },
     config: { scope: 'workflows:write' },
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => transitions.deleteTransition(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => transitions.deleteTransition(tx, principalOf(request), request.params.id)));
 }
 
 function registerWorkflowDefinitionRoutes(app: Api, ctx: AppContext): void {
@@ -156,10 +153,7 @@ function registerWorkflowDefinitionRoutes(app: Api, ctx: AppContext): void {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404, 409) },
     },
     config: { scope: 'workflows:write' },
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => workflows.deleteWorkflow(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => workflows.deleteWorkflow(tx, principalOf(request), request.params.id)));
 }
 
 function registerProjectOptionRoutes(app: Api, ctx: AppContext): void {
