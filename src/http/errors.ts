@@ -57,6 +57,13 @@ export class ApiError extends Error {
 
 export const notFound = (what = 'Resource'): ApiError => new ApiError('NOT_FOUND', `${what} not found.`);
 
+/** What a repository lookup found; nothing found is a 404 naming `what`. */
+export async function foundOr404<T>(lookup: Promise<T | undefined>, what: string): Promise<T> {
+  const found = await lookup;
+  if (!found) throw notFound(what);
+  return found;
+}
+
 export const forbidden = (message: string): ApiError => new ApiError('FORBIDDEN', message);
 
 /** Longest piece of a caller's input (a field name, a path) an error repeats back. */

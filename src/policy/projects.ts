@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.ts';
-import { notFound } from '../http/errors.ts';
+import { foundOr404, notFound } from '../http/errors.ts';
 import { visibleProjectsOf } from '../modules/auth/auth-cache.ts';
 import type { Principal } from '../modules/auth/principal.ts';
 import { type Action, authorize } from './authorize.ts';
@@ -16,8 +16,7 @@ export async function projectFor(
   action: Extract<Action, 'project.read' | 'project.contribute' | 'project.administer'> = 'project.read',
   what?: string,
 ): Promise<ProjectRef> {
-  const project = await findVisibleProjectRef(db, principal, by);
-  if (!project) throw notFound('Project');
+  const project = await foundOr404(findVisibleProjectRef(db, principal, by), 'Project');
   authorize(principal, action, { kind: 'project', project }, what);
   return project;
 }

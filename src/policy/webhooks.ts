@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.ts';
-import { forbidden, notFound } from '../http/errors.ts';
+import { forbidden, foundOr404 } from '../http/errors.ts';
 import type { Principal } from '../modules/auth/principal.ts';
 import { type EndpointRow, findVisibleEndpoint } from '../modules/webhooks/webhooks.repository.ts';
 import { recordGrant } from './authorize.ts';
@@ -13,8 +13,7 @@ import { isMemberOf } from './visibility.repository.ts';
  * rights on its project; an endpoint spanning projects is managed by whoever sees it.
  */
 export async function endpointFor(db: Executor, principal: Principal, id: number, action: 'read' | 'manage'): Promise<EndpointRow> {
-  const endpoint = await findVisibleEndpoint(db, principal, id);
-  if (!endpoint) throw notFound('Webhook endpoint');
+  const endpoint = await foundOr404(findVisibleEndpoint(db, principal, id), 'Webhook endpoint');
   if (action === 'manage') {
     if (endpoint.project_id !== null) await projectFor(db, principal, { id: endpoint.project_id }, 'project.administer', 'webhook endpoints');
     recordGrant(principal, { action: 'endpoint.manage', endpoint: id });

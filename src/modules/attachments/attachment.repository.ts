@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { AttachmentsTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
+import { recordsOfTaskQueries } from '../tasks/records-of-task.repository.ts';
 import { visibleTasks } from '../tasks/task.repository.ts';
 
 const COLUMNS = [
@@ -26,23 +27,17 @@ function selectAttachments(db: Executor) {
     .select(COLUMNS);
 }
 
-export type AttachmentRow = NonNullable<Awaited<ReturnType<typeof findAttachment>>>;
-
-export const attachmentsOfTask = (db: Executor, taskId: number) => selectAttachments(db).where('a.task_id', '=', taskId);
-
-export function findAttachment(db: Executor, id: number) {
-  return selectAttachments(db).where('a.id', '=', id).executeTakeFirst();
-}
-
-/** The attachment if its task is in a project the caller sees, with the caller's role there. */
-export function findVisibleAttachment(db: Executor, principal: Principal, id: number) {
+/** All of it, with the caller's role in the task's project: whether it may delete the attachment. */
+function visibleAttachments(db: Executor, principal: Principal) {
   return visibleTasks(db, principal)
     .innerJoin('attachments as a', 'a.task_id', 't.id')
     .leftJoin('users as u', 'u.id', 'a.uploaded_by')
-    .select([...COLUMNS, 'p.id as project_id', 'pm.role'])
-    .where('a.id', '=', id)
-    .executeTakeFirst();
+    .select([...COLUMNS, 'p.id as project_id', 'pm.role']);
 }
+
+export const { ofTask: attachmentsOfTask, find: findAttachment, findVisible: findVisibleAttachment } = recordsOfTaskQueries('a', selectAttachments, visibleAttachments);
+
+export type AttachmentRow = NonNullable<Awaited<ReturnType<typeof findAttachment>>>;
 
 export type AttachmentValues = Omit<Insertable<AttachmentsTable>, 'id'>;
 

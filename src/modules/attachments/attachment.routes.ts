@@ -3,9 +3,9 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { claimIdempotencyKey, sendStoredResponse } from '../../http/idempotency.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
@@ -40,10 +40,7 @@ export function registerAttachmentRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(Attachment)), ...errorResponses(404) },
     },
     config: read,
-  }, async (request) => {
-    const { data, pagination } = await attachments.listAttachments(ctx, principalOf(request), request.params.task_key, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await attachments.listAttachments(ctx, principalOf(request), request.params.task_key, pageRequest(request.query))));
 
   // Multipart parsing exists only in this scope: every other route keeps accepting JSON alone.
   app.register(async (plain) => registerUploadRoute(plain.withTypeProvider<TypeBoxTypeProvider>(), ctx));
@@ -63,10 +60,7 @@ export function registerAttachmentRoutes(app: Api, ctx: AppContext): void {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
     },
     config: write,
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => attachments.deleteAttachment(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => attachments.deleteAttachment(tx, principalOf(request), request.params.id)));
 }
 
 /** The upload, in a scope of its own where multipart/form-data is the only accepted body. */

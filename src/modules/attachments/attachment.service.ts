@@ -1,13 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import { notFound } from '../../http/errors.ts';
-import { type PageRequest } from '../../http/pagination.ts';
-import { paginate } from '../../db/paginate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorize } from '../../policy/index.ts';
+import { recordsOfTask } from '../tasks/records-of-task.ts';
 import type { TaskRef } from '../tasks/task.repository.ts';
-import { lockExistingTask, visibleTask } from '../tasks/task.service.ts';
+import { lockExistingTask } from '../tasks/task.service.ts';
 import { removeStoredFiles, type StoredFile, storagePath } from './attachment.files.ts';
 import * as repo from './attachment.repository.ts';
 import type { Attachment } from './attachment.schemas.ts';
@@ -32,25 +30,14 @@ function present(row: repo.AttachmentRow): AttachmentJson {
   };
 }
 
-/** The attachment if its task is visible to the caller, with the caller's project role (404 otherwise). */
-async function visibleAttachment(ctx: AppContext, principal: Principal, id: number) {
-  const row = await repo.findVisibleAttachment(ctx.db, principal, id);
-  if (!row) throw notFound('Attachment');
-  return row;
-}
+const PAGING = { idColumn: 'a.id', orderable: { created_at: 'a.created_at', filename: 'a.filename', size: 'a.size' }, defaultOrdering: 'created_at' };
+const QUERIES = { ofTask: repo.attachmentsOfTask, find: repo.findAttachment, findVisible: repo.findVisibleAttachment };
+const records = recordsOfTask('Attachment', QUERIES, PAGING, present);
 
-export async function listAttachments(ctx: AppContext, principal: Principal, taskKey: string, page: PageRequest) {
-  const task = await visibleTask(ctx, principal, taskKey);
-  const { rows, pagination } = await paginate(repo.attachmentsOfTask(ctx.db, task.id), page, {
-    idColumn: 'a.id',
-    orderable: { created_at: 'a.created_at', filename: 'a.filename', size: 'a.size' },
-    defaultOrdering: 'created_at',
-  });
-  return { data: rows.map(present), pagination };
-}
+export const listAttachments = records.list;
 
 export async function getAttachment(ctx: AppContext, principal: Principal, id: number): Promise<AttachmentJson> {
-  return present(await visibleAttachment(ctx, principal, id));
+  return present(await records.visible(ctx, principal, id));
 }
 
 export interface AttachmentContent {
@@ -62,7 +49,7 @@ export interface AttachmentContent {
 }
 
 export async function attachmentContent(ctx: AppContext, principal: Principal, id: number): Promise<AttachmentContent> {
-  const row = await visibleAttachment(ctx, principal, id);
+  const row = await records.visible(ctx, principal, id);
   return { path: storagePath(ctx, row.storage_name), filename: row.filename, contentType: row.content_type, size: Number(row.size), sha256: row.sha256 };
 }
 
@@ -89,11 +76,11 @@ export async function recordUpload(tx: Tx, principal: Principal, task: TaskRef, 
     uploaded_by: principal.userId,
     created_at: tx.clock.nowIso(),
   });
-  return present((await repo.findAttachment(tx.db, id))!);
+  return records.load(tx.db, id);
 }
 
 export async function deleteAttachment(tx: Tx, principal: Principal, id: number): Promise<void> {
-  const row = await visibleAttachment(tx, principal, id);
+  const row = await records.visible(tx, principal, id);
   authorize(principal, 'item.delete', { kind: 'item', project: { id: row.project_id, role: row.role }, authorId: row.uploaded_by }, 'the attachment');
   await repo.deleteAttachment(tx.db, id);
   // After the commit: a failed removal leaves an orphan for the sweep, never a row without its file.

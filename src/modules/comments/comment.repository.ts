@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
+import { recordsOfTaskQueries } from '../tasks/records-of-task.repository.ts';
 import { visibleTasks } from '../tasks/task.repository.ts';
 
 /** A task's comments with their task key and author, for pages and single reads. */
@@ -11,22 +12,14 @@ function selectComments(db: Executor) {
     .select(['c.id', 't.key as task_key', 'c.author_id', 'u.name as author_name', 'c.body', 'c.created_at', 'c.updated_at', 'c.edited_at']);
 }
 
+/** With the caller's role in the task's project: whether it may edit or delete the comment. */
+function visibleComments(db: Executor, principal: Principal) {
+  return visibleTasks(db, principal).innerJoin('comments as c', 'c.task_id', 't.id').select(['c.id', 'c.author_id', 'c.body', 'p.id as project_id', 'pm.role']);
+}
+
+export const { ofTask: commentsOfTask, find: findComment, findVisible: findVisibleComment } = recordsOfTaskQueries('c', selectComments, visibleComments);
+
 export type CommentRow = NonNullable<Awaited<ReturnType<typeof findComment>>>;
-
-export const commentsOfTask = (db: Executor, taskId: number) => selectComments(db).where('c.task_id', '=', taskId);
-
-export function findComment(db: Executor, id: number) {
-  return selectComments(db).where('c.id', '=', id).executeTakeFirst();
-}
-
-/** The comment if its task is in a project the caller sees, with the caller's role there. */
-export function findVisibleComment(db: Executor, principal: Principal, id: number) {
-  return visibleTasks(db, principal)
-    .innerJoin('comments as c', 'c.task_id', 't.id')
-    .select(['c.id', 'c.author_id', 'c.body', 'p.id as project_id', 'pm.role'])
-    .where('c.id', '=', id)
-    .executeTakeFirst();
-}
 
 export async function insertComment(db: Executor, values: { task_id: number; author_id: number; body: string; at: string }): Promise<number> {
   const { at, ...rest } = values;

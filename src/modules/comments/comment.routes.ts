@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
-import { originFromPrincipal } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
+import { callerOf } from '../tasks/task.http.ts';
 import { UserRef } from '../accounts/user.schemas.ts';
 import { TaskKeyParams } from '../tasks/task.schemas.ts';
 import { Comment, CommentBody, type CommentJson, CommentListQuery } from './comment.schemas.ts';
@@ -30,10 +30,7 @@ export function registerCommentRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(Comment)), ...errorResponses(404) },
     },
     config: read,
-  }, async (request) => {
-    const { data, pagination } = await comments.listComments(ctx, principalOf(request), request.params.task_key, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await comments.listComments(ctx, principalOf(request), request.params.task_key, pageRequest(request.query))));
 
   app.post('/api/v1/tasks/:task_key/comments/', {
     schema: {
@@ -46,9 +43,8 @@ export function registerCommentRoutes(app: Api, ctx: AppContext): void {
     },
     config: write,
   }, async (request, reply) => {
-    const principal = principalOf(request);
+    const caller = callerOf(request);
     reply.code(201);
-    const caller = { principal, origin: originFromPrincipal(principal, request.id) };
     return commitWrite(ctx, request, reply, (tx) => comments.createComment(tx, caller, request.params.task_key, request.body.body), ok<CommentJson>);
   });
 
@@ -78,8 +74,5 @@ export function registerCommentRoutes(app: Api, ctx: AppContext): void {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
     },
     config: write,
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => comments.deleteComment(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => comments.deleteComment(tx, principalOf(request), request.params.id)));
 }

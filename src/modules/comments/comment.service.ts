@@ -1,14 +1,10 @@
-import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { recordEvent } from '../../events/record-event.ts';
-import { notFound } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
 import { recordActivities } from '../activity/activity.repository.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorize } from '../../policy/index.ts';
-import { type Caller, lockExistingTask, visibleTask, writableTask } from '../tasks/task.service.ts';
+import { recordsOfTask } from '../tasks/records-of-task.ts';
+import { type Caller, lockExistingTask, writableTask } from '../tasks/task.service.ts';
 import * as repo from './comment.repository.ts';
 import type { CommentJson } from './comment.schemas.ts';
 
@@ -30,40 +26,19 @@ function present(row: repo.CommentRow): CommentJson {
   };
 }
 
-async function loadComment(db: Executor, id: number): Promise<CommentJson> {
-  const row = await repo.findComment(db, id);
-  if (!row) throw notFound('Comment');
-  return present(row);
-}
+const PAGING = { idColumn: 'c.id', orderable: { created_at: 'c.created_at' }, defaultOrdering: 'created_at' };
+const QUERIES = { ofTask: repo.commentsOfTask, find: repo.findComment, findVisible: repo.findVisibleComment };
+const records = recordsOfTask('Comment', QUERIES, PAGING, present);
 
-/** The comment if its task is visible to the caller, with the caller's project role (404 otherwise). */
-async function visibleComment(ctx: AppContext, principal: Principal, id: number) {
-  const found = await repo.findVisibleComment(ctx.db, principal, id);
-  if (!found) throw notFound('Comment');
-  return found;
-}
-
-export async function listComments(ctx: AppContext, principal: Principal, taskKey: string, page: PageRequest) {
-  const task = await visibleTask(ctx, principal, taskKey);
-  const { rows, pagination } = await paginate(repo.commentsOfTask(ctx.db, task.id), page, {
-    idColumn: 'c.id',
-    orderable: { created_at: 'c.created_at' },
-    defaultOrdering: 'created_at',
-  });
-  return { data: rows.map(present), pagination };
-}
-
-export async function getComment(ctx: AppContext, principal: Principal, id: number): Promise<CommentJson> {
-  await visibleComment(ctx, principal, id);
-  return loadComment(ctx.db, id);
-}
+export const listComments = records.list;
+export const getComment = records.get;
 
 export async function createComment(tx: Tx, caller: Caller, taskKey: string, body: string): Promise<CommentJson> {
   const task = await writableTask(tx, caller.principal, taskKey);
   const { title } = await lockExistingTask(tx.db, tx, task.id);
   const now = tx.clock.nowIso();
   const id = await repo.insertComment(tx.db, { task_id: task.id, author_id: caller.principal.userId, body, at: now });
-  const comment = await loadComment(tx.db, id);
+  const comment = await records.load(tx.db, id);
   await recordActivities(tx.db, [{ task_id: task.id, actor_id: caller.principal.userId, action: 'commented', field: null, from_value: null, to_value: JSON.stringify(id), created_at: now }]);
   await recordEvent(tx.db, {
     type: 'comment.created',
@@ -76,15 +51,15 @@ export async function createComment(tx: Tx, caller: Caller, taskKey: string, bod
 }
 
 export async function updateComment(tx: Tx, principal: Principal, id: number, body: string): Promise<CommentJson> {
-  const found = await visibleComment(tx, principal, id);
+  const found = await records.visible(tx, principal, id);
   authorize(principal, 'item.edit', { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.author_id }, 'the comment');
   // The same text again is not an edit: nothing changes, `edited` stays as it was.
   if (found.body !== body) await repo.updateCommentBody(tx.db, id, body, tx.clock.nowIso());
-  return loadComment(tx.db, id);
+  return records.load(tx.db, id);
 }
 
 export async function deleteComment(tx: Tx, principal: Principal, id: number): Promise<void> {
-  const found = await visibleComment(tx, principal, id);
+  const found = await records.visible(tx, principal, id);
   authorize(principal, 'item.delete', { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.author_id }, 'the comment');
   await repo.deleteComment(tx.db, id);
 }

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
-import { originFromPrincipal } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
+import { callerOf } from '../tasks/task.http.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import {
   CustomField,
@@ -45,10 +45,7 @@ function registerDefinitionRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(CustomField)), ...errorResponses(404) },
     },
     config: read,
-  }, async (request) => {
-    const { data, pagination } = await fields.listFields(ctx, principalOf(request), request.query.project, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await fields.listFields(ctx, principalOf(request), request.query.project, pageRequest(request.query))));
 
   app.post('/api/v1/custom-fields/', {
     schema: {
@@ -92,10 +89,8 @@ function registerDefinitionRoutes(app: Api, ctx: AppContext): void {
     },
     config: write,
   }, async (request, reply) => {
-    const principal = principalOf(request);
-    const caller = { principal, origin: originFromPrincipal(principal, request.id) };
-    await inTransaction(ctx, (tx) => fields.deleteField(tx, caller, request.params.id));
-    return reply.code(204).send(null);
+    const caller = callerOf(request);
+    return commitNoContent(ctx, reply, (tx) => fields.deleteField(tx, caller, request.params.id));
   });
 }
 

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import { isUniqueViolation, type Executor } from '../../db/database.ts';
 import { paginate } from '../../db/paginate.ts';
 import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
-import { ApiError, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, foundOr404, invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorize, projectFor, WORKSPACE } from '../../policy/index.ts';
@@ -52,8 +52,7 @@ async function present(db: Executor, principal: Principal, rows: FieldRow[]): Pr
 }
 
 async function presentOne(db: Executor, principal: Principal, id: number): Promise<CustomFieldJson> {
-  const row = await repo.findVisibleField(db, principal, id);
-  if (!row) throw notFound('Custom field');
+  const row = await foundOr404(repo.findVisibleField(db, principal, id), 'Custom field');
   return (await present(db, principal, [row]))[0]!;
 }
 
@@ -133,9 +132,7 @@ export async function createField(tx: Tx, principal: Principal, input: CustomFie
 
 async function lockedField(tx: Tx, principal: Principal, id: number): Promise<FieldRow> {
   await repo.lockFields(tx.db, tx.dialect, [id], 'update');
-  const field = await repo.findVisibleField(tx.db, principal, id);
-  if (!field) throw notFound('Custom field');
-  return field;
+  return foundOr404(repo.findVisibleField(tx.db, principal, id), 'Custom field');
 }
 
 /**
@@ -242,16 +239,13 @@ export async function deleteField(tx: Tx, caller: Caller, id: number): Promise<v
 
 export async function renameOption(tx: Tx, principal: Principal, optionId: number, value: string) {
   assertCanManage(principal);
-  const found = await repo.findVisibleOption(tx.db, principal, optionId);
-  if (!found) throw notFound('Option');
+  const found = await foundOr404(repo.findVisibleOption(tx.db, principal, optionId), 'Option');
   await lockedField(tx, principal, found.field);
   const clash = await repo.otherOptionWithValue(tx.db, found.field, value, optionId);
   if (clash) throw new ApiError('ALREADY_EXISTS', `The field already has an option "${value}" (option ${clash.id}).`, { field: 'value' });
   await repo.updateOption(tx.db, optionId, { value });
   await repo.updateFieldColumns(tx.db, found.field, { updated_at: tx.clock.nowIso() });
-  const option = await repo.findVisibleOption(tx.db, principal, optionId);
-  if (!option) throw notFound('Option');
-  return option;
+  return foundOr404(repo.findVisibleOption(tx.db, principal, optionId), 'Option');
 }
 
 /** Sets the order options are offered in (positions only, never stored values; see docs/domain/custom-fields.md). */

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
-import { originFromPrincipal } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
+import { callerOf } from '../tasks/task.http.ts';
 import { TaskKeyParams } from '../tasks/task.schemas.ts';
 import { LinkCreateBody, LinkListQuery, LinkParams, TaskLink, type TaskLinkJson } from './links.schemas.ts';
 import * as links from './links.service.ts';
@@ -31,9 +31,8 @@ export function registerLinkRoutes(app: Api, ctx: AppContext): void {
     },
     config: { scope: 'tasks:write' },
   }, async (request, reply) => {
-    const principal = principalOf(request);
+    const caller = callerOf(request);
     reply.code(201);
-    const caller = { principal, origin: originFromPrincipal(principal, request.id) };
     return commitWrite(ctx, request, reply, (tx) => links.createLink(tx, caller, request.params.task_key, request.body), ok<TaskLinkJson>);
   });
 
@@ -47,10 +46,7 @@ export function registerLinkRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(TaskLink)), ...errorResponses(404) },
     },
     config: { scope: 'tasks:read' },
-  }, async (request) => {
-    const { data, pagination } = await links.listLinks(ctx, principalOf(request), request.params.task_key, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await links.listLinks(ctx, principalOf(request), request.params.task_key, pageRequest(request.query))));
 
   app.delete('/api/v1/tasks/:task_key/links/:id/', {
     schema: {
@@ -62,9 +58,7 @@ export function registerLinkRoutes(app: Api, ctx: AppContext): void {
     },
     config: { scope: 'tasks:write' },
   }, async (request, reply) => {
-    const principal = principalOf(request);
-    const caller = { principal, origin: originFromPrincipal(principal, request.id) };
-    await inTransaction(ctx, (tx) => links.deleteLink(tx, caller, request.params.task_key, request.params.id));
-    return reply.code(204).send(null);
+    const caller = callerOf(request);
+    return commitNoContent(ctx, reply, (tx) => links.deleteLink(tx, caller, request.params.task_key, request.params.id));
   });
 }

@@ -2,9 +2,9 @@ import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
-import { ApiError, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, foundOr404, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest } from '../../http/pagination.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import { recordActivities } from '../activity/activity.repository.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorize } from '../../policy/index.ts';
@@ -119,19 +119,17 @@ export async function createLink(tx: Tx, caller: Caller, key: string, input: Lin
 /** The task's links whose other end the caller can see, each from this task's side. */
 export async function listLinks(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
   const task = await visibleTask(ctx, principal, key);
-  const { rows, pagination } = await paginate(repo.selectVisibleLinks(ctx.db, principal, task.id), page, {
+  return presentPage(repo.selectVisibleLinks(ctx.db, principal, task.id), page, {
     idColumn: 'l.id',
     orderable: { created_at: 'l.created_at' },
     defaultOrdering: 'created_at',
-  });
-  return { data: rows.map((row) => present(row, task.id)), pagination };
+  }, (row) => present(row, task.id));
 }
 
 /** Deletes a link through either of its tasks; a link whose other end the caller cannot see is a 404. */
 export async function deleteLink(tx: Tx, caller: Caller, key: string, linkId: number): Promise<void> {
   const task = await writableTask(tx, caller.principal, key);
-  const link = await repo.findVisibleLink(tx.db, caller.principal, task.id, linkId);
-  if (!link) throw notFound('Link');
+  const link = await foundOr404(repo.findVisibleLink(tx.db, caller.principal, task.id, linkId), 'Link');
   const otherId = sideOf(link, task.id).otherId;
   // A task deleted meanwhile took the link with it (cascade).
   if (!(await repo.holdTasks(tx.db, tx.dialect, [task.id, otherId]))) throw notFound('Link');

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { RateLimits } from '../../http/rate-limit.ts';
 import type { Api } from '../../http/types.ts';
@@ -165,8 +166,7 @@ function registerOwnAccountRoutes(app: Api, ctx: AppContext): void {
   }, async (request, reply) => {
     const principal = principalOf(request);
     const passwordHash = await people.checkPasswordChange(ctx, principal, request.body);
-    await inTransaction(ctx, (tx) => people.changePassword(tx, principal, passwordHash));
-    return reply.code(204).send(null);
+    return commitNoContent(ctx, reply, (tx) => people.changePassword(tx, principal, passwordHash));
   });
 
 
@@ -178,10 +178,7 @@ function registerOwnAccountRoutes(app: Api, ctx: AppContext): void {
   app.post('/api/console/notifications/:id/read/', {
     schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
     config: signedIn,
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => notifications.markNotificationRead(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => notifications.markNotificationRead(tx, principalOf(request), request.params.id)));
 }
 
 /** Signed in, about the organization: its name, its people and invitations. */
@@ -230,10 +227,7 @@ function registerOrganizationRoutes(app: Api, ctx: AppContext): void {
   app.delete('/api/console/invitations/:id/', {
     schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
     config: signedIn,
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => invitations.revokeInvitation(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => invitations.revokeInvitation(tx, principalOf(request), request.params.id)));
 }
 
 /** Signed in: service accounts and API tokens (one's own, or every one for owners and admins). */
@@ -262,8 +256,5 @@ function registerTokenRoutes(app: Api, ctx: AppContext): void {
   app.delete('/api/console/tokens/:id/', {
     schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
     config: signedIn,
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => tokens.revokeConsoleToken(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => tokens.revokeConsoleToken(tx, principalOf(request), request.params.id)));
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import type { WorkspaceRole } from '../../db/schema.ts';
-import { ApiError, forbidden, notFound } from '../../http/errors.ts';
+import { ApiError, forbidden, foundOr404, notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { hashToken } from '../auth/tokens.ts';
 import type { MailMessage } from '../webhooks/io.ts';
@@ -82,8 +82,7 @@ export async function revokeInvitation(tx: Tx, principal: Principal, id: number)
 }
 
 export async function lookupInvitation(ctx: AppContext, token: string) {
-  const row = await repo.findOpenInvitation(ctx.db, hashToken(token), ctx.clock.nowIso());
-  if (!row) throw notFound('Invitation (the link may have been used or have expired)');
+  const row = await foundOr404(repo.findOpenInvitation(ctx.db, hashToken(token), ctx.clock.nowIso()), 'Invitation (the link may have been used or have expired)');
   return { email: row.email, role: row.role, organization: { name: row.organization_name }, expires_at: row.expires_at };
 }
 

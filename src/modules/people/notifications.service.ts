@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import { notFound } from '../../http/errors.ts';
+import { foundOr404 } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import * as repo from '../webhooks/notifications.repository.ts';
 
@@ -14,7 +14,6 @@ export async function listOwnNotifications(ctx: AppContext, principal: Principal
 }
 
 export async function markNotificationRead(tx: Tx, principal: Principal, id: number) {
-  const row = await repo.findOwnNotification(tx.db, principal.userId, id);
-  if (!row) throw notFound('Notification');
+  const row = await foundOr404(repo.findOwnNotification(tx.db, principal.userId, id), 'Notification');
   if (!row.read_at) await repo.markNotificationRead(tx.db, id, tx.clock.nowIso());
 }

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
 import { inTransaction, type Tx } from '../../db/unit-of-work.ts';
 import type { WorkspaceRole } from '../../db/schema.ts';
-import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, forbidden, foundOr404, invalid, notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { revokeSessionsOf } from '../sessions/sessions.repository.ts';
 import { authorize, can, WORKSPACE } from '../../policy/index.ts';
@@ -30,9 +30,7 @@ export async function listPeople(ctx: AppContext, principal: Pick<Principal, 'or
 
 /** A person of the caller's organization (404 otherwise). */
 export async function personInOrg(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findPersonIn(db, principal.organizationId, id);
-  if (!row) throw notFound('Person');
-  return row;
+  return foundOr404(repo.findPersonIn(db, principal.organizationId, id), 'Person');
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { AppContext } from '../../context.ts';
-import { type Executor, isUniqueViolation } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { isUniqueViolation } from '../../db/database.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
-import { notFound } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
+import { visibleOne } from '../../policy/visible-one.ts';
 import { deleteAndDetach } from './detach.ts';
 import { nameTaken } from './planning.errors.ts';
 import { presentLabel } from './planning.presenter.ts';
@@ -21,19 +21,11 @@ export type LabelFields = repo.LabelValues;
 export async function listLabels(ctx: AppContext, principal: Principal, projectKey: string, page: PageRequest) {
   const project = await projectFor(ctx.db, principal, { key: projectKey });
   const query = repo.labelsOfProject(ctx.db, principal, project.id);
-  const { rows, pagination } = await paginate(query, page, { idColumn: 'l.id', orderable: ORDERABLE, defaultOrdering: 'name' });
-  return { data: rows.map(presentLabel), pagination };
+  return presentPage(query, page, { idColumn: 'l.id', orderable: ORDERABLE, defaultOrdering: 'name' }, presentLabel);
 }
 
-async function findLabel(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findVisibleLabel(db, principal, id);
-  if (!row) throw notFound('Label');
-  return row;
-}
-
-export async function getLabel(ctx: AppContext, principal: Principal, id: number) {
-  return presentLabel(await findLabel(ctx.db, principal, id));
-}
+const visibleLabel = visibleOne('Label', repo.findVisibleLabel, presentLabel);
+export const getLabel = visibleLabel.read;
 
 export async function createLabel(tx: Tx, principal: Principal, projectKey: string, input: Partial<LabelFields> & { name: string }) {
   const project = await projectFor(tx.db, principal, { key: projectKey }, 'project.contribute', PLANNING);
@@ -45,12 +37,12 @@ export async function createLabel(tx: Tx, principal: Principal, projectKey: stri
     if (isUniqueViolation(error)) throw nameTaken('label', input.name);
     throw error;
   }
-  return presentLabel(await findLabel(tx.db, principal, id));
+  return visibleLabel.read(tx, principal, id);
 }
 
 /** Renaming a label renames it on every task at once: tasks carry labels by reference. */
 export async function updateLabel(tx: Tx, principal: Principal, id: number, changes: Partial<LabelFields>) {
-  const current = await findLabel(tx.db, principal, id);
+  const current = await visibleLabel.find(tx, principal, id);
   await projectFor(tx.db, principal, { id: current.project_id }, 'project.contribute', PLANNING);
   const set: Partial<LabelFields> = {};
   if (changes.name !== undefined && changes.name !== current.name) set.name = changes.name;
@@ -63,12 +55,12 @@ export async function updateLabel(tx: Tx, principal: Principal, id: number, chan
     if (isUniqueViolation(error)) throw nameTaken('label', changes.name ?? current.name);
     throw error;
   }
-  return presentLabel(await findLabel(tx.db, principal, id));
+  return visibleLabel.read(tx, principal, id);
 }
 
 /** The label comes off every task that carries it, and is deleted, in one transaction. */
 export async function deleteLabel(tx: Tx, principal: Principal, id: number, origin: ActionOrigin): Promise<void> {
-  const current = await findLabel(tx.db, principal, id);
+  const current = await visibleLabel.find(tx, principal, id);
   await projectFor(tx.db, principal, { id: current.project_id }, 'project.contribute', PLANNING);
   await deleteAndDetach(tx, origin, { kind: 'label', id });
 }

@@ -1,12 +1,12 @@
 import type { AppContext } from '../../context.ts';
-import { type Executor, isUniqueViolation } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { isUniqueViolation } from '../../db/database.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
-import { notFound } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
+import { visibleOne } from '../../policy/visible-one.ts';
 import { deleteAndDetach } from './detach.ts';
 import { nameTaken } from './planning.errors.ts';
 import { presentMilestone } from './planning.presenter.ts';
@@ -33,19 +33,11 @@ export async function listMilestones(
 ) {
   const project = await projectFor(ctx.db, principal, { key: projectKey });
   const query = repo.milestonesOfProject(ctx.db, principal, project.id, filters.state);
-  const { rows, pagination } = await paginate(query, page, { idColumn: 'm.id', orderable: ORDERABLE, defaultOrdering: 'due_date' });
-  return { data: rows.map(presentMilestone), pagination };
+  return presentPage(query, page, { idColumn: 'm.id', orderable: ORDERABLE, defaultOrdering: 'due_date' }, presentMilestone);
 }
 
-async function findMilestone(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findVisibleMilestone(db, principal, id);
-  if (!row) throw notFound('Milestone');
-  return row;
-}
-
-export async function getMilestone(ctx: AppContext, principal: Principal, id: number) {
-  return presentMilestone(await findMilestone(ctx.db, principal, id));
-}
+const visibleMilestone = visibleOne('Milestone', repo.findVisibleMilestone, presentMilestone);
+export const getMilestone = visibleMilestone.read;
 
 export async function createMilestone(tx: Tx, principal: Principal, projectKey: string, input: Partial<MilestoneFields> & { name: string }) {
   const project = await projectFor(tx.db, principal, { key: projectKey }, 'project.contribute', PLANNING);
@@ -57,11 +49,11 @@ export async function createMilestone(tx: Tx, principal: Principal, projectKey: 
     if (isUniqueViolation(error)) throw nameTaken('milestone', input.name);
     throw error;
   }
-  return presentMilestone(await findMilestone(tx.db, principal, id));
+  return visibleMilestone.read(tx, principal, id);
 }
 
 export async function updateMilestone(tx: Tx, principal: Principal, id: number, changes: Partial<MilestoneFields>) {
-  const current = await findMilestone(tx.db, principal, id);
+  const current = await visibleMilestone.find(tx, principal, id);
   await projectFor(tx.db, principal, { id: current.project_id }, 'project.contribute', PLANNING);
   const set: Partial<MilestoneFields> = {};
   for (const field of ['name', 'description', 'due_date', 'state'] as const) {
@@ -74,12 +66,12 @@ export async function updateMilestone(tx: Tx, principal: Principal, id: number, 
     if (isUniqueViolation(error)) throw nameTaken('milestone', changes.name ?? current.name);
     throw error;
   }
-  return presentMilestone(await findMilestone(tx.db, principal, id));
+  return visibleMilestone.read(tx, principal, id);
 }
 
 /** Tasks in the milestone lose it (`milestone` becomes null) and the milestone is deleted, in one transaction. */
 export async function deleteMilestone(tx: Tx, principal: Principal, id: number, origin: ActionOrigin): Promise<void> {
-  const current = await findMilestone(tx.db, principal, id);
+  const current = await visibleMilestone.find(tx, principal, id);
   await projectFor(tx.db, principal, { id: current.project_id }, 'project.contribute', PLANNING);
   await deleteAndDetach(tx, origin, { kind: 'milestone', id });
 }

@@ -1,9 +1,10 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction, type Tx } from '../../db/unit-of-work.ts';
+import type { Tx } from '../../db/unit-of-work.ts';
 import { originFromPrincipal, type ActionOrigin } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { type PageRequest, type Pagination, pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
@@ -145,8 +146,7 @@ function registerResource(app: Api, ctx: AppContext, r: PlanningResource): void 
     config: { scope: 'tasks:read' },
   }, async (request) => {
     const query = request.query as Record<string, unknown>;
-    const { data, pagination } = await r.list(ctx, principalOf(request), request.params.project_key, r.filters(query), pageRequest(query));
-    return list(data, pagination);
+    return listOf(await r.list(ctx, principalOf(request), request.params.project_key, r.filters(query), pageRequest(query)));
   });
 
   app.post(collection, {
@@ -192,7 +192,6 @@ function registerResource(app: Api, ctx: AppContext, r: PlanningResource): void 
     config: { scope: 'tasks:write' },
   }, async (request, reply) => {
     const principal = principalOf(request);
-    await inTransaction(ctx, (tx) => r.remove(tx, principal, request.params.id, originFromPrincipal(principal, request.id)));
-    return reply.code(204).send(null);
+    return commitNoContent(ctx, reply, (tx) => r.remove(tx, principal, request.params.id, originFromPrincipal(principal, request.id)));
   });
 }

@@ -1,12 +1,13 @@
 import type { AppContext } from '../../context.ts';
 import { type Executor, isUniqueViolation } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
-import { ApiError, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
+import { visibleOne } from '../../policy/visible-one.ts';
 import { deleteAndDetach } from './detach.ts';
 import { nameTaken } from './planning.errors.ts';
 import { presentSprint } from './planning.presenter.ts';
@@ -28,19 +29,11 @@ const PLANNING = 'labels, milestones and sprints';
 export async function listSprints(ctx: AppContext, principal: Principal, projectKey: string, filters: { state?: SprintFields['state'] }, page: PageRequest) {
   const project = await projectFor(ctx.db, principal, { key: projectKey });
   const query = repo.sprintsOfProject(ctx.db, principal, project.id, filters.state);
-  const { rows, pagination } = await paginate(query, page, { idColumn: 'sp.id', orderable: ORDERABLE, defaultOrdering: 'start_date' });
-  return { data: rows.map(presentSprint), pagination };
+  return presentPage(query, page, { idColumn: 'sp.id', orderable: ORDERABLE, defaultOrdering: 'start_date' }, presentSprint);
 }
 
-async function findSprint(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findVisibleSprint(db, principal, id);
-  if (!row) throw notFound('Sprint');
-  return row;
-}
-
-export async function getSprint(ctx: AppContext, principal: Principal, id: number) {
-  return presentSprint(await findSprint(ctx.db, principal, id));
-}
+const visibleSprint = visibleOne('Sprint', repo.findVisibleSprint, presentSprint);
+export const getSprint = visibleSprint.read;
 
 function checkDates(start: string | null, end: string | null): void {
   // YYYY-MM-DD strings compare like the dates they name.
@@ -86,12 +79,12 @@ export async function createSprint(tx: Tx, principal: Principal, projectKey: str
   checkDates(fields.start_date, fields.end_date);
   if (fields.state === 'active') await assertNoOtherActive(tx.db, project.id, null);
   const id = await writeSprint(tx, project.id, fields.name, null, () => repo.insertSprint(tx.db, project.id, fields, tx.clock.nowIso()));
-  return presentSprint(await findSprint(tx.db, principal, id));
+  return visibleSprint.read(tx, principal, id);
 }
 
 /** Any state change is allowed (start, complete, reopen) as long as at most one sprint is active. */
 export async function updateSprint(tx: Tx, principal: Principal, id: number, changes: Partial<SprintFields>) {
-  const current = await findSprint(tx.db, principal, id);
+  const current = await visibleSprint.find(tx, principal, id);
   await projectFor(tx.db, principal, { id: current.project_id }, 'project.contribute', PLANNING);
   const set: Partial<SprintFields> = {};
   for (const field of ['name', 'goal', 'start_date', 'end_date', 'state'] as const) {
@@ -101,12 +94,12 @@ export async function updateSprint(tx: Tx, principal: Principal, id: number, cha
   checkDates(set.start_date !== undefined ? set.start_date : current.start_date, set.end_date !== undefined ? set.end_date : current.end_date);
   if (set.state === 'active') await assertNoOtherActive(tx.db, current.project_id, id);
   await writeSprint(tx, current.project_id, set.name ?? current.name, id, () => repo.updateSprintFields(tx.db, id, set, tx.clock.nowIso()));
-  return presentSprint(await findSprint(tx.db, principal, id));
+  return visibleSprint.read(tx, principal, id);
 }
 
 /** Tasks in the sprint lose it (`sprint` becomes null) and the sprint is deleted, in one transaction. */
 export async function deleteSprint(tx: Tx, principal: Principal, id: number, origin: ActionOrigin): Promise<void> {
-  const current = await findSprint(tx.db, principal, id);
+  const current = await visibleSprint.find(tx, principal, id);
   await projectFor(tx.db, principal, { id: current.project_id }, 'project.contribute', PLANNING);
   await deleteAndDetach(tx, origin, { kind: 'sprint', id });
 }

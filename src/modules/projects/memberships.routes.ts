@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
@@ -23,10 +23,7 @@ export function registerMembershipRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(Membership)), ...errorResponses() },
     },
     config: { scope: 'projects:read' },
-  }, async (request) => {
-    const { data, pagination } = await memberships.listMemberships(ctx, principalOf(request), request.query.project, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await memberships.listMemberships(ctx, principalOf(request), request.query.project, pageRequest(request.query))));
 
   app.post('/api/v1/memberships/', {
     schema: {
@@ -78,8 +75,5 @@ export function registerMembershipRoutes(app: Api, ctx: AppContext): void {
       response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(404, 409) },
     },
     config: { scope: 'projects:write' },
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => memberships.deleteMembership(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => memberships.deleteMembership(tx, principalOf(request), request.params.id)));
 }

@@ -3,7 +3,7 @@ import { isUniqueViolation, type Executor } from '../../db/database.ts';
 import { paginate } from '../../db/paginate.ts';
 import type { ProjectRole } from '../../db/schema.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import { ApiError, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, foundOr404, invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
@@ -24,9 +24,7 @@ export async function getMembership(ctx: AppContext, principal: Principal, id: n
 }
 
 async function visibleMembership(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findVisibleMembership(db, principal, id);
-  if (!row) throw notFound('Membership');
-  return row;
+  return foundOr404(repo.findVisibleMembership(db, principal, id), 'Membership');
 }
 
 export type MembershipJson = repo.MembershipRow;

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { invalid } from '../../http/errors.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
@@ -47,10 +47,7 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(Project)), ...errorResponses() },
     },
     config: { scope: 'projects:read' },
-  }, async (request) => {
-    const { data, pagination } = await projects.listProjects(ctx, principalOf(request), pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await projects.listProjects(ctx, principalOf(request), pageRequest(request.query))));
 
   app.post('/api/v1/projects/', {
     schema: {
@@ -108,8 +105,7 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'projects:write' },
   }, async (request, reply) => {
     const id = await projectIdOf(ctx, principalOf(request), request.params.id);
-    await inTransaction(ctx, (tx) => projects.deleteProject(tx, principalOf(request), id));
-    return reply.code(204).send(null);
+    return commitNoContent(ctx, reply, (tx) => projects.deleteProject(tx, principalOf(request), id));
   });
 
   registerMembershipRoutes(app, ctx);

@@ -1,13 +1,14 @@
 import type { AppContext } from '../../context.ts';
 import { type Executor, isUniqueViolation } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import { ApiError, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, foundOr404, invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import { removeStoredFiles } from '../attachments/attachment.files.ts';
 import { storageNamesOf } from '../attachments/attachment.repository.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorize, WORKSPACE } from '../../policy/index.ts';
+import { visibleOne } from '../../policy/visible-one.ts';
 import { provisionProjectDefaults } from '../workflows/defaults.ts';
 import { insertMembership } from './memberships.repository.ts';
 import { presentProject } from './projects.presenter.ts';
@@ -31,23 +32,14 @@ export interface ProjectChanges {
 const ORDERABLE = { id: 'p.id', key: 'p.key', name: 'p.name', created_at: 'p.created_at', updated_at: 'p.updated_at' };
 
 export async function listProjects(ctx: AppContext, principal: Principal, page: PageRequest) {
-  const { rows, pagination } = await paginate(repo.selectVisibleProjects(ctx.db, principal), page, {
+  return presentPage(repo.selectVisibleProjects(ctx.db, principal), page, {
     idColumn: 'p.id',
     orderable: ORDERABLE,
     defaultOrdering: 'key',
-  });
-  return { data: rows.map(presentProject), pagination };
+  }, presentProject);
 }
 
-export async function getProject(ctx: AppContext, principal: Principal, id: number) {
-  return visibleProject(ctx.db, principal, id);
-}
-
-async function visibleProject(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findVisibleProject(db, principal, id);
-  if (!row) throw notFound('Project');
-  return presentProject(row);
-}
+export const getProject = visibleOne('Project', repo.findVisibleProject, presentProject).read;
 
 export type ProjectJson = ReturnType<typeof presentProject>;
 
@@ -73,7 +65,7 @@ export async function createProject(tx: Tx, principal: Principal, input: Project
   }
   await insertMembership(tx.db, { project_id: id, user_id: principal.userId, role: 'admin', at: now });
   await provisionProjectDefaults(tx.db, id, now);
-  return visibleProject(tx.db, principal, id);
+  return getProject(tx, principal, id);
 }
 
 const DEFAULT_REFERENCES = [
@@ -103,14 +95,13 @@ async function settingsOf(db: Executor, id: number, changes: ProjectChanges, mod
 
 /** PUT replaces the writable fields (omitted description becomes empty); PATCH changes only what is sent. */
 export async function updateProject(tx: Tx, principal: Principal, id: number, changes: ProjectChanges, mode: 'put' | 'patch') {
-  const current = await repo.findVisibleProject(tx.db, principal, id);
-  if (!current) throw notFound('Project');
+  const current = await foundOr404(repo.findVisibleProject(tx.db, principal, id), 'Project');
   authorize(principal, 'project.administer', { kind: 'project', project: current }, 'the project');
   if (changes.key !== undefined && changes.key !== current.key) {
     throw invalid({ key: 'is immutable after creation' }, 'A project key cannot be changed.');
   }
   await repo.updateProjectSettings(tx.db, id, await settingsOf(tx.db, id, changes, mode), tx.clock.nowIso());
-  return visibleProject(tx.db, principal, id);
+  return getProject(tx, principal, id);
 }
 
 /**
@@ -119,8 +110,7 @@ export async function updateProject(tx: Tx, principal: Principal, id: number, ch
  * It is irreversible, so only project admins may do it.
  */
 export async function deleteProject(tx: Tx, principal: Principal, id: number): Promise<void> {
-  const current = await repo.findVisibleProject(tx.db, principal, id);
-  if (!current) throw notFound('Project');
+  const current = await foundOr404(repo.findVisibleProject(tx.db, principal, id), 'Project');
   authorize(principal, 'project.administer', { kind: 'project', project: current }, 'the project');
   await repo.lockProjectWithTasks(tx.db, tx.dialect, id);
   const files = await storageNamesOf(tx.db, { projectId: id });

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { isoFromMs } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import { ApiError, notFound } from '../../http/errors.ts';
+import { ApiError, foundOr404 } from '../../http/errors.ts';
 import { accountOf, type Principal } from '../auth/principal.ts';
 import { ALL_SCOPES } from '../auth/scopes.ts';
 import { hashToken } from '../auth/tokens.ts';
@@ -99,8 +99,7 @@ export async function principalOfSession(ctx: AppContext, token: string, options
 }
 
 export async function revokeSession(tx: Tx, userId: number, sessionId: number): Promise<void> {
-  const row = await repo.findSessionOf(tx.db, userId, sessionId);
-  if (!row) throw notFound('Session');
+  const row = await foundOr404(repo.findSessionOf(tx.db, userId, sessionId), 'Session');
   if (!row.revoked_at) await repo.revokeSessionRow(tx.db, sessionId, tx.clock.nowIso());
 }
 

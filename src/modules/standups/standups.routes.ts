@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
@@ -56,10 +56,7 @@ function registerEntryRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(StandupEntry)), ...errorResponses() },
     },
     config: read,
-  }, async (request) => {
-    const { data, pagination } = await standups.listEntries(ctx, principalOf(request), request.query, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await standups.listEntries(ctx, principalOf(request), request.query, pageRequest(request.query))));
 
   app.get('/api/v1/standups/me/', {
     schema: {
@@ -123,10 +120,7 @@ function registerTeamRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(TeamBlocker)), ...errorResponses() },
     },
     config: read,
-  }, async (request) => {
-    const { data, pagination } = await listBlockers(ctx, principalOf(request), pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await listBlockers(ctx, principalOf(request), pageRequest(request.query))));
 
   app.get('/api/v1/standups/worklist/:user_id/', {
     schema: {
@@ -138,10 +132,7 @@ function registerTeamRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(WorklistItem)), ...errorResponses(404) },
     },
     config: read,
-  }, async (request) => {
-    const { data, pagination } = await standups.worklist(ctx, principalOf(request), request.params.user_id, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await standups.worklist(ctx, principalOf(request), request.params.user_id, pageRequest(request.query))));
 
   app.get('/api/v1/standups/history/:user_id/', {
     schema: {
@@ -153,10 +144,7 @@ function registerTeamRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(StandupEntry)), ...errorResponses(404) },
     },
     config: read,
-  }, async (request) => {
-    const { data, pagination } = await standups.history(ctx, principalOf(request), request.params.user_id, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await standups.history(ctx, principalOf(request), request.params.user_id, pageRequest(request.query))));
 
 }
 

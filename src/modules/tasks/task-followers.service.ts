@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -25,10 +25,9 @@ export async function unfollow(tx: Tx, principal: Principal, key: string): Promi
 
 export async function listFollowers(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
   const ref = await visibleTask(ctx, principal, key);
-  const { rows, pagination } = await paginate(repo.followersOfTask(ctx.db, ref.id), page, {
+  return presentPage(repo.followersOfTask(ctx.db, ref.id), page, {
     idColumn: 'f.id',
     orderable: { followed_at: 'f.created_at' },
     defaultOrdering: 'followed_at',
-  });
-  return { data: rows.map(({ id: _id, ...follower }) => follower), pagination };
+  }, ({ id: _id, ...follower }) => follower);
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
@@ -27,10 +27,7 @@ export function registerProjectTaskRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(Task)), ...errorResponses(404) },
     },
     config: read,
-  }, async (request) => {
-    const { data, pagination } = await listTasks(ctx, principalOf(request), request.params.project_key, request.query, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await listTasks(ctx, principalOf(request), request.params.project_key, request.query, pageRequest(request.query))));
 
   app.post('/api/v1/projects/:project_key/tasks/', {
     schema: {

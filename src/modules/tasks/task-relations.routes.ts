@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { Envelope, errorResponses, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
@@ -37,10 +37,7 @@ export function registerActivityRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(TaskActivity)), ...errorResponses(404) },
     },
     config: read,
-  }, async (request) => {
-    const { data, pagination } = await listActivities(ctx, principalOf(request), request.params.task_key, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await listActivities(ctx, principalOf(request), request.params.task_key, pageRequest(request.query))));
 }
 
 export function registerSubtaskRoutes(app: Api, ctx: AppContext): void {
@@ -53,10 +50,7 @@ export function registerSubtaskRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(Task)), ...errorResponses(404) },
     },
     config: read,
-  }, async (request) => {
-    const { data, pagination } = await listSubtasks(ctx, principalOf(request), request.params.task_key, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await listSubtasks(ctx, principalOf(request), request.params.task_key, pageRequest(request.query))));
 
   app.post('/api/v1/tasks/:task_key/subtasks/', {
     schema: {
@@ -93,10 +87,7 @@ export function registerFollowerRoutes(app: Api, ctx: AppContext): void {
       response: { 204: Type.Null({ description: 'Not following' }), ...errorResponses(404) },
     },
     config: write,
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => unfollow(tx, principalOf(request), request.params.task_key));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => unfollow(tx, principalOf(request), request.params.task_key)));
 
   app.get('/api/v1/tasks/:task_key/followers/', {
     schema: {
@@ -107,8 +98,5 @@ export function registerFollowerRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(TaskFollower)), ...errorResponses(404) },
     },
     config: read,
-  }, async (request) => {
-    const { data, pagination } = await listFollowers(ctx, principalOf(request), request.params.task_key, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await listFollowers(ctx, principalOf(request), request.params.task_key, pageRequest(request.query))));
 }

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
 import { confirmedPrincipal } from '../../http/auth-hook.ts';
 import { ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
@@ -65,10 +65,7 @@ function registerTaskItemRoutes(app: Api, ctx: AppContext): void {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404, 412) },
     },
     config: write,
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => deleteTask(tx, callerOf(request), request.params.task_key, request.headers['if-match']));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => deleteTask(tx, callerOf(request), request.params.task_key, request.headers['if-match'])));
 }
 
 function registerAssignRoute(app: Api, ctx: AppContext): void {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { Dialect, Executor } from '../../db/database.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
-import { notFound } from '../../http/errors.ts';
+import { foundOr404 } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorize, projectFor, type ProjectRef } from '../../policy/index.ts';
 import { findVisibleTaskRef, lockTaskIfExists, type TaskRef } from './task.repository.ts';
@@ -25,9 +25,7 @@ export const writableProject = (ctx: AppContext, principal: Principal, key: stri
 
 /** The task if the caller can see it (404 otherwise): the entry point of every task sub-resource. */
 export async function visibleTask(ctx: AppContext, principal: Principal, key: string): Promise<TaskRef> {
-  const task = await findVisibleTaskRef(ctx.db, principal, key);
-  if (!task) throw notFound('Task');
-  return task;
+  return foundOr404(findVisibleTaskRef(ctx.db, principal, key), 'Task');
 }
 
 /** As visibleTask, and the caller may change it (project viewers get 403). */
@@ -43,7 +41,5 @@ export async function writableTask(ctx: AppContext, principal: Principal, key: s
  * foreign-key failure.
  */
 export async function lockExistingTask(db: Executor, ctx: { dialect: Dialect }, taskId: number): Promise<{ key: string; title: string }> {
-  const task = await lockTaskIfExists(db, ctx.dialect, taskId);
-  if (!task) throw notFound('Task');
-  return task;
+  return foundOr404(lockTaskIfExists(db, ctx.dialect, taskId), 'Task');
 }

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
+import { recordsOfTaskQueries } from '../tasks/records-of-task.repository.ts';
 import { visibleTasks } from '../tasks/task.repository.ts';
 
 /** Time entries with their task key, for pages and single reads. */
@@ -10,22 +11,14 @@ function selectEntries(db: Executor) {
     .select(['e.id', 'e.task_id', 't.key as task_key', 'e.user_id', 'e.minutes', 'e.date', 'e.note', 'e.created_at', 'e.updated_at']);
 }
 
+/** With the caller's role in the task's project: whether it may change the entry. */
+function visibleEntries(db: Executor, principal: Principal) {
+  return visibleTasks(db, principal).innerJoin('time_entries as e', 'e.task_id', 't.id').select(['e.id', 'e.task_id', 'e.user_id', 'p.id as project_id', 'pm.role']);
+}
+
+export const { ofTask: entriesOfTask, find: findEntry, findVisible: findVisibleEntry } = recordsOfTaskQueries('e', selectEntries, visibleEntries);
+
 export type EntryRow = NonNullable<Awaited<ReturnType<typeof findEntry>>>;
-
-export const entriesOfTask = (db: Executor, taskId: number) => selectEntries(db).where('e.task_id', '=', taskId);
-
-export function findEntry(db: Executor, id: number) {
-  return selectEntries(db).where('e.id', '=', id).executeTakeFirst();
-}
-
-/** The entry if its task is in a project the caller sees, with the caller's role there. */
-export function findVisibleEntry(db: Executor, principal: Principal, id: number) {
-  return visibleTasks(db, principal)
-    .innerJoin('time_entries as e', 'e.task_id', 't.id')
-    .select(['e.id', 'e.task_id', 'e.user_id', 'p.id as project_id', 'pm.role'])
-    .where('e.id', '=', id)
-    .executeTakeFirst();
-}
 
 export async function insertEntry(
   db: Executor,

@@ -1,25 +1,18 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
-import { originFromPrincipal } from '../../events/record-event.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import { TaskKeyParams } from '../tasks/task.schemas.ts';
-import type { Caller } from '../tasks/task.service.ts';
+import { callerOf } from '../tasks/task.http.ts';
 import { TimeEntry, TimeEntryCreateBody, type TimeEntryJson, TimeEntryListQuery, TimeEntryUpdateBody } from './time-entry.schemas.ts';
 import * as entries from './time-entry.service.ts';
 
 export const timeEntryModels = [TimeEntry];
-
-function callerOf(request: FastifyRequest): Caller {
-  const principal = principalOf(request);
-  return { principal, origin: originFromPrincipal(principal, request.id) };
-}
 
 export function registerTimeEntryRoutes(app: Api, ctx: AppContext): void {
   const tags = ['Time entries'];
@@ -38,10 +31,7 @@ export function registerTimeEntryRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(TimeEntry)), ...errorResponses(404) },
     },
     config: read,
-  }, async (request) => {
-    const { data, pagination } = await entries.listTimeEntries(ctx, principalOf(request), request.params.task_key, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await entries.listTimeEntries(ctx, principalOf(request), request.params.task_key, pageRequest(request.query))));
 
   app.post('/api/v1/tasks/:task_key/time-entries/', {
     schema: {
@@ -85,8 +75,5 @@ export function registerTimeEntryRoutes(app: Api, ctx: AppContext): void {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
     },
     config: write,
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => entries.deleteTimeEntry(tx, callerOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => entries.deleteTimeEntry(tx, callerOf(request), request.params.id)));
 }

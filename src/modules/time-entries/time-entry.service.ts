@@ -1,13 +1,10 @@
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import { notFound } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorize } from '../../policy/index.ts';
 import { applyRecordChange } from '../tasks/task-writes.ts';
-import { type Caller, visibleTask, writableTask } from '../tasks/task.service.ts';
+import { recordsOfTask } from '../tasks/records-of-task.ts';
+import { type Caller, writableTask } from '../tasks/task.service.ts';
 import * as repo from './time-entry.repository.ts';
 import type { TimeEntryCreateInput, TimeEntryJson, TimeEntryUpdateInput } from './time-entry.schemas.ts';
 
@@ -29,38 +26,18 @@ function present(row: repo.EntryRow): TimeEntryJson {
   };
 }
 
-async function loadEntry(db: Executor, id: number): Promise<TimeEntryJson> {
-  const row = await repo.findEntry(db, id);
-  if (!row) throw notFound('Time entry');
-  return present(row);
-}
+const PAGING = { idColumn: 'e.id', orderable: { date: 'e.date', created_at: 'e.created_at', minutes: 'e.minutes' }, defaultOrdering: 'date' };
+const QUERIES = { ofTask: repo.entriesOfTask, find: repo.findEntry, findVisible: repo.findVisibleEntry };
+const records = recordsOfTask('Time entry', QUERIES, PAGING, present);
 
-async function visibleEntry(ctx: AppContext, principal: Principal, id: number) {
-  const found = await repo.findVisibleEntry(ctx.db, principal, id);
-  if (!found) throw notFound('Time entry');
-  return found;
-}
+export const listTimeEntries = records.list;
+export const getTimeEntry = records.get;
 
 /** Visible, and the caller may change it: project writers only, and only their own entries. */
 async function ownEntry(ctx: AppContext, principal: Principal, id: number) {
-  const found = await visibleEntry(ctx, principal, id);
+  const found = await records.visible(ctx, principal, id);
   authorize(principal, 'item.edit', { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.user_id }, 'the time entry');
   return found;
-}
-
-export async function listTimeEntries(ctx: AppContext, principal: Principal, taskKey: string, page: PageRequest) {
-  const task = await visibleTask(ctx, principal, taskKey);
-  const { rows, pagination } = await paginate(repo.entriesOfTask(ctx.db, task.id), page, {
-    idColumn: 'e.id',
-    orderable: { date: 'e.date', created_at: 'e.created_at', minutes: 'e.minutes' },
-    defaultOrdering: 'date',
-  });
-  return { data: rows.map(present), pagination };
-}
-
-export async function getTimeEntry(ctx: AppContext, principal: Principal, id: number): Promise<TimeEntryJson> {
-  await visibleEntry(ctx, principal, id);
-  return loadEntry(ctx.db, id);
 }
 
 export async function createTimeEntry(tx: Tx, caller: Caller, taskKey: string, input: TimeEntryCreateInput): Promise<TimeEntryJson> {
@@ -74,18 +51,18 @@ export async function createTimeEntry(tx: Tx, caller: Caller, taskKey: string, i
       note: input.note ?? '',
       at: tx.clock.nowIso(),
     });
-    return loadEntry(tx.db, id);
+    return records.load(tx.db, id);
   });
 }
 
 export async function updateTimeEntry(tx: Tx, caller: Caller, id: number, input: TimeEntryUpdateInput): Promise<TimeEntryJson> {
   const entry = await ownEntry(tx, caller.principal, id);
   return applyRecordChange(tx.db, tx, caller.origin, entry.task_id, async () => {
-    const current = await loadEntry(tx.db, id);
+    const current = await records.load(tx.db, id);
     const changed = (['minutes', 'date', 'note'] as const).some((field) => input[field] !== undefined && input[field] !== current[field]);
     if (!changed) return current;
     await repo.updateEntry(tx.db, id, input, tx.clock.nowIso());
-    return loadEntry(tx.db, id);
+    return records.load(tx.db, id);
   });
 }
 

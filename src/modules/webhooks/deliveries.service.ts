@@ -1,14 +1,20 @@
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import type { DeliveryStatus } from '../../db/schema.ts';
-import { ApiError, notFound } from '../../http/errors.ts';
+import { ApiError, foundOr404 } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorizeReplayTarget, endpointFor } from '../../policy/index.ts';
+import { visibleOne } from '../../policy/visible-one.ts';
 import { presentAttempt, presentDelivery } from './webhooks.presenter.ts';
 import * as repo from './webhooks.repository.ts';
+
+const PAGING = {
+  idColumn: 'd.id',
+  orderable: { id: 'd.id', created_at: 'd.created_at', next_attempt_at: 'd.next_attempt_at', delivered_at: 'd.delivered_at' },
+  defaultOrdering: '-id',
+};
 
 export async function listDeliveries(
   ctx: AppContext,
@@ -16,23 +22,10 @@ export async function listDeliveries(
   filters: { endpoint?: number; status?: DeliveryStatus },
   page: PageRequest,
 ) {
-  const { rows, pagination } = await paginate(repo.deliveriesVisibleTo(ctx.db, principal, filters), page, {
-    idColumn: 'd.id',
-    orderable: { id: 'd.id', created_at: 'd.created_at', next_attempt_at: 'd.next_attempt_at', delivered_at: 'd.delivered_at' },
-    defaultOrdering: '-id',
-  });
-  return { data: rows.map(presentDelivery), pagination };
+  return presentPage(repo.deliveriesVisibleTo(ctx.db, principal, filters), page, PAGING, presentDelivery);
 }
 
-export async function getDelivery(ctx: AppContext, principal: Principal, id: number) {
-  return visibleDelivery(ctx.db, principal, id);
-}
-
-export async function visibleDelivery(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findVisibleDelivery(db, principal, id);
-  if (!row) throw notFound('Webhook delivery');
-  return presentDelivery(row);
-}
+export const getDelivery = visibleOne('Webhook delivery', repo.findVisibleDelivery, presentDelivery).read;
 
 export type DeliveryJson = ReturnType<typeof presentDelivery>;
 
@@ -49,8 +42,7 @@ export async function getDeliveryDetail(ctx: AppContext, principal: Principal, i
  * failed; replays count toward auto-disable like any delivery (tests stay tests).
  */
 export async function replayDelivery(tx: Tx, principal: Principal, id: number): Promise<DeliveryJson> {
-  const original = await repo.findVisibleDelivery(tx.db, principal, id);
-  if (!original) throw notFound('Webhook delivery');
+  const original = await foundOr404(repo.findVisibleDelivery(tx.db, principal, id), 'Webhook delivery');
   // Permission before state: a caller who may not replay learns nothing about the delivery's progress.
   const endpoint = await endpointFor(tx.db, principal, original.endpoint_id, 'manage');
   await authorizeReplayTarget(tx.db, endpoint, original.event_project_id);
@@ -70,5 +62,5 @@ export async function replayDelivery(tx: Tx, principal: Principal, id: number): 
     replay_of: original.id,
     now: tx.clock.nowIso(),
   });
-  return visibleDelivery(tx.db, principal, replayId);
+  return getDelivery(tx, principal, replayId);
 }

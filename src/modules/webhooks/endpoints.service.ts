@@ -1,16 +1,16 @@
 import { signatureMatches } from '@tasktracker/webhooks';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { decryptSecret, encryptSecret, newSigningSecret, secretKey } from '../../crypto/secret-box.ts';
 import { EVENT_CATALOG, SUBSCRIBABLE_EVENT_TYPES } from '../../events/catalog.ts';
 import { originFromPrincipal, recordEvent } from '../../events/record-event.ts';
-import { ApiError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, forbidden, foundOr404, invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import { authorizeSpanning, bindableProject, endpointFor } from '../../policy/index.ts';
+import { visibleOne } from '../../policy/visible-one.ts';
 import type { Principal } from '../auth/principal.ts';
-import { type DeliveryJson, visibleDelivery } from './deliveries.service.ts';
+import { type DeliveryJson, getDelivery } from './deliveries.service.ts';
 import { webhookIo } from './io.ts';
 import { checkTarget, UnsafeTargetError } from './url-guard.ts';
 import { presentEndpoint } from './webhooks.presenter.ts';
@@ -75,23 +75,14 @@ async function checkedUrl(ctx: AppContext, url: string): Promise<string> {
 }
 
 export async function listEndpoints(ctx: AppContext, principal: Principal, page: PageRequest) {
-  const { rows, pagination } = await paginate(repo.endpointsVisibleTo(ctx.db, principal), page, {
+  return presentPage(repo.endpointsVisibleTo(ctx.db, principal), page, {
     idColumn: 'e.id',
     orderable: { id: 'e.id', created_at: 'e.created_at', url: 'e.url' },
     defaultOrdering: 'id',
-  });
-  return { data: rows.map(presentEndpoint), pagination };
+  }, presentEndpoint);
 }
 
-export async function getEndpoint(ctx: AppContext, principal: Principal, id: number) {
-  return visibleEndpoint(ctx.db, principal, id);
-}
-
-async function visibleEndpoint(db: Executor, principal: Principal, id: number) {
-  const endpoint = await repo.findVisibleEndpoint(db, principal, id);
-  if (!endpoint) throw notFound('Webhook endpoint');
-  return presentEndpoint(endpoint);
-}
+export const getEndpoint = visibleOne('Webhook endpoint', repo.findVisibleEndpoint, presentEndpoint).read;
 
 type CreatedEndpointJson = ReturnType<typeof presentEndpoint> & { secret: string };
 
@@ -132,7 +123,7 @@ export async function createEndpoint(tx: Tx, principal: Principal, endpoint: Che
     created_at: now,
     updated_at: now,
   });
-  return { ...(await visibleEndpoint(tx.db, principal, id)), secret: endpoint.secret };
+  return { ...(await getEndpoint(tx, principal, id)), secret: endpoint.secret };
 }
 
 /** The columns a change sets, checked (URL, events, project, permission); writes nothing. */
@@ -212,7 +203,7 @@ export async function sendTestEvent(tx: Tx, principal: Principal, id: number, co
     replay_of: null,
     now,
   });
-  return visibleDelivery(tx.db, principal, deliveryId);
+  return getDelivery(tx, principal, deliveryId);
 }
 
 /** Checks a caller-computed signature with the endpoint's secret, in constant time. */
@@ -221,8 +212,7 @@ export async function verifySignature(
   principal: Principal,
   input: { endpoint: number; timestamp: string; signature: string; payload: string },
 ) {
-  const endpoint = await repo.findVisibleEndpointSecret(ctx.db, principal, input.endpoint);
-  if (!endpoint) throw notFound('Webhook endpoint');
+  const endpoint = await foundOr404(repo.findVisibleEndpointSecret(ctx.db, principal, input.endpoint), 'Webhook endpoint');
   const secret = decryptSecret(await secretKey(ctx), endpoint.secret_ciphertext);
   return { valid: signatureMatches(secret, input.timestamp, input.payload, input.signature) };
 }

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
@@ -63,10 +63,7 @@ function registerEndpointRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(WebhookEndpoint)), ...errorResponses() },
     },
     config: { scope: 'webhooks:read' },
-  }, async (request) => {
-    const { data, pagination } = await endpoints.listEndpoints(ctx, principalOf(request), pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await endpoints.listEndpoints(ctx, principalOf(request), pageRequest(request.query))));
 
   app.post('/api/v1/webhooks/endpoints/', {
     schema: {
@@ -113,10 +110,7 @@ function registerEndpointRoutes(app: Api, ctx: AppContext): void {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
     },
     config: { scope: 'webhooks:write' },
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => endpoints.deleteEndpoint(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => endpoints.deleteEndpoint(tx, principalOf(request), request.params.id)));
 
   app.post('/api/v1/webhooks/endpoints/:id/test/', {
     schema: {
@@ -144,8 +138,7 @@ function registerDeliveryRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'webhooks:read' },
   }, async (request) => {
     const { endpoint: endpointId, status } = request.query;
-    const { data, pagination } = await deliveries.listDeliveries(ctx, principalOf(request), { endpoint: endpointId, status }, pageRequest(request.query));
-    return list(data, pagination);
+    return listOf(await deliveries.listDeliveries(ctx, principalOf(request), { endpoint: endpointId, status }, pageRequest(request.query)));
   });
 
   app.get('/api/v1/webhooks/deliveries/:id/', {

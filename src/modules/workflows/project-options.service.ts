@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
@@ -8,10 +8,9 @@ import { type OptionTable, optionsOfProject } from './project-options.repository
 /** The priorities or task types a project offers, in display order, flagging the default for new tasks. */
 export async function listProjectOptions(ctx: AppContext, principal: Principal, projectKey: string, table: OptionTable, page: PageRequest) {
   const project = await projectFor(ctx.db, principal, { key: projectKey });
-  const { rows, pagination } = await paginate(optionsOfProject(ctx.db, table, project.id), page, {
+  return presentPage(optionsOfProject(ctx.db, table, project.id), page, {
     idColumn: 'o.id',
     orderable: { id: 'o.id', name: 'o.name', position: 'o.position' },
     defaultOrdering: 'position',
-  });
-  return { data: rows.map((row) => ({ ...row, is_default: Number(row.is_default) === 1 })), pagination };
+  }, (row) => ({ ...row, is_default: Number(row.is_default) === 1 }));
 }

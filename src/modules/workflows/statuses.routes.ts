@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
@@ -26,8 +26,7 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
     config: { scope: 'workflows:read' },
   }, async (request) => {
     const { project, category } = request.query;
-    const { data, pagination } = await statuses.listStatuses(ctx, principalOf(request), { project, category }, pageRequest(request.query));
-    return list(data, pagination);
+    return listOf(await statuses.listStatuses(ctx, principalOf(request), { project, category }, pageRequest(request.query)));
   });
 
   app.post('/api/v1/statuses/', {
@@ -75,10 +74,7 @@ export function registerStatusRoutes(app: Api, ctx: AppContext): void {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404, 409) },
     },
     config: { scope: 'workflows:write' },
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => statuses.deleteStatus(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => statuses.deleteStatus(tx, principalOf(request), request.params.id)));
 }
 
 /** Board order is set for all of a project's statuses at once. */

@@ -1,24 +1,29 @@
 import type { AppContext } from '../../context.ts';
 import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import type { StatusCategory } from '../../db/schema.ts';
 import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
-import { ApiError, notFound } from '../../http/errors.ts';
+import { ApiError } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
+import { visibleOne } from '../../policy/visible-one.ts';
 import { lockProject } from '../projects/projects.repository.ts';
 import * as repo from './statuses.repository.ts';
 import { presentStatus, type StatusJson } from './workflows.presenter.ts';
 
-const ORDERABLE = {
-  id: 's.id',
-  project: 's.project_id',
-  position: 's.position',
-  name: 's.name',
-  category: 's.category',
-  created_at: 's.created_at',
-  updated_at: 's.updated_at',
+const PAGING = {
+  idColumn: 's.id',
+  orderable: {
+    id: 's.id',
+    project: 's.project_id',
+    position: 's.position',
+    name: 's.name',
+    category: 's.category',
+    created_at: 's.created_at',
+    updated_at: 's.updated_at',
+  },
+  defaultOrdering: 'project,position',
 };
 
 const CONFIGURATION = 'statuses, transitions and workflows';
@@ -31,23 +36,11 @@ export async function listStatuses(
   filters: { project?: number; category?: StatusCategory },
   page: PageRequest,
 ) {
-  const { rows, pagination } = await paginate(repo.visibleStatuses(ctx.db, principal, filters), page, {
-    idColumn: 's.id',
-    orderable: ORDERABLE,
-    defaultOrdering: 'project,position',
-  });
-  return { data: rows.map(presentStatus), pagination };
+  return presentPage(repo.visibleStatuses(ctx.db, principal, filters), page, PAGING, presentStatus);
 }
 
-async function findStatus(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findVisibleStatus(db, principal, id);
-  if (!row) throw notFound('Status');
-  return row;
-}
-
-export async function getStatus(ctx: AppContext, principal: Principal, id: number) {
-  return presentStatus(await findStatus(ctx.db, principal, id));
-}
+const visibleStatus = visibleOne('Status', repo.findVisibleStatus, presentStatus);
+export const getStatus = visibleStatus.read;
 
 export async function createStatus(
   tx: Tx,
@@ -69,12 +62,12 @@ export async function createStatus(
   positions.set(id, order.length);
   order.splice(Math.min(input.position ?? order.length, order.length), 0, id);
   await repo.writeStatusPositions(tx.db, order, positions, now);
-  return presentStatus(await findStatus(tx.db, principal, id));
+  return visibleStatus.read(tx, principal, id);
 }
 
 /** Renaming is safe: tasks reference the status by id, and show its current name. */
 export async function updateStatus(tx: Tx, principal: Principal, id: number, changes: { name?: string; category?: StatusCategory }) {
-  const current = await findStatus(tx.db, principal, id);
+  const current = await visibleStatus.find(tx, principal, id);
   await projectFor(tx.db, principal, { id: current.project }, 'project.administer', CONFIGURATION);
   const set: { name?: string; category?: StatusCategory } = {};
   if (changes.name !== undefined && changes.name !== current.name) set.name = changes.name;
@@ -86,7 +79,7 @@ export async function updateStatus(tx: Tx, principal: Principal, id: number, cha
     if (isUniqueViolation(error)) throw nameTaken(changes.name ?? current.name);
     throw error;
   }
-  return presentStatus(await findStatus(tx.db, principal, id));
+  return visibleStatus.read(tx, principal, id);
 }
 
 async function inUse(db: Executor, statusId: number): Promise<ApiError | undefined> {
@@ -103,7 +96,7 @@ async function inUse(db: Executor, statusId: number): Promise<ApiError | undefin
  * remaining statuses close the gap in board order.
  */
 export async function deleteStatus(tx: Tx, principal: Principal, id: number): Promise<void> {
-  const current = await findStatus(tx.db, principal, id);
+  const current = await visibleStatus.find(tx, principal, id);
   const project = await projectFor(tx.db, principal, { id: current.project }, 'project.administer', CONFIGURATION);
   await lockProject(tx.db, tx.dialect, project.id);
   if ((await repo.defaultStatusOf(tx.db, project.id)) === id) {

@@ -2,6 +2,9 @@ import type { Executor } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 
+/** A transition's two statuses, by id and by name (from the joins `fs` and `ts`). */
+const ENDS = ['t.from_status_id as from_status', 't.to_status_id as to_status', 'fs.name as from_status_name', 'ts.name as to_status_name'] as const;
+
 /** Transitions of the workflows of the caller's visible projects (any other reads as absent), with status names. */
 export function visibleTransitions(db: Executor, principal: Principal, filters: { workflow?: number } = {}) {
   const query = db
@@ -10,18 +13,7 @@ export function visibleTransitions(db: Executor, principal: Principal, filters: 
     .innerJoin('statuses as fs', 'fs.id', 't.from_status_id')
     .innerJoin('statuses as ts', 'ts.id', 't.to_status_id')
     .where('w.project_id', 'in', visibleProjectIds(db, principal))
-    .select([
-      't.id',
-      't.workflow_id as workflow',
-      'w.project_id as project',
-      't.from_status_id as from_status',
-      't.to_status_id as to_status',
-      'fs.name as from_status_name',
-      'ts.name as to_status_name',
-      't.name',
-      't.created_at',
-      't.updated_at',
-    ]);
+    .select(['t.id', 't.workflow_id as workflow', 'w.project_id as project', ...ENDS, 't.name', 't.created_at', 't.updated_at']);
   return filters.workflow === undefined ? query : query.where('t.workflow_id', '=', filters.workflow);
 }
 
@@ -38,15 +30,7 @@ export function transitionsOfWorkflows(db: Executor, workflowIds: number[]) {
     .innerJoin('statuses as fs', 'fs.id', 't.from_status_id')
     .innerJoin('statuses as ts', 'ts.id', 't.to_status_id')
     .where('t.workflow_id', 'in', workflowIds)
-    .select([
-      't.id',
-      't.workflow_id',
-      't.from_status_id as from_status',
-      't.to_status_id as to_status',
-      'fs.name as from_status_name',
-      'ts.name as to_status_name',
-      't.name',
-    ])
+    .select(['t.id', 't.workflow_id', ...ENDS, 't.name'])
     .orderBy('t.id')
     .execute();
 }

@@ -1,44 +1,35 @@
 import type { AppContext } from '../../context.ts';
 import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
+import { presentPage } from '../../db/present-page.ts';
 import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
-import { ApiError, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, foundOr404, invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
+import { visibleOne } from '../../policy/visible-one.ts';
 import { defaultTransitionName } from './defaults.ts';
 import { statusNames } from './statuses.repository.ts';
 import * as repo from './transitions.repository.ts';
 import { presentTransition, type TransitionJson } from './workflows.presenter.ts';
 import { findVisibleWorkflow, touchWorkflows } from './workflows.repository.ts';
 
-const ORDERABLE = { id: 't.id', workflow: 't.workflow_id', name: 't.name', created_at: 't.created_at', updated_at: 't.updated_at' };
+const PAGING = {
+  idColumn: 't.id',
+  orderable: { id: 't.id', workflow: 't.workflow_id', name: 't.name', created_at: 't.created_at', updated_at: 't.updated_at' },
+  defaultOrdering: 'workflow',
+};
 
 const CONFIGURATION = 'statuses, transitions and workflows';
 
 export async function listTransitions(ctx: AppContext, principal: Principal, filters: { workflow?: number }, page: PageRequest) {
-  const { rows, pagination } = await paginate(repo.visibleTransitions(ctx.db, principal, filters), page, {
-    idColumn: 't.id',
-    orderable: ORDERABLE,
-    defaultOrdering: 'workflow',
-  });
-  return { data: rows.map(presentTransition), pagination };
+  return presentPage(repo.visibleTransitions(ctx.db, principal, filters), page, PAGING, presentTransition);
 }
 
-async function findTransition(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findVisibleTransition(db, principal, id);
-  if (!row) throw notFound('Transition');
-  return row;
-}
-
-export async function getTransition(ctx: AppContext, principal: Principal, id: number) {
-  return presentTransition(await findTransition(ctx.db, principal, id));
-}
+const visibleTransition = visibleOne('Transition', repo.findVisibleTransition, presentTransition);
+export const getTransition = visibleTransition.read;
 
 async function findWorkflow(db: Executor, principal: Principal, id: number) {
-  const row = await findVisibleWorkflow(db, principal, id);
-  if (!row) throw notFound('Workflow');
-  return row;
+  return foundOr404(findVisibleWorkflow(db, principal, id), 'Workflow');
 }
 
 /** Both ends must be distinct statuses of the workflow's own project; returns their names. */
@@ -100,11 +91,11 @@ export async function createTransition(
   const values = { workflow_id: workflow.id, from_status_id: input.from_status, to_status_id: input.to_status, name: input.name ?? defaultTransitionName(names.from, names.to) };
   const [id] = await writeTransition(tx, principal, target, () => repo.insertTransitions(tx.db, [values], now));
   await touchWorkflows(tx.db, [workflow.id], now);
-  return presentTransition(await findTransition(tx.db, principal, id!));
+  return visibleTransition.read(tx, principal, id!);
 }
 
 export async function updateTransition(tx: Tx, principal: Principal, id: number, changes: { from_status?: number; to_status?: number; name?: string }) {
-  const current = await findTransition(tx.db, principal, id);
+  const current = await visibleTransition.find(tx, principal, id);
   await projectFor(tx.db, principal, { id: current.project }, 'project.administer', CONFIGURATION);
   const from = changes.from_status ?? current.from_status;
   const to = changes.to_status ?? current.to_status;
@@ -124,11 +115,11 @@ export async function updateTransition(tx: Tx, principal: Principal, id: number,
   const target = { workflow: current.workflow, project: current.project, from, to };
   await writeTransition(tx, principal, target, () => repo.updateTransitionRow(tx.db, id, { from_status_id: from, to_status_id: to, name }, now));
   await touchWorkflows(tx.db, [current.workflow], now);
-  return presentTransition(await findTransition(tx.db, principal, id));
+  return visibleTransition.read(tx, principal, id);
 }
 
 export async function deleteTransition(tx: Tx, principal: Principal, id: number): Promise<void> {
-  const current = await findTransition(tx.db, principal, id);
+  const current = await visibleTransition.find(tx, principal, id);
   await projectFor(tx.db, principal, { id: current.project }, 'project.administer', CONFIGURATION);
   await repo.deleteTransitionRow(tx.db, id);
   await touchWorkflows(tx.db, [current.workflow], tx.clock.nowIso());

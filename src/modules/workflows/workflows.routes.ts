@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/unit-of-work.ts';
 import { principalOf } from '../../http/auth-hook.ts';
-import { list, ok } from '../../http/envelope.ts';
+import { listOf, ok } from '../../http/envelope.ts';
+import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
@@ -51,10 +51,7 @@ function registerTransitionRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(Transition)), ...errorResponses() },
     },
     config: { scope: 'workflows:read' },
-  }, async (request) => {
-    const { data, pagination } = await transitions.listTransitions(ctx, principalOf(request), { workflow: request.query.workflow }, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await transitions.listTransitions(ctx, principalOf(request), { workflow: request.query.workflow }, pageRequest(request.query))));
 
   app.post('/api/v1/transitions/', {
     schema: {
@@ -96,10 +93,7 @@ function registerTransitionRoutes(app: Api, ctx: AppContext): void {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
     },
     config: { scope: 'workflows:write' },
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => transitions.deleteTransition(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => transitions.deleteTransition(tx, principalOf(request), request.params.id)));
 }
 
 function registerWorkflowDefinitionRoutes(app: Api, ctx: AppContext): void {
@@ -114,10 +108,7 @@ function registerWorkflowDefinitionRoutes(app: Api, ctx: AppContext): void {
       response: { 200: ListEnvelope(Type.Ref(Workflow)), ...errorResponses() },
     },
     config: { scope: 'workflows:read' },
-  }, async (request) => {
-    const { data, pagination } = await workflows.listWorkflows(ctx, principalOf(request), { project: request.query.project }, pageRequest(request.query));
-    return list(data, pagination);
-  });
+  }, async (request) => listOf(await workflows.listWorkflows(ctx, principalOf(request), { project: request.query.project }, pageRequest(request.query))));
 
   app.post('/api/v1/workflows/', {
     schema: {
@@ -162,10 +153,7 @@ function registerWorkflowDefinitionRoutes(app: Api, ctx: AppContext): void {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404, 409) },
     },
     config: { scope: 'workflows:write' },
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => workflows.deleteWorkflow(tx, principalOf(request), request.params.id));
-    return reply.code(204).send(null);
-  });
+  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => workflows.deleteWorkflow(tx, principalOf(request), request.params.id)));
 }
 
 function registerProjectOptionRoutes(app: Api, ctx: AppContext): void {
@@ -184,9 +172,6 @@ function registerProjectOptionRoutes(app: Api, ctx: AppContext): void {
         response: { 200: ListEnvelope(Type.Ref(model)), ...errorResponses(404) },
       },
       config: { scope: 'tasks:read' },
-    }, async (request) => {
-      const { data, pagination } = await listProjectOptions(ctx, principalOf(request), request.params.project_key, table, pageRequest(request.query));
-      return list(data, pagination);
-    });
+    }, async (request) => listOf(await listProjectOptions(ctx, principalOf(request), request.params.project_key, table, pageRequest(request.query))));
   }
 }

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import { isUniqueViolation, type Executor } from '../../db/database.ts';
 import { paginate } from '../../db/paginate.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import { ApiError, notFound } from '../../http/errors.ts';
+import { ApiError, foundOr404 } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
@@ -36,9 +36,7 @@ export async function listWorkflows(ctx: AppContext, principal: Principal, filte
 }
 
 async function findWorkflow(db: Executor, principal: Principal, id: number) {
-  const row = await repo.findVisibleWorkflow(db, principal, id);
-  if (!row) throw notFound('Workflow');
-  return row;
+  return foundOr404(repo.findVisibleWorkflow(db, principal, id), 'Workflow');
 }
 
 export async function getWorkflow(ctx: AppContext, principal: Principal, id: number) {
