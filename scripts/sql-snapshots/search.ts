@@ -3,7 +3,7 @@ import { snapshotsOf } from './record.ts';
 
 const all = '{title description} : ("login" "bug"*) AND project_id : (10 OR 11)';
 const titled = 'title : ("login" "bug"*) AND project_id : (10 OR 11)';
-const filter = { project: 'PROJ', status: 'To Do', assignee: 3 };
+const filter = { status: 'To Do', assignee: 3 };
 const scope = { projectIds: [10, 11] };
 
 export default snapshotsOf('modules/search/search.repository.ts', repo, {

@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 
-/** Filters of a search beyond its words. */
+/** Filters of a search on task columns (a `project` filter narrows the projects searched instead). */
 export interface SearchFilter {
-  project?: string;
   status?: string;
   assignee?: number;
 }
@@ -15,10 +14,8 @@ export interface SearchFilter {
 export type Tier = 'all' | 'titled' | 'described';
 
 /** PostgreSQL: which tasks a search looks at: `projectIds` (visible, never empty) and the filters on task columns. */
-export interface PostgresScope {
+export interface PostgresScope extends SearchFilter {
   projectIds: number[];
-  status?: string;
-  assignee?: number;
 }
 
 /**
