@@ -7,7 +7,8 @@
  *
  * Both report `{ port }` once listening, then answer IPC commands: `reset-rss`, `rss` (peak RSS
  * in MB since the last reset, sampled every 20 ms, and the CPU milliseconds used since), `bodies` (bare: the JSON to serve by path)
- * and `write-loop` (app: the in-process baseline of a write scenario, see below).
+ * and `write-loop` (app: the baseline of a write scenario, run in a second app process that serves
+ * no HTTP, see below).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +22,7 @@ export type ServerCommand =
   | { cmd: 'actor'; actor: { id: number; organizationId: number } };
 
 /**
- * What the in-process baseline repeats: create one task (through the service, or `raw-create`:
+ * What a write baseline repeats, without HTTP: create one task (through the service, or `raw-create`:
  * the five statements of bench/baseline-create.ts through the raw driver, rotating over
  * `projectKeys`); move each of `taskKeys` in turn back
  * and forth between two statuses (`statuses[0]` is where they start); create `size` tasks in

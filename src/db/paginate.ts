@@ -66,8 +66,9 @@ export async function paginate<O extends { id: number }>(
   if (options.countWithPage && !options.count) {
     const counted = await ordered.select(sql<number>`count(*) over ()`.as('page_total')).limit(request.limit).offset(request.offset).execute();
     const total = counted[0]?.page_total ?? (await count()).count;
-    const rows = counted.map(({ page_total: _, ...row }) => row as unknown as O);
-    return { rows, pagination: pagination(total) };
+    // The rows keep their `page_total`: copying 50 wide rows without it cost more than the
+    // statement's sort (bench/), and response schemas leave unknown properties out.
+    return { rows: counted, pagination: pagination(total) };
   }
   const [rows, countRow] = await Promise.all([ordered.limit(request.limit).offset(request.offset).execute(), count()]);
   return { rows, pagination: pagination(countRow.count) };
