@@ -5,6 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql, SqliteDialect, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
+import { openSqliteReaders } from './sqlite-readers.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -19,6 +20,8 @@ export interface DatabaseHandle {
   pgSchema?: string;
   /** PostgreSQL only: how to open a connection of one's own outside the pool (LISTEN needs one). */
   pgClientConfig?: pg.ClientConfig;
+  /** SQLite in a file only: read-only connections on worker threads (src/db/sqlite-readers.ts). */
+  readers?: Db;
   close(): Promise<void>;
 }
 
@@ -85,8 +88,14 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // SQLite's default page cache is 2 MB: a list rotating over projects re-reads its pages from
+  // the OS on every request, a third of its CPU at 100k tasks (bench/RESULTS.md). 32 MB holds
+  // the hot pages of such a workspace; it fills only as pages are read.
+  sqlite.pragma(`cache_size = -${32 * 1024}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect, close: () => db.destroy() };
+  if (file === ':memory:') return { db, dialect, close: () => db.destroy() };
+  const readers = openSqliteReaders(file);
+  return { db, dialect, readers, close: () => Promise.all([readers.destroy(), db.destroy()]).then(() => undefined) };
 }
 
 /** Distinct statements given a name per open database; each connection prepares a named one once. */

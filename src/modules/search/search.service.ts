@@ -53,9 +53,17 @@ export async function searchTasks(ctx: AppContext, principal: Principal, params:
     const index = ctx.dialect === 'postgres' ? postgresIndex(db, terms, { ...params, projectIds }) : await sqliteIndex(db, terms, params, projectIds);
     return matchIds(index, page);
   };
-  // SQLite computes its visibility filter from the projects in the database (see sqliteIndex).
-  const { ids, pagination } = ctx.dialect === 'sqlite' ? await inTransaction(ctx, (tx) => find(tx.db)) : await find(ctx.db);
-  return { data: await presentTasks(ctx.db, ctx.dialect, await taskRowsInOrder(ctx.db, ids)), pagination };
+  // SQLite computes its visibility filter from the projects in the database (see sqliteIndex),
+  // in one read transaction; on a reader thread when the database is a file, so searches run
+  // beside each other and the main thread.
+  const readers = ctx.database.readers;
+  const { ids, pagination } =
+    ctx.dialect === 'postgres' ? await find(ctx.db) : readers ? await readers.transaction().execute(find) : await inTransaction(ctx, (tx) => find(tx.db));
+  // The rows are read after the matches: a task moved meanwhile to a project the caller cannot
+  // see is left out rather than shown.
+  const visible = await visibleProjectsOf(ctx.db, principal);
+  const rows = (await taskRowsInOrder(ctx.db, ids)).filter((row) => visible.byId.has(row.project_id));
+  return { data: await presentTasks(ctx.db, ctx.dialect, rows), pagination };
 }
 
 function emptyPagination(page: PageRequest): Pagination {
