@@ -41,8 +41,12 @@ function postgresTier(db: Executor, query: string, scope: PostgresScope, tier: T
   return matches;
 }
 
-export function countPostgresMatches(db: Executor, query: string, scope: PostgresScope, tier: Tier) {
-  return postgresTier(db, query, scope, tier).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+/** PostgreSQL: how many tasks of `scope` match, counted up to `cap` (each one counted reads its row). */
+export function countPostgresMatches(db: Executor, query: string, scope: PostgresScope, tier: Tier, cap: number) {
+  return db
+    .selectFrom(postgresTier(db, query, scope, tier).select('t.id').limit(cap).as('m'))
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
 }
 
 /** PostgreSQL: ids of a slice of a tier, newest first. */
@@ -74,9 +78,12 @@ function ftsMatching(db: Executor, expression: string, filter: SearchFilter, wit
   return filtered;
 }
 
-/** SQLite: how many tasks match, answered by the index alone unless a filter is on task columns. */
-export function countFtsMatches(db: Executor, expression: string, filter: SearchFilter) {
-  return ftsMatching(db, expression, filter, false).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+/** SQLite: how many tasks match, up to `cap`, answered by the index alone unless a filter is on task columns. */
+export function countFtsMatches(db: Executor, expression: string, filter: SearchFilter, cap: number) {
+  return db
+    .selectFrom(ftsMatching(db, expression, filter, false).select(sql<number>`fts.rowid`.as('id')).limit(cap).as('m'))
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
 }
 
 /** SQLite: ids of a slice of the matches, newest first. */

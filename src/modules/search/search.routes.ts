@@ -18,6 +18,8 @@ export function registerSearchRoutes(app: Api, ctx: AppContext): void {
         'Search syntax characters are ignored. Ranked by relevance unless `ordering` is given ' +
         '(`relevance`, `created_at`, `updated_at`, `key`): tasks whose title holds every word first, ' +
         'then tasks matching through their description, newest first within each. ' +
+        'Offset pages reach the first 1,000 matches in that order: `pagination.count` counts at most 1,000, ' +
+        'and a page past the 1,000th match is empty; a cursor walk (`cursor`) reaches every match. ' +
         'Has its own rate limit: 60 requests per minute per token.',
       querystring: Type.Object({
         ...PaginationQuery,

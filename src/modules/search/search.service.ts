@@ -20,6 +20,13 @@ export interface SearchParams {
 }
 
 const DEFAULT_ORDERING = '-relevance';
+
+/**
+ * Offset pages reach the first 1,000 matches in the requested order, and `pagination.count`
+ * counts those (README "Search"): counting every match of a common word read each match's row,
+ * most of a search's time at 100k tasks (bench/RESULTS.md), for pages nobody opens.
+ */
+export const SEARCH_REACH = 1000;
 const ORDERABLE = { relevance: 'relevance', created_at: 't.created_at', updated_at: 't.updated_at', key: 't.number' };
 
 /**
@@ -28,6 +35,7 @@ const ORDERABLE = { relevance: 'relevance', created_at: 't.created_at', updated_
  * match with its relevance (a query selecting `id` and `relevance`, tasks aliased `t`).
  */
 interface MatchIndex {
+  /** How many match, counted up to SEARCH_REACH. */
   count(tier: 'all' | 'titled'): Promise<number>;
   slice(tier: 'titled' | 'described', offset: number, limit: number): Promise<Array<{ id: number }>>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- paginate takes any table set
@@ -72,31 +80,40 @@ function emptyPagination(page: PageRequest): Pagination {
 
 /** The ids of one page of matches, and its pagination. */
 async function matchIds(index: MatchIndex, page: PageRequest): Promise<{ ids: number[]; pagination: Pagination }> {
-  if (page.mode === 'offset' && (page.ordering ?? DEFAULT_ORDERING) === DEFAULT_ORDERING) {
-    // Best matches first, the common case: the page is cut from the two tiers, newest first in
-    // each. The size of the title tier is needed only when the page starts past its end.
-    const slice = (tier: 'titled' | 'described', offset: number, limit: number) => (limit <= 0 ? Promise.resolve([]) : index.slice(tier, offset, limit));
-    const [total, fromTitles] = await Promise.all([index.count('all'), slice('titled', page.offset, page.limit)]);
-    let fromDescriptions: Array<{ id: number }> = [];
-    if (fromTitles.length < page.limit) {
-      const inTitle = fromTitles.length > 0 || page.offset === 0 ? page.offset + fromTitles.length : await index.count('titled');
-      fromDescriptions = await slice('described', Math.max(0, page.offset - inTitle), page.limit - fromTitles.length);
-    }
-    return { ids: [...fromTitles, ...fromDescriptions].map((r) => r.id), pagination: { count: total, limit: page.limit, offset: page.offset } };
+  if (page.mode === 'cursor') {
+    const { rows, pagination } = await paginate(index.ranked(), page, { idColumn: index.idColumn, orderable: ORDERABLE, defaultOrdering: DEFAULT_ORDERING });
+    return { ids: rows.map((r) => r.id), pagination };
   }
-  const { rows, pagination } = await paginate(index.ranked(), page, {
+  // The rows of this page that lie within reach.
+  const limit = Math.max(0, Math.min(page.limit, SEARCH_REACH - page.offset));
+  const pagination = async () => ({ count: await index.count('all'), limit: page.limit, offset: page.offset });
+  if ((page.ordering ?? DEFAULT_ORDERING) === DEFAULT_ORDERING) {
+    // Best matches first, the common case: the page is cut from the two tiers, newest first in
+    // each. The size of the title tier is needed only when the page starts past its end, so
+    // below SEARCH_REACH, where its capped count is exact.
+    const slice = (tier: 'titled' | 'described', offset: number, length: number) => (length <= 0 ? Promise.resolve([]) : index.slice(tier, offset, length));
+    const [counted, fromTitles] = await Promise.all([pagination(), slice('titled', page.offset, limit)]);
+    let fromDescriptions: Array<{ id: number }> = [];
+    if (limit > 0 && fromTitles.length < limit) {
+      const inTitle = fromTitles.length > 0 || page.offset === 0 ? page.offset + fromTitles.length : await index.count('titled');
+      fromDescriptions = await slice('described', Math.max(0, page.offset - inTitle), limit - fromTitles.length);
+    }
+    return { ids: [...fromTitles, ...fromDescriptions].map((r) => r.id), pagination: counted };
+  }
+  if (limit === 0) return { ids: [], pagination: await pagination() };
+  const { rows, pagination: counted } = await paginate(index.ranked(), { ...page, limit }, {
     idColumn: index.idColumn,
     orderable: ORDERABLE,
     defaultOrdering: DEFAULT_ORDERING,
     count: async () => ({ count: await index.count('all') }),
   });
-  return { ids: rows.map((r) => r.id), pagination };
+  return { ids: rows.map((r) => r.id), pagination: { ...counted, limit: page.limit } };
 }
 
 function postgresIndex(db: Executor, terms: string[], scope: repo.PostgresScope): MatchIndex {
   const query = tsQuery(terms);
   return {
-    count: async (tier) => Number((await repo.countPostgresMatches(db, query, scope, tier)).count),
+    count: async (tier) => Number((await repo.countPostgresMatches(db, query, scope, tier, SEARCH_REACH)).count),
     slice: (tier, offset, limit) => repo.postgresMatchSlice(db, query, scope, tier, offset, limit),
     ranked: () => repo.rankedPostgresMatches(db, query, scope),
     idColumn: 't.id',
@@ -118,7 +135,7 @@ async function sqliteIndex(db: Executor, terms: string[], filter: repo.SearchFil
   const expressions = { all: `{title description} : (${words})${scope}`, titled: `title : (${words})${scope}` };
   const described = `(${expressions.all}) NOT (${expressions.titled})`;
   return {
-    count: async (tier) => Number((await repo.countFtsMatches(db, expressions[tier], filter)).count),
+    count: async (tier) => Number((await repo.countFtsMatches(db, expressions[tier], filter, SEARCH_REACH)).count),
     slice: (tier, offset, limit) => repo.ftsMatchSlice(db, tier === 'titled' ? expressions.titled : described, filter, offset, limit),
     ranked: () => repo.rankedFtsMatches(db, expressions.all, expressions.titled, filter),
     idColumn: 'fts.rowid',

@@ -1495,7 +1495,7 @@ export interface paths {
         };
         /**
          * Full-text search over the titles and descriptions of visible tasks
-         * @description Every word must match (stemmed, accents folded); the last word also matches as a prefix. Search syntax characters are ignored. Ranked by relevance unless `ordering` is given (`relevance`, `created_at`, `updated_at`, `key`): tasks whose title holds every word first, then tasks matching through their description, newest first within each. Has its own rate limit: 60 requests per minute per token.
+         * @description Every word must match (stemmed, accents folded); the last word also matches as a prefix. Search syntax characters are ignored. Ranked by relevance unless `ordering` is given (`relevance`, `created_at`, `updated_at`, `key`): tasks whose title holds every word first, then tasks matching through their description, newest first within each. Offset pages reach the first 1,000 matches in that order: `pagination.count` counts at most 1,000, and a page past the 1,000th match is empty; a cursor walk (`cursor`) reaches every match. Has its own rate limit: 60 requests per minute per token.
          *
          *     Scope: `tasks:read`.
          */
