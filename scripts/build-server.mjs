@@ -29,8 +29,6 @@ export async function buildServer(entryPoints = ['src/cli/main.ts'], outdir = pa
     sourcemap: true,
     logLevel: 'warning',
   });
-  // Worker threads load this file by its URL beside the module that starts them (src/db/sqlite-readers.ts).
-  fs.copyFileSync(path.join(root, 'src', 'db', 'sqlite-reader.worker.mjs'), path.join(outdir, 'sqlite-reader.worker.mjs'));
 }
 
 // `node scripts/build-server.mjs [ENTRY OUTDIR]`: the service by default; bench/run.ts builds its servers.

@@ -5,7 +5,6 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql, SqliteDialect, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
-import { openSqliteReaders } from './sqlite-readers.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -20,8 +19,6 @@ export interface DatabaseHandle {
   pgSchema?: string;
   /** PostgreSQL only: how to open a connection of one's own outside the pool (LISTEN needs one). */
   pgClientConfig?: pg.ClientConfig;
-  /** SQLite in a file only: read-only connections on worker threads (src/db/sqlite-readers.ts). */
-  readers?: Db;
   close(): Promise<void>;
 }
 
@@ -93,9 +90,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   // the hot pages of such a workspace; it fills only as pages are read.
   sqlite.pragma(`cache_size = -${32 * 1024}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  if (file === ':memory:') return { db, dialect, close: () => db.destroy() };
-  const readers = openSqliteReaders(file);
-  return { db, dialect, readers, close: () => Promise.all([readers.destroy(), db.destroy()]).then(() => undefined) };
+  return { db, dialect, close: () => db.destroy() };
 }
 
 /** Distinct statements given a name per open database; each connection prepares a named one once. */

@@ -61,12 +61,8 @@ export async function searchTasks(ctx: AppContext, principal: Principal, params:
     const index = ctx.dialect === 'postgres' ? postgresIndex(db, terms, { ...params, projectIds }) : await sqliteIndex(db, terms, params, projectIds);
     return matchIds(index, page);
   };
-  // SQLite computes its visibility filter from the projects in the database (see sqliteIndex),
-  // in one read transaction; on a reader thread when the database is a file, so searches run
-  // beside each other and the main thread.
-  const readers = ctx.database.readers;
-  const { ids, pagination } =
-    ctx.dialect === 'postgres' ? await find(ctx.db) : readers ? await readers.transaction().execute(find) : await inTransaction(ctx, (tx) => find(tx.db));
+  // SQLite computes its visibility filter from the projects in the database (see sqliteIndex).
+  const { ids, pagination } = ctx.dialect === 'sqlite' ? await inTransaction(ctx, (tx) => find(tx.db)) : await find(ctx.db);
   // The rows are read after the matches: a task moved meanwhile to a project the caller cannot
   // see is left out rather than shown.
   const visible = await visibleProjectsOf(ctx.db, principal);
