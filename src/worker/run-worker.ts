@@ -32,6 +32,18 @@ function stateless(run: (ctx: AppContext, log: FastifyBaseLogger) => Promise<boo
   return (ctx, log) => ({ pass: () => run(ctx, log) });
 }
 
+/** A stateless job whose one pass does all there is to do, so it never asks to run again at once. */
+function sweep(name: string, intervalMs: number, run: (ctx: AppContext) => Promise<unknown>): WorkerJob {
+  return {
+    name,
+    intervalMs,
+    start: stateless(async (ctx) => {
+      await run(ctx);
+      return false;
+    }),
+  };
+}
+
 /**
  * Periodic jobs of the worker. Each job's state lives in the database and every job reads time
  * from `ctx.clock`, so any number of workers may run and tests call the jobs directly.
@@ -66,38 +78,10 @@ export const WORKER_JOBS: WorkerJob[] = [
   },
   { name: 'due-soon', intervalMs: 60_000, start: stateless(async (ctx) => (await emitDueSoon(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH) },
   { name: 'escalate-stuck-tasks', intervalMs: 60_000, start: stateless(async (ctx) => (await escalateStuckTasks(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH) },
-  {
-    name: 'purge-old-deliveries',
-    intervalMs: 3_600_000,
-    start: stateless(async (ctx) => {
-      await purgeOldDeliveries(ctx);
-      return false;
-    }),
-  },
-  {
-    name: 'purge-idempotency-keys',
-    intervalMs: 60_000,
-    start: stateless(async (ctx) => {
-      await purgeExpiredIdempotencyKeys(ctx);
-      return false;
-    }),
-  },
-  {
-    name: 'purge-ended-sessions',
-    intervalMs: 3_600_000,
-    start: stateless(async (ctx) => {
-      await purgeEndedSessionsAndLinks(ctx);
-      return false;
-    }),
-  },
-  {
-    name: 'sweep-orphaned-attachment-files',
-    intervalMs: 15 * 60_000,
-    start: stateless(async (ctx) => {
-      await sweepOrphanedAttachmentFiles(ctx);
-      return false;
-    }),
-  },
+  sweep('purge-old-deliveries', 3_600_000, purgeOldDeliveries),
+  sweep('purge-idempotency-keys', 60_000, purgeExpiredIdempotencyKeys),
+  sweep('purge-ended-sessions', 3_600_000, purgeEndedSessionsAndLinks),
+  sweep('sweep-orphaned-attachment-files', 15 * 60_000, sweepOrphanedAttachmentFiles),
 ];
 
 export interface RunningWorker {

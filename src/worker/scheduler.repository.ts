@@ -1,26 +1,12 @@
 import type { Executor } from '../db/database.ts';
+import { ORGANIZATION_COLUMNS } from '../modules/auth/auth.repository.ts';
+import { selectTaskRows } from '../modules/tasks/task.repository.ts';
 
-/** The scheduler's SQL: tasks that are due soon or stuck, and the rows that make each notice fire once. */
+// The scheduler's SQL: tasks that are due soon or stuck, and the rows that make each notice fire once.
+
+/** Task rows as the API reads them, with the organization that a notice's origin names. */
 function selectTasks(db: Executor) {
-  return db
-    .selectFrom('tasks as t')
-    .innerJoin('statuses as s', 's.id', 't.status_id')
-    .innerJoin('projects as p', 'p.id', 't.project_id')
-    .innerJoin('organizations as o', 'o.id', 'p.organization_id')
-    .select([
-      't.id',
-      't.key',
-      't.title',
-      't.due_date',
-      't.assignee_id',
-      't.project_id',
-      't.updated_at',
-      's.name as status',
-      'p.key as project_key',
-      'o.id as organization_id',
-      'o.slug as organization_slug',
-      'o.name as organization_name',
-    ]);
+  return selectTaskRows(db).innerJoin('organizations as o', 'o.id', 'p.organization_id').select(ORGANIZATION_COLUMNS);
 }
 
 export type ScheduledTaskRow = Awaited<ReturnType<typeof tasksDueSoon>>[number];
@@ -50,23 +36,16 @@ export function stuckTasks(db: Executor, threshold: string, limit: number) {
 }
 
 /** Records the due-soon notice of a task's due date; false when one exists already (another worker sent it). */
-export async function claimDueNotice(db: Executor, taskId: number, dueDate: string, now: string): Promise<boolean> {
-  const row = await db
-    .insertInto('task_due_notices')
-    .values({ task_id: taskId, due_date: dueDate, created_at: now })
-    .onConflict((oc) => oc.columns(['task_id', 'due_date']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
+export function claimDueNotice(db: Executor, taskId: number, dueDate: string, now: string): Promise<boolean> {
+  return insertedOnce(db.insertInto('task_due_notices').values({ task_id: taskId, due_date: dueDate, created_at: now }).onConflict((oc) => oc.columns(['task_id', 'due_date']).doNothing()).returning('id'));
 }
 
 /** Records the escalation of a stuck episode; false when one exists already. */
-export async function claimEscalation(db: Executor, taskId: number, stuckSince: string, now: string): Promise<boolean> {
-  const row = await db
-    .insertInto('task_escalations')
-    .values({ task_id: taskId, stuck_since: stuckSince, created_at: now })
-    .onConflict((oc) => oc.columns(['task_id', 'stuck_since']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
+export function claimEscalation(db: Executor, taskId: number, stuckSince: string, now: string): Promise<boolean> {
+  return insertedOnce(db.insertInto('task_escalations').values({ task_id: taskId, stuck_since: stuckSince, created_at: now }).onConflict((oc) => oc.columns(['task_id', 'stuck_since']).doNothing()).returning('id'));
+}
+
+/** True when this call inserted the row (its insert does nothing when the row exists), so exactly one worker acts on it. */
+async function insertedOnce(insert: { executeTakeFirst(): Promise<{ id: number } | undefined> }): Promise<boolean> {
+  return (await insert.executeTakeFirst()) !== undefined;
 }

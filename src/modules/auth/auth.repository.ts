@@ -1,26 +1,23 @@
 import type { Executor } from '../../db/database.ts';
 
-export function findTokenWithAccount(db: Executor, tokenHash: string) {
+/** The columns of an organization that a principal or a notice names it by. */
+export const ORGANIZATION_COLUMNS = ['o.id as organization_id', 'o.slug as organization_slug', 'o.name as organization_name'] as const;
+
+/**
+ * A credential's person and organization: what `accountOf` reads, and whether the person may still sign in.
+ * Tokens and sessions join their row onto this by `u.id`.
+ */
+export function accounts(db: Executor) {
   return db
-    .selectFrom('api_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
+    .selectFrom('users as u')
     .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-    .select([
-      't.id as token_id',
-      't.scopes',
-      't.project_ids',
-      't.expires_at',
-      't.revoked_at',
-      'u.id as user_id',
-      'u.name as user_name',
-      'u.email as user_email',
-      'u.kind as user_kind',
-      'u.role',
-      'u.active as user_active',
-      'o.id as organization_id',
-      'o.slug as organization_slug',
-      'o.name as organization_name',
-    ])
+    .select(['u.id as user_id', 'u.name as user_name', 'u.email as user_email', 'u.kind as user_kind', 'u.role', 'u.active as user_active', ...ORGANIZATION_COLUMNS]);
+}
+
+export function findTokenWithAccount(db: Executor, tokenHash: string) {
+  return accounts(db)
+    .innerJoin('api_tokens as t', 't.user_id', 'u.id')
+    .select(['t.id as token_id', 't.scopes', 't.project_ids', 't.expires_at', 't.revoked_at'])
     .where('t.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { SessionsTable } from '../../db/schema.ts';
+import { accounts } from '../auth/auth.repository.ts';
 
 /** Browser sessions: the row of a cookie's token, one's live sessions, ending and purging them. */
 
@@ -10,26 +11,9 @@ export function insertSession(db: Executor, row: Omit<Insertable<SessionsTable>,
 
 /** The session of a token hash with its person and organization. */
 export function findSessionByTokenHash(db: Executor, tokenHash: string) {
-  return db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-    .select([
-      's.id',
-      's.user_id',
-      's.created_at',
-      's.last_seen_at',
-      's.expires_at',
-      's.revoked_at',
-      'u.name as user_name',
-      'u.email as user_email',
-      'u.kind as user_kind',
-      'u.role',
-      'u.active',
-      'o.id as organization_id',
-      'o.slug as organization_slug',
-      'o.name as organization_name',
-    ])
+  return accounts(db)
+    .innerJoin('sessions as s', 's.user_id', 'u.id')
+    .select(['s.id', 's.created_at', 's.last_seen_at', 's.expires_at', 's.revoked_at'])
     .where('s.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

@@ -76,7 +76,7 @@ export async function principalOfSession(ctx: AppContext, token: string, options
   const row = await repo.findSessionByTokenHash(ctx.db, hashToken(token));
   if (!row) throw signedOut('The session is not valid. Sign in again.');
   if (row.revoked_at) throw signedOut('The session has ended. Sign in again.');
-  if (!row.active) throw signedOut('The account is deactivated.');
+  if (!row.user_active) throw signedOut('The account is deactivated.');
   const nowMs = ctx.clock.nowMs();
   if (sessionExpiresAt(ctx, row) <= isoFromMs(nowMs)) throw signedOut('The session has expired. Sign in again.');
 

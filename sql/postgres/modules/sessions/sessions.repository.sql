@@ -6,7 +6,7 @@ insert into "sessions" ("user_id", "token_hash", "created_at", "last_seen_at", "
 -- (stops here without a row: no result)
 
 -- findSessionByTokenHash
-select "s"."id", "s"."user_id", "s"."created_at", "s"."last_seen_at", "s"."expires_at", "s"."revoked_at", "u"."name" as "user_name", "u"."email" as "user_email", "u"."kind" as "user_kind", "u"."role", "u"."active", "o"."id" as "organization_id", "o"."slug" as "organization_slug", "o"."name" as "organization_name" from "sessions" as "s" inner join "users" as "u" on "u"."id" = "s"."user_id" inner join "organizations" as "o" on "o"."id" = "u"."organization_id" where "s"."token_hash" = $1;
+select "u"."id" as "user_id", "u"."name" as "user_name", "u"."email" as "user_email", "u"."kind" as "user_kind", "u"."role", "u"."active" as "user_active", "o"."id" as "organization_id", "o"."slug" as "organization_slug", "o"."name" as "organization_name", "s"."id", "s"."created_at", "s"."last_seen_at", "s"."expires_at", "s"."revoked_at" from "users" as "u" inner join "organizations" as "o" on "o"."id" = "u"."organization_id" inner join "sessions" as "s" on "s"."user_id" = "u"."id" where "s"."token_hash" = $1;
 -- parameters: ["sha256"]
 
 -- touchSession
