@@ -74,7 +74,7 @@ describe('custom field values (services)', () => {
     const table: Array<[CustomFieldJson, Array<[sent: unknown, kept: unknown]>]> = [
       [await field('text'), same('hello', ' ', '  padded\nlines  ', 'naïve 🙂 <b>&amp;</b>', '"quoted" \\ back', 'x'.repeat(10_000))],
       [await field('number'), same(0, 42, -3.5, 0.1 + 0.2, -1e-7, 1e21, 5e-324, Number.MAX_SAFE_INTEGER, Number.MAX_VALUE, -Number.MAX_VALUE)],
-      [await field('date'), same('2024-02-29', '1970-01-01', '1000-01-01', '9999-12-31')],
+      [await field('date'), same('2024-02-29', '1970-01-01', '1000-01-01', '0050-06-15', '9999-12-31')],
       [await field('boolean'), same(false, true)],
       [await field('url'), same('https://example.com/a?b=1#c', 'http://intranet:8080/x', 'HTTP://Example.COM/Path', urlOfLength(2048))],
       [await field('user'), same(userOf(admin), userOf(member))],
