@@ -233,6 +233,31 @@ describe('custom field values (services)', () => {
     expect((await create('APPLY')).key).toBe('APPLY-2');
   });
 
+  it('a field applying only to projects the caller cannot see is answered like an unknown one, its name unsaid', async () => {
+    const hidden = (await w.project(admin, 'HIDDEN')).id;
+    const shared = (await w.project(admin, 'SHARED')).id;
+    await join(shared, member);
+    const secret = await field('text', { name: 'Secret plan', projects: [hidden] });
+    const seen = await field('text', { name: 'Seen', projects: [hidden, shared] });
+    const task = await create('VALS');
+    const asMember = (custom_fields: Record<string, unknown>) => w.run(member, (tx, caller) => updateTask(tx, caller, task.key, { custom_fields }));
+    expect(await refusedUnchanged(() => asMember({ [secret.id]: 'x' }), task.key)).toEqual(refused({ [`custom_fields.${secret.id}`]: `no custom field ${secret.id} in this workspace` }));
+    expect(await refusedUnchanged(() => w.run(member, (tx, caller) => createTask(tx, caller, 'VALS', { title: 't', custom_fields: { [secret.id]: 'x' } })))).toEqual(
+      refused({ [`custom_fields.${secret.id}`]: `no custom field ${secret.id} in this workspace` }),
+    );
+    // The workspace admin sees every project, so it is told why.
+    expect(await refusedUnchanged(() => update(task.key, { custom_fields: { [secret.id]: 'x' } }), task.key)).toEqual(
+      refused({ [`custom_fields.${secret.id}`]: 'the field "Secret plan" does not apply to this project' }),
+    );
+    // A definition the caller sees through another project is named.
+    expect(await refusedUnchanged(() => asMember({ [seen.id]: 'x', [secret.id]: 'x' }), task.key)).toEqual(
+      refused({
+        [`custom_fields.${seen.id}`]: 'the field "Seen" does not apply to this project',
+        [`custom_fields.${secret.id}`]: `no custom field ${secret.id} in this workspace`,
+      }),
+    );
+  });
+
   it('a required field must get a value on create and can never be cleared; it binds only the projects it applies to', async () => {
     const req = (await w.project(admin, 'REQ')).id;
     const required = await field('text', { name: 'Must have', required: true, projects: [req] });
