@@ -15,6 +15,7 @@ export default snapshotsOf('modules/custom-fields/custom-fields.repository.ts', 
   optionUsage: ({ db, dialect }) => repo.optionUsage(db, dialect, 9, [21, 22]),
   customValuesByTask: ({ db }) => repo.customValuesByTask(db, [42, 43]),
   visibleFields: ({ db }) => repo.visibleFields(db, principal).execute(),
+  visibleFieldIdsAmong: ({ db }) => repo.visibleFieldIdsAmong(db, principal, [9, 12]),
   visibleFieldsFor: ({ db }) => repo.visibleFieldsFor(db, principal, 10).execute(),
   findVisibleField: ({ db }) => repo.findVisibleField(db, principal, 9),
   insertField: ({ db }) =>

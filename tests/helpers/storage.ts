@@ -64,8 +64,8 @@ export async function forgeInFlightClaim(
     .execute();
 }
 
-/** Custom field values as stored (option ids, JSON), of the given fields, by field. */
-export function customValueRows(h: TestHarness, fieldIds: number[]) {
+/** Custom field values as stored (option ids, JSON), of the given fields, by field; for API tests and service tests alike. */
+export function customValueRows(h: Pick<TestHarness, 'ctx'>, fieldIds: number[]) {
   return h.ctx.db.selectFrom('task_custom_values').select(['id', 'field_id', 'value']).where('field_id', 'in', fieldIds).orderBy('field_id').orderBy('id').execute();
 }
 

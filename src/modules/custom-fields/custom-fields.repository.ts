@@ -109,6 +109,13 @@ export function visibleFields(db: Executor, principal: Principal) {
   return selectFields(db, principal.organizationId).where('f.id', 'in', visibleCustomFieldIds(db, principal));
 }
 
+/** Which of these definitions the caller can see (see visibleCustomFieldIds). */
+export async function visibleFieldIdsAmong(db: Executor, principal: Principal, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await visibleCustomFieldIds(db, principal).where('vf.id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 /** The caller's visible definitions, only those applying to `projectId` when given, for one page (see paginate). */
 export function visibleFieldsFor(db: Executor, principal: Principal, projectId: number | undefined) {
   const query = visibleFields(db, principal);

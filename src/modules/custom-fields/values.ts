@@ -1,8 +1,9 @@
 import type { Executor } from '../../db/database.ts';
 import type { CustomFieldType } from '../../db/schema.ts';
+import type { Principal } from '../auth/principal.ts';
 import { MAX_TEXT_LENGTH, MAX_URL_LENGTH } from './custom-fields.schemas.ts';
 import { membersAmong } from '../tasks/task-input.repository.ts';
-import { fieldsForTaskWrite, optionsByField } from './custom-fields.repository.ts';
+import { fieldsForTaskWrite, optionsByField, visibleFieldIdsAmong } from './custom-fields.repository.ts';
 
 /** What a field needs to check a value: its type, whether it is required, and its option ids. */
 export interface FieldForValues {
@@ -23,7 +24,9 @@ function isCalendarDate(text: string): boolean {
   const match = DATE.exec(text);
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // Not Date.UTC, which reads years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
@@ -108,14 +111,17 @@ export async function loadFieldsForValues(
 
 export type FieldErrors = Record<string, string>;
 
+const unknownField = (id: number) => `no custom field ${id} in this workspace`;
+
 /**
- * Resolves a task's `custom_fields` input for one project: `changes` maps field id to the value
- * to store (null: clear). `current` is the task's present values, or null when creating; on
- * create every required field that applies must get a value, and a required field can never
- * be cleared. Errors are keyed `custom_fields.<id>`.
+ * Resolves a task's `custom_fields` input for one project, as `principal` writes it: `changes`
+ * maps field id to the value to store (null: clear). `current` is the task's present values, or
+ * null when creating; on create every required field that applies must get a value, and a
+ * required field can never be cleared. Errors are keyed `custom_fields.<id>`.
  */
 export async function resolveCustomFieldValues(
   db: Executor,
+  principal: Principal,
   project: { id: number; organization_id: number },
   input: Record<string, unknown> | undefined,
   current: Record<string, unknown> | null,
@@ -128,15 +134,17 @@ export async function resolveCustomFieldValues(
   const fields = await loadFieldsForValues(db, project, entries.map(([id]) => id).filter(isStoredId), creating);
 
   const usersToCheck = new Map<number, number>();
+  const notApplying: number[] = [];
   for (const [id, raw] of entries) {
     const name = `custom_fields.${id}`;
     const field = fields.get(id);
     if (!field) {
-      errors[name] = `no custom field ${id} in this workspace`;
+      errors[name] = unknownField(id);
       continue;
     }
     if (!field.appliesToProject) {
       errors[name] = `the field "${field.name}" does not apply to this project`;
+      notApplying.push(id);
       continue;
     }
     const checked = checkValue(field, raw);
@@ -160,6 +168,12 @@ export async function resolveCustomFieldValues(
         errors[`custom_fields.${field.id}`] = `"${field.name}" is required`;
       }
     }
+  }
+
+  // A definition the caller cannot see is answered like an unknown one, so its name is not told.
+  if (notApplying.length) {
+    const visible = await visibleFieldIdsAmong(db, principal, notApplying);
+    for (const id of notApplying) if (!visible.has(id)) errors[`custom_fields.${id}`] = unknownField(id);
   }
 
   if (usersToCheck.size) {

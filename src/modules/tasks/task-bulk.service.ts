@@ -62,13 +62,13 @@ async function runBulk<I>(items: I[], keyOf: (item: I) => string | undefined, ru
 
 export async function bulkCreate(tx: Tx, caller: Caller, projectKey: string, items: TaskCreateInput[]): Promise<TaskJson[]> {
   const project = await writableProject(tx, caller.principal, projectKey);
-  const resolver = new TaskInputResolver(tx.db, project);
+  const resolver = new TaskInputResolver(tx.db, caller.principal, project);
   return runBulk(items, () => undefined, (item) => createOne(tx, project, resolver, caller, item));
 }
 
 export async function bulkUpdate(tx: Tx, caller: Caller, projectKey: string, items: Array<TaskUpdateInput & { key: string }>): Promise<TaskJson[]> {
   const project = await writableProject(tx, caller.principal, projectKey);
-  const resolver = new TaskInputResolver(tx.db, project);
+  const resolver = new TaskInputResolver(tx.db, caller.principal, project);
   if (items.some((item) => item.parent !== undefined)) await lockProject(tx.db, tx.dialect, project.id);
   await lockFields(tx.db, tx.dialect, customFieldIds(items), 'share');
   // Every task of the call is locked up front in id order, so two bulk calls touching the

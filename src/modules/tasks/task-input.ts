@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.ts';
+import type { Principal } from '../auth/principal.ts';
 import { customValuesByTask } from '../custom-fields/custom-fields.repository.ts';
 import { resolveCustomFieldValues } from '../custom-fields/values.ts';
 import { parentProblem } from './hierarchy.ts';
@@ -20,14 +21,16 @@ type NamedTable = repo.NamedTable;
 /**
  * Turns the API's names and keys into the ids a task row stores, checked against one
  * project: its task types, priorities, statuses, labels, milestones, sprints, members and
- * tasks. Unknown values become per-field messages rather than exceptions, so bulk calls can
- * report every bad item. The project's vocabulary is loaded once per resolver (one per request).
+ * tasks, and the custom field definitions the caller sees. Unknown values become per-field
+ * messages rather than exceptions, so bulk calls can report every bad item. The project's
+ * vocabulary is loaded once per resolver (one per request).
  */
 export class TaskInputResolver {
   private readonly named = new Map<NamedTable, Promise<Map<string, number>>>();
 
   constructor(
     private readonly db: Executor,
+    private readonly principal: Principal,
     private readonly project: { id: number; organization_id: number },
   ) {}
 
@@ -80,7 +83,7 @@ export class TaskInputResolver {
     // On create this runs even without input: required fields must then be reported.
     if (input.custom_fields !== undefined || current === null) {
       const present = current === null ? null : ((await customValuesByTask(this.db, [current.id])).get(current.id) ?? {});
-      const custom = await resolveCustomFieldValues(this.db, this.project, input.custom_fields, present);
+      const custom = await resolveCustomFieldValues(this.db, this.principal, this.project, input.custom_fields, present);
       Object.assign(out.errors, custom.errors);
       out.changes.custom_fields = custom.changes;
     }

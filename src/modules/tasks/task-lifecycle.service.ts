@@ -96,19 +96,19 @@ async function lockAndRead(tx: Tx, ref: TaskRef, treeChanges: boolean, fieldIds:
 
 export async function createTask(tx: Tx, caller: Caller, projectKey: string, input: TaskCreateInput): Promise<TaskSnapshot> {
   const project = await writableProject(tx, caller.principal, projectKey);
-  return createOne(tx, project, new TaskInputResolver(tx.db, project), caller, input);
+  return createOne(tx, project, new TaskInputResolver(tx.db, caller.principal, project), caller, input);
 }
 
 export async function createSubtask(tx: Tx, caller: Caller, parentKey: string, input: Omit<TaskCreateInput, 'parent'>): Promise<TaskSnapshot> {
   const parent = await writableTask(tx, caller.principal, parentKey);
-  return createOne(tx, parent.project, new TaskInputResolver(tx.db, parent.project), caller, { ...input, parent: parent.key });
+  return createOne(tx, parent.project, new TaskInputResolver(tx.db, caller.principal, parent.project), caller, { ...input, parent: parent.key });
 }
 
 export async function updateTask(tx: Tx, caller: Caller, key: string, input: TaskUpdateInput, ifMatch?: string): Promise<TaskSnapshot> {
   const ref = await writableTask(tx, caller.principal, key);
   const current = await lockAndRead(tx, ref, input.parent !== undefined, customFieldIds([input]));
   assertIfMatch(ifMatch, current);
-  return updateOne(tx, ref.project, new TaskInputResolver(tx.db, ref.project), caller, current, input);
+  return updateOne(tx, ref.project, new TaskInputResolver(tx.db, caller.principal, ref.project), caller, current, input);
 }
 
 export function assignTask(tx: Tx, caller: Caller, key: string, assignee: number | null, ifMatch?: string): Promise<TaskSnapshot> {
