@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.ts';
+import { insertWithTimestamps } from '../../db/insert-with-timestamps.ts';
 import type { Principal } from '../auth/principal.ts';
 import { recordsOfTaskQueries } from '../tasks/records-of-task.repository.ts';
 import { visibleTasks } from '../tasks/task.repository.ts';
@@ -21,14 +22,8 @@ export const { ofTask: commentsOfTask, find: findComment, findVisible: findVisib
 
 export type CommentRow = NonNullable<Awaited<ReturnType<typeof findComment>>>;
 
-export async function insertComment(db: Executor, values: { task_id: number; author_id: number; body: string; at: string }): Promise<number> {
-  const { at, ...rest } = values;
-  const row = await db
-    .insertInto('comments')
-    .values({ ...rest, created_at: at, updated_at: at, edited_at: null })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+export function insertComment(db: Executor, { at, ...values }: { task_id: number; author_id: number; body: string; at: string }): Promise<number> {
+  return insertWithTimestamps(db, 'comments', { ...values, edited_at: null }, at);
 }
 
 export async function updateCommentBody(db: Executor, id: number, body: string, at: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { insertWithTimestamps } from '../../db/insert-with-timestamps.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 
@@ -127,19 +128,16 @@ export interface SprintValues {
   state: SprintState;
 }
 
-export async function insertLabel(db: Executor, projectId: number, values: LabelValues, at: string): Promise<number> {
-  const row = await db.insertInto('labels').values({ project_id: projectId, ...values, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+export function insertLabel(db: Executor, projectId: number, values: LabelValues, at: string): Promise<number> {
+  return insertWithTimestamps(db, 'labels', { project_id: projectId, ...values }, at);
 }
 
-export async function insertMilestone(db: Executor, projectId: number, values: MilestoneValues, at: string): Promise<number> {
-  const row = await db.insertInto('milestones').values({ project_id: projectId, ...values, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+export function insertMilestone(db: Executor, projectId: number, values: MilestoneValues, at: string): Promise<number> {
+  return insertWithTimestamps(db, 'milestones', { project_id: projectId, ...values }, at);
 }
 
-export async function insertSprint(db: Executor, projectId: number, values: SprintValues, at: string): Promise<number> {
-  const row = await db.insertInto('sprints').values({ project_id: projectId, ...values, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+export function insertSprint(db: Executor, projectId: number, values: SprintValues, at: string): Promise<number> {
+  return insertWithTimestamps(db, 'sprints', { project_id: projectId, ...values }, at);
 }
 
 export async function updateLabelFields(db: Executor, id: number, set: Partial<LabelValues>, at: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.ts';
+import { insertWithTimestamps } from '../../db/insert-with-timestamps.ts';
 import type { ProjectRole } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjectIds } from '../../policy/visibility.repository.ts';
@@ -34,14 +35,8 @@ export function findUserOfOrganization(db: Executor, organizationId: number, use
   return db.selectFrom('users').select('id').where('id', '=', userId).where('organization_id', '=', organizationId).executeTakeFirst();
 }
 
-export async function insertMembership(db: Executor, values: { project_id: number; user_id: number; role: ProjectRole; at: string }): Promise<number> {
-  const { at, ...rest } = values;
-  const row = await db
-    .insertInto('project_memberships')
-    .values({ ...rest, created_at: at, updated_at: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+export function insertMembership(db: Executor, { at, ...values }: { project_id: number; user_id: number; role: ProjectRole; at: string }): Promise<number> {
+  return insertWithTimestamps(db, 'project_memberships', values, at);
 }
 
 /** An admin membership of the project other than `membershipId`, if any. */

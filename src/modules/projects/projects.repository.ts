@@ -1,4 +1,5 @@
 import type { Dialect, Executor } from '../../db/database.ts';
+import { insertWithTimestamps } from '../../db/insert-with-timestamps.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjects } from '../../policy/visibility.repository.ts';
 
@@ -52,13 +53,8 @@ export interface NewProject {
   at: string;
 }
 
-export async function insertProject(db: Executor, { at, ...values }: NewProject): Promise<number> {
-  const row = await db
-    .insertInto('projects')
-    .values({ ...values, task_counter: 0, created_at: at, updated_at: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+export function insertProject(db: Executor, { at, ...values }: NewProject): Promise<number> {
+  return insertWithTimestamps(db, 'projects', { ...values, task_counter: 0 }, at);
 }
 
 export interface ProjectSettings {

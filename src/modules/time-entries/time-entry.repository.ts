@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.ts';
+import { insertWithTimestamps } from '../../db/insert-with-timestamps.ts';
 import type { Principal } from '../auth/principal.ts';
 import { recordsOfTaskQueries } from '../tasks/records-of-task.repository.ts';
 import { visibleTasks } from '../tasks/task.repository.ts';
@@ -20,17 +21,11 @@ export const { ofTask: entriesOfTask, find: findEntry, findVisible: findVisibleE
 
 export type EntryRow = NonNullable<Awaited<ReturnType<typeof findEntry>>>;
 
-export async function insertEntry(
+export function insertEntry(
   db: Executor,
-  values: { task_id: number; user_id: number; minutes: number; date: string; note: string; at: string },
+  { at, ...values }: { task_id: number; user_id: number; minutes: number; date: string; note: string; at: string },
 ): Promise<number> {
-  const { at, ...rest } = values;
-  const row = await db
-    .insertInto('time_entries')
-    .values({ ...rest, created_at: at, updated_at: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  return insertWithTimestamps(db, 'time_entries', values, at);
 }
 
 export async function updateEntry(db: Executor, id: number, changes: { minutes?: number; date?: string; note?: string }, at: string): Promise<void> {

@@ -1,12 +1,10 @@
 import type { AppContext } from '../../context.ts';
-import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import type { DeliveryStatus } from '../../db/schema.ts';
 import { ApiError, foundOr404 } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { authorizeReplayTarget, endpointFor } from '../../policy/index.ts';
 import { visibleOne } from '../../policy/visible-one.ts';
+import { visiblePages } from '../../policy/visible-pages.ts';
 import { presentAttempt, presentDelivery } from './webhooks.presenter.ts';
 import * as repo from './webhooks.repository.ts';
 
@@ -16,14 +14,7 @@ const PAGING = {
   defaultOrdering: '-id',
 };
 
-export async function listDeliveries(
-  ctx: AppContext,
-  principal: Principal,
-  filters: { endpoint?: number; status?: DeliveryStatus },
-  page: PageRequest,
-) {
-  return presentPage(repo.deliveriesVisibleTo(ctx.db, principal, filters), page, PAGING, presentDelivery);
-}
+export const listDeliveries = visiblePages(repo.deliveriesVisibleTo, PAGING, presentDelivery);
 
 export const getDelivery = visibleOne('Webhook delivery', repo.findVisibleDelivery, presentDelivery).read;
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { insertWithTimestamps } from '../../db/insert-with-timestamps.ts';
 import type { StatusCategory } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjectIds } from '../../policy/visibility.repository.ts';
@@ -42,14 +43,8 @@ export async function statusNames(db: Executor, projectId: number, ids: number[]
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-export async function insertStatus(db: Executor, values: { project_id: number; name: string; category: StatusCategory; position: number; at: string }): Promise<number> {
-  const { at, ...rest } = values;
-  const row = await db
-    .insertInto('statuses')
-    .values({ ...rest, created_at: at, updated_at: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+export function insertStatus(db: Executor, { at, ...values }: { project_id: number; name: string; category: StatusCategory; position: number; at: string }): Promise<number> {
+  return insertWithTimestamps(db, 'statuses', values, at);
 }
 
 export async function updateStatusFields(db: Executor, id: number, set: { name?: string; category?: StatusCategory }, at: string): Promise<void> {

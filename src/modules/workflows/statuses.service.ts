@@ -1,13 +1,11 @@
-import type { AppContext } from '../../context.ts';
 import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/database.ts';
-import { presentPage } from '../../db/present-page.ts';
 import type { StatusCategory } from '../../db/schema.ts';
 import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
 import { ApiError } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
 import { visibleOne } from '../../policy/visible-one.ts';
+import { visiblePages } from '../../policy/visible-pages.ts';
 import { lockProject } from '../projects/projects.repository.ts';
 import * as repo from './statuses.repository.ts';
 import { presentStatus, type StatusJson } from './workflows.presenter.ts';
@@ -30,14 +28,7 @@ const CONFIGURATION = 'statuses, transitions and workflows';
 
 const nameTaken = (name: string) => new ApiError('ALREADY_EXISTS', `The project already has a status named "${name}".`, { field: 'name' });
 
-export async function listStatuses(
-  ctx: AppContext,
-  principal: Principal,
-  filters: { project?: number; category?: StatusCategory },
-  page: PageRequest,
-) {
-  return presentPage(repo.visibleStatuses(ctx.db, principal, filters), page, PAGING, presentStatus);
-}
+export const listStatuses = visiblePages(repo.visibleStatuses, PAGING, presentStatus);
 
 const visibleStatus = visibleOne('Status', repo.findVisibleStatus, presentStatus);
 export const getStatus = visibleStatus.read;

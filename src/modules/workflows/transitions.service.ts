@@ -1,12 +1,10 @@
-import type { AppContext } from '../../context.ts';
 import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/database.ts';
-import { presentPage } from '../../db/present-page.ts';
 import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
 import { ApiError, foundOr404, invalid } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectFor } from '../../policy/index.ts';
 import { visibleOne } from '../../policy/visible-one.ts';
+import { visiblePages } from '../../policy/visible-pages.ts';
 import { defaultTransitionName } from './defaults.ts';
 import { statusNames } from './statuses.repository.ts';
 import * as repo from './transitions.repository.ts';
@@ -21,9 +19,7 @@ const PAGING = {
 
 const CONFIGURATION = 'statuses, transitions and workflows';
 
-export async function listTransitions(ctx: AppContext, principal: Principal, filters: { workflow?: number }, page: PageRequest) {
-  return presentPage(repo.visibleTransitions(ctx.db, principal, filters), page, PAGING, presentTransition);
-}
+export const listTransitions = visiblePages(repo.visibleTransitions, PAGING, presentTransition);
 
 const visibleTransition = visibleOne('Transition', repo.findVisibleTransition, presentTransition);
 export const getTransition = visibleTransition.read;

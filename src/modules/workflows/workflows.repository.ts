@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { insertWithTimestamps } from '../../db/insert-with-timestamps.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 
@@ -27,14 +28,8 @@ export function findVisibleWorkflow(db: Executor, principal: Principal, id: numb
   return visibleWorkflows(db, principal).where('w.id', '=', id).executeTakeFirst();
 }
 
-export async function insertWorkflow(db: Executor, values: { project_id: number; name: string; description: string; at: string }): Promise<number> {
-  const { at, ...rest } = values;
-  const row = await db
-    .insertInto('workflows')
-    .values({ ...rest, created_at: at, updated_at: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+export function insertWorkflow(db: Executor, { at, ...values }: { project_id: number; name: string; description: string; at: string }): Promise<number> {
+  return insertWithTimestamps(db, 'workflows', values, at);
 }
 
 export async function updateWorkflowFields(db: Executor, id: number, set: { name?: string; description?: string }, at: string): Promise<void> {

@@ -13,8 +13,8 @@ select "c"."id", "c"."author_id", "c"."body", "p"."id" as "project_id", "pm"."ro
 -- parameters: [3,1,10,11,7]
 
 -- insertComment
-insert into "comments" ("task_id", "author_id", "body", "created_at", "updated_at", "edited_at") values ($1, $2, $3, $4, $5, $6) returning "id";
--- parameters: [42,3,"Looks good","2026-11-21T09:00:00.000Z","2026-11-21T09:00:00.000Z",null]
+insert into "comments" ("task_id", "author_id", "body", "edited_at", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6) returning "id";
+-- parameters: [42,3,"Looks good",null,"2026-11-21T09:00:00.000Z","2026-11-21T09:00:00.000Z"]
 -- (stops here without a row: no result)
 
 -- updateCommentBody
