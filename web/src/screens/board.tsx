@@ -48,24 +48,11 @@ const collision: CollisionDetection = (args) => {
   return within.length ? within : rectIntersection(args);
 };
 
-export function Board({ projectKey }: { projectKey: string }) {
-  const { project, error: projectError, isPending } = useProject(projectKey);
-  const config = useProjectConfig(project);
-  const search = useSearch();
-  const filters = filtersFrom(search);
-  const tasks = useProjectTasks(projectKey, filters);
+/** Moves a card to another status at once in every cached list of the project; a refused move puts it back and says why. */
+function useMoveTask(projectKey: string, onRefused: (message: string) => void) {
   const client = useQueryClient();
   const notify = useNotify();
-  const [active, setActive] = useState<Task | null>(null);
-  const [liveMessage, setLiveMessage] = useState('');
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 8 } }),
-    // Enter opens a card, so only Space picks one up; Space or Enter drops it.
-    useSensor(KeyboardSensor, { coordinateGetter: columnCoordinates, keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] } }),
-  );
-
-  const move = useMutation({
+  return useMutation({
     mutationFn: ({ task, to }: { task: Task; to: Status }) => put<Task>(`/api/v1/tasks/${task.key}/`, { status: to.name }),
     meta: { quiet: true },
     onMutate: async ({ task, to }) => {
@@ -80,46 +67,24 @@ export function Board({ projectKey }: { projectKey: string }) {
       for (const [key, data] of context?.before ?? []) client.setQueryData(key, data);
       const notice = errorNotice(error);
       notify({ ...notice, message: `${task.key} stays in ${task.status}: ${notice.message}` });
-      setLiveMessage(`${task.key} could not move to ${to.name}. ${notice.message}`);
+      onRefused(`${task.key} could not move to ${to.name}. ${notice.message}`);
     },
     onSuccess: (saved) => {
       client.setQueriesData<Task[]>({ queryKey: keys.tasks(projectKey) }, (list) => list?.map((t) => (t.key === saved.key ? saved : t)));
       void client.invalidateQueries({ queryKey: keys.task(saved.key) });
     },
   });
+}
 
+export function Board({ projectKey }: { projectKey: string }) {
+  const { project, error: projectError, isPending } = useProject(projectKey);
+  const config = useProjectConfig(project);
+  const search = useSearch();
+  const filters = filtersFrom(search);
+  const tasks = useProjectTasks(projectKey, filters);
+  const [liveMessage, setLiveMessage] = useState('');
+  const move = useMoveTask(projectKey, setLiveMessage);
   const visible = useMemo(() => (tasks.data ?? []).filter((t) => matchesText(t, filters.q)), [tasks.data, filters.q]);
-  const byStatus = useMemo(() => {
-    const map = new Map<string, Task[]>();
-    for (const status of config.statuses) map.set(status.name, []);
-    for (const task of visible) map.get(task.status)?.push(task);
-    return map;
-  }, [visible, config.statuses]);
-
-  const reachable = active ? config.reachable(active.status) : null;
-  const isReachable = (status: string) => !active || status === active.status || reachable === null || reachable.has(status);
-
-  const announcements: Announcements = {
-    onDragStart: ({ active: a }) => {
-      const task = a.data.current?.task as Task | undefined;
-      if (!task) return '';
-      const targets = config.reachable(task.status);
-      const list = targets === null ? 'any column' : targets.size ? [...targets].join(', ') : 'no other column';
-      return `Picked up ${task.key} from ${task.status}. It can move to ${list}. Left and right arrows choose a column, Space drops, Escape cancels.`;
-    },
-    onDragOver: ({ over }) => (over ? `Over ${String(over.id)}${isReachable(String(over.id)) ? '' : ', which no transition reaches'}.` : 'Not over a column.'),
-    onDragEnd: ({ active: a, over }) => (over ? `Dropped ${String(a.id)} on ${String(over.id)}.` : `${String(a.id)} dropped outside the columns.`),
-    onDragCancel: ({ active: a }) => `Moving ${String(a.id)} was cancelled.`,
-  };
-
-  const onDragStart = (event: DragStartEvent) => setActive((event.active.data.current?.task as Task) ?? null);
-  const onDragEnd = (event: DragEndEvent) => {
-    const task = event.active.data.current?.task as Task | undefined;
-    setActive(null);
-    const to = config.statuses.find((s) => s.name === event.over?.id);
-    if (!task || !to || to.name === task.status) return;
-    move.mutate({ task, to });
-  };
 
   if (isPending) return <Spinner />;
   if (!project) return <ErrorNote error={projectError ?? new Error(`No project ${projectKey} is visible to you.`)} />;
@@ -131,33 +96,78 @@ export function Board({ projectKey }: { projectKey: string }) {
       <p className="sr-only" aria-live="assertive">
         {liveMessage}
       </p>
-      {!tasks.data || !config.ready ? (
-        <Spinner label="Loading the board" />
-      ) : (
-        <DndContext
-          sensors={sensors}
-          collisionDetection={collision}
-          onDragStart={onDragStart}
-          onDragEnd={onDragEnd}
-          onDragCancel={() => setActive(null)}
-          accessibility={{ announcements, screenReaderInstructions: { draggable: 'Press Space to pick up the card, arrows to choose a column, Space to drop, Escape to cancel. Enter opens it.' } }}
-        >
-          <div className={active ? 'board dragging' : 'board'}>
-            {config.statuses.map((status) => (
-              <Column
-                key={status.id}
-                status={status}
-                tasks={byStatus.get(status.name) ?? []}
-                config={config}
-                activeKey={active?.key ?? null}
-                state={!active ? 'idle' : status.name === active.status ? 'origin' : isReachable(status.name) ? 'reachable' : 'unreachable'}
-              />
-            ))}
-          </div>
-          <DragOverlay dropAnimation={null}>{active ? <CardBody task={active} config={config} /> : null}</DragOverlay>
-        </DndContext>
-      )}
+      {!tasks.data || !config.ready ? <Spinner label="Loading the board" /> : <Columns config={config} tasks={visible} onMove={(task, to) => move.mutate({ task, to })} />}
     </section>
+  );
+}
+
+/** What a screen reader hears while a card is dragged, naming the columns the workflow lets it reach. */
+function announcementsFor(config: ProjectConfig, isReachable: (status: string) => boolean): Announcements {
+  return {
+    onDragStart: ({ active: a }) => {
+      const task = a.data.current?.task as Task | undefined;
+      if (!task) return '';
+      const targets = config.reachable(task.status);
+      const list = targets === null ? 'any column' : targets.size ? [...targets].join(', ') : 'no other column';
+      return `Picked up ${task.key} from ${task.status}. It can move to ${list}. Left and right arrows choose a column, Space drops, Escape cancels.`;
+    },
+    onDragOver: ({ over }) => (over ? `Over ${String(over.id)}${isReachable(String(over.id)) ? '' : ', which no transition reaches'}.` : 'Not over a column.'),
+    onDragEnd: ({ active: a, over }) => (over ? `Dropped ${String(a.id)} on ${String(over.id)}.` : `${String(a.id)} dropped outside the columns.`),
+    onDragCancel: ({ active: a }) => `Moving ${String(a.id)} was cancelled.`,
+  };
+}
+
+/** A column per status; a card dragged by pointer, touch or keyboard lights the columns it may reach and moves on drop. */
+function Columns({ config, tasks, onMove }: { config: ProjectConfig; tasks: Task[]; onMove: (task: Task, to: Status) => void }) {
+  const [active, setActive] = useState<Task | null>(null);
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 8 } }),
+    // Enter opens a card, so only Space picks one up; Space or Enter drops it.
+    useSensor(KeyboardSensor, { coordinateGetter: columnCoordinates, keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] } }),
+  );
+  const byStatus = useMemo(() => {
+    const map = new Map<string, Task[]>();
+    for (const status of config.statuses) map.set(status.name, []);
+    for (const task of tasks) map.get(task.status)?.push(task);
+    return map;
+  }, [tasks, config.statuses]);
+
+  const reachable = active ? config.reachable(active.status) : null;
+  const isReachable = (status: string) => !active || status === active.status || reachable === null || reachable.has(status);
+
+  const onDragStart = (event: DragStartEvent) => setActive((event.active.data.current?.task as Task) ?? null);
+  const onDragEnd = (event: DragEndEvent) => {
+    const task = event.active.data.current?.task as Task | undefined;
+    setActive(null);
+    const to = config.statuses.find((s) => s.name === event.over?.id);
+    if (!task || !to || to.name === task.status) return;
+    onMove(task, to);
+  };
+
+  return (
+    <DndContext
+      sensors={sensors}
+      collisionDetection={collision}
+      onDragStart={onDragStart}
+      onDragEnd={onDragEnd}
+      onDragCancel={() => setActive(null)}
+      accessibility={{ announcements: announcementsFor(config, isReachable), screenReaderInstructions: { draggable: 'Press Space to pick up the card, arrows to choose a column, Space to drop, Escape to cancel. Enter opens it.' } }}
+    >
+      <div className={active ? 'board dragging' : 'board'}>
+        {config.statuses.map((status) => (
+          <Column
+            key={status.id}
+            status={status}
+            tasks={byStatus.get(status.name) ?? []}
+            config={config}
+            activeKey={active?.key ?? null}
+            state={!active ? 'idle' : status.name === active.status ? 'origin' : isReachable(status.name) ? 'reachable' : 'unreachable'}
+          />
+        ))}
+      </div>
+      <DragOverlay dropAnimation={null}>{active ? <CardBody task={active} config={config} /> : null}</DragOverlay>
+    </DndContext>
   );
 }
 

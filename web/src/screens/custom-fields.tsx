@@ -164,24 +164,19 @@ export function CustomFieldsSection({ project }: { project: Project }) {
   );
 }
 
-function FieldRow({ field, projectId, onChanged }: { field: CustomField; projectId: number; onChanged: () => unknown }) {
-  const [editing, setEditing] = useState(false);
-  const [name, setName] = useState(field.name);
-  const [required, setRequired] = useState(field.required);
-  const [everywhere, setEverywhere] = useState(field.projects === null);
-  const [option, setOption] = useState('');
+/** The calls that change a custom field: its settings or its whole option list, deleting it, reordering and renaming options. */
+function useFieldChanges(fieldId: number, onChanged: () => unknown, onSaved: () => void) {
   const change = useMutation({
-    mutationFn: (body: Record<string, unknown>) => put(`/api/v1/custom-fields/${field.id}/`, body),
+    mutationFn: (body: Record<string, unknown>) => put(`/api/v1/custom-fields/${fieldId}/`, body),
     meta: { quiet: true },
     onSuccess: () => {
-      setEditing(false);
-      setOption('');
+      onSaved();
       return onChanged();
     },
   });
-  const remove = useMutation({ mutationFn: () => del(`/api/v1/custom-fields/${field.id}/`), meta: { quiet: true }, onSuccess: onChanged });
+  const remove = useMutation({ mutationFn: () => del(`/api/v1/custom-fields/${fieldId}/`), meta: { quiet: true }, onSuccess: onChanged });
   const reorder = useMutation({
-    mutationFn: (ids: number[]) => post('/api/v1/custom-fields/reorder/', { field: field.id, options: ids }),
+    mutationFn: (ids: number[]) => post('/api/v1/custom-fields/reorder/', { field: fieldId, options: ids }),
     meta: { quiet: true },
     onSettled: onChanged,
   });
@@ -190,45 +185,29 @@ function FieldRow({ field, projectId, onChanged }: { field: CustomField; project
     meta: { quiet: true },
     onSuccess: onChanged,
   });
+  return { change, remove, reorder, rename };
+}
+
+function FieldRow({ field, projectId, onChanged }: { field: CustomField; projectId: number; onChanged: () => unknown }) {
+  const [editing, setEditing] = useState(false);
+  const [option, setOption] = useState('');
+  const { change, remove, reorder, rename } = useFieldChanges(field.id, onChanged, () => {
+    setEditing(false);
+    setOption('');
+  });
   // The options as a complete list (ids kept), which is how the API adds and deletes them.
   const kept = field.options.map((o) => ({ id: o.id }));
   return (
     <li className="custom-field">
       {editing ? (
-        <Form
-          className="inline-form editor"
-          label={`Edit field ${field.name}`}
-          onSubmit={() =>
-            change.mutate({
-              ...(name !== field.name ? { name } : {}),
-              ...(required !== field.required ? { required } : {}),
-              // Narrowing to this project is refused (409) while other projects' tasks hold values.
-              ...(everywhere !== (field.projects === null) ? { projects: everywhere ? null : [projectId] } : {}),
-            })
-          }
-        >
-          <Field label="Field name">{(id) => <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
-          <ScopeChecks required={required} setRequired={setRequired} everywhere={everywhere} setEverywhere={setEverywhere} />
-          <SaveCancel pending={change.isPending} onCancel={() => setEditing(false)} />
-        </Form>
+        <FieldEditor field={field} projectId={projectId} pending={change.isPending} onSave={(body) => change.mutate(body)} onCancel={() => setEditing(false)} />
       ) : (
         <div className="row">
           <span className="row-main">
             <strong>{field.name}</strong> <span className="chip">{TYPE_LABEL[field.type]}</span>
             {field.required ? <span className="chip">required</span> : null} <span className="muted">{field.projects === null ? 'every project' : 'chosen projects'}</span>
           </span>
-          <EditDelete
-            name={field.name}
-            question={`Delete ${field.name} and every value of it?`}
-            pending={remove.isPending}
-            onDelete={() => remove.mutate()}
-            onEdit={() => {
-              setName(field.name);
-              setRequired(field.required);
-              setEverywhere(field.projects === null);
-              setEditing(true);
-            }}
-          />
+          <EditDelete name={field.name} question={`Delete ${field.name} and every value of it?`} pending={remove.isPending} onDelete={() => remove.mutate()} onEdit={() => setEditing(true)} />
         </div>
       )}
       <ErrorNote error={change.error ?? remove.error ?? reorder.error ?? rename.error} />
@@ -253,6 +232,31 @@ function FieldRow({ field, projectId, onChanged }: { field: CustomField; project
         </div>
       ) : null}
     </li>
+  );
+}
+
+/** A field's name, whether it is required and where it applies, starting from what it is now; only what changed is saved. */
+function FieldEditor({ field, projectId, pending, onSave, onCancel }: { field: CustomField; projectId: number; pending: boolean; onSave: (body: Record<string, unknown>) => void; onCancel: () => void }) {
+  const [name, setName] = useState(field.name);
+  const [required, setRequired] = useState(field.required);
+  const [everywhere, setEverywhere] = useState(field.projects === null);
+  return (
+    <Form
+      className="inline-form editor"
+      label={`Edit field ${field.name}`}
+      onSubmit={() =>
+        onSave({
+          ...(name !== field.name ? { name } : {}),
+          ...(required !== field.required ? { required } : {}),
+          // Narrowing to this project is refused (409) while other projects' tasks hold values.
+          ...(everywhere !== (field.projects === null) ? { projects: everywhere ? null : [projectId] } : {}),
+        })
+      }
+    >
+      <Field label="Field name">{(id) => <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+      <ScopeChecks required={required} setRequired={setRequired} everywhere={everywhere} setEverywhere={setEverywhere} />
+      <SaveCancel pending={pending} onCancel={onCancel} />
+    </Form>
   );
 }
 

@@ -251,22 +251,7 @@ function Invitations() {
 function Tokens() {
   const client = useQueryClient();
   const notify = useNotify();
-  const people = usePeople();
   const tokens = useQuery({ queryKey: ['tokens'], queryFn: ({ signal }) => get<TokenRow[]>('/api/console/tokens/', signal) });
-  const services = people.data?.filter((p) => p.kind === 'service' && p.active) ?? [];
-  const [name, setName] = useState('');
-  const [account, setAccount] = useState('');
-  const [scopes, setScopes] = useState<string[]>(['tasks:read']);
-  const [secret, setSecret] = useState<string | null>(null);
-  const create = useMutation({
-    mutationFn: () => post<TokenRow>('/api/console/tokens/', { name, account: Number(account || services[0]?.id), scopes }),
-    meta: { quiet: true },
-    onSuccess: (row) => {
-      setSecret(row.token ?? null);
-      setName('');
-      void client.invalidateQueries({ queryKey: ['tokens'] });
-    },
-  });
   const revoke = useMutation({
     mutationFn: (id: number) => del(`/api/console/tokens/${id}/`),
     onSuccess: () => {
@@ -274,7 +259,6 @@ function Tokens() {
       void client.invalidateQueries({ queryKey: ['tokens'] });
     },
   });
-  const toggleScope = (scope: string) => setScopes((list) => (list.includes(scope) ? list.filter((s) => s !== scope) : [...list, scope]));
   return (
     <section aria-labelledby="tokens-title">
       <h2 id="tokens-title">API tokens</h2>
@@ -297,6 +281,32 @@ function Tokens() {
               </tr>
             ))}
       </Table>
+      <NewToken />
+    </section>
+  );
+}
+
+/** A token for a service account with the scopes ticked; its secret is shown once, under the form. */
+function NewToken() {
+  const client = useQueryClient();
+  const people = usePeople();
+  const services = people.data?.filter((p) => p.kind === 'service' && p.active) ?? [];
+  const [name, setName] = useState('');
+  const [account, setAccount] = useState('');
+  const [scopes, setScopes] = useState<string[]>(['tasks:read']);
+  const [secret, setSecret] = useState<string | null>(null);
+  const create = useMutation({
+    mutationFn: () => post<TokenRow>('/api/console/tokens/', { name, account: Number(account || services[0]?.id), scopes }),
+    meta: { quiet: true },
+    onSuccess: (row) => {
+      setSecret(row.token ?? null);
+      setName('');
+      void client.invalidateQueries({ queryKey: ['tokens'] });
+    },
+  });
+  const toggleScope = (scope: string) => setScopes((list) => (list.includes(scope) ? list.filter((s) => s !== scope) : [...list, scope]));
+  return (
+    <>
       <h3>New token</h3>
       <Form className="stack" onSubmit={() => create.mutate()}>
         <div className="inline-form">
@@ -334,7 +344,7 @@ function Tokens() {
           The new token (shown once, copy it now): <code>{secret}</code>
         </SecretNote>
       ) : null}
-    </section>
+    </>
   );
 }
 

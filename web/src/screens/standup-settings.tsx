@@ -56,7 +56,6 @@ export function StandupSettingsForm() {
   });
   if (settings.isPending || !draft) return settings.error ? <ErrorNote error={settings.error} /> : <Spinner />;
   const set = (changes: Partial<StandupSettings>) => setDraft({ ...draft, ...changes });
-  const setQuestion = (i: number, text: string) => set({ questions: draft.questions.map((q, j) => (j === i ? text : q)) });
   return (
     <section aria-labelledby="standup-settings-title">
       <h2 id="standup-settings-title">Standup settings</h2>
@@ -80,35 +79,8 @@ export function StandupSettingsForm() {
               {(id) => <input id={id} type="time" required value={draft.reminder_time} onChange={(e) => set({ reminder_time: e.target.value })} />}
             </Field>
           </div>
-          <fieldset className="checks">
-            <legend>Standup days</legend>
-            {WEEKDAYS.map(([day, label]) => (
-              <label key={day} className="check">
-                <input
-                  type="checkbox"
-                  checked={draft.days.includes(day)}
-                  onChange={(e) => set({ days: e.target.checked ? WEEKDAYS.map(([d]) => d).filter((d) => d === day || draft.days.includes(d)) : draft.days.filter((d) => d !== day) })}
-                />{' '}
-                {label}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset className="checks stack">
-            <legend>Questions</legend>
-            {draft.questions.map((q, i) => (
-              <div key={i} className="actions">
-                <input aria-label={`Question ${i + 1}`} required maxLength={500} className="grow" value={q} onChange={(e) => setQuestion(i, e.target.value)} />
-                <button type="button" className="link" disabled={draft.questions.length === 1} onClick={() => set({ questions: draft.questions.filter((_, j) => j !== i) })}>
-                  Remove question {i + 1}
-                </button>
-              </div>
-            ))}
-            <div className="actions">
-              <button type="button" disabled={draft.questions.length >= MAX_QUESTIONS} onClick={() => set({ questions: [...draft.questions, ''] })}>
-                Add a question
-              </button>
-            </div>
-          </fieldset>
+          <WeekdayChecks days={draft.days} onChange={(days) => set({ days })} />
+          <QuestionFields questions={draft.questions} onChange={(questions) => set({ questions })} />
           <ErrorNote error={save.error} />
           {canEdit ? (
             <div className="actions">
@@ -123,5 +95,46 @@ export function StandupSettingsForm() {
         </fieldset>
       </Form>
     </section>
+  );
+}
+
+/** The days of the week the team holds a standup, kept in week order. */
+function WeekdayChecks({ days, onChange }: { days: string[]; onChange: (days: string[]) => void }) {
+  return (
+    <fieldset className="checks">
+      <legend>Standup days</legend>
+      {WEEKDAYS.map(([day, label]) => (
+        <label key={day} className="check">
+          <input
+            type="checkbox"
+            checked={days.includes(day)}
+            onChange={(e) => onChange(e.target.checked ? WEEKDAYS.map(([d]) => d).filter((d) => d === day || days.includes(d)) : days.filter((d) => d !== day))}
+          />{' '}
+          {label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The questions of a check-in, one to MAX_QUESTIONS of them. */
+function QuestionFields({ questions, onChange }: { questions: string[]; onChange: (questions: string[]) => void }) {
+  return (
+    <fieldset className="checks stack">
+      <legend>Questions</legend>
+      {questions.map((q, i) => (
+        <div key={i} className="actions">
+          <input aria-label={`Question ${i + 1}`} required maxLength={500} className="grow" value={q} onChange={(e) => onChange(questions.map((text, j) => (j === i ? e.target.value : text)))} />
+          <button type="button" className="link" disabled={questions.length === 1} onClick={() => onChange(questions.filter((_, j) => j !== i))}>
+            Remove question {i + 1}
+          </button>
+        </div>
+      ))}
+      <div className="actions">
+        <button type="button" disabled={questions.length >= MAX_QUESTIONS} onClick={() => onChange([...questions, ''])}>
+          Add a question
+        </button>
+      </div>
+    </fieldset>
   );
 }

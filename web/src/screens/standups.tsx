@@ -50,10 +50,9 @@ export function Standups() {
   );
 }
 
-function CheckIn() {
-  const client = useQueryClient();
-  const notify = useNotify();
-  const today = useQuery({
+/** The signed-in person's entry for today; null while they have none. */
+function useMyEntry() {
+  return useQuery({
     queryKey: ['standup', 'me'],
     queryFn: async ({ signal }) => {
       try {
@@ -64,19 +63,32 @@ function CheckIn() {
       }
     },
   });
+}
+
+/** Puts a saved entry in place of today's and refreshes the team's views of it. */
+function useStoreEntry() {
+  const client = useQueryClient();
+  return (saved: StandupEntry) => {
+    client.setQueryData(['standup', 'me'], saved);
+    void client.invalidateQueries({ queryKey: ['standups'] });
+  };
+}
+
+type BlockerDraft = { text: string; task: string };
+
+function CheckIn() {
+  const notify = useNotify();
+  const today = useMyEntry();
+  const refresh = useStoreEntry();
   const [done, setDone] = useState('');
   const [doing, setDoing] = useState('');
-  const [blockers, setBlockers] = useState<Array<{ text: string; task: string }>>([]);
+  const [blockers, setBlockers] = useState<BlockerDraft[]>([]);
   const entry = today.data ?? null;
   useEffect(() => {
     setDone(entry?.done ?? '');
     setDoing(entry?.doing ?? '');
     setBlockers(entry?.blockers.map((b) => ({ text: b.text, task: b.task ?? '' })) ?? []);
   }, [entry]);
-  const refresh = (saved: StandupEntry) => {
-    client.setQueryData(['standup', 'me'], saved);
-    void client.invalidateQueries({ queryKey: ['standups'] });
-  };
   const submit = useMutation({
     mutationFn: () =>
       put<StandupEntry>('/api/v1/standups/me/', { done, doing, blockers: blockers.filter((b) => b.text.trim()).map((b) => ({ text: b.text, task: b.task.trim() || null })) }),
@@ -86,8 +98,6 @@ function CheckIn() {
       notify({ kind: 'info', message: 'Check-in submitted.' });
     },
   });
-  const redraft = useMutation({ mutationFn: () => post<StandupEntry>('/api/v1/standups/me/redraft/'), meta: { quiet: true }, onSuccess: refresh });
-  const skip = useMutation({ mutationFn: () => post<StandupEntry>('/api/v1/standups/me/skip/'), meta: { quiet: true }, onSuccess: refresh });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     submit.mutate();
@@ -100,39 +110,11 @@ function CheckIn() {
         Today{entry ? `, ${formatDate(entry.date)}` : ''}: <span className={`state state-${state}`}>{state === 'none' ? 'not started' : state}</span>
       </h2>
       <ErrorNote error={today.error} />
-      <div className="actions">
-        <button type="button" onClick={() => redraft.mutate()} disabled={redraft.isPending || state === 'submitted'}>
-          Redraft from my activity
-        </button>
-        <button type="button" onClick={() => skip.mutate()} disabled={skip.isPending || state === 'submitted'}>
-          Skip today
-        </button>
-      </div>
-      <ErrorNote error={redraft.error ?? skip.error} />
+      <RedraftOrSkip submitted={state === 'submitted'} onSaved={refresh} />
       <form className="stack" onSubmit={onSubmit}>
         <Field label="Done since last time">{(id) => <textarea id={id} rows={5} value={done} onChange={(e) => setDone(e.target.value)} />}</Field>
         <Field label="Doing today">{(id) => <textarea id={id} rows={5} value={doing} onChange={(e) => setDoing(e.target.value)} />}</Field>
-        <fieldset>
-          <legend>Blockers</legend>
-          {blockers.map((b, i) => (
-            <div className="blocker-row" key={i}>
-              <label>
-                <span>Blocker {i + 1}</span>
-                <input value={b.text} onChange={(e) => setBlockers(blockers.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)))} />
-              </label>
-              <label>
-                <span>Task (optional)</span>
-                <input value={b.task} placeholder="WEB-12" onChange={(e) => setBlockers(blockers.map((x, j) => (j === i ? { ...x, task: e.target.value } : x)))} />
-              </label>
-              <button type="button" className="link" onClick={() => setBlockers(blockers.filter((_, j) => j !== i))}>
-                Remove blocker {i + 1}
-              </button>
-            </div>
-          ))}
-          <button type="button" onClick={() => setBlockers([...blockers, { text: '', task: '' }])}>
-            Add a blocker
-          </button>
-        </fieldset>
+        <BlockerFields blockers={blockers} setBlockers={setBlockers} />
         <ErrorNote error={submit.error} />
         <div className="actions">
           <button type="submit" className="primary" disabled={submit.isPending}>
@@ -147,6 +129,51 @@ function CheckIn() {
         </section>
       ) : null}
     </section>
+  );
+}
+
+/** Today's entry drafted again from the person's activity, or skipped; neither once it is submitted. */
+function RedraftOrSkip({ submitted, onSaved }: { submitted: boolean; onSaved: (saved: StandupEntry) => void }) {
+  const redraft = useMutation({ mutationFn: () => post<StandupEntry>('/api/v1/standups/me/redraft/'), meta: { quiet: true }, onSuccess: onSaved });
+  const skip = useMutation({ mutationFn: () => post<StandupEntry>('/api/v1/standups/me/skip/'), meta: { quiet: true }, onSuccess: onSaved });
+  return (
+    <>
+      <div className="actions">
+        <button type="button" onClick={() => redraft.mutate()} disabled={redraft.isPending || submitted}>
+          Redraft from my activity
+        </button>
+        <button type="button" onClick={() => skip.mutate()} disabled={skip.isPending || submitted}>
+          Skip today
+        </button>
+      </div>
+      <ErrorNote error={redraft.error ?? skip.error} />
+    </>
+  );
+}
+
+function BlockerFields({ blockers, setBlockers }: { blockers: BlockerDraft[]; setBlockers: (blockers: BlockerDraft[]) => void }) {
+  return (
+    <fieldset>
+      <legend>Blockers</legend>
+      {blockers.map((b, i) => (
+        <div className="blocker-row" key={i}>
+          <label>
+            <span>Blocker {i + 1}</span>
+            <input value={b.text} onChange={(e) => setBlockers(blockers.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)))} />
+          </label>
+          <label>
+            <span>Task (optional)</span>
+            <input value={b.task} placeholder="WEB-12" onChange={(e) => setBlockers(blockers.map((x, j) => (j === i ? { ...x, task: e.target.value } : x)))} />
+          </label>
+          <button type="button" className="link" onClick={() => setBlockers(blockers.filter((_, j) => j !== i))}>
+            Remove blocker {i + 1}
+          </button>
+        </div>
+      ))}
+      <button type="button" onClick={() => setBlockers([...blockers, { text: '', task: '' }])}>
+        Add a blocker
+      </button>
+    </fieldset>
   );
 }
 

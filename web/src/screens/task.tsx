@@ -13,6 +13,7 @@ const EDITABLE = ['title', 'description', 'task_type', 'priority', 'assignee', '
 type Editable = (typeof EDITABLE)[number];
 type Draft = Pick<Task, Editable>;
 type Values = Task['custom_fields'];
+type SetField = <F extends Editable>(field: F, value: Draft[F]) => void;
 
 const pick = (task: Task): Draft => Object.fromEntries(EDITABLE.map((f) => [f, task[f]])) as Draft;
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -67,24 +68,33 @@ interface Conflict {
   currentEtag: string | null;
 }
 
-export function TaskScreen({ taskKey }: { taskKey: string }) {
-  const query = useTask(taskKey);
-  const projectKey = taskKey.split('-')[0]!;
-  const { project } = useProject(projectKey);
-  const config = useProjectConfig(project);
-  const customFields = useCustomFields(project?.id).data ?? [];
+type Loaded = { task: Task; etag: string | null };
+type StoreTask = (task: Task, etag: string | null) => void;
+
+/** Puts a saved task in the cache and refreshes what shows it elsewhere: its project's tasks and its history. */
+function useStoreTask(): StoreTask {
+  const client = useQueryClient();
+  return (task, etag) => {
+    client.setQueryData(keys.task(task.key), { task, etag });
+    void client.invalidateQueries({ queryKey: keys.tasks(task.project) });
+    void client.invalidateQueries({ queryKey: ['activities', task.key] });
+  };
+}
+
+/** The edit form's draft, saved against the version it started from; a save refused because the task moved on becomes a conflict. */
+function useTaskEdit(taskKey: string, loaded: Loaded | undefined, store: StoreTask) {
   const client = useQueryClient();
   const notify = useNotify();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [base, setBase] = useState<{ task: Task; etag: string | null } | null>(null);
+  const [base, setBase] = useState<Loaded | null>(null);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [saveError, setSaveError] = useState<unknown>(null);
 
   const startEdit = () => {
-    if (!query.data) return;
-    setBase(query.data);
-    setDraft(pick(query.data.task));
+    if (!loaded) return;
+    setBase(loaded);
+    setDraft(pick(loaded.task));
     setConflict(null);
     setSaveError(null);
     setEditing(true);
@@ -94,12 +104,6 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
     window.addEventListener('tt:edit', onEdit);
     return () => window.removeEventListener('tt:edit', onEdit);
   });
-
-  const store = (task: Task, etag: string | null) => {
-    client.setQueryData(keys.task(task.key), { task, etag });
-    void client.invalidateQueries({ queryKey: keys.tasks(task.project) });
-    void client.invalidateQueries({ queryKey: ['activities', task.key] });
-  };
 
   const save = async (changes: Partial<Draft>, etag: string | null, from: Task) => {
     setSaveError(null);
@@ -131,9 +135,21 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
     void save(changes, base.etag, base.task);
   };
 
-  const status = useMutation({
+  const discard = () => {
+    setConflict(null);
+    setEditing(false);
+  };
+
+  return { editing, setEditing, draft, setDraft, conflict, saveError, startEdit, save, onSubmit, discard };
+}
+
+/** A move to another status, sent at once against the version shown; a refused move is told and the task reloaded. */
+function useStatusMove(taskKey: string, etag: string | null | undefined, store: StoreTask) {
+  const client = useQueryClient();
+  const notify = useNotify();
+  return useMutation({
     mutationFn: async (to: string) => {
-      const result = await call<Task>(`/api/v1/tasks/${taskKey}/`, { method: 'PUT', body: { status: to }, ifMatch: query.data?.etag });
+      const result = await call<Task>(`/api/v1/tasks/${taskKey}/`, { method: 'PUT', body: { status: to }, ifMatch: etag });
       return result;
     },
     meta: { quiet: true },
@@ -143,44 +159,39 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
       void client.invalidateQueries({ queryKey: keys.task(taskKey) });
     },
   });
+}
+
+export function TaskScreen({ taskKey }: { taskKey: string }) {
+  const query = useTask(taskKey);
+  const projectKey = taskKey.split('-')[0]!;
+  const { project } = useProject(projectKey);
+  const config = useProjectConfig(project);
+  const customFields = useCustomFields(project?.id).data ?? [];
+  const store = useStoreTask();
+  const edit = useTaskEdit(taskKey, query.data, store);
+  const status = useStatusMove(taskKey, query.data?.etag, store);
 
   if (query.isPending) return <Spinner />;
   if (query.error || !query.data) return <ErrorNote error={query.error} title={`Task ${taskKey}`} />;
   const { task } = query.data;
-  const reachable = config.reachable(task.status);
-  const statusOptions = config.statuses.filter((s) => s.name === task.status || reachable === null || reachable.has(s.name));
+  const { conflict, draft } = edit;
 
   return (
     <article className="task-screen page" aria-labelledby="task-title">
-      <nav aria-label="Breadcrumb" className="crumbs">
-        <Link href={`/p/${task.project}/board`}>{project?.name ?? task.project}</Link> / <span>{task.key}</span>
-      </nav>
-      <header className="screen-head">
-        <h1 id="task-title">
-          <span className="muted">{task.key}</span> {task.title}
-        </h1>
-        {!editing ? (
-          <button type="button" onClick={startEdit}>
-            Edit <kbd>e</kbd>
-          </button>
-        ) : null}
-      </header>
+      <TaskHeading task={task} projectName={project?.name} editing={edit.editing} onEdit={edit.startEdit} />
       {conflict ? (
         <ConflictPanel
           conflict={conflict}
           config={config}
           customFields={customFields}
-          onReapply={() => void save(conflict.mine, conflict.currentEtag, conflict.current)}
-          onDiscard={() => {
-            setConflict(null);
-            setEditing(false);
-          }}
+          onReapply={() => void edit.save(conflict.mine, conflict.currentEtag, conflict.current)}
+          onDiscard={edit.discard}
         />
       ) : null}
       <div className="task-grid">
         <div className="task-main">
-          {editing && draft ? (
-            <EditForm draft={draft} setDraft={setDraft} config={config} customFields={customFields} onSubmit={onSubmit} onCancel={() => setEditing(false)} error={saveError} />
+          {edit.editing && draft ? (
+            <EditForm draft={draft} setDraft={edit.setDraft} config={config} customFields={customFields} onSubmit={edit.onSubmit} onCancel={() => edit.setEditing(false)} error={edit.saveError} />
           ) : (
             <section aria-label="Description" className="description">
               {task.description ? <Markdown text={task.description} /> : <p className="muted">No description.</p>}
@@ -193,47 +204,77 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
           <TimeEntries taskKey={task.key} projectKey={task.project} config={config} />
           <History taskKey={task.key} config={config} customFields={customFields} />
         </div>
-        <aside className="task-side" aria-label="Details">
-          <div className="field">
-            <label htmlFor="task-status">Status</label>
-            <select id="task-status" value={task.status} disabled={status.isPending} onChange={(e) => status.mutate(e.target.value)}>
-              {statusOptions.map((s) => (
-                <option key={s.id} value={s.name}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
-            <small className="hint">Only the moves the workflow allows are offered.</small>
-          </div>
-          <dl className="facts">
-            <dt>Type</dt>
-            <dd>{task.task_type}</dd>
-            <dt>Priority</dt>
-            <dd>{task.priority}</dd>
-            <dt>Assignee</dt>
-            <dd>{task.assignee != null ? config.memberName(task.assignee) : 'Unassigned'}</dd>
-            <dt>Due</dt>
-            <dd>{task.due_date ? formatDate(task.due_date) : '—'}</dd>
-            <dt>Labels</dt>
-            <dd>{task.labels.length ? task.labels.join(', ') : '—'}</dd>
-            <dt>Sprint</dt>
-            <dd>{config.sprints.find((s) => s.id === task.sprint)?.name ?? '—'}</dd>
-            <dt>Milestone</dt>
-            <dd>{config.milestones.find((m) => m.id === task.milestone)?.name ?? '—'}</dd>
-            <dt>Parent</dt>
-            <dd>{task.parent ? <Link href={`/t/${task.parent}`}>{task.parent}</Link> : '—'}</dd>
-            {customFields.map((f) => (
-              <CustomFact key={f.id} field={f} value={task.custom_fields[String(f.id)]} config={config} />
-            ))}
-            <dt>Time spent</dt>
-            <dd>{task.time_spent_minutes} min</dd>
-            <dt>Updated</dt>
-            <dd>{formatDateTime(task.updated_at)}</dd>
-          </dl>
-          <Follow taskKey={task.key} />
-        </aside>
+        <TaskDetails task={task} config={config} customFields={customFields} moving={status.isPending} onMove={(to) => status.mutate(to)} />
       </div>
     </article>
+  );
+}
+
+/** The breadcrumb back to the board, the task's key and title, and the Edit button while not editing. */
+function TaskHeading({ task, projectName, editing, onEdit }: { task: Task; projectName: string | undefined; editing: boolean; onEdit: () => void }) {
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="crumbs">
+        <Link href={`/p/${task.project}/board`}>{projectName ?? task.project}</Link> / <span>{task.key}</span>
+      </nav>
+      <header className="screen-head">
+        <h1 id="task-title">
+          <span className="muted">{task.key}</span> {task.title}
+        </h1>
+        {!editing ? (
+          <button type="button" onClick={onEdit}>
+            Edit <kbd>e</kbd>
+          </button>
+        ) : null}
+      </header>
+    </>
+  );
+}
+
+/** The side panel: the status, changed in place among the moves the workflow allows, then every field's value and following. */
+function TaskDetails({ task, config, customFields, moving, onMove }: { task: Task; config: ProjectConfig; customFields: CustomField[]; moving: boolean; onMove: (to: string) => void }) {
+  const reachable = config.reachable(task.status);
+  const statusOptions = config.statuses.filter((s) => s.name === task.status || reachable === null || reachable.has(s.name));
+  return (
+    <aside className="task-side" aria-label="Details">
+      <div className="field">
+        <label htmlFor="task-status">Status</label>
+        <select id="task-status" value={task.status} disabled={moving} onChange={(e) => onMove(e.target.value)}>
+          {statusOptions.map((s) => (
+            <option key={s.id} value={s.name}>
+              {s.name}
+            </option>
+          ))}
+        </select>
+        <small className="hint">Only the moves the workflow allows are offered.</small>
+      </div>
+      <dl className="facts">
+        <dt>Type</dt>
+        <dd>{task.task_type}</dd>
+        <dt>Priority</dt>
+        <dd>{task.priority}</dd>
+        <dt>Assignee</dt>
+        <dd>{task.assignee != null ? config.memberName(task.assignee) : 'Unassigned'}</dd>
+        <dt>Due</dt>
+        <dd>{task.due_date ? formatDate(task.due_date) : '—'}</dd>
+        <dt>Labels</dt>
+        <dd>{task.labels.length ? task.labels.join(', ') : '—'}</dd>
+        <dt>Sprint</dt>
+        <dd>{config.sprints.find((s) => s.id === task.sprint)?.name ?? '—'}</dd>
+        <dt>Milestone</dt>
+        <dd>{config.milestones.find((m) => m.id === task.milestone)?.name ?? '—'}</dd>
+        <dt>Parent</dt>
+        <dd>{task.parent ? <Link href={`/t/${task.parent}`}>{task.parent}</Link> : '—'}</dd>
+        {customFields.map((f) => (
+          <CustomFact key={f.id} field={f} value={task.custom_fields[String(f.id)]} config={config} />
+        ))}
+        <dt>Time spent</dt>
+        <dd>{task.time_spent_minutes} min</dd>
+        <dt>Updated</dt>
+        <dd>{formatDateTime(task.updated_at)}</dd>
+      </dl>
+      <Follow taskKey={task.key} />
+    </aside>
   );
 }
 
@@ -272,85 +313,12 @@ function EditForm({
   onCancel: () => void;
   error: unknown;
 }) {
-  const [preview, setPreview] = useState(false);
-  const set = <F extends Editable>(field: F, value: Draft[F]) => setDraft({ ...draft, [field]: value });
+  const set: SetField = <F extends Editable>(field: F, value: Draft[F]) => setDraft({ ...draft, [field]: value });
   return (
     <form className="stack edit-form" onSubmit={onSubmit} onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
       <Field label="Title">{(id) => <input id={id} required maxLength={500} value={draft.title} onChange={(e) => set('title', e.target.value)} autoFocus />}</Field>
-      <div className="field">
-        <div className="field-row">
-          <label htmlFor="edit-description">Description</label>
-          <div role="group" aria-label="Description mode" className="segmented">
-            <button type="button" aria-pressed={!preview} onClick={() => setPreview(false)}>
-              Write
-            </button>
-            <button type="button" aria-pressed={preview} onClick={() => setPreview(true)}>
-              Preview
-            </button>
-          </div>
-        </div>
-        {preview ? (
-          <div className="preview">{draft.description ? <Markdown text={draft.description} /> : <p className="muted">Nothing to preview.</p>}</div>
-        ) : (
-          <textarea id="edit-description" rows={10} value={draft.description} onChange={(e) => set('description', e.target.value)} />
-        )}
-        <small className="hint">Markdown: **bold**, _italic_, lists, `code`, links.</small>
-      </div>
-      <div className="grid-2">
-        <Field label="Type">
-          {(id) => (
-            <select id={id} value={draft.task_type} onChange={(e) => set('task_type', e.target.value)}>
-              {config.types.map((t) => (
-                <option key={t.id}>{t.name}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Priority">
-          {(id) => (
-            <select id={id} value={draft.priority} onChange={(e) => set('priority', e.target.value)}>
-              {config.priorities.map((p) => (
-                <option key={p.id}>{p.name}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Assignee">
-          {(id) => (
-<IdSelect id={id} value={draft.assignee} none="Unassigned" items={config.people} onChange={(v) => set('assignee', v)} />
-          )}
-        </Field>
-        <Field label="Due date">{(id) => <input id={id} type="date" value={draft.due_date ?? ''} onChange={(e) => set('due_date', e.target.value || null)} />}</Field>
-        <Field label="Sprint">
-          {(id) => (
-<IdSelect id={id} value={draft.sprint} none="None" items={config.sprints} onChange={(v) => set('sprint', v)} />
-          )}
-        </Field>
-        <Field label="Milestone">
-          {(id) => (
-<IdSelect id={id} value={draft.milestone} none="None" items={config.milestones} onChange={(v) => set('milestone', v)} />
-          )}
-        </Field>
-        <Field label="Labels" hint="Comma-separated names of the project's labels">
-          {(id) => (
-            <input
-              id={id}
-              list="label-names"
-              value={draft.labels.join(', ')}
-              onChange={(e) =>
-                set(
-                  'labels',
-                  e.target.value
-                    .split(',')
-                    .map((s) => s.trim())
-                    .filter(Boolean),
-                )
-              }
-            />
-          )}
-        </Field>
-        <Field label="Parent task">{(id) => <input id={id} placeholder="e.g. WEB-3" value={draft.parent ?? ''} onChange={(e) => set('parent', e.target.value.trim() || null)} />}</Field>
-      </div>
+      <DescriptionEditor text={draft.description} onChange={(text) => set('description', text)} />
+      <DraftFields draft={draft} set={set} config={config} />
       {customFields.length ? (
         <fieldset className="custom-fields">
           <legend>Custom fields</legend>
@@ -375,6 +343,93 @@ function EditForm({
       <ErrorNote error={error} />
       <SaveCancel onCancel={onCancel} />
     </form>
+  );
+}
+
+/** The description as Markdown, written in a textarea or previewed as it will show. */
+function DescriptionEditor({ text, onChange }: { text: string; onChange: (text: string) => void }) {
+  const [preview, setPreview] = useState(false);
+  return (
+    <div className="field">
+      <div className="field-row">
+        <label htmlFor="edit-description">Description</label>
+        <div role="group" aria-label="Description mode" className="segmented">
+          <button type="button" aria-pressed={!preview} onClick={() => setPreview(false)}>
+            Write
+          </button>
+          <button type="button" aria-pressed={preview} onClick={() => setPreview(true)}>
+            Preview
+          </button>
+        </div>
+      </div>
+      {preview ? (
+        <div className="preview">{text ? <Markdown text={text} /> : <p className="muted">Nothing to preview.</p>}</div>
+      ) : (
+        <textarea id="edit-description" rows={10} value={text} onChange={(e) => onChange(e.target.value)} />
+      )}
+      <small className="hint">Markdown: **bold**, _italic_, lists, `code`, links.</small>
+    </div>
+  );
+}
+
+/** The edit form's fields of fixed kinds, two to a row. */
+function DraftFields({ draft, set, config }: { draft: Draft; set: SetField; config: ProjectConfig }) {
+  return (
+    <div className="grid-2">
+      <Field label="Type">
+        {(id) => (
+          <select id={id} value={draft.task_type} onChange={(e) => set('task_type', e.target.value)}>
+            {config.types.map((t) => (
+              <option key={t.id}>{t.name}</option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Priority">
+        {(id) => (
+          <select id={id} value={draft.priority} onChange={(e) => set('priority', e.target.value)}>
+            {config.priorities.map((p) => (
+              <option key={p.id}>{p.name}</option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Assignee">
+        {(id) => (
+          <IdSelect id={id} value={draft.assignee} none="Unassigned" items={config.people} onChange={(v) => set('assignee', v)} />
+        )}
+      </Field>
+      <Field label="Due date">{(id) => <input id={id} type="date" value={draft.due_date ?? ''} onChange={(e) => set('due_date', e.target.value || null)} />}</Field>
+      <Field label="Sprint">
+        {(id) => (
+          <IdSelect id={id} value={draft.sprint} none="None" items={config.sprints} onChange={(v) => set('sprint', v)} />
+        )}
+      </Field>
+      <Field label="Milestone">
+        {(id) => (
+          <IdSelect id={id} value={draft.milestone} none="None" items={config.milestones} onChange={(v) => set('milestone', v)} />
+        )}
+      </Field>
+      <Field label="Labels" hint="Comma-separated names of the project's labels">
+        {(id) => (
+          <input
+            id={id}
+            list="label-names"
+            value={draft.labels.join(', ')}
+            onChange={(e) =>
+              set(
+                'labels',
+                e.target.value
+                  .split(',')
+                  .map((s) => s.trim())
+                  .filter(Boolean),
+              )
+            }
+          />
+        )}
+      </Field>
+      <Field label="Parent task">{(id) => <input id={id} placeholder="e.g. WEB-3" value={draft.parent ?? ''} onChange={(e) => set('parent', e.target.value.trim() || null)} />}</Field>
+    </div>
   );
 }
 

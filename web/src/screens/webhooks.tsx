@@ -44,23 +44,8 @@ export function Webhooks() {
   const notify = useNotify();
   const catalog = useQuery({ queryKey: ['webhook-catalog'], queryFn: ({ signal }) => get<CatalogEntry[]>('/api/v1/webhooks/catalog/', signal) });
   const endpoints = useQuery({ queryKey: ['webhook-endpoints'], queryFn: ({ signal }) => getAll<Endpoint>('/api/v1/webhooks/endpoints/', signal) });
-  const [url, setUrl] = useState('');
-  const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<string[]>([]);
-  const [created, setCreated] = useState<Endpoint | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: ['webhook-endpoints'] });
-  const create = useMutation({
-    mutationFn: () => post<Endpoint>('/api/v1/webhooks/endpoints/', { url, description, ...(events.length ? { events } : {}) }),
-    meta: { quiet: true },
-    onSuccess: (endpoint) => {
-      setCreated(endpoint);
-      setUrl('');
-      setDescription('');
-      setEvents([]);
-      void refresh();
-    },
-  });
   const toggle = useMutation({ mutationFn: (e: Endpoint) => patch(`/api/v1/webhooks/endpoints/${e.id}/`, { enabled: !e.enabled }), onSettled: refresh });
   const test = useMutation({
     mutationFn: (id: number) => post(`/api/v1/webhooks/endpoints/${id}/test/`),
@@ -96,6 +81,30 @@ export function Webhooks() {
         ))}
       </ul>
       {selected !== null ? <Deliveries endpoint={selected} /> : null}
+      <NewEndpoint subscribable={subscribable} onCreated={refresh} />
+    </section>
+  );
+}
+
+/** An endpoint for a receiver URL and the events ticked; its signing secret is shown once, under the form. */
+function NewEndpoint({ subscribable, onCreated }: { subscribable: CatalogEntry[]; onCreated: () => unknown }) {
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [events, setEvents] = useState<string[]>([]);
+  const [created, setCreated] = useState<Endpoint | null>(null);
+  const create = useMutation({
+    mutationFn: () => post<Endpoint>('/api/v1/webhooks/endpoints/', { url, description, ...(events.length ? { events } : {}) }),
+    meta: { quiet: true },
+    onSuccess: (endpoint) => {
+      setCreated(endpoint);
+      setUrl('');
+      setDescription('');
+      setEvents([]);
+      void onCreated();
+    },
+  });
+  return (
+    <>
       <h3>New endpoint</h3>
       <Form className="stack" onSubmit={() => create.mutate()}>
         <Field label="Receiver URL" hint="HTTPS, on a public address.">
@@ -123,7 +132,7 @@ export function Webhooks() {
           Signing secret for {created.url} (shown once, copy it now): <code>{created.secret}</code>
         </SecretNote>
       ) : null}
-    </section>
+    </>
   );
 }
 
