@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { insertWithTimestamps } from '../../db/insert-with-timestamps.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -32,8 +32,6 @@ function selectLabels(db: Executor, principal: Principal) {
     ]);
 }
 
-export type LabelRow = NonNullable<Awaited<ReturnType<typeof findVisibleLabel>>>;
-
 function selectMilestones(db: Executor, principal: Principal) {
   return db
     .selectFrom('milestones as m')
@@ -53,8 +51,6 @@ function selectMilestones(db: Executor, principal: Principal) {
       'm.updated_at',
     ]);
 }
-
-export type MilestoneRow = NonNullable<Awaited<ReturnType<typeof findVisibleMilestone>>>;
 
 function selectSprints(db: Executor, principal: Principal) {
   return db
@@ -78,34 +74,8 @@ function selectSprints(db: Executor, principal: Principal) {
     ]);
 }
 
-export type SprintRow = NonNullable<Awaited<ReturnType<typeof findVisibleSprint>>>;
-
 type MilestoneState = 'open' | 'closed';
 type SprintState = 'planned' | 'active' | 'completed';
-
-export const labelsOfProject = (db: Executor, principal: Principal, projectId: number) => selectLabels(db, principal).where('l.project_id', '=', projectId);
-
-export function milestonesOfProject(db: Executor, principal: Principal, projectId: number, state?: MilestoneState) {
-  const query = selectMilestones(db, principal).where('m.project_id', '=', projectId);
-  return state === undefined ? query : query.where('m.state', '=', state);
-}
-
-export function sprintsOfProject(db: Executor, principal: Principal, projectId: number, state?: SprintState) {
-  const query = selectSprints(db, principal).where('sp.project_id', '=', projectId);
-  return state === undefined ? query : query.where('sp.state', '=', state);
-}
-
-export function findVisibleLabel(db: Executor, principal: Principal, id: number) {
-  return selectLabels(db, principal).where('l.id', '=', id).executeTakeFirst();
-}
-
-export function findVisibleMilestone(db: Executor, principal: Principal, id: number) {
-  return selectMilestones(db, principal).where('m.id', '=', id).executeTakeFirst();
-}
-
-export function findVisibleSprint(db: Executor, principal: Principal, id: number) {
-  return selectSprints(db, principal).where('sp.id', '=', id).executeTakeFirst();
-}
 
 export interface LabelValues {
   name: string;
@@ -128,29 +98,53 @@ export interface SprintValues {
   state: SprintState;
 }
 
-export function insertLabel(db: Executor, projectId: number, values: LabelValues, at: string): Promise<number> {
-  return insertWithTimestamps(db, 'labels', { project_id: projectId, ...values }, at);
+interface PlanningValues {
+  labels: LabelValues;
+  milestones: MilestoneValues;
+  sprints: SprintValues;
 }
 
-export function insertMilestone(db: Executor, projectId: number, values: MilestoneValues, at: string): Promise<number> {
-  return insertWithTimestamps(db, 'milestones', { project_id: projectId, ...values }, at);
+type StateOf<V> = V extends { state: infer S } ? S : never;
+
+/**
+ * The statements of one kind, from its selection: `alias` is the item table's alias there; a
+ * kind with states lists those in one state when given it.
+ */
+function planningQueries<T extends keyof PlanningValues, O>(
+  table: T,
+  alias: string,
+  // Any table set: only a WHERE on the item's own columns is added.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  rows: (db: Executor, principal: Principal) => SelectQueryBuilder<any, any, O>,
+) {
+  const column = (name: string) => sql.ref(`${alias}.${name}`);
+  // Kysely checks values against the three tables at once; each kind's own columns are checked by its PlanningValues.
+  const into: keyof PlanningValues = table;
+  return {
+    ofProject(db: Executor, principal: Principal, projectId: number, state?: StateOf<PlanningValues[T]>) {
+      const query = rows(db, principal).where(column('project_id'), '=', projectId);
+      return state === undefined ? query : query.where(column('state'), '=', state);
+    },
+    findVisible: (db: Executor, principal: Principal, id: number): Promise<O | undefined> => rows(db, principal).where(column('id'), '=', id).executeTakeFirst(),
+    insert(db: Executor, projectId: number, values: PlanningValues[T], at: string): Promise<number> {
+      const fields: PlanningValues[keyof PlanningValues] = values;
+      return insertWithTimestamps(db, into, { project_id: projectId, ...fields }, at);
+    },
+    async update(db: Executor, id: number, set: Partial<PlanningValues[T]>, at: string): Promise<void> {
+      const fields: Partial<PlanningValues[keyof PlanningValues]> = set;
+      await db.updateTable(into).set({ ...fields, updated_at: at }).where('id', '=', id).execute();
+    },
+  };
 }
 
-export function insertSprint(db: Executor, projectId: number, values: SprintValues, at: string): Promise<number> {
-  return insertWithTimestamps(db, 'sprints', { project_id: projectId, ...values }, at);
-}
+export const { ofProject: labelsOfProject, findVisible: findVisibleLabel, insert: insertLabel, update: updateLabelFields } = planningQueries('labels', 'l', selectLabels);
+export type LabelRow = NonNullable<Awaited<ReturnType<typeof findVisibleLabel>>>;
 
-export async function updateLabelFields(db: Executor, id: number, set: Partial<LabelValues>, at: string): Promise<void> {
-  await db.updateTable('labels').set({ ...set, updated_at: at }).where('id', '=', id).execute();
-}
+export const { ofProject: milestonesOfProject, findVisible: findVisibleMilestone, insert: insertMilestone, update: updateMilestoneFields } = planningQueries('milestones', 'm', selectMilestones);
+export type MilestoneRow = NonNullable<Awaited<ReturnType<typeof findVisibleMilestone>>>;
 
-export async function updateMilestoneFields(db: Executor, id: number, set: Partial<MilestoneValues>, at: string): Promise<void> {
-  await db.updateTable('milestones').set({ ...set, updated_at: at }).where('id', '=', id).execute();
-}
-
-export async function updateSprintFields(db: Executor, id: number, set: Partial<SprintValues>, at: string): Promise<void> {
-  await db.updateTable('sprints').set({ ...set, updated_at: at }).where('id', '=', id).execute();
-}
+export const { ofProject: sprintsOfProject, findVisible: findVisibleSprint, insert: insertSprint, update: updateSprintFields } = planningQueries('sprints', 'sp', selectSprints);
+export type SprintRow = NonNullable<Awaited<ReturnType<typeof findVisibleSprint>>>;
 
 export async function deletePlanningRow(db: Executor, table: 'labels' | 'milestones' | 'sprints', id: number): Promise<void> {
   await db.deleteFrom(table).where('id', '=', id).execute();

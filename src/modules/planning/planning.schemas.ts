@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type TProperties, type TSchema, Type } from '@sinclair/typebox';
 import { DateString, DisplayName, PaginationQuery, Timestamp } from '../../http/schemas.ts';
 
 const Description = Type.String({ maxLength: 65536 });
@@ -7,21 +7,22 @@ const TaskCount = Type.Integer({ description: 'Tasks that carry it now.' });
 const NullableDate = Type.Union([DateString, Type.Null()]);
 const Color = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: '`#rrggbb`; stored and returned in lowercase.', examples: ['#d73a4a'] });
 
+const UniqueName = Type.String({ description: 'Unique in the project.' });
+
+/** What every label, milestone and sprint answers, with the kind's own properties between its name and its task count. */
+function planningItem<N extends TSchema, P extends TProperties>(title: string, name: N, own: P) {
+  return Type.Object(
+    { id: Type.Integer(), project: ProjectKeyField, name, ...own, task_count: TaskCount, created_at: Timestamp, updated_at: Timestamp },
+    { $id: title, title },
+  );
+}
+
 export const LABEL_DEFAULT_COLOR = '#ededed';
 
-export const Label = Type.Object(
-  {
-    id: Type.Integer(),
-    project: ProjectKeyField,
-    name: Type.String({ description: 'Unique in the project. Tasks carry labels by name.' }),
-    color: Type.String({ description: '`#rrggbb`, lowercase.' }),
-    description: Type.String(),
-    task_count: TaskCount,
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { $id: 'Label', title: 'Label' },
-);
+export const Label = planningItem('Label', Type.String({ description: 'Unique in the project. Tasks carry labels by name.' }), {
+  color: Type.String({ description: '`#rrggbb`, lowercase.' }),
+  description: Type.String(),
+});
 
 export const LabelCreateBody = Type.Object(
   {
@@ -39,20 +40,11 @@ export const LabelUpdateBody = Type.Object(
 
 const MilestoneState = Type.Union([Type.Literal('open'), Type.Literal('closed')]);
 
-export const Milestone = Type.Object(
-  {
-    id: Type.Integer(),
-    project: ProjectKeyField,
-    name: Type.String({ description: 'Unique in the project.' }),
-    description: Type.String(),
-    due_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: '`YYYY-MM-DD` or null.' }),
-    state: MilestoneState,
-    task_count: TaskCount,
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { $id: 'Milestone', title: 'Milestone' },
-);
+export const Milestone = planningItem('Milestone', UniqueName, {
+  description: Type.String(),
+  due_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: '`YYYY-MM-DD` or null.' }),
+  state: MilestoneState,
+});
 
 export const MilestoneCreateBody = Type.Object(
   {
@@ -78,21 +70,12 @@ const SprintState = Type.Union([Type.Literal('planned'), Type.Literal('active'),
   description: 'At most one sprint per project is `active` at a time.',
 });
 
-export const Sprint = Type.Object(
-  {
-    id: Type.Integer(),
-    project: ProjectKeyField,
-    name: Type.String({ description: 'Unique in the project.' }),
-    goal: Type.String(),
-    start_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: '`YYYY-MM-DD` or null.' }),
-    end_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: '`YYYY-MM-DD` or null; never before `start_date`.' }),
-    state: SprintState,
-    task_count: TaskCount,
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { $id: 'Sprint', title: 'Sprint' },
-);
+export const Sprint = planningItem('Sprint', UniqueName, {
+  goal: Type.String(),
+  start_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: '`YYYY-MM-DD` or null.' }),
+  end_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: '`YYYY-MM-DD` or null; never before `start_date`.' }),
+  state: SprintState,
+});
 
 export const SprintCreateBody = Type.Object(
   {
