@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { systemClock } from '../src/clock.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { type Db, openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createOrganization, createToken, createUser } from '../src/modules/accounts/accounts.service.ts';
 import { ALL_SCOPES } from '../src/modules/auth/scopes.ts';
@@ -69,6 +69,23 @@ interface Seeded {
   seconds: number;
 }
 
+type ApiCall = (method: 'GET' | 'POST', url: string, payload?: unknown) => Promise<unknown>;
+
+interface SeededTask {
+  id: number;
+  key: string;
+  projectId: number;
+}
+
+/** What seeding every project shares: the bench account, the two custom fields, one timestamp. */
+interface Seeding {
+  db: Db;
+  call: ApiCall;
+  botId: number;
+  fieldIds: { text: number; number: number };
+  now: string;
+}
+
 async function seedWorkspace(url: string): Promise<Seeded> {
   const started = performance.now();
   const database = openDatabase(url);
@@ -87,67 +104,21 @@ async function seedWorkspace(url: string): Promise<Seeded> {
   const { token } = await createToken(ctx, { accountId: bot.id, scopes: ALL_SCOPES });
   const organizationId = (await ctx.db.selectFrom('organizations').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()).id;
 
-  // Two custom fields on every project; five labels per project.
+  // Two custom fields on every project.
   const textField = (await call('POST', '/api/v1/custom-fields/', { name: 'Customer', type: 'text' })) as { id: number };
   const numberField = (await call('POST', '/api/v1/custom-fields/', { name: 'Estimate', type: 'number' })) as { id: number };
   const now = systemClock.nowIso();
+  const seeding: Seeding = { db: ctx.db, call, botId: bot.id, fieldIds: { text: textField.id, number: numberField.id }, now };
   const keys: string[] = [];
-  const perProject = Math.ceil(TASKS / PROJECTS);
-  let taskIds: Array<{ id: number; key: string; projectId: number }> = [];
+  let taskIds: SeededTask[] = [];
   for (let p = 0; p < PROJECTS; p++) {
-    const key = projectKey(p);
-    const project = (await call('POST', '/api/v1/projects/', { name: `Project ${key}`, key })) as { id: number };
-    const labels: number[] = [];
-    for (const name of ['bug', 'feature', 'ops', 'ux', 'security']) labels.push(((await call('POST', `/api/v1/projects/${key}/labels/`, { name })) as { id: number }).id);
-    const defaults = await ctx.db.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
-    const statuses = await ctx.db.selectFrom('statuses').select('id').where('project_id', '=', project.id).execute();
-    const priorities = await ctx.db.selectFrom('priorities').select('id').where('project_id', '=', project.id).execute();
-    const count = Math.min(perProject, TASKS - p * perProject);
-    for (let start = 1; start <= count; start += 500) {
-      const rows = [];
-      for (let n = start; n < Math.min(start + 500, count + 1); n++) {
-        rows.push({
-          project_id: project.id, number: n, key: `${key}-${n}`, title: taskTitle(), description: taskDescription(),
-          task_type_id: defaults.default_task_type_id!, priority_id: pick(priorities).id, status_id: pick(statuses).id,
-          version: 1, created_by: bot.id, created_at: now, updated_at: now,
-        });
-      }
-      const inserted = await ctx.db.insertInto('tasks').values(rows).returning(['id', 'key']).execute();
-      await ctx.db.insertInto('task_labels').values(inserted.flatMap((t, i) => (i % 3 === 2 ? [] : [{ task_id: t.id, label_id: labels[(t.id + i) % labels.length]! }]))).execute();
-      await ctx.db
-        .insertInto('task_custom_values')
-        .values(inserted.flatMap((t) => [{ task_id: t.id, field_id: textField.id, value: JSON.stringify(`Customer ${t.id % 97}`) }, { task_id: t.id, field_id: numberField.id, value: String(t.id % 13) }]))
-        .execute();
-      // Every tenth task blocks the next one.
-      const links = inserted.flatMap((t, i) => (i % 10 === 0 && inserted[i + 1] ? [{ from_task_id: t.id, to_task_id: inserted[i + 1]!.id, type: 'blocks' as const, created_by: bot.id, created_at: now }] : []));
-      if (links.length) await ctx.db.insertInto('task_links').values(links).execute();
-      taskIds = taskIds.concat(inserted.map((t) => ({ ...t, projectId: project.id })));
-    }
-    await ctx.db.updateTable('projects').set({ task_counter: count }).where('id', '=', project.id).execute();
-    keys.push(key);
+    taskIds = taskIds.concat(await seedProject(seeding, p));
+    keys.push(projectKey(p));
   }
 
-  // Change records: the stored snapshot of a real task, re-keyed, spread over every task.
-  const sample = JSON.stringify(await call('GET', `/api/v1/tasks/${keys[0]}-1/`));
-  for (let start = 0; start < CHANGES; start += 1000) {
-    const rows = [];
-    for (let i = start; i < Math.min(start + 1000, CHANGES); i++) {
-      const task = taskIds[i % taskIds.length]!;
-      rows.push({ project_id: task.projectId, task_id: task.id, task_key: task.key, action: i < taskIds.length ? ('created' as const) : ('updated' as const), task: sample.replace(`"${keys[0]}-1"`, `"${task.key}"`), changed_at: now });
-    }
-    await ctx.db.insertInto('task_changes').values(rows).execute();
-  }
-  const todoKeys = (
-    await ctx.db
-      .selectFrom('tasks as t')
-      .innerJoin('statuses as s', 's.id', 't.status_id')
-      .select('t.key')
-      .where('t.project_id', '=', taskIds[0]!.projectId)
-      .where('s.name', '=', TODO)
-      .orderBy('t.id')
-      .limit(2 * WRITE_CLIENTS)
-      .execute()
-  ).map((t) => t.key);
+  const sampleKey = `${keys[0]}-1`;
+  await seedChanges(ctx.db, JSON.stringify(await call('GET', `/api/v1/tasks/${sampleKey}/`)), sampleKey, taskIds, now);
+  const todoKeys = await todoKeysOf(ctx.db, taskIds[0]!.projectId);
   // What autovacuum would have done by now on a real server (it does not run on the machines
   // here): planner statistics, and the GIN index's pending list merged.
   if (ctx.dialect === 'postgres') await sql`vacuum analyze`.execute(ctx.db);
@@ -155,6 +126,73 @@ async function seedWorkspace(url: string): Promise<Seeded> {
   await app.close();
   await database.close();
   return { url, dialect: ctx.dialect, token, actor: { id: bot.id, organizationId }, keys, labelName: 'bug', todoKeys, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Project number `index`, five labels, and its share of TASKS tasks, inserted 500 at a time. */
+async function seedProject(seeding: Seeding, index: number): Promise<SeededTask[]> {
+  const { db, call } = seeding;
+  const key = projectKey(index);
+  const project = (await call('POST', '/api/v1/projects/', { name: `Project ${key}`, key })) as { id: number };
+  const labels: number[] = [];
+  for (const name of ['bug', 'feature', 'ops', 'ux', 'security']) labels.push(((await call('POST', `/api/v1/projects/${key}/labels/`, { name })) as { id: number }).id);
+  const defaults = await db.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
+  const statuses = await db.selectFrom('statuses').select('id').where('project_id', '=', project.id).execute();
+  const priorities = await db.selectFrom('priorities').select('id').where('project_id', '=', project.id).execute();
+  const perProject = Math.ceil(TASKS / PROJECTS);
+  const count = Math.min(perProject, TASKS - index * perProject);
+  let tasks: SeededTask[] = [];
+  for (let start = 1; start <= count; start += 500) {
+    const rows = [];
+    for (let n = start; n < Math.min(start + 500, count + 1); n++) {
+      rows.push({
+        project_id: project.id, number: n, key: `${key}-${n}`, title: taskTitle(), description: taskDescription(),
+        task_type_id: defaults.default_task_type_id!, priority_id: pick(priorities).id, status_id: pick(statuses).id,
+        version: 1, created_by: seeding.botId, created_at: seeding.now, updated_at: seeding.now,
+      });
+    }
+    const inserted = await db.insertInto('tasks').values(rows).returning(['id', 'key']).execute();
+    await seedTaskDetails(seeding, inserted, labels);
+    tasks = tasks.concat(inserted.map((t) => ({ ...t, projectId: project.id })));
+  }
+  await db.updateTable('projects').set({ task_counter: count }).where('id', '=', project.id).execute();
+  return tasks;
+}
+
+/** A batch of new tasks' labels (on two in three), custom field values and links. */
+async function seedTaskDetails({ db, botId, fieldIds, now }: Seeding, inserted: Array<{ id: number; key: string }>, labels: number[]): Promise<void> {
+  await db.insertInto('task_labels').values(inserted.flatMap((t, i) => (i % 3 === 2 ? [] : [{ task_id: t.id, label_id: labels[(t.id + i) % labels.length]! }]))).execute();
+  await db
+    .insertInto('task_custom_values')
+    .values(inserted.flatMap((t) => [{ task_id: t.id, field_id: fieldIds.text, value: JSON.stringify(`Customer ${t.id % 97}`) }, { task_id: t.id, field_id: fieldIds.number, value: String(t.id % 13) }]))
+    .execute();
+  // Every tenth task blocks the next one.
+  const links = inserted.flatMap((t, i) => (i % 10 === 0 && inserted[i + 1] ? [{ from_task_id: t.id, to_task_id: inserted[i + 1]!.id, type: 'blocks' as const, created_by: botId, created_at: now }] : []));
+  if (links.length) await db.insertInto('task_links').values(links).execute();
+}
+
+/** Change records: the stored snapshot of a real task (`sample`, of `sampleKey`), re-keyed, spread over every task. */
+async function seedChanges(db: Db, sample: string, sampleKey: string, tasks: SeededTask[], now: string): Promise<void> {
+  for (let start = 0; start < CHANGES; start += 1000) {
+    const rows = [];
+    for (let i = start; i < Math.min(start + 1000, CHANGES); i++) {
+      const task = tasks[i % tasks.length]!;
+      rows.push({ project_id: task.projectId, task_id: task.id, task_key: task.key, action: i < tasks.length ? ('created' as const) : ('updated' as const), task: sample.replace(`"${sampleKey}"`, `"${task.key}"`), changed_at: now });
+    }
+    await db.insertInto('task_changes').values(rows).execute();
+  }
+}
+
+async function todoKeysOf(db: Db, projectId: number): Promise<string[]> {
+  const tasks = await db
+    .selectFrom('tasks as t')
+    .innerJoin('statuses as s', 's.id', 't.status_id')
+    .select('t.key')
+    .where('t.project_id', '=', projectId)
+    .where('s.name', '=', TODO)
+    .orderBy('t.id')
+    .limit(2 * WRITE_CLIENTS)
+    .execute();
+  return tasks.map((t) => t.key);
 }
 
 // ------------------------------------------------------------------ processes
