@@ -207,7 +207,12 @@ async function compiledServers(dir: string): Promise<string> {
   return path.join(dir, 'servers.js');
 }
 
-function start(servers: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
+interface RunningServer {
+  child: ChildProcess;
+  port: number;
+}
+
+function start(servers: string, args: string[]): Promise<RunningServer> {
   // PROFILE=1: the service writes a CPU profile (open it in Chrome DevTools) into bench/profiles/.
   const profile = process.env.PROFILE && args[0] === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'profiles')}`] : [];
   const child = fork(servers, args, { execArgv: profile, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -262,167 +267,191 @@ interface Row {
   met: boolean | null;
 }
 
-async function main(): Promise<void> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-bench-'));
-  const url = process.env.DATABASE_URL ?? `sqlite:${path.join(tmp, 'bench.db')}`;
-  console.log(`seeding ${PROJECTS} projects, ${TASKS} tasks, ${CHANGES} change records on ${url.split(':')[0]} ...`);
-  const seeded = await seedWorkspace(url);
-  console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
+/** What every scenario needs: the seeded workspace, the servers, and the rows measured so far. */
+interface Bench {
+  seeded: Seeded;
+  postgres: boolean;
+  app: RunningServer;
+  /** A second process of the service, where the write baselines loop. */
+  loops: RunningServer;
+  bare: RunningServer;
+  /** PostgreSQL's baselines: Fastify with plain pg queries (bench/servers.ts fastify-pg). */
+  fastifyPg: RunningServer | null;
+  headers: Record<string, string>;
+  rows: Row[];
+}
 
+const DURATION_MS = SECONDS * 1000;
+const DESCRIPTION = 'Created by the load generator of the benchmark.';
+const CREATE_BODY = JSON.stringify({ title: 'Created over HTTP by the benchmark', description: DESCRIPTION });
+
+/** The last project: where the one-project and bulk creates write. */
+const writeProject = (seeded: Seeded) => seeded.keys.at(-1)!;
+
+async function startServers(seeded: Seeded): Promise<Bench> {
   const servers = await compiledServers(path.join(here, '..', 'dist', 'bench'));
-  const app = await start(servers, ['app', url]);
+  const app = await start(servers, ['app', seeded.url]);
   // The write baselines loop in a second process of the service, so their heap does not count
   // in the serving process's peak RSS (V8 keeps the heap a loop grew after it ends).
-  const loops = await start(servers, ['app', url]);
+  const loops = await start(servers, ['app', seeded.url]);
   const bare = await start(servers, ['bare']);
   const postgres = seeded.dialect === 'postgres';
-  // PostgreSQL's baselines: Fastify with plain pg queries (bench/servers.ts fastify-pg).
-  const fastifyPg = postgres ? await start(servers, ['fastify-pg', url]) : null;
+  const fastifyPg = postgres ? await start(servers, ['fastify-pg', seeded.url]) : null;
   if (fastifyPg) await ask(fastifyPg.child, { cmd: 'actor', actor: seeded.actor });
   const headers = { authorization: `Bearer ${seeded.token}`, accept: 'application/json' };
-  const rows: Row[] = [];
-  const duration = SECONDS * 1000;
+  return { seeded, postgres, app, loops, bare, fastifyPg, headers, rows: [] };
+}
 
-  // Fetches what the service answers, so the bare server serves byte-identical bodies.
-  async function bodiesOf(paths: string[]): Promise<Record<string, string>> {
-    const bodies: Record<string, string> = {};
-    for (const p of paths) {
-      const res = await fetch(`http://127.0.0.1:${app.port}${p}`, { headers });
-      if (res.status !== 200) throw new Error(`GET ${p} answered ${res.status}: ${await res.text()}`);
-      bodies[p] = await res.text();
-    }
-    return bodies;
+/** Fetches what the service answers, so the bare server serves byte-identical bodies. */
+async function bodiesOf({ app, headers }: Bench, paths: string[]): Promise<Record<string, string>> {
+  const bodies: Record<string, string> = {};
+  for (const p of paths) {
+    const res = await fetch(`http://127.0.0.1:${app.port}${p}`, { headers });
+    if (res.status !== 200) throw new Error(`GET ${p} answered ${res.status}: ${await res.text()}`);
+    bodies[p] = await res.text();
   }
+  return bodies;
+}
 
-  async function readScenario(
-    scenario: string,
-    paths: string[],
-    concurrency: number,
-    target: string,
-    check: (ratio: number, m: Measured) => boolean | null,
-    against: 'bare' | 'fastify-pg' = 'bare',
-  ) {
-    const requests = paths.map((p) => ({ method: 'GET' as const, path: p }));
-    console.log(`${scenario} ...`);
-    const base = against === 'fastify-pg' ? fastifyPg! : bare;
-    if (against === 'bare') await ask(bare.child, { cmd: 'bodies', bodies: await bodiesOf(paths) });
-    const baseline = await measure(base.child, () => load({ port: base.port, headers, concurrency, durationMs: duration, requests }));
-    const measured = await measure(app.child, () => load({ port: app.port, headers, concurrency, durationMs: duration, requests }));
-    const baselineName = against === 'bare' ? 'bare node:http, same JSON from memory' : 'Fastify + one pg query';
-    rows.push({ scenario: `${scenario} (${concurrency} clients)`, measured, baseline, baselineName, unit: 'req/s', target, met: check(measured.rate / baseline.rate, measured) });
-  }
+async function readScenario(
+  bench: Bench,
+  scenario: string,
+  paths: string[],
+  concurrency: number,
+  target: string,
+  check: (ratio: number, m: Measured) => boolean | null,
+  against: 'bare' | 'fastify-pg' = 'bare',
+) {
+  const { app, bare, fastifyPg, headers } = bench;
+  const requests = paths.map((p) => ({ method: 'GET' as const, path: p }));
+  console.log(`${scenario} ...`);
+  const base = against === 'fastify-pg' ? fastifyPg! : bare;
+  if (against === 'bare') await ask(bare.child, { cmd: 'bodies', bodies: await bodiesOf(bench, paths) });
+  const baseline = await measure(base.child, () => load({ port: base.port, headers, concurrency, durationMs: DURATION_MS, requests }));
+  const measured = await measure(app.child, () => load({ port: app.port, headers, concurrency, durationMs: DURATION_MS, requests }));
+  const baselineName = against === 'bare' ? 'bare node:http, same JSON from memory' : 'Fastify + one pg query';
+  bench.rows.push({ scenario: `${scenario} (${concurrency} clients)`, measured, baseline, baselineName, unit: 'req/s', target, met: check(measured.rate / baseline.rate, measured) });
+}
 
+async function getScenario(bench: Bench): Promise<void> {
   const perProject = Math.ceil(TASKS / PROJECTS);
-  const taskPaths = Array.from({ length: 200 }, () => `/api/v1/tasks/${pick(seeded.keys)}-${1 + Math.floor(random() * perProject)}/`);
-  if (SCENARIOS.has('get')) {
-    if (postgres) await readScenario('GET task by key', taskPaths, 50, '≥ 0.5 × Fastify + one pg query', (ratio) => ratio >= 0.5, 'fastify-pg');
-    else await readScenario('GET task by key', taskPaths, 50, '≥ 0.36 × bare', (ratio) => ratio >= 0.36);
-  }
-  const listPaths = seeded.keys.map((k) => `/api/v1/projects/${k}/tasks/?status_category=todo&label=${seeded.labelName}&limit=50`);
-  if (SCENARIOS.has('list')) {
-    if (postgres) await readScenario('list tasks, filtered (status category + label, 50 per page)', listPaths, 10, 'reported', () => null);
-    else await readScenario('list tasks, filtered (status category + label, 50 per page)', listPaths, 10, '≤ 1.5 ms CPU per page', (_, m) => m.cpuMsPerRequest <= 1.5);
-  }
+  const taskPaths = Array.from({ length: 200 }, () => `/api/v1/tasks/${pick(bench.seeded.keys)}-${1 + Math.floor(random() * perProject)}/`);
+  if (bench.postgres) await readScenario(bench, 'GET task by key', taskPaths, 50, '≥ 0.5 × Fastify + one pg query', (ratio) => ratio >= 0.5, 'fastify-pg');
+  else await readScenario(bench, 'GET task by key', taskPaths, 50, '≥ 0.36 × bare', (ratio) => ratio >= 0.36);
+}
 
-  // Cursor pages of 200 anywhere in a project: the cursors come from a walk of the first project.
+async function listScenario(bench: Bench): Promise<void> {
+  const listPaths = bench.seeded.keys.map((k) => `/api/v1/projects/${k}/tasks/?status_category=todo&label=${bench.seeded.labelName}&limit=50`);
+  if (bench.postgres) await readScenario(bench, 'list tasks, filtered (status category + label, 50 per page)', listPaths, 10, 'reported', () => null);
+  else await readScenario(bench, 'list tasks, filtered (status category + label, 50 per page)', listPaths, 10, '≤ 1.5 ms CPU per page', (_, m) => m.cpuMsPerRequest <= 1.5);
+}
+
+/** Cursor pages of 200 anywhere in a project: the cursors come from a walk of the first project. */
+async function cursorScenario(bench: Bench): Promise<void> {
   const cursorPaths: string[] = [];
   let cursor = '';
-  for (let i = 0; SCENARIOS.has('cursor') && i < 20; i++) {
-    const p = `/api/v1/projects/${seeded.keys[0]}/tasks/?limit=200&cursor=${cursor}`;
+  for (let i = 0; i < 20; i++) {
+    const p = `/api/v1/projects/${bench.seeded.keys[0]}/tasks/?limit=200&cursor=${cursor}`;
     cursorPaths.push(p);
-    const page = JSON.parse((await bodiesOf([p]))[p]!) as { pagination: { next_cursor: string; has_more: boolean } };
+    const page = JSON.parse((await bodiesOf(bench, [p]))[p]!) as { pagination: { next_cursor: string; has_more: boolean } };
     if (!page.pagination.has_more) break;
     cursor = page.pagination.next_cursor;
   }
-  if (SCENARIOS.has('cursor')) await readScenario('cursor page of 200 tasks', cursorPaths, 10, 'reported', () => null);
+  await readScenario(bench, 'cursor page of 200 tasks', cursorPaths, 10, 'reported', () => null);
+}
 
+async function searchScenario(bench: Bench): Promise<void> {
   const queries = ['login', 'billing invoice', 'deploy serv', 'webhook retry timeout', 'pass', 'customer refund payment', 'w1kx', 'w2sx w3ax'];
-  const searchP99 = postgres ? 80 : 40;
-  if (SCENARIOS.has('search')) await readScenario('search, 20 per page', queries.map((q) => `/api/v1/search/?q=${encodeURIComponent(q)}&limit=20`), 10, `p99 ≤ ${searchP99} ms (${TASKS} tasks)`, (_, m) => m.p99 <= searchP99);
+  const searchP99 = bench.postgres ? 80 : 40;
+  await readScenario(bench, 'search, 20 per page', queries.map((q) => `/api/v1/search/?q=${encodeURIComponent(q)}&limit=20`), 10, `p99 ≤ ${searchP99} ms (${TASKS} tasks)`, (_, m) => m.p99 <= searchP99);
+}
 
-  // Write scenarios: the service over HTTP against the same service calls in a loop in a process
-  // of their own (servers.ts write-loop), which is what HTTP, authentication, rate limiting,
-  // validation, idempotency records and serialization add to.
-  async function writeScenario(scenario: string, write: WriteLoop, spec: Omit<LoadSpec, 'port' | 'headers' | 'durationMs'>, itemsPerRequest = 1) {
-    console.log(`${scenario} ...`);
-    const baseline = await measure(loops.child, () => ask<LoadResult>(loops.child, { cmd: 'write-loop', token: seeded.token, durationMs: duration, write }));
-    const measured = await measure(app.child, () => load({ port: app.port, headers, durationMs: duration, ...spec }));
-    const unit = itemsPerRequest === 1 ? 'req/s' : 'tasks/s';
-    // A few large requests a second make per-second counts too coarse for a median: count them all instead.
-    if (itemsPerRequest > 1) for (const m of [measured, baseline]) m.rate = (m.requests / m.seconds) * itemsPerRequest;
-    rows.push({ scenario: `${scenario} (${spec.concurrency} clients)`, measured, baseline, baselineName: 'a loop of the same service call in its own process (same writes, no HTTP)', unit, ...(itemsPerRequest > 1 ? { itemsPerRequest } : {}), target: 'reported', met: null });
-  }
+// Write scenarios: the service over HTTP against the same service calls in a loop in a process
+// of their own (servers.ts write-loop), which is what HTTP, authentication, rate limiting,
+// validation, idempotency records and serialization add to.
+async function writeScenario(bench: Bench, scenario: string, write: WriteLoop, spec: Omit<LoadSpec, 'port' | 'headers' | 'durationMs'>, itemsPerRequest = 1) {
+  const { app, loops, headers } = bench;
+  console.log(`${scenario} ...`);
+  const baseline = await measure(loops.child, () => ask<LoadResult>(loops.child, { cmd: 'write-loop', token: bench.seeded.token, durationMs: DURATION_MS, write }));
+  const measured = await measure(app.child, () => load({ port: app.port, headers, durationMs: DURATION_MS, ...spec }));
+  const unit = itemsPerRequest === 1 ? 'req/s' : 'tasks/s';
+  // A few large requests a second make per-second counts too coarse for a median: count them all instead.
+  if (itemsPerRequest > 1) for (const m of [measured, baseline]) m.rate = (m.requests / m.seconds) * itemsPerRequest;
+  bench.rows.push({ scenario: `${scenario} (${spec.concurrency} clients)`, measured, baseline, baselineName: 'a loop of the same service call in its own process (same writes, no HTTP)', unit, ...(itemsPerRequest > 1 ? { itemsPerRequest } : {}), target: 'reported', met: null });
+}
 
-  const writeProject = seeded.keys.at(-1)!;
-  const description = 'Created by the load generator of the benchmark.';
-  // Creates: client i alternates between two projects of its own ("over 20 projects"), or every
-  // client creates in one project, where creates queue on that project's task counter.
-  const createBody = JSON.stringify({ title: 'Created over HTTP by the benchmark', description });
-  const createsOver = (projects: string[]) =>
-    Array.from({ length: WRITE_CLIENTS }, (_, i) =>
-      [projects[i % projects.length]!, projects[(i + WRITE_CLIENTS) % projects.length]!].map((k) => ({ method: 'POST' as const, path: `/api/v1/projects/${k}/tasks/`, body: createBody })),
-    );
-  if (SCENARIOS.has('create')) {
-    const scenario = `create task with Idempotency-Key, over ${seeded.keys.length} projects`;
-    console.log(`${scenario} ...`);
-    const spread = createsOver(seeded.keys);
-    const baseline = fastifyPg
-      ? await measure(fastifyPg.child, () => load({ port: fastifyPg.port, headers, concurrency: WRITE_CLIENTS, durationMs: duration, requests: [], perClient: spread }))
-      : await measure(loops.child, () =>
-          ask<LoadResult>(loops.child, { cmd: 'write-loop', token: seeded.token, durationMs: duration, write: { kind: 'raw-create', projectKeys: seeded.keys, actorId: seeded.actor.id, organizationId: seeded.actor.organizationId } }),
-        );
-    const measured = await measure(app.child, () => load({ port: app.port, headers, concurrency: WRITE_CLIENTS, durationMs: duration, requests: [], perClient: spread, idempotencyPrefix: `bench-create-${Date.now()}` }));
-    const wanted = postgres ? 0.3 : 0.25;
-    rows.push({
-      scenario: `${scenario} (${WRITE_CLIENTS} clients)`,
-      measured,
-      baseline,
-      baselineName: postgres ? 'Fastify + the 5-statement pg write transaction, same projects' : 'the same 5-statement transaction in a loop, raw driver',
-      unit: 'req/s',
-      target: `≥ ${wanted} × baseline`,
-      met: measured.rate / baseline.rate >= wanted,
-    });
+// Creates: client i alternates between two projects of its own ("over 20 projects"), or every
+// client creates in one project, where creates queue on that project's task counter.
+const createsOver = (projects: string[]) =>
+  Array.from({ length: WRITE_CLIENTS }, (_, i) =>
+    [projects[i % projects.length]!, projects[(i + WRITE_CLIENTS) % projects.length]!].map((k) => ({ method: 'POST' as const, path: `/api/v1/projects/${k}/tasks/`, body: CREATE_BODY })),
+  );
 
-    console.log('create task with Idempotency-Key, one project ...');
-    const onOne = await measure(app.child, () => load({ port: app.port, headers, concurrency: WRITE_CLIENTS, durationMs: duration, requests: [], perClient: createsOver([writeProject]), idempotencyPrefix: `bench-one-${Date.now()}` }));
-    rows.push({
-      scenario: `create task with Idempotency-Key, one project (${WRITE_CLIENTS} clients)`,
-      measured: onOne,
-      baseline: measured,
-      baselineName: 'the service creating over 20 projects (row above)',
-      unit: 'req/s',
-      target: postgres ? '≥ 0.7 × over 20 projects' : 'reported',
-      met: postgres ? onOne.rate / measured.rate >= 0.7 : null,
-    });
-  }
+async function createScenarios(bench: Bench): Promise<void> {
+  const { seeded, postgres, app, loops, fastifyPg, headers } = bench;
+  const scenario = `create task with Idempotency-Key, over ${seeded.keys.length} projects`;
+  console.log(`${scenario} ...`);
+  const spread = createsOver(seeded.keys);
+  const baseline = fastifyPg
+    ? await measure(fastifyPg.child, () => load({ port: fastifyPg.port, headers, concurrency: WRITE_CLIENTS, durationMs: DURATION_MS, requests: [], perClient: spread }))
+    : await measure(loops.child, () =>
+        ask<LoadResult>(loops.child, { cmd: 'write-loop', token: seeded.token, durationMs: DURATION_MS, write: { kind: 'raw-create', projectKeys: seeded.keys, actorId: seeded.actor.id, organizationId: seeded.actor.organizationId } }),
+      );
+  const measured = await measure(app.child, () => load({ port: app.port, headers, concurrency: WRITE_CLIENTS, durationMs: DURATION_MS, requests: [], perClient: spread, idempotencyPrefix: `bench-create-${Date.now()}` }));
+  const wanted = postgres ? 0.3 : 0.25;
+  bench.rows.push({
+    scenario: `${scenario} (${WRITE_CLIENTS} clients)`,
+    measured,
+    baseline,
+    baselineName: postgres ? 'Fastify + the 5-statement pg write transaction, same projects' : 'the same 5-statement transaction in a loop, raw driver',
+    unit: 'req/s',
+    target: `≥ ${wanted} × baseline`,
+    met: measured.rate / baseline.rate >= wanted,
+  });
 
-  if (SCENARIOS.has('status')) {
-    // Each client owns one task and moves it To Do → In Progress → To Do …; the loop does the same with its own tasks.
-    const [loopKeys, httpKeys] = [seeded.todoKeys.slice(0, WRITE_CLIENTS), seeded.todoKeys.slice(WRITE_CLIENTS)];
-    const move = (key: string, status: string) => ({ method: 'PUT' as const, path: `/api/v1/tasks/${key}/`, body: JSON.stringify({ status }) });
-    await writeScenario(`status change along a transition (${TODO} ⇄ ${IN_PROGRESS})`, { kind: 'status', taskKeys: loopKeys, statuses: [TODO, IN_PROGRESS] }, {
-      concurrency: httpKeys.length,
-      requests: [],
-      perClient: httpKeys.map((key) => [move(key, IN_PROGRESS), move(key, TODO)]),
-    });
-  }
+  console.log('create task with Idempotency-Key, one project ...');
+  const onOne = await measure(app.child, () => load({ port: app.port, headers, concurrency: WRITE_CLIENTS, durationMs: DURATION_MS, requests: [], perClient: createsOver([writeProject(seeded)]), idempotencyPrefix: `bench-one-${Date.now()}` }));
+  bench.rows.push({
+    scenario: `create task with Idempotency-Key, one project (${WRITE_CLIENTS} clients)`,
+    measured: onOne,
+    baseline: measured,
+    baselineName: 'the service creating over 20 projects (row above)',
+    unit: 'req/s',
+    target: postgres ? '≥ 0.7 × over 20 projects' : 'reported',
+    met: postgres ? onOne.rate / measured.rate >= 0.7 : null,
+  });
+}
 
-  if (SCENARIOS.has('bulk')) {
-    const body = JSON.stringify({ tasks: Array.from({ length: BULK_SIZE }, (_, n) => ({ title: `Bulk-created task ${n}`, description })) });
-    await writeScenario(`bulk create of ${BULK_SIZE} with Idempotency-Key`, { kind: 'bulk', projectKey: writeProject, size: BULK_SIZE }, {
-      concurrency: BULK_CLIENTS,
-      idempotencyPrefix: `bench-bulk-${Date.now()}`,
-      requests: [{ method: 'POST', path: `/api/v1/projects/${writeProject}/tasks/bulk/`, body }],
-    }, BULK_SIZE);
-  }
+async function statusScenario(bench: Bench): Promise<void> {
+  // Each client owns one task and moves it To Do → In Progress → To Do …; the loop does the same with its own tasks.
+  const [loopKeys, httpKeys] = [bench.seeded.todoKeys.slice(0, WRITE_CLIENTS), bench.seeded.todoKeys.slice(WRITE_CLIENTS)];
+  const move = (key: string, status: string) => ({ method: 'PUT' as const, path: `/api/v1/tasks/${key}/`, body: JSON.stringify({ status }) });
+  await writeScenario(bench, `status change along a transition (${TODO} ⇄ ${IN_PROGRESS})`, { kind: 'status', taskKeys: loopKeys, statuses: [TODO, IN_PROGRESS] }, {
+    concurrency: httpKeys.length,
+    requests: [],
+    perClient: httpKeys.map((key) => [move(key, IN_PROGRESS), move(key, TODO)]),
+  });
+}
 
-  if (SCENARIOS.has('feed')) {
-    console.log('changes feed walk ...');
-    const walk = await measure(app.child, () => load({ port: app.port, headers, concurrency: 1, durationMs: 0, walk: { maxMs: WALK_SECONDS * 1000 }, requests: [{ method: 'GET', path: '/api/v1/changes/tasks/?limit=200' }] }));
-    walk.rate = Math.round(walk.items / walk.seconds);
-    rows.push({ scenario: `changes feed walk, limit 200 (${walk.items} of ${CHANGES + 0} records read)`, measured: walk, baseline: null, baselineName: '', unit: 'changes/s', target: '≥ 20,000 changes/s', met: walk.rate >= 20_000 });
-  }
+async function bulkScenario(bench: Bench): Promise<void> {
+  const project = writeProject(bench.seeded);
+  const body = JSON.stringify({ tasks: Array.from({ length: BULK_SIZE }, (_, n) => ({ title: `Bulk-created task ${n}`, description: DESCRIPTION })) });
+  await writeScenario(bench, `bulk create of ${BULK_SIZE} with Idempotency-Key`, { kind: 'bulk', projectKey: project, size: BULK_SIZE }, {
+    concurrency: BULK_CLIENTS,
+    idempotencyPrefix: `bench-bulk-${Date.now()}`,
+    requests: [{ method: 'POST', path: `/api/v1/projects/${project}/tasks/bulk/`, body }],
+  }, BULK_SIZE);
+}
 
+async function feedScenario({ app, headers, rows }: Bench): Promise<void> {
+  console.log('changes feed walk ...');
+  const walk = await measure(app.child, () => load({ port: app.port, headers, concurrency: 1, durationMs: 0, walk: { maxMs: WALK_SECONDS * 1000 }, requests: [{ method: 'GET', path: '/api/v1/changes/tasks/?limit=200' }] }));
+  walk.rate = Math.round(walk.items / walk.seconds);
+  rows.push({ scenario: `changes feed walk, limit 200 (${walk.items} of ${CHANGES + 0} records read)`, measured: walk, baseline: null, baselineName: '', unit: 'changes/s', target: '≥ 20,000 changes/s', met: walk.rate >= 20_000 });
+}
+
+/** Stops the servers and the load process, before the webhook run, which brings its own. */
+async function stopProcesses({ app, loops, bare, fastifyPg }: Bench): Promise<void> {
   await new Promise((resolve) => {
     app.child.once('exit', resolve);
     app.child.kill('SIGTERM');
@@ -431,21 +460,48 @@ async function main(): Promise<void> {
   bare.child.kill();
   fastifyPg?.child.kill('SIGTERM');
   loader.kill();
+}
 
-  if (SCENARIOS.has('webhooks')) {
-    console.log('webhook fan-out ...');
-    const hooks = JSON.parse(
-      execFileSync(process.execPath, ['--import', 'tsx', path.join(here, 'webhooks.ts')], { env: { ...process.env, EVENTS: String(WEBHOOK_EVENTS) }, encoding: 'utf8' }).trim().split('\n').at(-1)!,
-    ) as { deliveries_per_second: number; p50_ms: number; p99_ms: number; peak_rss_mb: number; total_seconds: number };
-    const hookRow: Measured = { requests: WEBHOOK_EVENTS, errors: 0, firstError: null, seconds: hooks.total_seconds, perSecond: [], p50: hooks.p50_ms, p99: hooks.p99_ms, items: WEBHOOK_EVENTS, rssMb: hooks.peak_rss_mb, rate: hooks.deliveries_per_second, cpuMsPerRequest: 0 };
-    rows.push({ scenario: `webhook fan-out, ${WEBHOOK_EVENTS} task.updated events, 1 HTTPS receiver (latency = event written → received)`, measured: hookRow, baseline: null, baselineName: '', unit: 'deliveries/s', target: '≥ 1,000 deliveries/s, p99 ≤ 1 s', met: hooks.deliveries_per_second >= 1000 && hooks.p99_ms <= 1000 });
-  }
+function webhookScenario(): Row {
+  console.log('webhook fan-out ...');
+  const hooks = JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(here, 'webhooks.ts')], { env: { ...process.env, EVENTS: String(WEBHOOK_EVENTS) }, encoding: 'utf8' }).trim().split('\n').at(-1)!,
+  ) as { deliveries_per_second: number; p50_ms: number; p99_ms: number; peak_rss_mb: number; total_seconds: number };
+  const hookRow: Measured = { requests: WEBHOOK_EVENTS, errors: 0, firstError: null, seconds: hooks.total_seconds, perSecond: [], p50: hooks.p50_ms, p99: hooks.p99_ms, items: WEBHOOK_EVENTS, rssMb: hooks.peak_rss_mb, rate: hooks.deliveries_per_second, cpuMsPerRequest: 0 };
+  return { scenario: `webhook fan-out, ${WEBHOOK_EVENTS} task.updated events, 1 HTTPS receiver (latency = event written → received)`, measured: hookRow, baseline: null, baselineName: '', unit: 'deliveries/s', target: '≥ 1,000 deliveries/s, p99 ≤ 1 s', met: hooks.deliveries_per_second >= 1000 && hooks.p99_ms <= 1000 };
+}
 
-  // The serving process's peak over every scenario it served (the webhook run is its own process).
+/** The serving process's peak over every scenario it served (the webhook run is its own process); null when it served none. */
+function peakRssRow(rows: Row[]): Row | null {
   const served = rows.filter((r) => !r.scenario.startsWith('webhook'));
+  if (!served.length) return null;
   const peak = Math.max(...served.map((r) => r.measured.rssMb));
   const peakRow: Measured = { requests: 0, errors: 0, firstError: null, seconds: 0, perSecond: [], p50: 0, p99: 0, items: 0, rssMb: peak, rate: peak, cpuMsPerRequest: 0 };
-  if (served.length) rows.push({ scenario: 'peak RSS of the serving process, every scenario', measured: peakRow, baseline: null, baselineName: '', unit: 'MB', target: '≤ 250 MB', met: peak <= 250 });
+  return { scenario: 'peak RSS of the serving process, every scenario', measured: peakRow, baseline: null, baselineName: '', unit: 'MB', target: '≤ 250 MB', met: peak <= 250 };
+}
+
+async function main(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-bench-'));
+  const url = process.env.DATABASE_URL ?? `sqlite:${path.join(tmp, 'bench.db')}`;
+  console.log(`seeding ${PROJECTS} projects, ${TASKS} tasks, ${CHANGES} change records on ${url.split(':')[0]} ...`);
+  const seeded = await seedWorkspace(url);
+  console.log(`seeded in ${seeded.seconds.toFixed(0)} s`);
+
+  const bench = await startServers(seeded);
+  if (SCENARIOS.has('get')) await getScenario(bench);
+  if (SCENARIOS.has('list')) await listScenario(bench);
+  if (SCENARIOS.has('cursor')) await cursorScenario(bench);
+  if (SCENARIOS.has('search')) await searchScenario(bench);
+  if (SCENARIOS.has('create')) await createScenarios(bench);
+  if (SCENARIOS.has('status')) await statusScenario(bench);
+  if (SCENARIOS.has('bulk')) await bulkScenario(bench);
+  if (SCENARIOS.has('feed')) await feedScenario(bench);
+  await stopProcesses(bench);
+
+  const { rows } = bench;
+  if (SCENARIOS.has('webhooks')) rows.push(webhookScenario());
+  const peakRss = peakRssRow(rows);
+  if (peakRss) rows.push(peakRss);
   report(seeded, rows);
   fs.rmSync(tmp, { recursive: true, force: true });
   clearTimeout(abort);
