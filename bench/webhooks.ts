@@ -19,7 +19,7 @@ import pino from 'pino';
 import { generate } from 'selfsigned';
 import { systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
-import { createAppContext } from '../src/context.ts';
+import { type AppContext, createAppContext } from '../src/context.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { recordEvent } from '../src/events/record-event.ts';
@@ -32,15 +32,8 @@ const EVENTS = Number(process.env.EVENTS ?? 2000);
 const ENDPOINTS = Number(process.env.ENDPOINTS ?? 1);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 120) * 1000;
 
-async function main(): Promise<void> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-bench-'));
-  const databaseUrl = process.env.DATABASE_URL ?? `sqlite:${path.join(tmp, 'bench.db')}`;
-  const database = openDatabase(databaseUrl);
-  await migrateToLatest(database);
-  const base = loadConfig({});
-  const ctx = createAppContext({ config: { ...base, webhooks: { ...base.webhooks, allowPrivateTargets: true } }, database });
-
-  // A local HTTPS receiver with a throwaway CA the deliverer is told to trust.
+/** A throwaway CA the deliverer is told to trust, and the receiver's certificate it signed. */
+async function certificates(): Promise<{ ca: string; key: string; cert: string }> {
   const ca = await generate([{ name: 'commonName', value: 'bench CA' }], {
     keyType: 'ec',
     algorithm: 'sha256',
@@ -52,31 +45,48 @@ async function main(): Promise<void> {
     ca: { key: ca.private, cert: ca.cert },
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
   });
-  ctx.webhookIo = { ca: ca.cert };
-  let received = 0;
-  // Event-to-receipt latency: when each event's transaction committed, and when it arrived.
-  const writtenAt: number[] = [];
-  const latencies: number[] = [];
-  let peakRss = 0;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 20);
+  return { ca: ca.cert, key: leaf.private, cert: leaf.cert };
+}
+
+interface Receiver {
+  server: https.Server;
+  port: number;
+  received: number;
+  /** Event-to-receipt latencies, in milliseconds. */
+  latencies: number[];
+  /** Settles when `expected` deliveries have arrived. */
+  done: Promise<void>;
+}
+
+/** A local HTTPS receiver; `writtenAt[i]` is when event i's transaction committed. */
+async function startReceiver(tls: { key: string; cert: string }, expected: number, writtenAt: number[]): Promise<Receiver> {
   let resolveDone: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
-  const expected = EVENTS * ENDPOINTS;
-  const server = https.createServer({ key: leaf.private, cert: leaf.cert }, (req, res) => {
+  const counts = { received: 0, latencies: [] as number[] };
+  const server = https.createServer(tls, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       res.writeHead(204).end();
       const index = /BENCH-(\d+)/.exec(Buffer.concat(chunks).toString('utf8'))?.[1];
-      if (index !== undefined) latencies.push(performance.now() - writtenAt[Number(index)]!);
-      received += 1;
-      if (received === expected) resolveDone();
+      if (index !== undefined) counts.latencies.push(performance.now() - writtenAt[Number(index)]!);
+      counts.received += 1;
+      if (counts.received === expected) resolveDone();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  // The same object, so `received` stays live for the caller.
+  return Object.assign(counts, { server, port: (server.address() as AddressInfo).port, done });
+}
 
-  // A workspace, a project its creator is a member of, and the endpoints.
+interface Workspace {
+  org: { id: number; slug: string; name: string };
+  userId: number;
+  projectId: number;
+}
+
+/** A workspace, a project its creator is a member of, and the endpoints. */
+async function seedWorkspace(ctx: AppContext, receiverPort: number): Promise<Workspace> {
   const now = systemClock.nowIso();
   const slug = `bench-${process.pid}-${Date.now()}`;
   const org = await ctx.db.insertInto('organizations').values({ slug, name: 'Bench', created_at: now }).returning(['id', 'slug', 'name']).executeTakeFirstOrThrow();
@@ -106,25 +116,21 @@ async function main(): Promise<void> {
     expiresAt: null,
   };
   for (let i = 0; i < ENDPOINTS; i += 1) {
-    const checked = await checkNewEndpoint(ctx, principal, { url: `https://127.0.0.1:${port}/hook/${i}`, project: project.id, events: ['task.updated'] });
+    const checked = await checkNewEndpoint(ctx, principal, { url: `https://127.0.0.1:${receiverPort}/hook/${i}`, project: project.id, events: ['task.updated'] });
     await inTransaction(ctx, (tx) => createEndpoint(tx, principal, checked));
   }
+  return { org, userId: user.id, projectId: project.id };
+}
 
-  const log = pino({ level: 'warn' });
-  const worker = startWorker(ctx, log, WORKER_JOBS.filter((job) => job.name === 'fan-out' || job.name === 'deliver-due'));
-  const timeout = setTimeout(() => {
-    console.error(`gave up after ${TIMEOUT_MS / 1000} s: ${received}/${expected} received`);
-    process.exit(1);
-  }, TIMEOUT_MS);
-
-  const started = performance.now();
-  let sliceStarted = started;
+/** Writes EVENTS task.updated events, one transaction each, noting in `writtenAt` when each committed. */
+async function writeEvents(ctx: AppContext, workspace: Workspace, writtenAt: number[]): Promise<void> {
+  let sliceStarted = performance.now();
   for (let i = 0; i < EVENTS; i += 1) {
     await ctx.db.transaction().execute((trx) =>
       recordEvent(trx, {
         type: 'task.updated',
-        origin: { organization: org, actor: { id: user.id, email: '', name: 'bench' }, source: 'api', correlationId: `bench-${i}` },
-        projectId: project.id,
+        origin: { organization: workspace.org, actor: { id: workspace.userId, email: '', name: 'bench' }, source: 'api', correlationId: `bench-${i}` },
+        projectId: workspace.projectId,
         occurredAt: systemClock.nowIso(),
         data: { task: { key: `BENCH-${i}`, title: `Task ${i}` }, changes: { title: { from: 'a', to: 'b' } } },
       }),
@@ -138,16 +144,44 @@ async function main(): Promise<void> {
       sliceStarted = performance.now();
     }
   }
+}
+
+async function main(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-bench-'));
+  const databaseUrl = process.env.DATABASE_URL ?? `sqlite:${path.join(tmp, 'bench.db')}`;
+  const database = openDatabase(databaseUrl);
+  await migrateToLatest(database);
+  const base = loadConfig({});
+  const ctx = createAppContext({ config: { ...base, webhooks: { ...base.webhooks, allowPrivateTargets: true } }, database });
+
+  const { ca, key, cert } = await certificates();
+  ctx.webhookIo = { ca };
+  const writtenAt: number[] = [];
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 20);
+  const expected = EVENTS * ENDPOINTS;
+  const receiver = await startReceiver({ key, cert }, expected, writtenAt);
+  const workspace = await seedWorkspace(ctx, receiver.port);
+
+  const log = pino({ level: 'warn' });
+  const worker = startWorker(ctx, log, WORKER_JOBS.filter((job) => job.name === 'fan-out' || job.name === 'deliver-due'));
+  const timeout = setTimeout(() => {
+    console.error(`gave up after ${TIMEOUT_MS / 1000} s: ${receiver.received}/${expected} received`);
+    process.exit(1);
+  }, TIMEOUT_MS);
+
+  const started = performance.now();
+  await writeEvents(ctx, workspace, writtenAt);
   const written = performance.now();
-  await done;
+  await receiver.done;
   const finished = performance.now();
   clearTimeout(timeout);
   clearInterval(sampler);
-  latencies.sort((a, b) => a - b);
+  const latencies = receiver.latencies.sort((a, b) => a - b);
   const percentile = (p: number) => Number((latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(1));
 
   await worker.stop();
-  await new Promise((resolve) => server.close(resolve));
+  await new Promise((resolve) => receiver.server.close(resolve));
   await database.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 
