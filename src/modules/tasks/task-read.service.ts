@@ -7,7 +7,7 @@ import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { readableProjectByKey, visibleProjectsOf } from '../../policy/index.ts';
 import { presentTaskRow, presentTasks } from './task.presenter.ts';
-import { subtasksOf, type TaskListFilter, tasksOfProject, tasksWithKeyAndEpoch, type TaskRowWithExtras } from './task.repository.ts';
+import { subtasksOf, type TaskListFilter, taskListIds, tasksOfProject, taskRowsWithExtrasInOrder, tasksWithKeyAndEpoch, type TaskRowWithExtras } from './task.repository.ts';
 import type { TaskJson, TaskListFilters } from './task.schemas.ts';
 import { visibleTask } from './task.service.ts';
 
@@ -20,9 +20,19 @@ const ORDERABLE = {
   key: 't.number',
 };
 
-/** Two statements whatever the page size: the page of rows, then the extras of exactly those rows. */
+/**
+ * Two statements whatever the page size. On SQLite, an offset page sorts and counts the matching
+ * ids in one statement, then reads the page's rows with their extras by id; elsewhere, the page
+ * of rows (with its count beside it on PostgreSQL), then the extras of exactly those rows.
+ */
 async function pageOfTasks(ctx: AppContext, query: ReturnType<typeof subtasksOf>, page: PageRequest) {
-  const { rows, pagination } = await paginate(query, page, { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key', countWithPage: ctx.dialect === 'sqlite' });
+  const options = { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key' };
+  if (ctx.dialect === 'sqlite' && page.mode === 'offset') {
+    const { rows: ids, pagination } = await paginate(taskListIds(query), page, { ...options, countWithPage: true });
+    const rows = await taskRowsWithExtrasInOrder(ctx.db, ctx.dialect, ids.map((row) => row.id));
+    return { data: rows.map((row) => presentTaskRow(row, row)), pagination };
+  }
+  const { rows, pagination } = await paginate(query, page, options);
   return { data: await presentTasks(ctx.db, ctx.dialect, rows), pagination };
 }
 

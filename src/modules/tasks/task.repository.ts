@@ -161,9 +161,21 @@ export interface TaskListFilter {
   dueAfter?: string;
 }
 
-/** Task rows for a list page, with `due_sort` so tasks without a due date sort last on both databases. */
+/** `due_sort`: tasks without a due date sort last on both databases. */
+const dueSort = sql<string>`coalesce(t.due_date, '9999-12-31')`.as('due_sort');
+
+/** Task rows for a list page, with `due_sort`. */
 function listedTasks(db: Executor) {
-  return selectTaskRows(db).select(sql<string>`coalesce(t.due_date, '9999-12-31')`.as('due_sort'));
+  return selectTaskRows(db).select(dueSort);
+}
+
+/**
+ * A list narrowed to the task ids and `due_sort`, which every ordering of a list can sort by:
+ * on SQLite, counting and sorting every match as a whole row cost more than reading the page's
+ * rows by id afterwards (bench/RESULTS.md).
+ */
+export function taskListIds(list: ReturnType<typeof listedTasks>) {
+  return list.clearSelect().select(['t.id', dueSort]);
 }
 
 /** A project's tasks matching `filter`, for one page (see paginate). */
@@ -207,6 +219,13 @@ export function subtasksOf(db: Executor, parentId: number) {
 export async function taskRowsInOrder(db: Executor, ids: number[]): Promise<TaskRow[]> {
   if (ids.length === 0) return [];
   const byId = new Map((await selectTaskRows(db).where('t.id', 'in', ids).execute()).map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Task rows with their extras in the order of `ids` (ids without a row are skipped). */
+export async function taskRowsWithExtrasInOrder(db: Executor, dialect: Dialect, ids: number[]): Promise<TaskRowWithExtras[]> {
+  if (ids.length === 0) return [];
+  const byId = new Map((await selectTaskRowsWithExtras(db, dialect).where('t.id', 'in', ids).execute()).map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
