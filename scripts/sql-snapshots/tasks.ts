@@ -35,7 +35,6 @@ export default snapshotsOf('modules/tasks/task.repository.ts', repo, {
   },
   subtasksOf: ({ db }) => repo.subtasksOf(db, 42).execute(),
   taskListIds: ({ db }) => repo.taskListIds(repo.tasksOfProject(db, 10, { statusCategories: ['todo'], labels: ['ui'] })).execute(),
-  taskRowsInOrder: ({ db }) => repo.taskRowsInOrder(db, [43, 42]),
   taskRowsWithExtrasInOrder: ({ db, dialect }) => repo.taskRowsWithExtrasInOrder(db, dialect, [43, 42]),
   taskIdsByKeys: ({ db }) => repo.taskIdsByKeys(db, 10, ['PROJ-7', 'PROJ-8']),
 });

@@ -7,8 +7,8 @@ import { invalid } from '../../http/errors.ts';
 import { encodeCursor, type PageRequest, type Pagination } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjectsOf } from '../../policy/index.ts';
-import { presentTasks } from '../tasks/task.presenter.ts';
-import { taskRowsInOrder } from '../tasks/task.repository.ts';
+import { presentTaskRow } from '../tasks/task.presenter.ts';
+import { taskRowsWithExtrasInOrder } from '../tasks/task.repository.ts';
 import { fts5Query, searchTerms, tsQuery } from './search-query.ts';
 import * as repo from './search.repository.ts';
 
@@ -66,8 +66,8 @@ export async function searchTasks(ctx: AppContext, principal: Principal, params:
   // The rows are read after the matches: a task moved meanwhile to a project the caller cannot
   // see is left out rather than shown.
   const visible = await visibleProjectsOf(ctx.db, principal);
-  const rows = (await taskRowsInOrder(ctx.db, ids)).filter((row) => visible.byId.has(row.project_id));
-  return { data: await presentTasks(ctx.db, ctx.dialect, rows), pagination };
+  const rows = (await taskRowsWithExtrasInOrder(ctx.db, ctx.dialect, ids)).filter((row) => visible.byId.has(row.project_id));
+  return { data: rows.map((row) => presentTaskRow(row, row)), pagination };
 }
 
 function emptyPagination(page: PageRequest): Pagination {

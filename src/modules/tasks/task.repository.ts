@@ -215,13 +215,6 @@ export function subtasksOf(db: Executor, parentId: number) {
   return listedTasks(db).where('t.parent_id', '=', parentId);
 }
 
-/** Task rows in the order of `ids` (ids without a row are skipped). */
-export async function taskRowsInOrder(db: Executor, ids: number[]): Promise<TaskRow[]> {
-  if (ids.length === 0) return [];
-  const byId = new Map((await selectTaskRows(db).where('t.id', 'in', ids).execute()).map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
 /** Task rows with their extras in the order of `ids` (ids without a row are skipped). */
 export async function taskRowsWithExtrasInOrder(db: Executor, dialect: Dialect, ids: number[]): Promise<TaskRowWithExtras[]> {
   if (ids.length === 0) return [];
