@@ -18,6 +18,8 @@ export interface PaginateOptions {
    * Offset mode without `count`: take the count in the page's own statement (a window over
    * every match), one statement instead of two. For SQLite, where statements run one after
    * another on one connection; a page past the end still counts with a statement of its own.
+   * Every match goes through the window and the sort, so `query` should select few columns
+   * (the task lists select ids, then read the page's rows by id).
    */
   countWithPage?: boolean;
 }
@@ -66,8 +68,8 @@ export async function paginate<O extends { id: number }>(
   if (options.countWithPage && !options.count) {
     const counted = await ordered.select(sql<number>`count(*) over ()`.as('page_total')).limit(request.limit).offset(request.offset).execute();
     const total = counted[0]?.page_total ?? (await count()).count;
-    // The rows keep their `page_total`: copying 50 wide rows without it cost more than the
-    // statement's sort (bench/), and response schemas leave unknown properties out.
+    // The rows keep their `page_total` rather than being copied without it: callers read the
+    // columns they need, and response schemas leave unknown properties out.
     return { rows: counted, pagination: pagination(total) };
   }
   const [rows, countRow] = await Promise.all([ordered.limit(request.limit).offset(request.offset).execute(), count()]);
