@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { noteSkip, openWorld, skipReason, type BrowserWorld } from './browser.ts';
+import { noteSkip, openWorld, pickUpWithKeyboard, skipReason, type BrowserWorld } from './browser.ts';
 import { signIn, type SignedIn } from './session.ts';
 
 noteSkip();
@@ -77,8 +77,7 @@ describe.skipIf(skipReason !== null)('the board in Chromium', { timeout: 180_000
     const { page } = w;
     const card = page.getByRole('button', { name: /WEB-2 Fix the footer/ });
     await card.focus();
-    await page.keyboard.press('Space');
-    await page.locator('.board.dragging').waitFor();
+    await pickUpWithKeyboard(page, page.locator('.board.dragging'));
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.getByRole('region', { name: 'In Progress' }).getAttribute('class')).toContain('over');
     await page.keyboard.press('Space');

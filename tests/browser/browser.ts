@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { WEB_DIST } from '../../src/http/web-app.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
 
@@ -62,4 +62,15 @@ export async function openWorld<H extends TestHarness = TestHarness>(make: () =>
       await h.close();
     },
   };
+}
+
+/**
+ * Space picks up the focused drag handle. dnd-kit starts listening for arrow keys on its next
+ * timer turn and measures the drop targets in the frames after the pick-up, so an arrow sent the
+ * moment the drag shows can be lost: wait for that timer turn and two frames before pressing one.
+ */
+export async function pickUpWithKeyboard(page: Page, dragging: Locator): Promise<void> {
+  await page.keyboard.press('Space');
+  await dragging.waitFor();
+  await page.evaluate(() => new Promise((resolve) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(resolve)), 0)));
 }

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { noteSkip, openWorld, skipReason, type BrowserWorld } from './browser.ts';
+import { noteSkip, openWorld, pickUpWithKeyboard, skipReason, type BrowserWorld } from './browser.ts';
 import { signIn, type SignedIn } from './session.ts';
 
 noteSkip();
@@ -130,8 +130,7 @@ describe.skipIf(skipReason !== null)('project settings, custom fields, standup s
 
     // Keyboard: Space picks up, arrows move a row at a time, Space drops.
     await list.getByRole('button', { name: 'Drag To Do' }).focus();
-    await page.keyboard.press('Space');
-    await page.locator('.sortable-row.dragging').waitFor();
+    await pickUpWithKeyboard(page, page.locator('.sortable-row.dragging'));
     // Each arrow moves over the next row, which shows where the drop lands (the page may scroll first).
     await page.keyboard.press('ArrowDown');
     await eventually(() => row('Done').getAttribute('class')).toContain('drop-here');
@@ -142,8 +141,7 @@ describe.skipIf(skipReason !== null)('project settings, custom fields, standup s
     await saved();
     // Escape cancels a keyboard drag: nothing moves.
     await list.getByRole('button', { name: 'Drag In Review' }).focus();
-    await page.keyboard.press('Space');
-    await page.locator('.sortable-row.dragging').waitFor();
+    await pickUpWithKeyboard(page, page.locator('.sortable-row.dragging'));
     await page.keyboard.press('ArrowUp');
     await eventually(() => row('To Do').getAttribute('class')).toContain('drop-here');
     await page.keyboard.press('Escape');
@@ -169,8 +167,7 @@ describe.skipIf(skipReason !== null)('project settings, custom fields, standup s
 
     // Keyboard drag of High to the top.
     await options.getByRole('button', { name: 'Drag High' }).focus();
-    await page.keyboard.press('Space');
-    await page.locator('.sortable-row.dragging').waitFor();
+    await pickUpWithKeyboard(page, page.locator('.sortable-row.dragging'));
     const row = (value: string) => options.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Drag ${value}` }) });
     await page.keyboard.press('ArrowUp');
     await eventually(() => row('Medium').getAttribute('class')).toContain('drop-here');
