@@ -212,10 +212,19 @@ interface RunningServer {
   port: number;
 }
 
+/** The Node.js flags `npm start` runs the server with (package.json), which the service's processes run with here too. */
+function serveFlags(): string[] {
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(here, '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const flags = /\bnode ((?:--\S+ )*)bin\/tasktracker\.js serve\b/.exec(scripts.start);
+  if (!flags) throw new Error('package.json: the start script no longer runs `node [flags] bin/tasktracker.js serve`');
+  return flags[1]!.split(' ').filter(Boolean);
+}
+
 function start(servers: string, args: string[]): Promise<RunningServer> {
   // PROFILE=1: the service writes a CPU profile (open it in Chrome DevTools) into bench/profiles/.
   const profile = process.env.PROFILE && args[0] === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'profiles')}`] : [];
-  const child = fork(servers, args, { execArgv: profile, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const execArgv = args[0] === 'app' ? [...serveFlags(), ...profile] : profile;
+  const child = fork(servers, args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', (message: { port: number }) => resolve({ child, port: message.port }));
     child.once('exit', (code) => reject(new Error(`server ${args[0]} exited with ${code}`)));
@@ -541,7 +550,7 @@ function report(seeded: Seeded, rows: Row[]): void {
   const machine = [
     `- Date: ${new Date().toISOString()}, commit ${git(['rev-parse', '--short', 'HEAD'])}`,
     `- Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, ${os.type()} ${os.release()}`,
-    `- Node ${process.version}; fastify ${packageVersion('fastify')}, better-sqlite3 ${packageVersion('better-sqlite3')}, pg ${packageVersion('pg')}, kysely ${packageVersion('kysely')}`,
+    `- Node ${process.version} (the service's processes with \`${serveFlags().join(' ') || 'no flags'}\`, as \`npm start\` runs it); fastify ${packageVersion('fastify')}, better-sqlite3 ${packageVersion('better-sqlite3')}, pg ${packageVersion('pg')}, kysely ${packageVersion('kysely')}`,
     `- Database: ${seeded.dialect}; workspace: ${PROJECTS} projects, ${TASKS} tasks (descriptions of 30 words, 0-1 label, 2 custom field values, a blocks link on every tenth), ${CHANGES} change records; seeded in ${seeded.seconds.toFixed(0)} s`,
     `- Command: \`${['PROJECTS', 'TASKS', 'CHANGES', 'SECONDS', 'WALK_SECONDS', 'WEBHOOK_EVENTS', 'SCENARIOS'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join('')}${process.env.DATABASE_URL ? `DATABASE_URL=${process.env.DATABASE_URL.split(':')[0]}:… ` : ''}npm run bench\``,
     `- Each scenario: ${SECONDS} s of load from a separate process over loopback (node:http keep-alive agents); req/s is the median of the per-second counts; RSS is the serving process's peak during the scenario; CPU per request is the serving process's user + system time over the scenario divided by the requests answered (the write baselines loop in a second process of the service, whose RSS and CPU are theirs).`,
