@@ -15,7 +15,7 @@ export default snapshotsOf('modules/tasks/task.repository.ts', repo, {
   lockTaskIfExists: ({ db, dialect }) => repo.lockTaskIfExists(db, dialect, 42),
   labelIdsOf: ({ db }) => repo.labelIdsOf(db, 42),
   tasksOfProject: async ({ db }) => {
-    await repo.tasksOfProject(db, 10, {}).execute();
+    await repo.tasksOfProject(db, 10, {}).selectAll('t').execute();
     await repo
       .tasksOfProject(db, 10, {
         statuses: ['To Do', 'Done'],
@@ -31,10 +31,12 @@ export default snapshotsOf('modules/tasks/task.repository.ts', repo, {
         dueBefore: '2026-12-31',
         dueAfter: '2026-11-01',
       })
+      .selectAll('t')
       .execute();
   },
-  subtasksOf: ({ db }) => repo.subtasksOf(db, 42).execute(),
+  subtasksOf: ({ db }) => repo.subtasksOf(db, 42).selectAll('t').execute(),
+  listedTasks: ({ db }) => repo.listedTasks(repo.tasksOfProject(db, 10, { statusCategories: ['todo'], labels: ['ui'] })).execute(),
   taskListIds: ({ db }) => repo.taskListIds(repo.tasksOfProject(db, 10, { statusCategories: ['todo'], labels: ['ui'] })).execute(),
-  taskRowsWithExtrasInOrder: ({ db, dialect }) => repo.taskRowsWithExtrasInOrder(db, dialect, [43, 42]),
+  taskRowsWithExtrasByIdList: ({ db, dialect }) => repo.taskRowsWithExtrasByIdList(db, dialect, dialect === 'postgres' ? [43, 42] : '[43,42]').execute(),
   taskIdsByKeys: ({ db }) => repo.taskIdsByKeys(db, 10, ['PROJ-7', 'PROJ-8']),
 });

@@ -1,4 +1,5 @@
 import type { Compilable, InferResult } from 'kysely';
+import type { AppContext } from '../context.ts';
 import type { Db } from './database.ts';
 
 /**
@@ -21,4 +22,20 @@ export function prepared<Q extends Compilable, A extends unknown[] = []>(
     const result = await db.executeQuery({ ...compiled, parameters });
     return result.rows as InferResult<Q>;
   };
+}
+
+/** `prepared` for a context: compiled on first use and kept in its state under `name`. */
+export function preparedFor<Q extends Compilable, A extends unknown[] = []>(
+  ctx: AppContext,
+  name: string,
+  build: (db: Db, ...args: A) => Q,
+  arity: A['length'] = 0,
+): (...args: A) => Promise<InferResult<Q>> {
+  const reads = ctx.state.preparedReads;
+  let run = reads.get(name) as ((...args: A) => Promise<InferResult<Q>>) | undefined;
+  if (!run) {
+    run = prepared(ctx.db, build, arity);
+    reads.set(name, run);
+  }
+  return run;
 }

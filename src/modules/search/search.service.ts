@@ -8,7 +8,7 @@ import { encodeCursor, type PageRequest, type Pagination } from '../../http/pagi
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjectsOf } from '../../policy/index.ts';
 import { presentTaskRow } from '../tasks/task.presenter.ts';
-import { taskRowsWithExtrasInOrder } from '../tasks/task.repository.ts';
+import { taskRowsInOrder } from '../tasks/task-read.service.ts';
 import { fts5Query, searchTerms, tsQuery } from './search-query.ts';
 import * as repo from './search.repository.ts';
 
@@ -66,7 +66,7 @@ export async function searchTasks(ctx: AppContext, principal: Principal, params:
   // The rows are read after the matches: a task moved meanwhile to a project the caller cannot
   // see is left out rather than shown.
   const visible = await visibleProjectsOf(ctx.db, principal);
-  const rows = (await taskRowsWithExtrasInOrder(ctx.db, ctx.dialect, ids)).filter((row) => visible.byId.has(row.project_id));
+  const rows = (await taskRowsInOrder(ctx, ids)).filter((row) => visible.byId.has(row.project_id));
   return { data: rows.map((row) => presentTaskRow(row, row)), pagination };
 }
 

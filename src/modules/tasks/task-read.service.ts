@@ -1,13 +1,14 @@
 import { isoFromMicros } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { paginate } from '../../db/paginate.ts';
-import { prepared } from '../../db/prepared.ts';
+import type { Db } from '../../db/database.ts';
+import { preparedFor } from '../../db/prepared.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { readableProjectByKey, visibleProjectsOf } from '../../policy/index.ts';
 import { presentTaskRow, presentTasks } from './task.presenter.ts';
-import { subtasksOf, type TaskListFilter, taskListIds, tasksOfProject, taskRowsWithExtrasInOrder, tasksWithKeyAndEpoch, type TaskRowWithExtras } from './task.repository.ts';
+import { listedTasks, subtasksOf, type TaskListFilter, taskListIds, tasksOfProject, type TasksQuery, taskRowsWithExtrasByIdList, tasksWithKeyAndEpoch, type TaskRowWithExtras } from './task.repository.ts';
 import type { TaskJson, TaskListFilters } from './task.schemas.ts';
 import { visibleTask } from './task.service.ts';
 
@@ -25,14 +26,14 @@ const ORDERABLE = {
  * ids in one statement, then reads the page's rows with their extras by id; elsewhere, the page
  * of rows (with its count beside it on PostgreSQL), then the extras of exactly those rows.
  */
-async function pageOfTasks(ctx: AppContext, query: ReturnType<typeof subtasksOf>, page: PageRequest) {
+async function pageOfTasks(ctx: AppContext, matching: TasksQuery, page: PageRequest) {
   const options = { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key' };
   if (ctx.dialect === 'sqlite' && page.mode === 'offset') {
-    const { rows: ids, pagination } = await paginate(taskListIds(query), page, { ...options, countWithPage: true });
-    const rows = await taskRowsWithExtrasInOrder(ctx.db, ctx.dialect, ids.map((row) => row.id));
+    const { rows: ids, pagination } = await paginate(taskListIds(matching), page, { ...options, countWithPage: true });
+    const rows = await taskRowsInOrder(ctx, ids.map((row) => row.id));
     return { data: rows.map((row) => presentTaskRow(row, row)), pagination };
   }
-  const { rows, pagination } = await paginate(query, page, options);
+  const { rows, pagination } = await paginate(listedTasks(matching), page, options);
   return { data: await presentTasks(ctx.db, ctx.dialect, rows), pagination };
 }
 
@@ -77,18 +78,13 @@ export async function listTasks(ctx: AppContext, principal: Principal, projectKe
   return pageOfTasks(ctx, tasksOfProject(ctx.db, project.id, listFilter(filters)), page);
 }
 
-type TasksByKey = (key: string) => Promise<Array<{ auth_epoch: number | string } & Partial<TaskRowWithExtras>>>;
-
-/** The hottest read (bench/): one precompiled statement on the key index, compiled once per context. */
-function tasksByKey(ctx: AppContext): TasksByKey {
-  const reads = ctx.state.preparedReads;
-  let run = reads.get('tasksByKey') as TasksByKey | undefined;
-  if (!run) {
-    const dialect = ctx.dialect;
-    run = prepared(ctx.db, (db, key: string) => tasksWithKeyAndEpoch(db, dialect, key), 1) as TasksByKey;
-    reads.set('tasksByKey', run);
-  }
-  return run;
+/** Task rows with their extras in the order of `ids` (ids without a row are skipped), in one statement compiled once. */
+export async function taskRowsInOrder(ctx: AppContext, ids: number[]): Promise<TaskRowWithExtras[]> {
+  if (ids.length === 0) return [];
+  const { dialect } = ctx;
+  const read = preparedFor(ctx, 'taskRowsByIds', (db: Db, list: number[] | string) => taskRowsWithExtrasByIdList(db, dialect, list), 1);
+  const byId = new Map((await read(dialect === 'postgres' ? ids : JSON.stringify(ids))).map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**
@@ -97,7 +93,9 @@ function tasksByKey(ctx: AppContext): TasksByKey {
  * caller's cache is checked without a statement of its own (src/http/auth-hook.ts).
  */
 export async function getTask(ctx: AppContext, key: string, confirm: (authEpoch: number) => Promise<Principal>): Promise<{ task: TaskJson; version: number }> {
-  const rows = await tasksByKey(ctx)(key);
+  const { dialect } = ctx;
+  // The hottest read (bench/): one statement on the key index.
+  const rows = (await preparedFor(ctx, 'tasksByKey', (db: Db, taskKey: string) => tasksWithKeyAndEpoch(db, dialect, taskKey), 1)(key)) as Array<{ auth_epoch: number | string } & Partial<TaskRowWithExtras>>;
   const principal = await confirm(Number(rows[0]?.auth_epoch));
   // Keys are unique per workspace, not across them: the one in a project the caller sees (cached), else 404.
   // Filtering by project here rather than in SQL keeps SQLite on the key index.

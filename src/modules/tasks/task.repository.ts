@@ -4,10 +4,18 @@ import type { Principal } from '../auth/principal.ts';
 import type { ProjectRef } from '../../policy/index.ts';
 import { visibleProjects } from '../../policy/index.ts';
 
+const tasksTable = (db: Executor) => db.selectFrom('tasks as t');
+
+/** A query on the tasks table alone (`t`): what lists filter before anything is joined to it. */
+export type TasksQuery = ReturnType<typeof tasksTable>;
+
 /** Task rows with everything the task JSON needs except labels (fetched per page, see presenter). */
 export function selectTaskRows(db: Executor) {
-  return db
-    .selectFrom('tasks as t')
+  return taskRowsOf(tasksTable(db));
+}
+
+function taskRowsOf(tasks: TasksQuery) {
+  return tasks
     .innerJoin('projects as p', 'p.id', 't.project_id')
     .innerJoin('statuses as s', 's.id', 't.status_id')
     .innerJoin('task_types as tt', 'tt.id', 't.task_type_id')
@@ -165,34 +173,40 @@ export interface TaskListFilter {
 const dueSort = sql<string>`coalesce(t.due_date, '9999-12-31')`.as('due_sort');
 
 /** Task rows for a list page, with `due_sort`. */
-function listedTasks(db: Executor) {
-  return selectTaskRows(db).select(dueSort);
+export function listedTasks(matching: TasksQuery) {
+  return taskRowsOf(matching).select(dueSort);
 }
 
 /**
- * A list narrowed to the task ids and `due_sort`, which every ordering of a list can sort by:
- * on SQLite, counting and sorting every match as a whole row cost more than reading the page's
- * rows by id afterwards (bench/RESULTS.md).
+ * The ids and `due_sort` of a list's tasks, which every ordering of a list can sort by: on
+ * SQLite, counting and sorting every match as a whole row cost more than reading the page's rows
+ * by id afterwards (bench/RESULTS.md). Priorities are joined only for the ordering by priority
+ * (`pr.position`); SQLite leaves out a left join on a key whose columns nothing uses.
  */
-export function taskListIds(list: ReturnType<typeof listedTasks>) {
-  return list.clearSelect().select(['t.id', dueSort]);
+export function taskListIds(matching: TasksQuery) {
+  return matching.leftJoin('priorities as pr', 'pr.id', 't.priority_id').select(['t.id', dueSort]);
 }
 
-/** A project's tasks matching `filter`, for one page (see paginate). */
-export function tasksOfProject(db: Executor, projectId: number, filter: TaskListFilter) {
-  let query = listedTasks(db).where('t.project_id', '=', projectId);
-  if (filter.statuses) query = query.where('s.name', 'in', filter.statuses);
-  if (filter.statusCategories) query = query.where('s.category', 'in', filter.statusCategories);
-  if (filter.taskTypes) query = query.where('tt.name', 'in', filter.taskTypes);
-  if (filter.priorities) query = query.where('pr.name', 'in', filter.priorities);
+/**
+ * A project's tasks matching `filter`, for one page (see paginate). The filters test the task's
+ * own columns (names are resolved in subqueries on the project's statuses, types, priorities and
+ * labels), so counting and sorting the matches joins nothing to them.
+ */
+export function tasksOfProject(db: Executor, projectId: number, filter: TaskListFilter): TasksQuery {
+  let query = tasksTable(db).where('t.project_id', '=', projectId);
+  const { statuses, statusCategories, taskTypes, priorities } = filter;
+  if (statuses) query = query.where('t.status_id', 'in', (eb) => eb.selectFrom('statuses').select('id').where('project_id', '=', projectId).where('name', 'in', statuses));
+  if (statusCategories) query = query.where('t.status_id', 'in', (eb) => eb.selectFrom('statuses').select('id').where('project_id', '=', projectId).where('category', 'in', statusCategories));
+  if (taskTypes) query = query.where('t.task_type_id', 'in', (eb) => eb.selectFrom('task_types').select('id').where('project_id', '=', projectId).where('name', 'in', taskTypes));
+  if (priorities) query = query.where('t.priority_id', 'in', (eb) => eb.selectFrom('priorities').select('id').where('project_id', '=', projectId).where('name', 'in', priorities));
   for (const [field, column] of [['assignee', 't.assignee_id'], ['milestone', 't.milestone_id'], ['sprint', 't.sprint_id']] as const) {
     const value = filter[field];
     if (value === undefined) continue;
     query = value === null ? query.where(column, 'is', null) : query.where(column, '=', value);
   }
-  if (filter.parentKey !== undefined) query = filter.parentKey === null ? query.where('t.parent_id', 'is', null) : query.where('pt.key', '=', filter.parentKey);
-  if (filter.labels) {
-    const names = filter.labels;
+  const { parentKey, labels } = filter;
+  if (parentKey !== undefined) query = parentKey === null ? query.where('t.parent_id', 'is', null) : query.where('t.parent_id', 'in', (eb) => eb.selectFrom('tasks').select('id').where('key', '=', parentKey));
+  if (labels) {
     // Labels belong to one project: naming it keeps the subquery to this project's labelled
     // tasks instead of every task of every project with a label of that name (bench/).
     query = query.where('t.id', 'in', (eb) =>
@@ -201,7 +215,7 @@ export function tasksOfProject(db: Executor, projectId: number, filter: TaskList
         .innerJoin('labels as l', 'l.id', 'tl.label_id')
         .select('tl.task_id')
         .where('l.project_id', '=', projectId)
-        .where('l.name', 'in', names),
+        .where('l.name', 'in', labels),
     );
   }
   if (filter.updatedSince) query = query.where('t.updated_at', '>=', filter.updatedSince);
@@ -211,15 +225,18 @@ export function tasksOfProject(db: Executor, projectId: number, filter: TaskList
 }
 
 /** A task's direct subtasks, for one page (see paginate). */
-export function subtasksOf(db: Executor, parentId: number) {
-  return listedTasks(db).where('t.parent_id', '=', parentId);
+export function subtasksOf(db: Executor, parentId: number): TasksQuery {
+  return tasksTable(db).where('t.parent_id', '=', parentId);
 }
 
-/** Task rows with their extras in the order of `ids` (ids without a row are skipped). */
-export async function taskRowsWithExtrasInOrder(db: Executor, dialect: Dialect, ids: number[]): Promise<TaskRowWithExtras[]> {
-  if (ids.length === 0) return [];
-  const byId = new Map((await selectTaskRowsWithExtras(db, dialect).where('t.id', 'in', ids).execute()).map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+/**
+ * Task rows with their extras, for ids given as one value (an array on PostgreSQL, a JSON array
+ * on SQLite), so the statement's text is the same for any number of ids and the service compiles
+ * it once (see `prepared`).
+ */
+export function taskRowsWithExtrasByIdList(db: Executor, dialect: Dialect, idList: unknown) {
+  const listed = dialect === 'postgres' ? sql<boolean>`t.id = any(${idList})` : sql<boolean>`t.id in (select value from json_each(${idList}))`;
+  return selectTaskRowsWithExtras(db, dialect).where(listed);
 }
 
 /** Ids of the tasks of a project with these keys, in id order (the order bulk writes lock in). */
