@@ -16,6 +16,7 @@ import * as accessPolicy from './migrations/0012_access_policy.ts';
 import * as people from './migrations/0013_people.ts';
 import * as liveEvents from './migrations/0014_live_events.ts';
 import * as searchTiers from './migrations/0015_search_tiers.ts';
+import * as labelledTasksIndex from './migrations/0016_labelled_tasks_index.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -38,6 +39,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0013_people', people],
   ['0014_live_events', liveEvents],
   ['0015_search_tiers', searchTiers],
+  ['0016_labelled_tasks_index', labelledTasksIndex],
 ];
 
 class StaticProvider implements MigrationProvider {
