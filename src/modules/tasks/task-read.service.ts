@@ -8,7 +8,7 @@ import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { readableProjectByKey, visibleProjectsOf } from '../../policy/index.ts';
 import { presentTaskRow, presentTasks } from './task.presenter.ts';
-import { listedTasks, subtasksOf, type TaskListFilter, taskListIds, tasksOfProject, type TasksQuery, taskRowsWithExtrasByIdList, tasksWithKeyAndEpoch, type TaskRowWithExtras } from './task.repository.ts';
+import { countTasks, listedTasks, subtasksOf, type TaskListFilter, taskListIds, tasksOfProject, type TasksQuery, taskRowsWithExtrasByIdList, tasksWithKeyAndEpoch, type TaskRowWithExtras } from './task.repository.ts';
 import type { TaskJson, TaskListFilters } from './task.schemas.ts';
 import { visibleTask } from './task.service.ts';
 
@@ -24,7 +24,8 @@ const ORDERABLE = {
 /**
  * Two statements whatever the page size. On SQLite, an offset page sorts and counts the matching
  * ids in one statement, then reads the page's rows with their extras by id; elsewhere, the page
- * of rows (with its count beside it on PostgreSQL), then the extras of exactly those rows.
+ * of rows (with a count of the matches beside it, which joins nothing, on PostgreSQL), then the
+ * extras of exactly those rows.
  */
 async function pageOfTasks(ctx: AppContext, matching: TasksQuery, page: PageRequest) {
   const options = { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key' };
@@ -33,7 +34,7 @@ async function pageOfTasks(ctx: AppContext, matching: TasksQuery, page: PageRequ
     const rows = await taskRowsInOrder(ctx, ids.map((row) => row.id));
     return { data: rows.map((row) => presentTaskRow(row, row)), pagination };
   }
-  const { rows, pagination } = await paginate(listedTasks(matching), page, options);
+  const { rows, pagination } = await paginate(listedTasks(matching), page, { ...options, count: () => countTasks(matching) });
   return { data: await presentTasks(ctx.db, ctx.dialect, rows), pagination };
 }
 

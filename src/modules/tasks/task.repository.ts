@@ -187,6 +187,11 @@ export function taskListIds(matching: TasksQuery) {
   return matching.leftJoin('priorities as pr', 'pr.id', 't.priority_id').select(['t.id', dueSort]);
 }
 
+/** How many tasks match: the filters need nothing joined (see tasksOfProject), so neither does the count. */
+export function countTasks(matching: TasksQuery): Promise<{ count: number | string }> {
+  return matching.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+}
+
 /**
  * A project's tasks matching `filter`, for one page (see paginate). The filters test the task's
  * own columns (names are resolved in subqueries on the project's statuses, types, priorities and

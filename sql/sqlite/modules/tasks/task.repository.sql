@@ -50,6 +50,11 @@ select "t".* from "tasks" as "t" where "t"."project_id" = ? and "t"."status_id" 
 select "t".* from "tasks" as "t" where "t"."parent_id" = ?;
 -- parameters: [42]
 
+-- countTasks
+select count(*) as "count" from "tasks" as "t" where "t"."project_id" = ? and "t"."status_id" in (select "id" from "statuses" where "project_id" = ? and "category" in (?)) and "t"."id" in (select "tl"."task_id" from "task_labels" as "tl" inner join "labels" as "l" on "l"."id" = "tl"."label_id" where "l"."project_id" = ? and "l"."name" in (?));
+-- parameters: [10,10,"todo",10,"ui"]
+-- (stops here without a row: no result)
+
 -- listedTasks
 select "t"."id", "t"."project_id", "t"."number", "t"."key", "p"."key" as "project_key", "t"."title", "t"."description", "t"."task_type_id", "tt"."name" as "task_type", "t"."priority_id", "pr"."name" as "priority", "t"."status_id", "s"."name" as "status", "s"."category" as "status_category", "t"."assignee_id", "t"."parent_id", "pt"."key" as "parent_key", "t"."due_date", "t"."milestone_id", "t"."sprint_id", "t"."version", "t"."created_by", "t"."created_at", "t"."updated_at", coalesce(t.due_date, '9999-12-31') as "due_sort" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "task_types" as "tt" on "tt"."id" = "t"."task_type_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" left join "tasks" as "pt" on "pt"."id" = "t"."parent_id" where "t"."project_id" = ? and "t"."status_id" in (select "id" from "statuses" where "project_id" = ? and "category" in (?)) and "t"."id" in (select "tl"."task_id" from "task_labels" as "tl" inner join "labels" as "l" on "l"."id" = "tl"."label_id" where "l"."project_id" = ? and "l"."name" in (?));
 -- parameters: [10,10,"todo",10,"ui"]
