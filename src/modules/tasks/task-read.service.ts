@@ -22,20 +22,20 @@ const ORDERABLE = {
 };
 
 /**
- * Two statements whatever the page size. On SQLite, an offset page sorts and counts the matching
- * ids in one statement, then reads the page's rows with their extras by id; elsewhere, the page
- * of rows (with a count of the matches beside it, which joins nothing, on PostgreSQL), then the
- * extras of exactly those rows.
+ * Two statements whatever the page size. An offset page on PostgreSQL reads its rows, with a count
+ * of the matches beside it that joins nothing, then the extras of exactly those rows. Otherwise
+ * the page's ids come first (on SQLite sorted and counted in one statement, without the rest of
+ * each row), then its rows with their extras, by id, in one statement compiled once.
  */
 async function pageOfTasks(ctx: AppContext, matching: TasksQuery, page: PageRequest) {
   const options = { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key' };
-  if (ctx.dialect === 'sqlite' && page.mode === 'offset') {
-    const { rows: ids, pagination } = await paginate(taskListIds(matching), page, { ...options, countWithPage: true });
-    const rows = await taskRowsInOrder(ctx, ids.map((row) => row.id));
-    return { data: rows.map((row) => presentTaskRow(row, row)), pagination };
+  if (ctx.dialect === 'postgres' && page.mode === 'offset') {
+    const { rows, pagination } = await paginate(listedTasks(matching), page, { ...options, count: () => countTasks(matching) });
+    return { data: await presentTasks(ctx.db, ctx.dialect, rows), pagination };
   }
-  const { rows, pagination } = await paginate(listedTasks(matching), page, { ...options, count: () => countTasks(matching) });
-  return { data: await presentTasks(ctx.db, ctx.dialect, rows), pagination };
+  const { rows: ids, pagination } = await paginate(taskListIds(matching), page, { ...options, countWithPage: true });
+  const rows = await taskRowsInOrder(ctx, ids.map((row) => row.id));
+  return { data: rows.map((row) => presentTaskRow(row, row)), pagination };
 }
 
 const csv = (value: string) => value.split(',').map((part) => part.trim()).filter(Boolean);
