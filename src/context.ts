@@ -15,8 +15,8 @@ export interface ContextState {
   readonly signingSecrets: Map<string, string>;
   /** Keep-alive connections of webhook delivery attempts. */
   readonly connectionPools: ConnectionPools;
-  /** Hot reads compiled once per context (src/db/prepared.ts), by name. */
-  readonly preparedReads: Map<string, unknown>;
+  /** Hot statements compiled once per context (src/db/prepared.ts), by name. */
+  readonly preparedStatements: Map<string, unknown>;
 }
 
 /** What services, the worker and the CLI share. Built by `createAppContext` only. */
@@ -52,6 +52,6 @@ export function createAppContext({ config, database, clock = systemClock, webhoo
     dialect: database.dialect,
     io: defaultWebhookIo(config),
     webhookIo,
-    state: { signingSecrets: new Map(), connectionPools: new ConnectionPools(), preparedReads: new Map() },
+    state: { signingSecrets: new Map(), connectionPools: new ConnectionPools(), preparedStatements: new Map() },
   };
 }

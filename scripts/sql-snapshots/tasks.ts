@@ -5,7 +5,7 @@ import { principal } from './samples.ts';
 export default snapshotsOf('modules/tasks/task.repository.ts', repo, {
   selectTaskRows: ({ db }) => repo.selectTaskRows(db).execute(),
   selectTaskRowsWithExtras: ({ db, dialect }) => repo.selectTaskRowsWithExtras(db, dialect).execute(),
-  findTaskWithExtras: ({ db, dialect }) => repo.findTaskWithExtras(db, dialect, 42),
+  taskWithExtras: ({ db, dialect }) => repo.taskWithExtras(db, dialect, 42).execute(),
   tasksWithKeyAndEpoch: ({ db, dialect }) => repo.tasksWithKeyAndEpoch(db, dialect, 'PROJ-7').execute(),
   taskExtrasByIds: ({ db, dialect }) => repo.taskExtrasByIds(db, dialect, [42, 43]),
   findTaskRow: ({ db }) => repo.findTaskRow(db, 42),

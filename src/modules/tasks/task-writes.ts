@@ -93,7 +93,7 @@ export async function createTaskRecord(
   if (label_ids.length) await records.replaceLabels(trx, id, label_ids);
   await setCustomValues(trx, id, customEntries(custom_fields).filter(([, value]) => value !== null));
 
-  const snapshot = (await loadSnapshot(trx, ctx.dialect, id))!;
+  const snapshot = (await loadSnapshot(trx, ctx, id))!;
   await recordActivities(trx, [{ task_id: id, actor_id: origin.actor.id, action: 'created', field: null, from_value: null, to_value: null, created_at: now }]);
   await recordChange(trx, project.id, id, snapshot.task.key, 'created', snapshot.task, now);
   await recordEvent(trx, { type: 'task.created', origin, projectId: project.id, occurredAt: now, data: { task: snapshot.task } });
@@ -118,7 +118,7 @@ export async function applyTaskUpdate(
   changes: TaskChanges,
 ): Promise<TaskUpdateResult> {
   await lockTask(trx, ctx.dialect, taskId);
-  const before = await loadSnapshot(trx, ctx.dialect, taskId);
+  const before = await loadSnapshot(trx, ctx, taskId);
   if (!before) throw notFound('Task');
 
   const set: Partial<Omit<TaskValues, 'label_ids' | 'custom_fields'>> = {};
@@ -134,7 +134,7 @@ export async function applyTaskUpdate(
   await records.updateTaskColumns(trx, taskId, { ...set, version: before.row.version + 1, updated_at: now });
   if (labelsChanged) await records.replaceLabels(trx, taskId, changes.label_ids!);
   await setCustomValues(trx, taskId, customChanged);
-  const after = (await loadSnapshot(trx, ctx.dialect, taskId))!;
+  const after = (await loadSnapshot(trx, ctx, taskId))!;
 
   return recordUpdate(trx, origin, before, after, WRITABLE_FIELDS, customChanged.map(([id]) => id), now);
 }
@@ -198,15 +198,15 @@ async function recordUpdate(
  */
 export async function applyRecordChange<R>(trx: Trx, ctx: AppContext, origin: ActionOrigin, taskId: number, write: () => Promise<R>): Promise<R> {
   await lockTask(trx, ctx.dialect, taskId);
-  const before = await loadSnapshot(trx, ctx.dialect, taskId);
+  const before = await loadSnapshot(trx, ctx, taskId);
   if (!before) throw notFound('Task');
   const result = await write();
-  const written = (await loadSnapshot(trx, ctx.dialect, taskId))!;
+  const written = (await loadSnapshot(trx, ctx, taskId))!;
   if (DERIVED_FIELDS.every((field) => sameJson(before.task[field], written.task[field]))) return result;
 
   const now = ctx.clock.nowIso();
   await records.updateTaskColumns(trx, taskId, { version: before.row.version + 1, updated_at: now });
-  await recordUpdate(trx, origin, before, (await loadSnapshot(trx, ctx.dialect, taskId))!, DERIVED_FIELDS, [], now);
+  await recordUpdate(trx, origin, before, (await loadSnapshot(trx, ctx, taskId))!, DERIVED_FIELDS, [], now);
   return result;
 }
 

@@ -1,5 +1,7 @@
-import type { Dialect, Executor } from '../../db/database.ts';
-import { findTaskWithExtras, taskExtrasByIds, type TaskExtrasRow, type TaskRow } from './task.repository.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db, Dialect, Executor } from '../../db/database.ts';
+import { preparedIn } from '../../db/prepared.ts';
+import { taskExtrasByIds, taskWithExtras, type TaskExtrasRow, type TaskRow } from './task.repository.ts';
 import type { TaskJson } from './task.schemas.ts';
 
 /** What the task JSON needs beyond its row (see taskExtrasByIds). */
@@ -59,8 +61,10 @@ export interface TaskSnapshot {
   task: TaskJson;
 }
 
-export async function loadSnapshot(db: Executor, dialect: Dialect, taskId: number): Promise<TaskSnapshot | undefined> {
-  const row = await findTaskWithExtras(db, dialect, taskId);
+/** The task as it stands in `executor`'s view (a unit of work reads its own writes). */
+export async function loadSnapshot(executor: Executor, ctx: AppContext, taskId: number): Promise<TaskSnapshot | undefined> {
+  const { dialect } = ctx;
+  const [row] = await preparedIn(ctx, 'taskSnapshot', (db: Db, id: number) => taskWithExtras(db, dialect, id), 1)(executor, taskId);
   return row && { row, task: presentTaskRow(row, row) };
 }
 

@@ -76,8 +76,9 @@ export function selectTaskRowsWithExtras(db: Executor, dialect: Dialect) {
 export type TaskRowWithExtras = Awaited<ReturnType<ReturnType<typeof selectTaskRowsWithExtras>['executeTakeFirstOrThrow']>>;
 export type TaskExtrasRow = Pick<TaskRowWithExtras, 'labels_json' | 'custom_fields_json' | 'minutes_spent'>;
 
-export function findTaskWithExtras(db: Executor, dialect: Dialect, taskId: number): Promise<TaskRowWithExtras | undefined> {
-  return selectTaskRowsWithExtras(db, dialect).where('t.id', '=', taskId).executeTakeFirst();
+/** One task with its extras, by id: the write paths read it back through a statement compiled once (see loadSnapshot). */
+export function taskWithExtras(db: Executor, dialect: Dialect, taskId: number) {
+  return selectTaskRowsWithExtras(db, dialect).where('t.id', '=', taskId);
 }
 
 /**
