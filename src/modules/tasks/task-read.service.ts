@@ -15,8 +15,9 @@ import { visibleTask } from './task.service.ts';
 const ORDERABLE = {
   created_at: 't.created_at',
   updated_at: 't.updated_at',
+  // Both list queries join priorities for this (listedTasks, taskListIds).
   priority: 'pr.position',
-  // An output alias (see tasksOfProject), so tasks without a due date sort last on both databases.
+  // An output alias (dueSort in task.repository.ts), so tasks without a due date sort last on both databases.
   due_date: 'due_sort',
   key: 't.number',
 };
