@@ -48,14 +48,3 @@ export function preparedIn<Q extends Compilable, A extends unknown[] = []>(
   }
   return run;
 }
-
-/** `preparedIn`, run on the context's database. */
-export function preparedFor<Q extends Compilable, A extends unknown[] = []>(
-  ctx: AppContext,
-  name: string,
-  build: (db: Db, ...args: A) => Q,
-  arity: A['length'] = 0,
-): (...args: A) => Promise<InferResult<Q>> {
-  const run = preparedIn(ctx, name, build, arity);
-  return (...args) => run(ctx.db, ...args);
-}

@@ -2,7 +2,7 @@ import { isoFromMicros } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { paginate } from '../../db/paginate.ts';
 import type { Db } from '../../db/database.ts';
-import { preparedFor } from '../../db/prepared.ts';
+import { preparedIn } from '../../db/prepared.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -84,8 +84,8 @@ export async function listTasks(ctx: AppContext, principal: Principal, projectKe
 export async function taskRowsInOrder(ctx: AppContext, ids: number[]): Promise<TaskRowWithExtras[]> {
   if (ids.length === 0) return [];
   const { dialect } = ctx;
-  const read = preparedFor(ctx, 'taskRowsByIds', (db: Db, list: number[] | string) => taskRowsWithExtrasByIdList(db, dialect, list), 1);
-  const byId = new Map((await read(dialect === 'postgres' ? ids : JSON.stringify(ids))).map((row) => [row.id, row]));
+  const read = preparedIn(ctx, 'taskRowsByIds', (db: Db, list: number[] | string) => taskRowsWithExtrasByIdList(db, dialect, list), 1);
+  const byId = new Map((await read(ctx.db, dialect === 'postgres' ? ids : JSON.stringify(ids))).map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
@@ -97,7 +97,7 @@ export async function taskRowsInOrder(ctx: AppContext, ids: number[]): Promise<T
 export async function getTask(ctx: AppContext, key: string, confirm: (authEpoch: number) => Promise<Principal>): Promise<{ task: TaskJson; version: number }> {
   const { dialect } = ctx;
   // The hottest read (bench/): one statement on the key index.
-  const rows = (await preparedFor(ctx, 'tasksByKey', (db: Db, taskKey: string) => tasksWithKeyAndEpoch(db, dialect, taskKey), 1)(key)) as Array<{ auth_epoch: number | string } & Partial<TaskRowWithExtras>>;
+  const rows = (await preparedIn(ctx, 'tasksByKey', (db: Db, taskKey: string) => tasksWithKeyAndEpoch(db, dialect, taskKey), 1)(ctx.db, key)) as Array<{ auth_epoch: number | string } & Partial<TaskRowWithExtras>>;
   const principal = await confirm(Number(rows[0]?.auth_epoch));
   // Keys are unique per workspace, not across them: the one in a project the caller sees (cached), else 404.
   // Filtering by project here rather than in SQL keeps SQLite on the key index.
