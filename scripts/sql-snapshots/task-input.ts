@@ -3,7 +3,6 @@ import { snapshotsOf } from './record.ts';
 
 export default snapshotsOf('modules/tasks/task-input.repository.ts', repo, {
   namesOfProject: ({ db }) => repo.namesOfProject(db, 'statuses', 10),
-  projectDefaults: ({ db }) => repo.projectDefaults(db, 10),
   firstOfProject: ({ db }) => repo.firstOfProject(db, 'priorities', 10),
   membersAmong: ({ db }) => repo.membersAmong(db, 10, [3, 4]),
   labelsNamed: ({ db }) => repo.labelsNamed(db, 10, ['ui', 'backend']),

@@ -4,7 +4,7 @@ import { snapshotsOf } from './record.ts';
 const at = '2026-11-21T09:00:00.000000Z';
 
 export default snapshotsOf('modules/tasks/task-records.repository.ts', repo, {
-  nextTaskNumber: ({ db }) => repo.nextTaskNumber(db, 10),
+  takeTaskNumber: ({ db }) => repo.takeTaskNumber(db, 10),
   insertTask: ({ db }) =>
     repo.insertTask(db, {
       project_id: 10,
@@ -32,4 +32,13 @@ export default snapshotsOf('modules/tasks/task-records.repository.ts', repo, {
   replaceLabels: ({ db }) => repo.replaceLabels(db, 42, [5, 6]),
   upsertCustomValue: ({ db }) => repo.upsertCustomValue(db, 42, 9, '"text"'),
   deleteCustomValue: ({ db }) => repo.deleteCustomValue(db, 42, 9),
+  insertTaskWriteRecords: ({ db, dialect }) =>
+    repo.insertTaskWriteRecords(db, dialect, {
+      activities: [{ task_id: 42, actor_id: 3, action: 'updated', field: 'status', from_value: '"To Do"', to_value: '"Done"', created_at: at }],
+      change: { project_id: 10, task_id: 42, task_key: 'PROJ-7', action: 'updated', task: '{}', changed_at: at },
+      events: [
+        { event_id: 'evt_1', type: 'task.updated', organization_id: 1, project_id: 10, actor_id: 3, correlation_id: 'req-1', envelope: '{}', occurred_at: at, fanned_out_at: null },
+        { event_id: 'evt_2', type: 'task.status_changed', organization_id: 1, project_id: 10, actor_id: 3, correlation_id: 'req-1', envelope: '{}', occurred_at: at, fanned_out_at: null },
+      ],
+    }),
 });

@@ -2,7 +2,17 @@ import type { Insertable } from 'kysely';
 import type { Executor } from '../db/database.ts';
 import type { EventOutboxTable } from '../db/schema.ts';
 
-/** The one writer of the event outbox (src/events/record-event.ts builds the row). */
-export async function insertOutboxEvent(db: Executor, row: Insertable<EventOutboxTable>): Promise<void> {
-  await db.insertInto('event_outbox').values(row).execute();
+export type OutboxRow = Insertable<EventOutboxTable>;
+
+/**
+ * The one writer of the event outbox (src/events/record-event.ts builds the rows). Rows are
+ * inserted in the order given, so their ids keep the order the events happened in. Returns the
+ * insert for a caller that sends it with others (task-records.repository.ts).
+ */
+export function outboxInsert(db: Executor, rows: OutboxRow[]) {
+  return db.insertInto('event_outbox').values(rows);
+}
+
+export async function insertOutboxEvent(db: Executor, row: OutboxRow): Promise<void> {
+  await outboxInsert(db, [row]).execute();
 }

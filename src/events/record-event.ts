@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/database.ts';
 import type { Principal } from '../modules/auth/principal.ts';
 import { API_VERSION, type EventType } from './catalog.ts';
-import { insertOutboxEvent } from './outbox.repository.ts';
+import { insertOutboxEvent, type OutboxRow } from './outbox.repository.ts';
 
 export type EventSource = 'app' | 'api' | 'scheduler';
 
@@ -33,15 +33,19 @@ export function newEventId(): string {
   return `evt_${randomUUID().replaceAll('-', '')}`;
 }
 
+export interface EventToRecord {
+  type: EventType;
+  origin: ActionOrigin;
+  projectId: number | null;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
 /**
- * Writes one event to the outbox. Call it inside the transaction of the change it reports,
- * so the event exists if and only if the change committed. The envelope (README "Receiving webhooks") is
- * serialized here, once; delivery signs and sends these exact bytes, replays included.
+ * The outbox row of one event. The envelope (README "Receiving webhooks") is serialized here,
+ * once; delivery signs and sends these exact bytes, replays included.
  */
-export async function recordEvent(
-  trx: Executor,
-  event: { type: EventType; origin: ActionOrigin; projectId: number | null; occurredAt: string; data: Record<string, unknown> },
-): Promise<string> {
+export function outboxRowOf(event: EventToRecord): OutboxRow {
   const id = newEventId();
   const envelope = {
     id,
@@ -54,7 +58,7 @@ export async function recordEvent(
     actor: event.origin.actor,
     data: event.data,
   };
-  await insertOutboxEvent(trx, {
+  return {
     event_id: id,
     type: event.type,
     organization_id: event.origin.organization.id,
@@ -64,6 +68,15 @@ export async function recordEvent(
     envelope: JSON.stringify(envelope),
     occurred_at: event.occurredAt,
     fanned_out_at: null,
-  });
-  return id;
+  };
+}
+
+/**
+ * Writes one event to the outbox and returns its id. Call it inside the transaction of the
+ * change it reports, so the event exists if and only if the change committed.
+ */
+export async function recordEvent(trx: Executor, event: EventToRecord): Promise<string> {
+  const row = outboxRowOf(event);
+  await insertOutboxEvent(trx, row);
+  return row.event_id;
 }

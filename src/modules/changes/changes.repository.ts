@@ -7,9 +7,12 @@ import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 /** A change record: `task` is the task JSON right after the change, as text; null for a deletion. */
 export type TaskChange = Omit<Insertable<TaskChangesTable>, 'id'>;
 
-/** The one writer of the changes feed: called in the transaction of every task write. */
-export async function insertTaskChange(db: Executor, change: TaskChange): Promise<void> {
-  await db.insertInto('task_changes').values(change).execute();
+/**
+ * The one writer of the changes feed, in the transaction of every task write: the insert, which
+ * task-records.repository.ts sends with the write's other records.
+ */
+export function taskChangeInsert(db: Executor, change: TaskChange) {
+  return db.insertInto('task_changes').values(change);
 }
 
 /** Changes of the projects the caller sees, from `since` on when given, for one page (see paginate). */

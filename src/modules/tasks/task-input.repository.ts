@@ -10,14 +10,6 @@ export async function namesOfProject(db: Executor, table: NamedTable, projectId:
   return new Map(rows.map((r) => [r.name, r.id]));
 }
 
-export function projectDefaults(db: Executor, projectId: number) {
-  return db
-    .selectFrom('projects')
-    .select(['default_task_type_id', 'default_priority_id', 'default_status_id'])
-    .where('id', '=', projectId)
-    .executeTakeFirstOrThrow();
-}
-
 /** The first of a project's task types, priorities or statuses in their order. */
 export async function firstOfProject(db: Executor, table: NamedTable, projectId: number): Promise<number | undefined> {
   const row = await db.selectFrom(table).select('id').where('project_id', '=', projectId).orderBy('position').orderBy('id').executeTakeFirst();

@@ -18,6 +18,12 @@ interface Resolved {
 
 type NamedTable = repo.NamedTable;
 
+export interface ProjectDefaults {
+  default_task_type_id: number | null;
+  default_priority_id: number | null;
+  default_status_id: number | null;
+}
+
 /**
  * Turns the API's names and keys into the ids a task row stores, checked against one
  * project: its task types, priorities, statuses, labels, milestones, sprints, members and
@@ -47,9 +53,8 @@ export class TaskInputResolver {
     return (await this.vocabulary(table)).get(name);
   }
 
-  /** The project's defaults for a new task; a missing default falls back to the first in order. */
-  async defaults(): Promise<Pick<TaskValues, 'task_type_id' | 'priority_id' | 'status_id'>> {
-    const project = await repo.projectDefaults(this.db, this.project.id);
+  /** The project's defaults for a new task (as takeTaskNumber returns them); a missing default falls back to the first in order. */
+  async defaults(project: ProjectDefaults): Promise<Pick<TaskValues, 'task_type_id' | 'priority_id' | 'status_id'>> {
     const first = async (table: NamedTable) => {
       const id = await repo.firstOfProject(this.db, table, this.project.id);
       if (id === undefined) throw new Error(`project ${this.project.id} has no ${table}`);

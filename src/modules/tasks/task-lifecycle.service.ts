@@ -14,7 +14,7 @@ import { etagOf, type TaskSnapshot } from './task.presenter.ts';
 import { findTaskRow, lockTask, type TaskRef, type TaskRow } from './task.repository.ts';
 import type { TaskCreateInput, TaskUpdateInput } from './task.schemas.ts';
 import { type Caller, writableProject, writableTask } from './task.service.ts';
-import { applyTaskUpdate, createTaskRecord, deleteTaskRecord, type TaskValues } from './task-writes.ts';
+import { applyTaskUpdate, createTaskRecord, deleteTaskRecord, reserveTaskNumber, type TaskValues } from './task-writes.ts';
 
 /**
  * Creating, changing, assigning and deleting one task, each in the caller's unit of work: every
@@ -41,8 +41,9 @@ export const customFieldIds = (inputs: Array<{ custom_fields?: Record<string, un
 
 /** Creates one task in the open transaction; a bad input throws before anything is written. */
 export async function createOne(tx: Tx, project: ProjectRef, resolver: TaskInputResolver, caller: Caller, input: TaskCreateInput): Promise<TaskSnapshot> {
-  // Numbering and hierarchy checks hold the project row from here to commit (see lockProject).
-  await lockProject(tx.db, tx.dialect, project.id);
+  // Taking the number holds the project row from here to commit, for the numbering and the
+  // hierarchy checks alike (see reserveTaskNumber); a refused create gives the number back.
+  const reserved = await reserveTaskNumber(tx.db, project.id);
   await lockFields(tx.db, tx.dialect, customFieldIds([input]), 'share');
   const { changes, errors } = await resolver.resolve(input, null);
   if (!blank(errors)) throw invalid(errors);
@@ -56,10 +57,10 @@ export async function createOne(tx: Tx, project: ProjectRef, resolver: TaskInput
     parent_id: null,
     label_ids: [],
     custom_fields: {},
-    ...(await resolver.defaults()),
+    ...(await resolver.defaults(reserved.defaults)),
     ...changes,
   };
-  return createTaskRecord(tx.db, tx, caller.origin, project, values);
+  return createTaskRecord(tx.db, tx, caller.origin, project, reserved.number, values);
 }
 
 /** A status change must follow a transition of the project's workflow (422 INVALID_TRANSITION otherwise). */

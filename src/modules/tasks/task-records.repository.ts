@@ -1,18 +1,24 @@
-import type { Insertable, Updateable } from 'kysely';
-import type { Executor } from '../../db/database.ts';
+import { type Insertable, sql, type Updateable } from 'kysely';
+import type { Dialect, Executor } from '../../db/database.ts';
 import type { TasksTable } from '../../db/schema.ts';
+import { outboxInsert, type OutboxRow } from '../../events/outbox.repository.ts';
+import { type ActivityEntry, activitiesInsert } from '../activity/activity.repository.ts';
+import { type TaskChange, taskChangeInsert } from '../changes/changes.repository.ts';
 
 /** The statements behind task-writes.ts, the one writer of task rows and their labels and custom values. */
 
-/** Takes the project's next task number (an atomic increment: a rolled-back create gives it back). */
-export async function nextTaskNumber(db: Executor, projectId: number): Promise<number> {
-  const { task_counter } = await db
+/**
+ * Takes the project's next task number (an atomic increment: a rolled-back create gives it
+ * back), with the project's defaults for a new task. On PostgreSQL the update holds the project
+ * row until commit, as lockProject would.
+ */
+export function takeTaskNumber(db: Executor, projectId: number) {
+  return db
     .updateTable('projects')
     .set((eb) => ({ task_counter: eb('task_counter', '+', 1) }))
     .where('id', '=', projectId)
-    .returning('task_counter')
+    .returning(['task_counter', 'default_task_type_id', 'default_priority_id', 'default_status_id'])
     .executeTakeFirstOrThrow();
-  return task_counter;
 }
 
 export async function insertTask(db: Executor, values: Omit<Insertable<TasksTable>, 'id'>): Promise<number> {
@@ -55,4 +61,31 @@ export async function upsertCustomValue(db: Executor, taskId: number, fieldId: n
 
 export async function deleteCustomValue(db: Executor, taskId: number, fieldId: number): Promise<void> {
   await db.deleteFrom('task_custom_values').where('task_id', '=', taskId).where('field_id', '=', fieldId).execute();
+}
+
+/** What a task write records besides its rows: activity entries, the change record, outbox events in order. */
+export interface TaskWriteRecords {
+  activities: ActivityEntry[];
+  change: TaskChange;
+  events: OutboxRow[];
+}
+
+/**
+ * Inserts a task write's records. On PostgreSQL they go as one statement (each insert a
+ * data-modifying WITH clause, which runs whether or not anything reads it): one round trip
+ * instead of three or more, while the write holds its task's and project's locks. SQLite runs
+ * in process, so there is no round trip to save: one insert after another.
+ */
+export async function insertTaskWriteRecords(db: Executor, dialect: Dialect, records: TaskWriteRecords): Promise<void> {
+  const inserts = [
+    ...(records.activities.length ? [activitiesInsert(db, records.activities)] : []),
+    taskChangeInsert(db, records.change),
+    ...(records.events.length ? [outboxInsert(db, records.events)] : []),
+  ];
+  if (dialect !== 'postgres') {
+    for (const insert of inserts) await insert.execute();
+    return;
+  }
+  const clauses = inserts.map((insert, i) => sql`${sql.id(`written_${i}`)} as (${insert})`);
+  await sql`with ${sql.join(clauses)} select 1`.execute(db);
 }

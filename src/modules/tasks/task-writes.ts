@@ -2,9 +2,9 @@ import type { AppContext } from '../../context.ts';
 import type { Trx } from '../../db/database.ts';
 import type { TasksTable } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
-import { type ActionOrigin, recordEvent } from '../../events/record-event.ts';
-import { recordActivities } from '../activity/activity.repository.ts';
-import { insertTaskChange } from '../changes/changes.repository.ts';
+import { type ActionOrigin, type EventToRecord, outboxRowOf } from '../../events/record-event.ts';
+import type { ActivityEntry } from '../activity/activity.repository.ts';
+import type { ProjectDefaults } from './task-input.ts';
 import { loadSnapshot, type TaskSnapshot } from './task.presenter.ts';
 import * as records from './task-records.repository.ts';
 import { labelIdsOf, lockTask } from './task.repository.ts';
@@ -52,8 +52,26 @@ const COLUMNS = [
   'parent_id',
 ] as const;
 
-function recordChange(trx: Trx, projectId: number, taskId: number, key: string, action: 'created' | 'updated' | 'deleted', task: TaskJson | null, at: string) {
-  return insertTaskChange(trx, { project_id: projectId, task_id: taskId, task_key: key, action, task: task === null ? null : JSON.stringify(task), changed_at: at });
+/** Writes what a task write records besides its rows (see insertTaskWriteRecords): activity entries, the change record, events. */
+function recordWrite(
+  trx: Trx,
+  ctx: AppContext,
+  change: { projectId: number; taskId: number; key: string; action: 'created' | 'updated' | 'deleted'; task: TaskJson | null; at: string },
+  activities: ActivityEntry[],
+  events: EventToRecord[],
+) {
+  return records.insertTaskWriteRecords(trx, ctx.dialect, {
+    activities,
+    change: {
+      project_id: change.projectId,
+      task_id: change.taskId,
+      task_key: change.key,
+      action: change.action,
+      task: change.task === null ? null : JSON.stringify(change.task),
+      changed_at: change.at,
+    },
+    events: events.map(outboxRowOf),
+  });
 }
 
 async function setCustomValues(trx: Trx, taskId: number, values: Array<[fieldId: number, value: unknown]>) {
@@ -65,19 +83,33 @@ async function setCustomValues(trx: Trx, taskId: number, values: Array<[fieldId:
 
 const customEntries = (values: Record<number, unknown>) => Object.entries(values).map(([id, value]) => [Number(id), value] as [number, unknown]);
 
+/** A task number taken for a create, with the project's defaults for a new task. */
+export interface ReservedNumber {
+  number: number;
+  defaults: ProjectDefaults;
+}
+
 /**
- * Creates a task with the next key of its project. The number comes from an atomic increment
- * of projects.task_counter inside this transaction: concurrent creates queue on the project
- * row, a rolled-back create gives its number back, and a deleted task's number is never reused.
+ * Takes the project's next task number: an atomic increment of projects.task_counter inside
+ * this transaction. Concurrent creates queue on the project row, which stays locked until
+ * commit (PostgreSQL), so a create takes its number before its checks, in place of
+ * lockProject. A rolled-back create gives its number back, and a deleted task's number is
+ * never reused.
  */
+export async function reserveTaskNumber(trx: Trx, projectId: number): Promise<ReservedNumber> {
+  const { task_counter, ...defaults } = await records.takeTaskNumber(trx, projectId);
+  return { number: task_counter, defaults };
+}
+
+/** Creates a task with a number reserveTaskNumber took in this transaction. */
 export async function createTaskRecord(
   trx: Trx,
   ctx: AppContext,
   origin: ActionOrigin,
   project: { id: number; key: string },
+  number: number,
   values: TaskValues,
 ): Promise<TaskSnapshot> {
-  const number = await records.nextTaskNumber(trx, project.id);
   const now = ctx.clock.nowIso();
   const { label_ids, custom_fields, ...columns } = values;
   const id = await records.insertTask(trx, {
@@ -94,9 +126,13 @@ export async function createTaskRecord(
   await setCustomValues(trx, id, customEntries(custom_fields).filter(([, value]) => value !== null));
 
   const snapshot = (await loadSnapshot(trx, ctx, id))!;
-  await recordActivities(trx, [{ task_id: id, actor_id: origin.actor.id, action: 'created', field: null, from_value: null, to_value: null, created_at: now }]);
-  await recordChange(trx, project.id, id, snapshot.task.key, 'created', snapshot.task, now);
-  await recordEvent(trx, { type: 'task.created', origin, projectId: project.id, occurredAt: now, data: { task: snapshot.task } });
+  await recordWrite(
+    trx,
+    ctx,
+    { projectId: project.id, taskId: id, key: snapshot.task.key, action: 'created', task: snapshot.task, at: now },
+    [{ task_id: id, actor_id: origin.actor.id, action: 'created', field: null, from_value: null, to_value: null, created_at: now }],
+    [{ type: 'task.created', origin, projectId: project.id, occurredAt: now, data: { task: snapshot.task } }],
+  );
   return snapshot;
 }
 
@@ -136,7 +172,7 @@ export async function applyTaskUpdate(
   await setCustomValues(trx, taskId, customChanged);
   const after = (await loadSnapshot(trx, ctx, taskId))!;
 
-  return recordUpdate(trx, origin, before, after, WRITABLE_FIELDS, customChanged.map(([id]) => id), now);
+  return recordUpdate(trx, ctx, origin, before, after, WRITABLE_FIELDS, customChanged.map(([id]) => id), now);
 }
 
 /**
@@ -146,6 +182,7 @@ export async function applyTaskUpdate(
  */
 async function recordUpdate(
   trx: Trx,
+  ctx: AppContext,
   origin: ActionOrigin,
   before: TaskSnapshot,
   after: TaskSnapshot,
@@ -162,30 +199,24 @@ async function recordUpdate(
     fieldChanges[`custom_fields.${id}`] = { from: before.task.custom_fields[id] ?? null, to: after.task.custom_fields[id] ?? null };
   }
   const entries = Object.entries(fieldChanges) as Array<[ChangedField, { from: unknown; to: unknown }]>;
-  await recordActivities(
-    trx,
-    entries.map(([field, { from, to }]) => ({
-      task_id: taskId,
-      actor_id: origin.actor.id,
-      action: 'updated',
-      field,
-      from_value: JSON.stringify(from),
-      to_value: JSON.stringify(to),
-      created_at: now,
-    })),
-  );
+  const activities = entries.map(([field, { from, to }]) => ({
+    task_id: taskId,
+    actor_id: origin.actor.id,
+    action: 'updated',
+    field,
+    from_value: JSON.stringify(from),
+    to_value: JSON.stringify(to),
+    created_at: now,
+  }));
 
   const task = after.task;
   const projectId = after.row.project_id;
-  await recordChange(trx, projectId, taskId, task.key, 'updated', task, now);
   const event = { origin, projectId, occurredAt: now };
-  await recordEvent(trx, { ...event, type: 'task.updated', data: { task, changes: fieldChanges } });
-  if (fieldChanges.status) {
-    await recordEvent(trx, { ...event, type: 'task.status_changed', data: { task: { key: task.key, title: task.title }, ...fieldChanges.status } });
-  }
-  if (fieldChanges.assignee) {
-    await recordEvent(trx, { ...event, type: 'task.assigned', data: { task: { key: task.key, title: task.title }, ...fieldChanges.assignee } });
-  }
+  const headline = { key: task.key, title: task.title };
+  const events: EventToRecord[] = [{ ...event, type: 'task.updated', data: { task, changes: fieldChanges } }];
+  if (fieldChanges.status) events.push({ ...event, type: 'task.status_changed', data: { task: headline, ...fieldChanges.status } });
+  if (fieldChanges.assignee) events.push({ ...event, type: 'task.assigned', data: { task: headline, ...fieldChanges.assignee } });
+  await recordWrite(trx, ctx, { projectId, taskId, key: task.key, action: 'updated', task, at: now }, activities, events);
   return { ...after, changes: fieldChanges };
 }
 
@@ -206,7 +237,7 @@ export async function applyRecordChange<R>(trx: Trx, ctx: AppContext, origin: Ac
 
   const now = ctx.clock.nowIso();
   await records.updateTaskColumns(trx, taskId, { version: before.row.version + 1, updated_at: now });
-  await recordUpdate(trx, origin, before, (await loadSnapshot(trx, ctx, taskId))!, DERIVED_FIELDS, [], now);
+  await recordUpdate(trx, ctx, origin, before, (await loadSnapshot(trx, ctx, taskId))!, DERIVED_FIELDS, [], now);
   return result;
 }
 
@@ -223,12 +254,11 @@ export async function deleteTaskRecord(trx: Trx, ctx: AppContext, origin: Action
 
   await records.deleteTaskRow(trx, taskId);
   const now = ctx.clock.nowIso();
-  await recordChange(trx, row.project_id, taskId, row.key, 'deleted', null, now);
-  await recordEvent(trx, {
-    type: 'task.deleted',
-    origin,
-    projectId: row.project_id,
-    occurredAt: now,
-    data: { task: { key: row.key, title: row.title } },
-  });
+  await recordWrite(
+    trx,
+    ctx,
+    { projectId: row.project_id, taskId, key: row.key, action: 'deleted', task: null, at: now },
+    [],
+    [{ type: 'task.deleted', origin, projectId: row.project_id, occurredAt: now, data: { task: { key: row.key, title: row.title } } }],
+  );
 }

@@ -1,5 +1,9 @@
 -- modules/activity/activity.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
 
+-- activitiesInsert
+insert into "activities" ("task_id", "actor_id", "action", "field", "from_value", "to_value", "created_at") values ($1, $2, $3, $4, $5, $6, $7);
+-- parameters: [42,3,"created",null,null,null,"2026-11-21T09:00:00.000Z"]
+
 -- recordActivities
 insert into "activities" ("task_id", "actor_id", "action", "field", "from_value", "to_value", "created_at") values ($1, $2, $3, $4, $5, $6, $7);
 -- parameters: [42,3,"commented",null,null,"7","2026-11-21T09:00:00.000Z"]

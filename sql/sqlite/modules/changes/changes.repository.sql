@@ -1,6 +1,6 @@
 -- modules/changes/changes.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
 
--- insertTaskChange
+-- taskChangeInsert
 insert into "task_changes" ("project_id", "task_id", "task_key", "action", "task", "changed_at") values (?, ?, ?, ?, ?, ?);
 -- parameters: [10,42,"PROJ-7","deleted",null,"2026-11-21T09:00:00.000000Z"]
 

@@ -4,11 +4,6 @@
 select "id", "name" from "statuses" where "project_id" = ?;
 -- parameters: [10]
 
--- projectDefaults
-select "default_task_type_id", "default_priority_id", "default_status_id" from "projects" where "id" = ?;
--- parameters: [10]
--- (stops here without a row: no result)
-
 -- firstOfProject
 select "id" from "priorities" where "project_id" = ? order by "position", "id";
 -- parameters: [10]

@@ -1,7 +1,7 @@
 -- modules/tasks/task-records.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
 
--- nextTaskNumber
-update "projects" set "task_counter" = "task_counter" + ? where "id" = ? returning "task_counter";
+-- takeTaskNumber
+update "projects" set "task_counter" = "task_counter" + ? where "id" = ? returning "task_counter", "default_task_type_id", "default_priority_id", "default_status_id";
 -- parameters: [1,10]
 -- (stops here without a row: no result)
 
@@ -39,3 +39,11 @@ insert into "task_custom_values" ("task_id", "field_id", "value") values (?, ?, 
 -- deleteCustomValue
 delete from "task_custom_values" where "task_id" = ? and "field_id" = ?;
 -- parameters: [42,9]
+
+-- insertTaskWriteRecords
+insert into "activities" ("task_id", "actor_id", "action", "field", "from_value", "to_value", "created_at") values (?, ?, ?, ?, ?, ?, ?);
+-- parameters: [42,3,"updated","status","\"To Do\"","\"Done\"","2026-11-21T09:00:00.000000Z"]
+insert into "task_changes" ("project_id", "task_id", "task_key", "action", "task", "changed_at") values (?, ?, ?, ?, ?, ?);
+-- parameters: [10,42,"PROJ-7","updated","{}","2026-11-21T09:00:00.000000Z"]
+insert into "event_outbox" ("event_id", "type", "organization_id", "project_id", "actor_id", "correlation_id", "envelope", "occurred_at", "fanned_out_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- parameters: ["evt_1","task.updated",1,10,3,"req-1","{}","2026-11-21T09:00:00.000000Z",null,"evt_2","task.status_changed",1,10,3,"req-1","{}","2026-11-21T09:00:00.000000Z",null]
