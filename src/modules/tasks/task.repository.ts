@@ -59,7 +59,8 @@ export type TaskRow = Awaited<ReturnType<ReturnType<typeof selectTaskRows>['exec
 function extrasColumns(dialect: Dialect) {
   const pg = dialect === 'postgres';
   const labels = pg
-    ? sql<unknown>`(SELECT coalesce(json_agg(l.name), '[]') FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id)`
+    ? // Each name by its own lookup: a join here makes PostgreSQL hash every label of the workspace, for each task.
+      sql<unknown>`(SELECT coalesce(json_agg((SELECT l.name FROM labels l WHERE l.id = tl.label_id)), '[]') FROM task_labels tl WHERE tl.task_id = t.id)`
     : sql<unknown>`(SELECT json_group_array(l.name) FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id)`;
   const customFields = pg
     ? sql<unknown>`(SELECT coalesce(json_object_agg(v.field_id, CAST(v.value AS json)), '{}') FROM task_custom_values v WHERE v.task_id = t.id)`
@@ -68,7 +69,7 @@ function extrasColumns(dialect: Dialect) {
   return [labels.as('labels_json'), customFields.as('custom_fields_json'), minutes.as('minutes_spent')] as const;
 }
 
-/** One task read in one statement: its row and its extras. */
+/** Task rows with their extras: a page's rows, once the page is chosen. */
 export function selectTaskRowsWithExtras(db: Executor, dialect: Dialect) {
   return selectTaskRows(db).select(extrasColumns(dialect));
 }
@@ -76,9 +77,47 @@ export function selectTaskRowsWithExtras(db: Executor, dialect: Dialect) {
 export type TaskRowWithExtras = Awaited<ReturnType<ReturnType<typeof selectTaskRowsWithExtras>['executeTakeFirstOrThrow']>>;
 export type TaskExtrasRow = Pick<TaskRowWithExtras, 'labels_json' | 'custom_fields_json' | 'minutes_spent'>;
 
+/**
+ * The row of one task (as selectTaskRowsWithExtras), its names looked up by correlated
+ * subqueries instead of joins. For a single row PostgreSQL would otherwise hash the project's
+ * statuses, types and priorities tables on every read (their few rows make a hash join look
+ * cheap to it), which cost a fifth of its CPU per read by key (bench/RESULTS.md).
+ */
+function oneTaskWithExtras(db: Executor, dialect: Dialect) {
+  return tasksTable(db)
+    .select((eb) => [
+      't.id',
+      't.project_id',
+      't.number',
+      't.key',
+      eb.selectFrom('projects as p').select('p.key').whereRef('p.id', '=', 't.project_id').$asScalar().as('project_key'),
+      't.title',
+      't.description',
+      't.task_type_id',
+      eb.selectFrom('task_types as tt').select('tt.name').whereRef('tt.id', '=', 't.task_type_id').$asScalar().as('task_type'),
+      't.priority_id',
+      eb.selectFrom('priorities as pr').select('pr.name').whereRef('pr.id', '=', 't.priority_id').$asScalar().as('priority'),
+      't.status_id',
+      eb.selectFrom('statuses as s').select('s.name').whereRef('s.id', '=', 't.status_id').$asScalar().as('status'),
+      eb.selectFrom('statuses as s').select('s.category').whereRef('s.id', '=', 't.status_id').$asScalar().as('status_category'),
+      't.assignee_id',
+      't.parent_id',
+      eb.selectFrom('tasks as pt').select('pt.key').whereRef('pt.id', '=', 't.parent_id').$asScalar().as('parent_key'),
+      't.due_date',
+      't.milestone_id',
+      't.sprint_id',
+      't.version',
+      't.created_by',
+      't.created_at',
+      't.updated_at',
+    ])
+    .select(extrasColumns(dialect))
+    .$castTo<TaskRowWithExtras>();
+}
+
 /** One task with its extras, by id: the write paths read it back through a statement compiled once (see loadSnapshot). */
 export function taskWithExtras(db: Executor, dialect: Dialect, taskId: number) {
-  return selectTaskRowsWithExtras(db, dialect).where('t.id', '=', taskId);
+  return oneTaskWithExtras(db, dialect).where('t.id', '=', taskId);
 }
 
 /**
@@ -90,7 +129,7 @@ export function taskWithExtras(db: Executor, dialect: Dialect, taskId: number) {
 export function tasksWithKeyAndEpoch(db: Executor, dialect: Dialect, key: string) {
   return db
     .selectFrom('auth_epoch as e')
-    .leftJoin(selectTaskRowsWithExtras(db, dialect).where('t.key', '=', key).as('k'), (join) => join.onTrue())
+    .leftJoin(oneTaskWithExtras(db, dialect).where('t.key', '=', key).as('k'), (join) => join.onTrue())
     .select('e.value as auth_epoch')
     .selectAll('k')
     .where('e.id', '=', 1);
