@@ -8,7 +8,6 @@ export default snapshotsOf('modules/tasks/task.repository.ts', repo, {
   taskWithExtras: ({ db, dialect }) => repo.taskWithExtras(db, dialect, 42).execute(),
   tasksWithKeyAndEpoch: ({ db, dialect }) => repo.tasksWithKeyAndEpoch(db, dialect, 'PROJ-7').execute(),
   taskExtrasByIds: ({ db, dialect }) => repo.taskExtrasByIds(db, dialect, [42, 43]),
-  findTaskRow: ({ db }) => repo.findTaskRow(db, 42),
   visibleTasks: ({ db }) => repo.visibleTasks(db, principal).select('t.id').execute(),
   findVisibleTaskRef: ({ db }) => repo.findVisibleTaskRef(db, principal, 'PROJ-7'),
   lockTask: ({ db, dialect }) => repo.lockTask(db, dialect, 42),

@@ -4,8 +4,8 @@ import { lockFields } from '../custom-fields/custom-fields.repository.ts';
 import { lockProject } from '../projects/projects.repository.ts';
 import { TaskInputResolver } from './task-input.ts';
 import { createOne, customFieldIds, updateOne } from './task-lifecycle.service.ts';
-import type { TaskSnapshot } from './task.presenter.ts';
-import { findTaskRow, lockTask, taskIdsByKeys } from './task.repository.ts';
+import { loadSnapshot, type TaskSnapshot } from './task.presenter.ts';
+import { lockTask, taskIdsByKeys } from './task.repository.ts';
 import type { TaskCreateInput, TaskJson, TaskUpdateInput } from './task.schemas.ts';
 import { type Caller, writableProject } from './task.service.ts';
 
@@ -78,7 +78,7 @@ export async function bulkUpdate(tx: Tx, caller: Caller, projectKey: string, ite
   const idOf = new Map(tasks.map((t) => [t.key, t.id]));
   return runBulk(items, (item) => item.key, async ({ key, ...input }) => {
     const id = idOf.get(key);
-    const current = id === undefined ? undefined : await findTaskRow(tx.db, id);
+    const current = id === undefined ? undefined : await loadSnapshot(tx.db, tx, id);
     if (!current) throw new ApiError('NOT_FOUND', `No task ${key} in project ${project.key}.`);
     return updateOne(tx, project, resolver, caller, current, input);
   });

@@ -10,11 +10,11 @@ import { lockProject } from '../projects/projects.repository.ts';
 import { TaskInputResolver } from './task-input.ts';
 import { statusName } from './task-input.repository.ts';
 import { findTransitionBetween } from '../workflows/transitions.repository.ts';
-import { etagOf, type TaskSnapshot } from './task.presenter.ts';
-import { findTaskRow, lockTask, type TaskRef, type TaskRow } from './task.repository.ts';
+import { etagOf, loadSnapshot, type TaskSnapshot } from './task.presenter.ts';
+import { lockTask, type TaskRef, type TaskRow } from './task.repository.ts';
 import type { TaskCreateInput, TaskUpdateInput } from './task.schemas.ts';
 import { type Caller, writableProject, writableTask } from './task.service.ts';
-import { applyTaskUpdate, createTaskRecord, deleteTaskRecord, reserveTaskNumber, type TaskValues } from './task-writes.ts';
+import { applyLockedTaskUpdate, createTaskRecord, deleteTaskRecord, reserveTaskNumber, type TaskValues } from './task-writes.ts';
 
 /**
  * Creating, changing, assigning and deleting one task, each in the caller's unit of work: every
@@ -73,26 +73,26 @@ async function assertTransition(trx: Trx, project: ProjectRef, current: TaskRow,
   });
 }
 
-/** Updates one locked task; every check runs before the first write. */
-export async function updateOne(tx: Tx, project: ProjectRef, resolver: TaskInputResolver, caller: Caller, current: TaskRow, input: TaskUpdateInput) {
-  const { changes, errors } = await resolver.resolve(input, current);
+/** Updates one task, locked and read in this transaction (`current`); every check runs before the first write. */
+export async function updateOne(tx: Tx, project: ProjectRef, resolver: TaskInputResolver, caller: Caller, current: TaskSnapshot, input: TaskUpdateInput) {
+  const { changes, errors } = await resolver.resolve(input, current.row);
   if (!blank(errors)) throw invalid(errors);
   // Setting the status a task already has is a no-op, not a transition.
-  if (changes.status_id !== undefined && changes.status_id !== current.status_id) await assertTransition(tx.db, project, current, changes.status_id);
-  return applyTaskUpdate(tx.db, tx, caller.origin, current.id, changes);
+  if (changes.status_id !== undefined && changes.status_id !== current.row.status_id) await assertTransition(tx.db, project, current.row, changes.status_id);
+  return applyLockedTaskUpdate(tx.db, tx, caller.origin, current, changes);
 }
 
 /**
  * Locks the task and reads it. Locks are always taken in one order: the project row (when the
  * tree may change), the custom field definitions being written, then tasks.
  */
-async function lockAndRead(tx: Tx, ref: TaskRef, treeChanges: boolean, fieldIds: number[] = []): Promise<TaskRow> {
+async function lockAndRead(tx: Tx, ref: TaskRef, treeChanges: boolean, fieldIds: number[] = []): Promise<TaskSnapshot> {
   if (treeChanges) await lockProject(tx.db, tx.dialect, ref.project.id);
   await lockFields(tx.db, tx.dialect, fieldIds, 'share');
   await lockTask(tx.db, tx.dialect, ref.id);
-  const row = await findTaskRow(tx.db, ref.id);
-  if (!row) throw notFound('Task');
-  return row;
+  const snapshot = await loadSnapshot(tx.db, tx, ref.id);
+  if (!snapshot) throw notFound('Task');
+  return snapshot;
 }
 
 export async function createTask(tx: Tx, caller: Caller, projectKey: string, input: TaskCreateInput): Promise<TaskSnapshot> {
@@ -108,7 +108,7 @@ export async function createSubtask(tx: Tx, caller: Caller, parentKey: string, i
 export async function updateTask(tx: Tx, caller: Caller, key: string, input: TaskUpdateInput, ifMatch?: string): Promise<TaskSnapshot> {
   const ref = await writableTask(tx, caller.principal, key);
   const current = await lockAndRead(tx, ref, input.parent !== undefined, customFieldIds([input]));
-  assertIfMatch(ifMatch, current);
+  assertIfMatch(ifMatch, current.row);
   return updateOne(tx, ref.project, new TaskInputResolver(tx.db, caller.principal, ref.project), caller, current, input);
 }
 
@@ -119,7 +119,7 @@ export function assignTask(tx: Tx, caller: Caller, key: string, assignee: number
 export async function deleteTask(tx: Tx, caller: Caller, key: string, ifMatch?: string): Promise<void> {
   const ref = await writableTask(tx, caller.principal, key);
   const current = await lockAndRead(tx, ref, true);
-  assertIfMatch(ifMatch, current);
+  assertIfMatch(ifMatch, current.row);
   // Attachment rows go with the task (cascade); their files are removed once that has committed.
   const files = await storageNamesOf(tx.db, { taskId: ref.id });
   await deleteTaskRecord(tx.db, tx, caller.origin, ref.id);

@@ -139,24 +139,30 @@ export async function createTaskRecord(
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const sameSet = (a: number[], b: number[]) => a.length === b.length && a.every((id) => b.includes(id));
 
-/**
- * Applies resolved changes to one task. Fields equal to their current value are ignored; when
- * nothing differs, nothing is written (no version bump, no event) and `changes` is empty.
- * Otherwise, atomically with the caller's transaction: version + 1, updated_at, one activity
- * row per changed field, one change record, task.updated (plus task.status_changed and
- * task.assigned when those fields moved).
- */
-export async function applyTaskUpdate(
-  trx: Trx,
-  ctx: AppContext,
-  origin: ActionOrigin,
-  taskId: number,
-  changes: TaskChanges,
-): Promise<TaskUpdateResult> {
+/** Locks the task and applies resolved changes to it (see applyLockedTaskUpdate). */
+export async function applyTaskUpdate(trx: Trx, ctx: AppContext, origin: ActionOrigin, taskId: number, changes: TaskChanges): Promise<TaskUpdateResult> {
   await lockTask(trx, ctx.dialect, taskId);
   const before = await loadSnapshot(trx, ctx, taskId);
   if (!before) throw notFound('Task');
+  return applyLockedTaskUpdate(trx, ctx, origin, before, changes);
+}
 
+/**
+ * Applies resolved changes to one task, which this transaction has locked (lockTask) and read
+ * since (`before`). Fields equal to their current value are ignored; when nothing differs,
+ * nothing is written (no version bump, no event) and `changes` is empty. Otherwise,
+ * atomically with the caller's transaction: version + 1, updated_at, one activity row per
+ * changed field, one change record, task.updated (plus task.status_changed and task.assigned
+ * when those fields moved).
+ */
+export async function applyLockedTaskUpdate(
+  trx: Trx,
+  ctx: AppContext,
+  origin: ActionOrigin,
+  before: TaskSnapshot,
+  changes: TaskChanges,
+): Promise<TaskUpdateResult> {
+  const taskId = before.row.id;
   const set: Partial<Omit<TaskValues, 'label_ids' | 'custom_fields'>> = {};
   for (const column of COLUMNS) {
     const value = changes[column];

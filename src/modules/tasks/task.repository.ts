@@ -145,10 +145,6 @@ export async function taskExtrasByIds(db: Executor, dialect: Dialect, taskIds: n
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-export function findTaskRow(db: Executor, taskId: number): Promise<TaskRow | undefined> {
-  return selectTaskRows(db).where('t.id', '=', taskId).executeTakeFirst();
-}
-
 export interface TaskRef {
   id: number;
   key: string;

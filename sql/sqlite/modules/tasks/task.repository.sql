@@ -18,10 +18,6 @@ select "e"."value" as "auth_epoch", "k".* from "auth_epoch" as "e" left join (se
 select "t"."id", (SELECT json_group_array(l.name) FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id) as "labels_json", (SELECT json_group_object(CAST(v.field_id AS TEXT), json(v.value)) FROM task_custom_values v WHERE v.task_id = t.id) as "custom_fields_json", (SELECT coalesce(sum(te.minutes), 0) FROM time_entries te WHERE te.task_id = t.id) as "minutes_spent" from "tasks" as "t" where "t"."id" in (?, ?);
 -- parameters: [42,43]
 
--- findTaskRow
-select "t"."id", "t"."project_id", "t"."number", "t"."key", "p"."key" as "project_key", "t"."title", "t"."description", "t"."task_type_id", "tt"."name" as "task_type", "t"."priority_id", "pr"."name" as "priority", "t"."status_id", "s"."name" as "status", "s"."category" as "status_category", "t"."assignee_id", "t"."parent_id", "pt"."key" as "parent_key", "t"."due_date", "t"."milestone_id", "t"."sprint_id", "t"."version", "t"."created_by", "t"."created_at", "t"."updated_at" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "task_types" as "tt" on "tt"."id" = "t"."task_type_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" left join "tasks" as "pt" on "pt"."id" = "t"."parent_id" where "t"."id" = ?;
--- parameters: [42]
-
 -- visibleTasks
 select "t"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? inner join "tasks" as "t" on "t"."project_id" = "p"."id" where "p"."organization_id" = ? and "p"."id" in (?, ?);
 -- parameters: [3,1,10,11]
