@@ -179,6 +179,8 @@ describe.skipIf(skipReason !== null)('project settings, custom fields, standup s
     // Mouse drag of Medium above Low.
     await mouseDrag(page, options.getByRole('button', { name: 'Drag Medium' }), row('Low'));
     await eventually(async () => (await field()).options.map((o) => o.value)).toEqual(['High', 'Medium', 'Low']);
+    // The list takes edits again once the reorder has settled in the page (its move buttons come back).
+    await eventually(() => options.getByRole('button', { name: 'Move Medium up' }).isEnabled()).toBe(true);
 
     await options.getByRole('textbox', { name: 'Option Low', exact: true }).fill('Minor');
     await options.getByRole('form', { name: 'Rename option Low' }).getByRole('button', { name: 'Save' }).click();
