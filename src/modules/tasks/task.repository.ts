@@ -14,6 +14,28 @@ export function selectTaskRows(db: Executor) {
   return taskRowsOf(tasksTable(db));
 }
 
+/** A task's own columns; the names that go with them (project key, type, priority, status, parent key) are read by each query its own way. */
+const TASK_COLUMNS = [
+  't.id',
+  't.project_id',
+  't.number',
+  't.key',
+  't.title',
+  't.description',
+  't.task_type_id',
+  't.priority_id',
+  't.status_id',
+  't.assignee_id',
+  't.parent_id',
+  't.due_date',
+  't.milestone_id',
+  't.sprint_id',
+  't.version',
+  't.created_by',
+  't.created_at',
+  't.updated_at',
+] as const;
+
 function taskRowsOf(tasks: TasksQuery) {
   return tasks
     .innerJoin('projects as p', 'p.id', 't.project_id')
@@ -22,30 +44,13 @@ function taskRowsOf(tasks: TasksQuery) {
     .innerJoin('priorities as pr', 'pr.id', 't.priority_id')
     .leftJoin('tasks as pt', 'pt.id', 't.parent_id')
     .select([
-      't.id',
-      't.project_id',
-      't.number',
-      't.key',
+      ...TASK_COLUMNS,
       'p.key as project_key',
-      't.title',
-      't.description',
-      't.task_type_id',
       'tt.name as task_type',
-      't.priority_id',
       'pr.name as priority',
-      't.status_id',
       's.name as status',
       's.category as status_category',
-      't.assignee_id',
-      't.parent_id',
       'pt.key as parent_key',
-      't.due_date',
-      't.milestone_id',
-      't.sprint_id',
-      't.version',
-      't.created_by',
-      't.created_at',
-      't.updated_at',
     ]);
 }
 
@@ -86,33 +91,15 @@ export type TaskExtrasRow = Pick<TaskRowWithExtras, 'labels_json' | 'custom_fiel
 function oneTaskWithExtras(db: Executor, dialect: Dialect) {
   return tasksTable(db)
     .select((eb) => [
-      't.id',
-      't.project_id',
-      't.number',
-      't.key',
-      eb.selectFrom('projects as p').select('p.key').whereRef('p.id', '=', 't.project_id').$asScalar().as('project_key'),
-      't.title',
-      't.description',
-      't.task_type_id',
-      eb.selectFrom('task_types as tt').select('tt.name').whereRef('tt.id', '=', 't.task_type_id').$asScalar().as('task_type'),
-      't.priority_id',
-      eb.selectFrom('priorities as pr').select('pr.name').whereRef('pr.id', '=', 't.priority_id').$asScalar().as('priority'),
-      't.status_id',
-      eb.selectFrom('statuses as s').select('s.name').whereRef('s.id', '=', 't.status_id').$asScalar().as('status'),
-      eb.selectFrom('statuses as s').select('s.category').whereRef('s.id', '=', 't.status_id').$asScalar().as('status_category'),
-      't.assignee_id',
-      't.parent_id',
+      ...TASK_COLUMNS,
+      eb.selectFrom('projects as p').select('p.key').whereRef('p.id', '=', 't.project_id').$asScalar().$notNull().as('project_key'),
+      eb.selectFrom('task_types as tt').select('tt.name').whereRef('tt.id', '=', 't.task_type_id').$asScalar().$notNull().as('task_type'),
+      eb.selectFrom('priorities as pr').select('pr.name').whereRef('pr.id', '=', 't.priority_id').$asScalar().$notNull().as('priority'),
+      eb.selectFrom('statuses as s').select('s.name').whereRef('s.id', '=', 't.status_id').$asScalar().$notNull().as('status'),
+      eb.selectFrom('statuses as s').select('s.category').whereRef('s.id', '=', 't.status_id').$asScalar().$notNull().as('status_category'),
       eb.selectFrom('tasks as pt').select('pt.key').whereRef('pt.id', '=', 't.parent_id').$asScalar().as('parent_key'),
-      't.due_date',
-      't.milestone_id',
-      't.sprint_id',
-      't.version',
-      't.created_by',
-      't.created_at',
-      't.updated_at',
     ])
-    .select(extrasColumns(dialect))
-    .$castTo<TaskRowWithExtras>();
+    .select(extrasColumns(dialect));
 }
 
 /** One task with its extras, by id: the write paths read it back through a statement compiled once (see loadSnapshot). */
