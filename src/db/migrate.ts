@@ -17,6 +17,7 @@ import * as people from './migrations/0013_people.ts';
 import * as liveEvents from './migrations/0014_live_events.ts';
 import * as searchTiers from './migrations/0015_search_tiers.ts';
 import * as labelledTasksIndex from './migrations/0016_labelled_tasks_index.ts';
+import * as searchPrefixes from './migrations/0017_search_prefixes.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -40,6 +41,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0014_live_events', liveEvents],
   ['0015_search_tiers', searchTiers],
   ['0016_labelled_tasks_index', labelledTasksIndex],
+  ['0017_search_prefixes', searchPrefixes],
 ];
 
 class StaticProvider implements MigrationProvider {
