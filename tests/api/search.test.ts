@@ -57,13 +57,15 @@ describe('search', () => {
   });
 
   it('follows updates and deletions in the same transaction', async () => {
+    // Prefixes of 2 to 4 letters are answered from prefix entries on SQLite (migration 0017): those follow too.
+    const found = async (...queries: string[]) => Promise.all(queries.map(async (q) => keys(await search(`q=${q}`))));
     const t = await task('SRCH', 'Temporary zebra');
-    expect(keys(await search('q=zebra'))).toEqual([t.key]);
+    expect(await found('zebra', 'ze', 'zeb', 'zebr')).toEqual([[t.key], [t.key], [t.key], [t.key]]);
     await h.request('PUT', `/api/v1/tasks/${t.key}/`, { token: actor.token, body: { title: 'Temporary giraffe' } });
-    expect(keys(await search('q=zebra'))).toEqual([]);
-    expect(keys(await search('q=giraffe'))).toEqual([t.key]);
+    expect(await found('zebra', 'ze', 'zebr')).toEqual([[], [], []]);
+    expect(await found('giraffe', 'gi', 'gir', 'gira')).toEqual([[t.key], [t.key], [t.key], [t.key]]);
     await h.request('DELETE', `/api/v1/tasks/${t.key}/`, { token: actor.token });
-    expect(keys(await search('q=giraffe'))).toEqual([]);
+    expect(await found('giraffe', 'gi', 'gira')).toEqual([[], [], []]);
   });
 
   it('only returns what the caller can see', async () => {
