@@ -4,7 +4,7 @@ import type { MigrationContext } from './helpers.ts';
 /**
  * SQLite: the last word of a search is a prefix (src/modules/search/search-query.ts), and FTS5
  * answers a prefix by merging the entries of every word that starts with it, which for the 2 to 4
- * letters typed while a word is still being written means hundreds of words. Prefix indexes of
+ * letters typed while a word is still being written can be many words. Prefix indexes of
  * those lengths hold each word's first 2, 3 and 4 letters as entries of their own: such a prefix
  * reads one entry. Longer prefixes start few words and stay as they were. Measured at 100,000
  * tasks (bench/RESULTS.md): the statements of a 4-letter prefix cost 2 to 6 times less and a
