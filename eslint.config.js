@@ -3,7 +3,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'coverage/', 'web/dist/', 'packages/*/dist/', 'dist/', 'packages/client/src/generated/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'data/',
+      'coverage/',
+      'web/dist/',
+      'packages/*/dist/',
+      'dist/',
+      'packages/client/src/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -19,9 +19,9 @@ export interface CreateInput {
 export const CREATE_STATEMENTS = {
   counter:
     'update projects set task_counter = task_counter + 1 where key = $1 and organization_id = $2 returning id, key, task_counter, default_status_id, default_task_type_id, default_priority_id',
-  task:
-    'insert into tasks (project_id, number, key, title, description, task_type_id, priority_id, status_id, version, created_by, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10, $11) returning id',
-  change: "insert into task_changes (project_id, task_id, task_key, action, task, changed_at) values ($1, $2, $3, 'created', $4, $5)",
+  task: 'insert into tasks (project_id, number, key, title, description, task_type_id, priority_id, status_id, version, created_by, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10, $11) returning id',
+  change:
+    "insert into task_changes (project_id, task_id, task_key, action, task, changed_at) values ($1, $2, $3, 'created', $4, $5)",
   activity: "insert into activities (task_id, actor_id, action, created_at) values ($1, $2, 'created', $3)",
   outbox:
     "insert into event_outbox (event_id, type, organization_id, project_id, actor_id, correlation_id, envelope, occurred_at) values ($1, 'task.created', $2, $3, $4, $5, $6, $7)",
@@ -45,9 +45,29 @@ export function createParameters(input: CreateInput, project: ProjectRow, taskId
   const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
   return {
     key,
-    task: [project.id, project.task_counter, key, input.title, input.description, project.default_task_type_id, project.default_priority_id, project.default_status_id, input.actorId, input.now, input.now],
+    task: [
+      project.id,
+      project.task_counter,
+      key,
+      input.title,
+      input.description,
+      project.default_task_type_id,
+      project.default_priority_id,
+      project.default_status_id,
+      input.actorId,
+      input.now,
+      input.now,
+    ],
     change: [project.id, taskId, key, task, input.now],
     activity: [taskId, input.actorId, input.now],
-    outbox: [eventId, input.organizationId, project.id, input.actorId, eventId, JSON.stringify({ id: eventId, type: 'task.created', data: { task } }), input.now],
+    outbox: [
+      eventId,
+      input.organizationId,
+      project.id,
+      input.actorId,
+      eventId,
+      JSON.stringify({ id: eventId, type: 'task.created', data: { task } }),
+      input.now,
+    ],
   };
 }

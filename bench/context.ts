@@ -5,5 +5,8 @@ import type { DatabaseHandle } from '../src/db/database.ts';
 /** The service's context for benchmarks: real clock and configuration, rate limits out of the way of the load. */
 export function benchContext(database: DatabaseHandle): AppContext {
   const base = loadConfig({});
-  return createAppContext({ config: { ...base, rateLimit: { ...base.rateLimit, tokenBurst: 1e9, orgHourly: 1e9, searchPerMinute: 1e9 } }, database });
+  return createAppContext({
+    config: { ...base, rateLimit: { ...base.rateLimit, tokenBurst: 1e9, orgHourly: 1e9, searchPerMinute: 1e9 } },
+    database,
+  });
 }

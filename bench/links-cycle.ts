@@ -17,7 +17,11 @@ try {
   const keys = await seedBlockingChain(h, 'BENCH', LENGTH);
   const seedMs = performance.now() - started;
 
-  const ids = await h.ctx.db.selectFrom('tasks').select(['id', 'key']).where('key', 'in', [keys[0]!, keys.at(-1)!]).execute();
+  const ids = await h.ctx.db
+    .selectFrom('tasks')
+    .select(['id', 'key'])
+    .where('key', 'in', [keys[0]!, keys.at(-1)!])
+    .execute();
   const idOf = (key: string) => ids.find((r) => r.key === key)!.id;
   const first = idOf(keys[0]!);
   const last = idOf(keys.at(-1)!);
@@ -38,13 +42,22 @@ try {
     if (path?.length !== LENGTH) throw new Error(`expected a path of ${LENGTH} tasks, got ${path?.length}`);
   });
   const refused = await time(async () => {
-    const res = await h.request('POST', `/api/v1/tasks/${keys.at(-1)}/link/`, { token: admin.token, body: { task: keys[0], type: 'blocks' } });
+    const res = await h.request('POST', `/api/v1/tasks/${keys.at(-1)}/link/`, {
+      token: admin.token,
+      body: { task: keys[0], type: 'blocks' },
+    });
     if (res.status !== 422) throw new Error(`expected 422, got ${res.status}`);
   });
   // No loop, but the walk still visits the whole chain before concluding so; each run then removes its link.
-  const outside = await h.request('POST', '/api/v1/projects/BENCH/tasks/', { token: admin.token, body: { title: 'outside' } });
+  const outside = await h.request('POST', '/api/v1/projects/BENCH/tasks/', {
+    token: admin.token,
+    body: { title: 'outside' },
+  });
   const accepted = await time(async () => {
-    const res = await h.request('POST', `/api/v1/tasks/${outside.body.data.key}/link/`, { token: admin.token, body: { task: keys[0], type: 'blocks' } });
+    const res = await h.request('POST', `/api/v1/tasks/${outside.body.data.key}/link/`, {
+      token: admin.token,
+      body: { task: keys[0], type: 'blocks' },
+    });
     if (res.status !== 201) throw new Error(`expected 201, got ${res.status}`);
     await h.ctx.db.deleteFrom('task_links').where('id', '=', res.body.data.id).execute();
   });

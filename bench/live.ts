@@ -54,15 +54,37 @@ async function main(): Promise<void> {
 
   const port = await freePort();
   const writer = spawn(process.execPath, [path.resolve('bin/tasktracker.js'), 'serve'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', RATE_LIMIT_TOKEN_BURST: '1000000', RATE_LIMIT_ORG_HOURLY: '1000000' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'error',
+      RATE_LIMIT_TOKEN_BURST: '1000000',
+      RATE_LIMIT_ORG_HOURLY: '1000000',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const writerUrl = `http://127.0.0.1:${port}`;
-  while (!(await fetch(`${writerUrl}/readyz`).then((r) => r.ok, () => false))) await sleep(100);
+  while (
+    !(await fetch(`${writerUrl}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  )
+    await sleep(100);
 
   const key = `LB${Date.now() % 100000}`.slice(0, 10);
-  await fetch(`${writerUrl}/api/v1/projects/`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Live bench', key }) });
-  const created = await fetch(`${writerUrl}/api/v1/projects/${key}/tasks/`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'v1' }) });
+  await fetch(`${writerUrl}/api/v1/projects/`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ name: 'Live bench', key }),
+  });
+  const created = await fetch(`${writerUrl}/api/v1/projects/${key}/tasks/`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ title: 'v1' }),
+  });
   const taskKey = ((await created.json()) as { data: { key: string } }).data.key;
 
   // Arrival time of each version of the task, as the stream reports it.
@@ -88,7 +110,11 @@ async function main(): Promise<void> {
     await sleep(Math.random() * 300);
     const got = new Promise<void>((resolve) => waiting.set(version, resolve));
     const sent = performance.now();
-    const res = await fetch(`${writerUrl}/api/v1/tasks/${taskKey}/`, { method: 'PUT', headers: auth, body: JSON.stringify({ title: `v${version}` }) });
+    const res = await fetch(`${writerUrl}/api/v1/tasks/${taskKey}/`, {
+      method: 'PUT',
+      headers: auth,
+      body: JSON.stringify({ title: `v${version}` }),
+    });
     if (res.status !== 200) throw new Error(`write failed: ${res.status} ${await res.text()}`);
     await got;
     latencies.push(arrived.get(version)! - sent);

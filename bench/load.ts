@@ -49,19 +49,27 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-function send(agent: http.Agent, spec: LoadSpec, request: LoadRequest, extra: Record<string, string>): Promise<{ status: number; body: string }> {
+function send(
+  agent: http.Agent,
+  spec: LoadSpec,
+  request: LoadRequest,
+  extra: Record<string, string>,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...spec.headers, ...extra };
     if (request.body !== undefined) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(Buffer.byteLength(request.body));
     }
-    const req = http.request({ host: '127.0.0.1', port: spec.port, method: request.method, path: request.path, agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port: spec.port, method: request.method, path: request.path, agent, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(request.body);
   });
@@ -79,7 +87,9 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
   const deadline = started + (spec.walk ? spec.walk.maxMs : spec.durationMs);
 
   const one = async (request: LoadRequest): Promise<string | null> => {
-    const extra: Record<string, string> = spec.idempotencyPrefix ? { 'idempotency-key': `${spec.idempotencyPrefix}-${counter++}` } : {};
+    const extra: Record<string, string> = spec.idempotencyPrefix
+      ? { 'idempotency-key': `${spec.idempotencyPrefix}-${counter++}` }
+      : {};
     const t0 = performance.now();
     try {
       const res = await send(agent, spec, request, extra);
@@ -106,7 +116,10 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
     while (performance.now() < deadline) {
       const body = await one({ method: 'GET', path: `${base}&cursor=${cursor}` });
       if (body === null) break;
-      const page = JSON.parse(body) as { data: { changes: unknown[] }; pagination: { next_cursor: string; has_more: boolean } };
+      const page = JSON.parse(body) as {
+        data: { changes: unknown[] };
+        pagination: { next_cursor: string; has_more: boolean };
+      };
       items += page.data.changes.length;
       if (!page.pagination.has_more) break;
       cursor = page.pagination.next_cursor;
@@ -116,7 +129,8 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
     await Promise.all(
       Array.from({ length: spec.concurrency }, async (_, client) => {
         const own = spec.perClient?.[client];
-        for (let i = 0; performance.now() < deadline; i++) await one(own ? own[i % own.length]! : spec.requests[next++ % spec.requests.length]!);
+        for (let i = 0; performance.now() < deadline; i++)
+          await one(own ? own[i % own.length]! : spec.requests[next++ % spec.requests.length]!);
       }),
     );
   }
@@ -125,7 +139,16 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
   const sorted = Float64Array.from(latencies).sort();
   // Whole seconds only: the last, partial bucket would drag the median down.
   const whole = buckets.slice(0, Math.max(1, Math.floor(seconds))).map((n) => n ?? 0);
-  return { requests: latencies.length, errors, firstError, seconds, perSecond: whole, p50: percentile(sorted, 50), p99: percentile(sorted, 99), items };
+  return {
+    requests: latencies.length,
+    errors,
+    firstError,
+    seconds,
+    perSecond: whole,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    items,
+  };
 }
 
 process.on('message', (spec: LoadSpec) => {

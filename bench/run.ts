@@ -37,7 +37,9 @@ const CHANGES = Number(process.env.CHANGES ?? 1_000_000);
 const SECONDS = Number(process.env.SECONDS ?? 6);
 const WALK_SECONDS = Number(process.env.WALK_SECONDS ?? 90);
 const WEBHOOK_EVENTS = Number(process.env.WEBHOOK_EVENTS ?? 3000);
-const SCENARIOS = new Set((process.env.SCENARIOS ?? 'get,list,cursor,search,create,status,bulk,feed,webhooks').split(','));
+const SCENARIOS = new Set(
+  (process.env.SCENARIOS ?? 'get,list,cursor,search,create,status,bulk,feed,webhooks').split(','),
+);
 const here = path.dirname(new URL(import.meta.url).pathname);
 
 const abort = setTimeout(() => {
@@ -54,7 +56,8 @@ const WRITE_CLIENTS = 10;
 const BULK_CLIENTS = 4;
 const BULK_SIZE = 100;
 
-const projectKey = (i: number) => `P${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`;
+const projectKey = (i: number) =>
+  `P${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`;
 
 interface Seeded {
   url: string;
@@ -93,7 +96,12 @@ async function seedWorkspace(url: string): Promise<Seeded> {
   const ctx = benchContext(database);
   const app = await buildApp(ctx, { logger: false });
   const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
-    const res = await app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload: payload as object } : {}) });
+    const res = await app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      ...(payload ? { payload: payload as object } : {}),
+    });
     if (res.statusCode >= 300) throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body}`);
     return res.json().data;
   };
@@ -102,13 +110,25 @@ async function seedWorkspace(url: string): Promise<Seeded> {
   await createOrganization(ctx, { name: 'Bench', slug });
   const bot = await createUser(ctx, { org: slug, kind: 'service', name: 'bench', role: 'admin' });
   const { token } = await createToken(ctx, { accountId: bot.id, scopes: ALL_SCOPES });
-  const organizationId = (await ctx.db.selectFrom('organizations').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()).id;
+  const organizationId = (
+    await ctx.db.selectFrom('organizations').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()
+  ).id;
 
   // Two custom fields on every project.
-  const textField = (await call('POST', '/api/v1/custom-fields/', { name: 'Customer', type: 'text' })) as { id: number };
-  const numberField = (await call('POST', '/api/v1/custom-fields/', { name: 'Estimate', type: 'number' })) as { id: number };
+  const textField = (await call('POST', '/api/v1/custom-fields/', { name: 'Customer', type: 'text' })) as {
+    id: number;
+  };
+  const numberField = (await call('POST', '/api/v1/custom-fields/', { name: 'Estimate', type: 'number' })) as {
+    id: number;
+  };
   const now = systemClock.nowIso();
-  const seeding: Seeding = { db: ctx.db, call, botId: bot.id, fieldIds: { text: textField.id, number: numberField.id }, now };
+  const seeding: Seeding = {
+    db: ctx.db,
+    call,
+    botId: bot.id,
+    fieldIds: { text: textField.id, number: numberField.id },
+    now,
+  };
   const keys: string[] = [];
   let taskIds: SeededTask[] = [];
   for (let p = 0; p < PROJECTS; p++) {
@@ -125,7 +145,16 @@ async function seedWorkspace(url: string): Promise<Seeded> {
   else await sql`pragma optimize`.execute(ctx.db);
   await app.close();
   await database.close();
-  return { url, dialect: ctx.dialect, token, actor: { id: bot.id, organizationId }, keys, labelName: 'bug', todoKeys, seconds: (performance.now() - started) / 1000 };
+  return {
+    url,
+    dialect: ctx.dialect,
+    token,
+    actor: { id: bot.id, organizationId },
+    keys,
+    labelName: 'bug',
+    todoKeys,
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 /** Project number `index`, five labels, and its share of TASKS tasks, inserted 500 at a time. */
@@ -134,7 +163,8 @@ async function seedProject(seeding: Seeding, index: number): Promise<SeededTask[
   const key = projectKey(index);
   const project = (await call('POST', '/api/v1/projects/', { name: `Project ${key}`, key })) as { id: number };
   const labels: number[] = [];
-  for (const name of ['bug', 'feature', 'ops', 'ux', 'security']) labels.push(((await call('POST', `/api/v1/projects/${key}/labels/`, { name })) as { id: number }).id);
+  for (const name of ['bug', 'feature', 'ops', 'ux', 'security'])
+    labels.push(((await call('POST', `/api/v1/projects/${key}/labels/`, { name })) as { id: number }).id);
   const defaults = await db.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
   const statuses = await db.selectFrom('statuses').select('id').where('project_id', '=', project.id).execute();
   const priorities = await db.selectFrom('priorities').select('id').where('project_id', '=', project.id).execute();
@@ -145,9 +175,18 @@ async function seedProject(seeding: Seeding, index: number): Promise<SeededTask[
     const rows = [];
     for (let n = start; n < Math.min(start + 500, count + 1); n++) {
       rows.push({
-        project_id: project.id, number: n, key: `${key}-${n}`, title: taskTitle(), description: taskDescription(),
-        task_type_id: defaults.default_task_type_id!, priority_id: pick(priorities).id, status_id: pick(statuses).id,
-        version: 1, created_by: seeding.botId, created_at: seeding.now, updated_at: seeding.now,
+        project_id: project.id,
+        number: n,
+        key: `${key}-${n}`,
+        title: taskTitle(),
+        description: taskDescription(),
+        task_type_id: defaults.default_task_type_id!,
+        priority_id: pick(priorities).id,
+        status_id: pick(statuses).id,
+        version: 1,
+        created_by: seeding.botId,
+        created_at: seeding.now,
+        updated_at: seeding.now,
       });
     }
     const inserted = await db.insertInto('tasks').values(rows).returning(['id', 'key']).execute();
@@ -159,14 +198,42 @@ async function seedProject(seeding: Seeding, index: number): Promise<SeededTask[
 }
 
 /** A batch of new tasks' labels (on two in three), custom field values and links. */
-async function seedTaskDetails({ db, botId, fieldIds, now }: Seeding, inserted: Array<{ id: number; key: string }>, labels: number[]): Promise<void> {
-  await db.insertInto('task_labels').values(inserted.flatMap((t, i) => (i % 3 === 2 ? [] : [{ task_id: t.id, label_id: labels[(t.id + i) % labels.length]! }]))).execute();
+async function seedTaskDetails(
+  { db, botId, fieldIds, now }: Seeding,
+  inserted: Array<{ id: number; key: string }>,
+  labels: number[],
+): Promise<void> {
+  await db
+    .insertInto('task_labels')
+    .values(
+      inserted.flatMap((t, i) =>
+        i % 3 === 2 ? [] : [{ task_id: t.id, label_id: labels[(t.id + i) % labels.length]! }],
+      ),
+    )
+    .execute();
   await db
     .insertInto('task_custom_values')
-    .values(inserted.flatMap((t) => [{ task_id: t.id, field_id: fieldIds.text, value: JSON.stringify(`Customer ${t.id % 97}`) }, { task_id: t.id, field_id: fieldIds.number, value: String(t.id % 13) }]))
+    .values(
+      inserted.flatMap((t) => [
+        { task_id: t.id, field_id: fieldIds.text, value: JSON.stringify(`Customer ${t.id % 97}`) },
+        { task_id: t.id, field_id: fieldIds.number, value: String(t.id % 13) },
+      ]),
+    )
     .execute();
   // Every tenth task blocks the next one.
-  const links = inserted.flatMap((t, i) => (i % 10 === 0 && inserted[i + 1] ? [{ from_task_id: t.id, to_task_id: inserted[i + 1]!.id, type: 'blocks' as const, created_by: botId, created_at: now }] : []));
+  const links = inserted.flatMap((t, i) =>
+    i % 10 === 0 && inserted[i + 1]
+      ? [
+          {
+            from_task_id: t.id,
+            to_task_id: inserted[i + 1]!.id,
+            type: 'blocks' as const,
+            created_by: botId,
+            created_at: now,
+          },
+        ]
+      : [],
+  );
   if (links.length) await db.insertInto('task_links').values(links).execute();
 }
 
@@ -176,7 +243,14 @@ async function seedChanges(db: Db, sample: string, sampleKey: string, tasks: See
     const rows = [];
     for (let i = start; i < Math.min(start + 1000, CHANGES); i++) {
       const task = tasks[i % tasks.length]!;
-      rows.push({ project_id: task.projectId, task_id: task.id, task_key: task.key, action: i < tasks.length ? ('created' as const) : ('updated' as const), task: sample.replace(`"${sampleKey}"`, `"${task.key}"`), changed_at: now });
+      rows.push({
+        project_id: task.projectId,
+        task_id: task.id,
+        task_key: task.key,
+        action: i < tasks.length ? ('created' as const) : ('updated' as const),
+        task: sample.replace(`"${sampleKey}"`, `"${task.key}"`),
+        changed_at: now,
+      });
     }
     await db.insertInto('task_changes').values(rows).execute();
   }
@@ -203,7 +277,9 @@ async function todoKeysOf(db: Db, projectId: number): Promise<string[]> {
  */
 async function compiledServers(dir: string): Promise<string> {
   // Inside the repository, so the compiled code finds node_modules (and the web app) as the sources do.
-  execFileSync(process.execPath, [path.join(here, '..', 'scripts', 'build-server.mjs'), 'bench/servers.ts', dir], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(here, '..', 'scripts', 'build-server.mjs'), 'bench/servers.ts', dir], {
+    stdio: 'inherit',
+  });
   return path.join(dir, 'servers.js');
 }
 
@@ -214,7 +290,9 @@ interface RunningServer {
 
 /** The Node.js flags `npm start` runs the server with (package.json), which the service's processes run with here too. */
 function serveFlags(): string[] {
-  const { scripts } = JSON.parse(fs.readFileSync(path.join(here, '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(here, '..', 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
   const flags = /\bnode ((?:--\S+ )*)bin\/tasktracker\.js serve\b/.exec(scripts.start);
   if (!flags) throw new Error('package.json: the start script no longer runs `node [flags] bin/tasktracker.js serve`');
   return flags[1]!.split(' ').filter(Boolean);
@@ -222,7 +300,8 @@ function serveFlags(): string[] {
 
 function start(servers: string, args: string[]): Promise<RunningServer> {
   // PROFILE=1: the service writes a CPU profile (open it in Chrome DevTools) into bench/profiles/.
-  const profile = process.env.PROFILE && args[0] === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'profiles')}`] : [];
+  const profile =
+    process.env.PROFILE && args[0] === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(here, 'profiles')}`] : [];
   const execArgv = args[0] === 'app' ? [...serveFlags(), ...profile] : profile;
   const child = fork(servers, args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
@@ -238,7 +317,10 @@ function ask<T>(child: ChildProcess, message: unknown): Promise<T> {
   });
 }
 
-const loader = fork(path.join(here, 'load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const loader = fork(path.join(here, 'load.ts'), [], {
+  execArgv: ['--import', 'tsx'],
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
 
 interface Measured extends LoadResult {
   rssMb: number;
@@ -257,7 +339,12 @@ async function measure(server: ChildProcess, run: () => Promise<LoadResult>): Pr
   const result = await run();
   const { rssMb, cpuMs } = await ask<{ rssMb: number; cpuMs: number }>(server, { cmd: 'rss' });
   if (result.errors) console.error(`  ${result.errors} errors, first: ${result.firstError}`);
-  return { ...result, rssMb, rate: median(Array.from(result.perSecond, (n) => n ?? 0)), cpuMsPerRequest: result.requests ? cpuMs / result.requests : 0 };
+  return {
+    ...result,
+    rssMb,
+    rate: median(Array.from(result.perSecond, (n) => n ?? 0)),
+    cpuMsPerRequest: result.requests ? cpuMs / result.requests : 0,
+  };
 }
 
 const load = (spec: LoadSpec) => ask<LoadResult>(loader, spec);
@@ -336,23 +423,65 @@ async function readScenario(
   console.log(`${scenario} ...`);
   const base = against === 'fastify-pg' ? fastifyPg! : bare;
   if (against === 'bare') await ask(bare.child, { cmd: 'bodies', bodies: await bodiesOf(bench, paths) });
-  const baseline = await measure(base.child, () => load({ port: base.port, headers, concurrency, durationMs: DURATION_MS, requests }));
-  const measured = await measure(app.child, () => load({ port: app.port, headers, concurrency, durationMs: DURATION_MS, requests }));
+  const baseline = await measure(base.child, () =>
+    load({ port: base.port, headers, concurrency, durationMs: DURATION_MS, requests }),
+  );
+  const measured = await measure(app.child, () =>
+    load({ port: app.port, headers, concurrency, durationMs: DURATION_MS, requests }),
+  );
   const baselineName = against === 'bare' ? 'bare node:http, same JSON from memory' : 'Fastify + one pg query';
-  bench.rows.push({ scenario: `${scenario} (${concurrency} clients)`, measured, baseline, baselineName, unit: 'req/s', target, met: check(measured.rate / baseline.rate, measured) });
+  bench.rows.push({
+    scenario: `${scenario} (${concurrency} clients)`,
+    measured,
+    baseline,
+    baselineName,
+    unit: 'req/s',
+    target,
+    met: check(measured.rate / baseline.rate, measured),
+  });
 }
 
 async function getScenario(bench: Bench): Promise<void> {
   const perProject = Math.ceil(TASKS / PROJECTS);
-  const taskPaths = Array.from({ length: 200 }, () => `/api/v1/tasks/${pick(bench.seeded.keys)}-${1 + Math.floor(random() * perProject)}/`);
-  if (bench.postgres) await readScenario(bench, 'GET task by key', taskPaths, 50, '≥ 0.5 × Fastify + one pg query', (ratio) => ratio >= 0.5, 'fastify-pg');
+  const taskPaths = Array.from(
+    { length: 200 },
+    () => `/api/v1/tasks/${pick(bench.seeded.keys)}-${1 + Math.floor(random() * perProject)}/`,
+  );
+  if (bench.postgres)
+    await readScenario(
+      bench,
+      'GET task by key',
+      taskPaths,
+      50,
+      '≥ 0.5 × Fastify + one pg query',
+      (ratio) => ratio >= 0.5,
+      'fastify-pg',
+    );
   else await readScenario(bench, 'GET task by key', taskPaths, 50, '≥ 0.36 × bare', (ratio) => ratio >= 0.36);
 }
 
 async function listScenario(bench: Bench): Promise<void> {
-  const listPaths = bench.seeded.keys.map((k) => `/api/v1/projects/${k}/tasks/?status_category=todo&label=${bench.seeded.labelName}&limit=50`);
-  if (bench.postgres) await readScenario(bench, 'list tasks, filtered (status category + label, 50 per page)', listPaths, 10, 'reported', () => null);
-  else await readScenario(bench, 'list tasks, filtered (status category + label, 50 per page)', listPaths, 10, '≤ 1.5 ms CPU per page', (_, m) => m.cpuMsPerRequest <= 1.5);
+  const listPaths = bench.seeded.keys.map(
+    (k) => `/api/v1/projects/${k}/tasks/?status_category=todo&label=${bench.seeded.labelName}&limit=50`,
+  );
+  if (bench.postgres)
+    await readScenario(
+      bench,
+      'list tasks, filtered (status category + label, 50 per page)',
+      listPaths,
+      10,
+      'reported',
+      () => null,
+    );
+  else
+    await readScenario(
+      bench,
+      'list tasks, filtered (status category + label, 50 per page)',
+      listPaths,
+      10,
+      '≤ 1.5 ms CPU per page',
+      (_, m) => m.cpuMsPerRequest <= 1.5,
+    );
 }
 
 /** Cursor pages of 200 anywhere in a project: the cursors come from a walk of the first project. */
@@ -362,7 +491,9 @@ async function cursorScenario(bench: Bench): Promise<void> {
   for (let i = 0; i < 20; i++) {
     const p = `/api/v1/projects/${bench.seeded.keys[0]}/tasks/?limit=200&cursor=${cursor}`;
     cursorPaths.push(p);
-    const page = JSON.parse((await bodiesOf(bench, [p]))[p]!) as { pagination: { next_cursor: string; has_more: boolean } };
+    const page = JSON.parse((await bodiesOf(bench, [p]))[p]!) as {
+      pagination: { next_cursor: string; has_more: boolean };
+    };
     if (!page.pagination.has_more) break;
     cursor = page.pagination.next_cursor;
   }
@@ -370,30 +501,67 @@ async function cursorScenario(bench: Bench): Promise<void> {
 }
 
 async function searchScenario(bench: Bench): Promise<void> {
-  const queries = ['login', 'billing invoice', 'deploy serv', 'webhook retry timeout', 'pass', 'customer refund payment', 'w1kx', 'w2sx w3ax'];
+  const queries = [
+    'login',
+    'billing invoice',
+    'deploy serv',
+    'webhook retry timeout',
+    'pass',
+    'customer refund payment',
+    'w1kx',
+    'w2sx w3ax',
+  ];
   const searchP99 = bench.postgres ? 80 : 40;
-  await readScenario(bench, 'search, 20 per page', queries.map((q) => `/api/v1/search/?q=${encodeURIComponent(q)}&limit=20`), 10, `p99 ≤ ${searchP99} ms (${TASKS} tasks)`, (_, m) => m.p99 <= searchP99);
+  await readScenario(
+    bench,
+    'search, 20 per page',
+    queries.map((q) => `/api/v1/search/?q=${encodeURIComponent(q)}&limit=20`),
+    10,
+    `p99 ≤ ${searchP99} ms (${TASKS} tasks)`,
+    (_, m) => m.p99 <= searchP99,
+  );
 }
 
 // Write scenarios: the service over HTTP against the same service calls in a loop in a process
 // of their own (servers.ts write-loop), which is what HTTP, authentication, rate limiting,
 // validation, idempotency records and serialization add to.
-async function writeScenario(bench: Bench, scenario: string, write: WriteLoop, spec: Omit<LoadSpec, 'port' | 'headers' | 'durationMs'>, itemsPerRequest = 1) {
+async function writeScenario(
+  bench: Bench,
+  scenario: string,
+  write: WriteLoop,
+  spec: Omit<LoadSpec, 'port' | 'headers' | 'durationMs'>,
+  itemsPerRequest = 1,
+) {
   const { app, loops, headers } = bench;
   console.log(`${scenario} ...`);
-  const baseline = await measure(loops.child, () => ask<LoadResult>(loops.child, { cmd: 'write-loop', token: bench.seeded.token, durationMs: DURATION_MS, write }));
+  const baseline = await measure(loops.child, () =>
+    ask<LoadResult>(loops.child, { cmd: 'write-loop', token: bench.seeded.token, durationMs: DURATION_MS, write }),
+  );
   const measured = await measure(app.child, () => load({ port: app.port, headers, durationMs: DURATION_MS, ...spec }));
   const unit = itemsPerRequest === 1 ? 'req/s' : 'tasks/s';
   // A few large requests a second make per-second counts too coarse for a median: count them all instead.
   if (itemsPerRequest > 1) for (const m of [measured, baseline]) m.rate = (m.requests / m.seconds) * itemsPerRequest;
-  bench.rows.push({ scenario: `${scenario} (${spec.concurrency} clients)`, measured, baseline, baselineName: 'a loop of the same service call in its own process (same writes, no HTTP)', unit, ...(itemsPerRequest > 1 ? { itemsPerRequest } : {}), target: 'reported', met: null });
+  bench.rows.push({
+    scenario: `${scenario} (${spec.concurrency} clients)`,
+    measured,
+    baseline,
+    baselineName: 'a loop of the same service call in its own process (same writes, no HTTP)',
+    unit,
+    ...(itemsPerRequest > 1 ? { itemsPerRequest } : {}),
+    target: 'reported',
+    met: null,
+  });
 }
 
 // Creates: client i alternates between two projects of its own ("over 20 projects"), or every
 // client creates in one project, where creates queue on that project's task counter.
 const createsOver = (projects: string[]) =>
   Array.from({ length: WRITE_CLIENTS }, (_, i) =>
-    [projects[i % projects.length]!, projects[(i + WRITE_CLIENTS) % projects.length]!].map((k) => ({ method: 'POST' as const, path: `/api/v1/projects/${k}/tasks/`, body: CREATE_BODY })),
+    [projects[i % projects.length]!, projects[(i + WRITE_CLIENTS) % projects.length]!].map((k) => ({
+      method: 'POST' as const,
+      path: `/api/v1/projects/${k}/tasks/`,
+      body: CREATE_BODY,
+    })),
   );
 
 async function createScenarios(bench: Bench): Promise<void> {
@@ -402,24 +570,65 @@ async function createScenarios(bench: Bench): Promise<void> {
   console.log(`${scenario} ...`);
   const spread = createsOver(seeded.keys);
   const baseline = fastifyPg
-    ? await measure(fastifyPg.child, () => load({ port: fastifyPg.port, headers, concurrency: WRITE_CLIENTS, durationMs: DURATION_MS, requests: [], perClient: spread }))
+    ? await measure(fastifyPg.child, () =>
+        load({
+          port: fastifyPg.port,
+          headers,
+          concurrency: WRITE_CLIENTS,
+          durationMs: DURATION_MS,
+          requests: [],
+          perClient: spread,
+        }),
+      )
     : await measure(loops.child, () =>
-        ask<LoadResult>(loops.child, { cmd: 'write-loop', token: seeded.token, durationMs: DURATION_MS, write: { kind: 'raw-create', projectKeys: seeded.keys, actorId: seeded.actor.id, organizationId: seeded.actor.organizationId } }),
+        ask<LoadResult>(loops.child, {
+          cmd: 'write-loop',
+          token: seeded.token,
+          durationMs: DURATION_MS,
+          write: {
+            kind: 'raw-create',
+            projectKeys: seeded.keys,
+            actorId: seeded.actor.id,
+            organizationId: seeded.actor.organizationId,
+          },
+        }),
       );
-  const measured = await measure(app.child, () => load({ port: app.port, headers, concurrency: WRITE_CLIENTS, durationMs: DURATION_MS, requests: [], perClient: spread, idempotencyPrefix: `bench-create-${Date.now()}` }));
+  const measured = await measure(app.child, () =>
+    load({
+      port: app.port,
+      headers,
+      concurrency: WRITE_CLIENTS,
+      durationMs: DURATION_MS,
+      requests: [],
+      perClient: spread,
+      idempotencyPrefix: `bench-create-${Date.now()}`,
+    }),
+  );
   const wanted = postgres ? 0.3 : 0.25;
   bench.rows.push({
     scenario: `${scenario} (${WRITE_CLIENTS} clients)`,
     measured,
     baseline,
-    baselineName: postgres ? 'Fastify + the 5-statement pg write transaction, same projects' : 'the same 5-statement transaction in a loop, raw driver',
+    baselineName: postgres
+      ? 'Fastify + the 5-statement pg write transaction, same projects'
+      : 'the same 5-statement transaction in a loop, raw driver',
     unit: 'req/s',
     target: `≥ ${wanted} × baseline`,
     met: measured.rate / baseline.rate >= wanted,
   });
 
   console.log('create task with Idempotency-Key, one project ...');
-  const onOne = await measure(app.child, () => load({ port: app.port, headers, concurrency: WRITE_CLIENTS, durationMs: DURATION_MS, requests: [], perClient: createsOver([writeProject(seeded)]), idempotencyPrefix: `bench-one-${Date.now()}` }));
+  const onOne = await measure(app.child, () =>
+    load({
+      port: app.port,
+      headers,
+      concurrency: WRITE_CLIENTS,
+      durationMs: DURATION_MS,
+      requests: [],
+      perClient: createsOver([writeProject(seeded)]),
+      idempotencyPrefix: `bench-one-${Date.now()}`,
+    }),
+  );
   bench.rows.push({
     scenario: `create task with Idempotency-Key, one project (${WRITE_CLIENTS} clients)`,
     measured: onOne,
@@ -433,30 +642,67 @@ async function createScenarios(bench: Bench): Promise<void> {
 
 async function statusScenario(bench: Bench): Promise<void> {
   // Each client owns one task and moves it To Do → In Progress → To Do …; the loop does the same with its own tasks.
-  const [loopKeys, httpKeys] = [bench.seeded.todoKeys.slice(0, WRITE_CLIENTS), bench.seeded.todoKeys.slice(WRITE_CLIENTS)];
-  const move = (key: string, status: string) => ({ method: 'PUT' as const, path: `/api/v1/tasks/${key}/`, body: JSON.stringify({ status }) });
-  await writeScenario(bench, `status change along a transition (${TODO} ⇄ ${IN_PROGRESS})`, { kind: 'status', taskKeys: loopKeys, statuses: [TODO, IN_PROGRESS] }, {
-    concurrency: httpKeys.length,
-    requests: [],
-    perClient: httpKeys.map((key) => [move(key, IN_PROGRESS), move(key, TODO)]),
+  const [loopKeys, httpKeys] = [
+    bench.seeded.todoKeys.slice(0, WRITE_CLIENTS),
+    bench.seeded.todoKeys.slice(WRITE_CLIENTS),
+  ];
+  const move = (key: string, status: string) => ({
+    method: 'PUT' as const,
+    path: `/api/v1/tasks/${key}/`,
+    body: JSON.stringify({ status }),
   });
+  await writeScenario(
+    bench,
+    `status change along a transition (${TODO} ⇄ ${IN_PROGRESS})`,
+    { kind: 'status', taskKeys: loopKeys, statuses: [TODO, IN_PROGRESS] },
+    {
+      concurrency: httpKeys.length,
+      requests: [],
+      perClient: httpKeys.map((key) => [move(key, IN_PROGRESS), move(key, TODO)]),
+    },
+  );
 }
 
 async function bulkScenario(bench: Bench): Promise<void> {
   const project = writeProject(bench.seeded);
-  const body = JSON.stringify({ tasks: Array.from({ length: BULK_SIZE }, (_, n) => ({ title: `Bulk-created task ${n}`, description: DESCRIPTION })) });
-  await writeScenario(bench, `bulk create of ${BULK_SIZE} with Idempotency-Key`, { kind: 'bulk', projectKey: project, size: BULK_SIZE }, {
-    concurrency: BULK_CLIENTS,
-    idempotencyPrefix: `bench-bulk-${Date.now()}`,
-    requests: [{ method: 'POST', path: `/api/v1/projects/${project}/tasks/bulk/`, body }],
-  }, BULK_SIZE);
+  const body = JSON.stringify({
+    tasks: Array.from({ length: BULK_SIZE }, (_, n) => ({ title: `Bulk-created task ${n}`, description: DESCRIPTION })),
+  });
+  await writeScenario(
+    bench,
+    `bulk create of ${BULK_SIZE} with Idempotency-Key`,
+    { kind: 'bulk', projectKey: project, size: BULK_SIZE },
+    {
+      concurrency: BULK_CLIENTS,
+      idempotencyPrefix: `bench-bulk-${Date.now()}`,
+      requests: [{ method: 'POST', path: `/api/v1/projects/${project}/tasks/bulk/`, body }],
+    },
+    BULK_SIZE,
+  );
 }
 
 async function feedScenario({ app, headers, rows }: Bench): Promise<void> {
   console.log('changes feed walk ...');
-  const walk = await measure(app.child, () => load({ port: app.port, headers, concurrency: 1, durationMs: 0, walk: { maxMs: WALK_SECONDS * 1000 }, requests: [{ method: 'GET', path: '/api/v1/changes/tasks/?limit=200' }] }));
+  const walk = await measure(app.child, () =>
+    load({
+      port: app.port,
+      headers,
+      concurrency: 1,
+      durationMs: 0,
+      walk: { maxMs: WALK_SECONDS * 1000 },
+      requests: [{ method: 'GET', path: '/api/v1/changes/tasks/?limit=200' }],
+    }),
+  );
   walk.rate = Math.round(walk.items / walk.seconds);
-  rows.push({ scenario: `changes feed walk, limit 200 (${walk.items} of ${CHANGES + 0} records read)`, measured: walk, baseline: null, baselineName: '', unit: 'changes/s', target: '≥ 20,000 changes/s', met: walk.rate >= 20_000 });
+  rows.push({
+    scenario: `changes feed walk, limit 200 (${walk.items} of ${CHANGES + 0} records read)`,
+    measured: walk,
+    baseline: null,
+    baselineName: '',
+    unit: 'changes/s',
+    target: '≥ 20,000 changes/s',
+    met: walk.rate >= 20_000,
+  });
 }
 
 /** Stops the servers and the load process, before the webhook run, which brings its own. */
@@ -474,10 +720,36 @@ async function stopProcesses({ app, loops, bare, fastifyPg }: Bench): Promise<vo
 function webhookScenario(): Row {
   console.log('webhook fan-out ...');
   const hooks = JSON.parse(
-    execFileSync(process.execPath, ['--import', 'tsx', path.join(here, 'webhooks.ts')], { env: { ...process.env, EVENTS: String(WEBHOOK_EVENTS) }, encoding: 'utf8' }).trim().split('\n').at(-1)!,
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(here, 'webhooks.ts')], {
+      env: { ...process.env, EVENTS: String(WEBHOOK_EVENTS) },
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .at(-1)!,
   ) as { deliveries_per_second: number; p50_ms: number; p99_ms: number; peak_rss_mb: number; total_seconds: number };
-  const hookRow: Measured = { requests: WEBHOOK_EVENTS, errors: 0, firstError: null, seconds: hooks.total_seconds, perSecond: [], p50: hooks.p50_ms, p99: hooks.p99_ms, items: WEBHOOK_EVENTS, rssMb: hooks.peak_rss_mb, rate: hooks.deliveries_per_second, cpuMsPerRequest: 0 };
-  return { scenario: `webhook fan-out, ${WEBHOOK_EVENTS} task.updated events, 1 HTTPS receiver (latency = event written → received)`, measured: hookRow, baseline: null, baselineName: '', unit: 'deliveries/s', target: '≥ 1,000 deliveries/s, p99 ≤ 1 s', met: hooks.deliveries_per_second >= 1000 && hooks.p99_ms <= 1000 };
+  const hookRow: Measured = {
+    requests: WEBHOOK_EVENTS,
+    errors: 0,
+    firstError: null,
+    seconds: hooks.total_seconds,
+    perSecond: [],
+    p50: hooks.p50_ms,
+    p99: hooks.p99_ms,
+    items: WEBHOOK_EVENTS,
+    rssMb: hooks.peak_rss_mb,
+    rate: hooks.deliveries_per_second,
+    cpuMsPerRequest: 0,
+  };
+  return {
+    scenario: `webhook fan-out, ${WEBHOOK_EVENTS} task.updated events, 1 HTTPS receiver (latency = event written → received)`,
+    measured: hookRow,
+    baseline: null,
+    baselineName: '',
+    unit: 'deliveries/s',
+    target: '≥ 1,000 deliveries/s, p99 ≤ 1 s',
+    met: hooks.deliveries_per_second >= 1000 && hooks.p99_ms <= 1000,
+  };
 }
 
 /** The serving process's peak over every scenario it served (the webhook run is its own process); null when it served none. */
@@ -485,8 +757,28 @@ function peakRssRow(rows: Row[]): Row | null {
   const served = rows.filter((r) => !r.scenario.startsWith('webhook'));
   if (!served.length) return null;
   const peak = Math.max(...served.map((r) => r.measured.rssMb));
-  const peakRow: Measured = { requests: 0, errors: 0, firstError: null, seconds: 0, perSecond: [], p50: 0, p99: 0, items: 0, rssMb: peak, rate: peak, cpuMsPerRequest: 0 };
-  return { scenario: 'peak RSS of the serving process, every scenario', measured: peakRow, baseline: null, baselineName: '', unit: 'MB', target: '≤ 250 MB', met: peak <= 250 };
+  const peakRow: Measured = {
+    requests: 0,
+    errors: 0,
+    firstError: null,
+    seconds: 0,
+    perSecond: [],
+    p50: 0,
+    p99: 0,
+    items: 0,
+    rssMb: peak,
+    rate: peak,
+    cpuMsPerRequest: 0,
+  };
+  return {
+    scenario: 'peak RSS of the serving process, every scenario',
+    measured: peakRow,
+    baseline: null,
+    baselineName: '',
+    unit: 'MB',
+    target: '≤ 250 MB',
+    met: peak <= 250,
+  };
 }
 
 async function main(): Promise<void> {
@@ -529,14 +821,21 @@ function report(seeded: Seeded, rows: Row[]): void {
         `${fmt(r.measured.rate)} ${r.unit}${r.itemsPerRequest ? ` (${fmt(r.measured.rate / r.itemsPerRequest)} req/s)` : ''}`,
         r.unit === 'MB' ? '—' : `${r.measured.p50.toFixed(2)} / ${r.measured.p99.toFixed(2)}`,
         `${r.measured.rssMb} MB`,
-        r.baseline ? `${fmt(r.baseline.rate)} ${r.unit}${r.itemsPerRequest ? ` (${fmt(r.baseline.rate / r.itemsPerRequest)} calls/s)` : ''} (${r.baselineName})` : '—',
+        r.baseline
+          ? `${fmt(r.baseline.rate)} ${r.unit}${r.itemsPerRequest ? ` (${fmt(r.baseline.rate / r.itemsPerRequest)} calls/s)` : ''} (${r.baselineName})`
+          : '—',
         r.baseline ? `${r.baseline.p50.toFixed(2)} / ${r.baseline.p99.toFixed(2)}` : '—',
         r.baseline ? `${r.baseline.rssMb} MB` : '—',
-        r.baseline && r.measured.cpuMsPerRequest ? `${r.measured.cpuMsPerRequest.toFixed(2)} / ${r.baseline.cpuMsPerRequest.toFixed(2)}` : '—',
+        r.baseline && r.measured.cpuMsPerRequest
+          ? `${r.measured.cpuMsPerRequest.toFixed(2)} / ${r.baseline.cpuMsPerRequest.toFixed(2)}`
+          : '—',
         r.baseline ? (r.measured.rate / r.baseline.rate).toFixed(2) : '—',
         r.target,
         r.met === null ? '—' : r.met ? 'yes' : '**no**',
-      ].join(' | ').replace(/^/, '| ').concat(' |'),
+      ]
+        .join(' | ')
+        .replace(/^/, '| ')
+        .concat(' |'),
     ),
   ];
   const git = (args: string[]) => {
@@ -546,16 +845,33 @@ function report(seeded: Seeded, rows: Row[]): void {
       return 'unknown';
     }
   };
-  const packageVersion = (name: string) => (JSON.parse(fs.readFileSync(path.join(here, '..', 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  const packageVersion = (name: string) =>
+    (
+      JSON.parse(fs.readFileSync(path.join(here, '..', 'node_modules', name, 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
   const machine = [
     `- Date: ${new Date().toISOString()}, commit ${git(['rev-parse', '--short', 'HEAD'])}`,
     `- Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, ${os.type()} ${os.release()}`,
     `- Node ${process.version} (the service's processes with \`${serveFlags().join(' ') || 'no flags'}\`, as \`npm start\` runs it); fastify ${packageVersion('fastify')}, better-sqlite3 ${packageVersion('better-sqlite3')}, pg ${packageVersion('pg')}, kysely ${packageVersion('kysely')}`,
     `- Database: ${seeded.dialect}; workspace: ${PROJECTS} projects, ${TASKS} tasks (descriptions of 30 words, 0-1 label, 2 custom field values, a blocks link on every tenth), ${CHANGES} change records; seeded in ${seeded.seconds.toFixed(0)} s`,
-    `- Command: \`${['PROJECTS', 'TASKS', 'CHANGES', 'SECONDS', 'WALK_SECONDS', 'WEBHOOK_EVENTS', 'SCENARIOS'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join('')}${process.env.DATABASE_URL ? `DATABASE_URL=${process.env.DATABASE_URL.split(':')[0]}:… ` : ''}npm run bench\``,
+    `- Command: \`${['PROJECTS', 'TASKS', 'CHANGES', 'SECONDS', 'WALK_SECONDS', 'WEBHOOK_EVENTS', 'SCENARIOS']
+      .filter((k) => process.env[k])
+      .map((k) => `${k}=${process.env[k]} `)
+      .join(
+        '',
+      )}${process.env.DATABASE_URL ? `DATABASE_URL=${process.env.DATABASE_URL.split(':')[0]}:… ` : ''}npm run bench\``,
     `- Each scenario: ${SECONDS} s of load from a separate process over loopback (node:http keep-alive agents); req/s is the median of the per-second counts; RSS is the serving process's peak during the scenario; CPU per request is the serving process's user + system time over the scenario divided by the requests answered (the write baselines loop in a second process of the service, whose RSS and CPU are theirs).`,
   ];
-  const text = [`## ${seeded.dialect} — ${new Date().toISOString().slice(0, 10)}`, '', ...machine, '', ...lines, ''].join('\n');
+  const text = [
+    `## ${seeded.dialect} — ${new Date().toISOString().slice(0, 10)}`,
+    '',
+    ...machine,
+    '',
+    ...lines,
+    '',
+  ].join('\n');
   console.log(`\n${text}`);
   const file = path.join(here, `RESULTS.${seeded.dialect}.latest.md`);
   fs.writeFileSync(file, text);

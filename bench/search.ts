@@ -25,7 +25,9 @@ const CONCURRENCY = 10;
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-bench-'));
-  const url = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : `sqlite:${path.join(dir, 'bench.db')}`;
+  const url = process.env.DATABASE_URL?.startsWith('postgres')
+    ? process.env.DATABASE_URL
+    : `sqlite:${path.join(dir, 'bench.db')}`;
   const database = openDatabase(url);
   await migrateToLatest(database);
   const ctx = benchContext(database);
@@ -37,9 +39,18 @@ async function main() {
   const { token } = await createToken(ctx, { accountId: bot.id, scopes: ['tasks:write', 'projects:write'] });
   const auth = { authorization: `Bearer ${token}` };
   const key = `B${Date.now() % 100000}`;
-  const created = await app.inject({ method: 'POST', url: '/api/v1/projects/', headers: auth, payload: { name: 'Bench', key } });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/v1/projects/',
+    headers: auth,
+    payload: { name: 'Bench', key },
+  });
   const project = created.json().data;
-  const defaults = await ctx.db.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
+  const defaults = await ctx.db
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', '=', project.id)
+    .executeTakeFirstOrThrow();
 
   const seedStart = performance.now();
   const now = systemClock.nowIso();
@@ -47,9 +58,17 @@ async function main() {
     const rows = [];
     for (let n = start; n < Math.min(start + 1000, TASKS + 1); n++) {
       rows.push({
-        project_id: project.id, number: n, key: `${key}-${n}`, title: taskTitle(), description: taskDescription(),
-        task_type_id: defaults.default_task_type_id!, priority_id: defaults.default_priority_id!, status_id: defaults.default_status_id!,
-        version: 1, created_at: now, updated_at: now,
+        project_id: project.id,
+        number: n,
+        key: `${key}-${n}`,
+        title: taskTitle(),
+        description: taskDescription(),
+        task_type_id: defaults.default_task_type_id!,
+        priority_id: defaults.default_priority_id!,
+        status_id: defaults.default_status_id!,
+        version: 1,
+        created_at: now,
+        updated_at: now,
       });
     }
     await ctx.db.insertInto('tasks').values(rows).execute();
@@ -57,7 +76,16 @@ async function main() {
   await ctx.db.updateTable('projects').set({ task_counter: TASKS }).where('id', '=', project.id).execute();
   const seedSeconds = (performance.now() - seedStart) / 1000;
 
-  const queries = ['login', 'billing invoice', 'deploy serv', 'webhook retry timeout', 'pass', 'customer refund payment', 'w1kx', 'w2sx w3ax'];
+  const queries = [
+    'login',
+    'billing invoice',
+    'deploy serv',
+    'webhook retry timeout',
+    'pass',
+    'customer refund payment',
+    'w1kx',
+    'w2sx w3ax',
+  ];
   const latencies: number[] = [];
   let next = 0;
   const runStart = performance.now();
@@ -66,7 +94,11 @@ async function main() {
       while (next < REQUESTS) {
         const q = queries[next++ % queries.length]!;
         const t0 = performance.now();
-        const res = await app.inject({ method: 'GET', url: `/api/v1/search/?q=${encodeURIComponent(q)}&limit=20`, headers: auth });
+        const res = await app.inject({
+          method: 'GET',
+          url: `/api/v1/search/?q=${encodeURIComponent(q)}&limit=20`,
+          headers: auth,
+        });
         latencies.push(performance.now() - t0);
         if (res.statusCode !== 200) throw new Error(`search answered ${res.statusCode}: ${res.body}`);
       }
@@ -74,11 +106,21 @@ async function main() {
   );
   const seconds = (performance.now() - runStart) / 1000;
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(2);
-  console.log(JSON.stringify({
-    scenario: 'search', database: ctx.dialect, tasks: TASKS, requests: REQUESTS, concurrency: CONCURRENCY,
-    seed_seconds: Number(seedSeconds.toFixed(1)), req_per_s: Math.round(REQUESTS / seconds), p50_ms: Number(pct(50)), p99_ms: Number(pct(99)),
-  }));
+  const pct = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(2);
+  console.log(
+    JSON.stringify({
+      scenario: 'search',
+      database: ctx.dialect,
+      tasks: TASKS,
+      requests: REQUESTS,
+      concurrency: CONCURRENCY,
+      seed_seconds: Number(seedSeconds.toFixed(1)),
+      req_per_s: Math.round(REQUESTS / seconds),
+      p50_ms: Number(pct(50)),
+      p99_ms: Number(pct(99)),
+    }),
+  );
   await app.close();
   await database.close();
   fs.rmSync(dir, { recursive: true, force: true });

@@ -54,7 +54,9 @@ async function bare(): Promise<void> {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+    res
+      .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
+      .end(body);
   });
   server.keepAliveTimeout = 60_000;
   const port = await listen(server);
@@ -98,27 +100,41 @@ async function fastifyPg(url: string): Promise<void> {
     if (!rows[0]) return reply.code(404).send({ error: { code: 'NOT_FOUND' } });
     return { data: rows[0] };
   });
-  fastify.post<{ Params: { key: string }; Body: { title: string; description?: string } }>('/api/v1/projects/:key/tasks/', async (request, reply) => {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
-      const input = { projectKey: request.params.key, title: request.body.title, description: request.body.description ?? '', actorId: baselineActor.id, organizationId: baselineActor.organizationId, now: new Date().toISOString() };
-      const { rows: [project] } = await client.query(CREATE_STATEMENTS.counter, [input.projectKey, input.organizationId]);
-      const first = createParameters(input, project);
-      const { rows: [task] } = await client.query(CREATE_STATEMENTS.task, first.task);
-      const params = createParameters(input, project, task.id);
-      await client.query(CREATE_STATEMENTS.change, params.change);
-      await client.query(CREATE_STATEMENTS.activity, params.activity);
-      await client.query(CREATE_STATEMENTS.outbox, params.outbox);
-      await client.query('commit');
-      return reply.code(201).send({ data: { key: first.key } });
-    } catch (error) {
-      await client.query('rollback');
-      throw error;
-    } finally {
-      client.release();
-    }
-  });
+  fastify.post<{ Params: { key: string }; Body: { title: string; description?: string } }>(
+    '/api/v1/projects/:key/tasks/',
+    async (request, reply) => {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const input = {
+          projectKey: request.params.key,
+          title: request.body.title,
+          description: request.body.description ?? '',
+          actorId: baselineActor.id,
+          organizationId: baselineActor.organizationId,
+          now: new Date().toISOString(),
+        };
+        const {
+          rows: [project],
+        } = await client.query(CREATE_STATEMENTS.counter, [input.projectKey, input.organizationId]);
+        const first = createParameters(input, project);
+        const {
+          rows: [task],
+        } = await client.query(CREATE_STATEMENTS.task, first.task);
+        const params = createParameters(input, project, task.id);
+        await client.query(CREATE_STATEMENTS.change, params.change);
+        await client.query(CREATE_STATEMENTS.activity, params.activity);
+        await client.query(CREATE_STATEMENTS.outbox, params.outbox);
+        await client.query('commit');
+        return reply.code(201).send({ data: { key: first.key } });
+      } catch (error) {
+        await client.query('rollback');
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  );
   await fastify.listen({ port: 0, host: '127.0.0.1' });
   fastify.server.keepAliveTimeout = 60_000;
   process.on('message', (message: ServerCommand) => {
@@ -127,7 +143,14 @@ async function fastifyPg(url: string): Promise<void> {
       reply({ ok: true });
     } else common(message);
   });
-  process.on('SIGTERM', () => void fastify.close().then(() => pool.end()).then(() => process.exit(0)));
+  process.on(
+    'SIGTERM',
+    () =>
+      void fastify
+        .close()
+        .then(() => pool.end())
+        .then(() => process.exit(0)),
+  );
   reply({ port: (fastify.server.address() as AddressInfo).port });
 }
 
@@ -149,8 +172,17 @@ async function rawCreateLoop(file: string, write: Extract<WriteLoop, { kind: 'ra
     outbox: prepare(CREATE_STATEMENTS.outbox),
   };
   const create = sqlite.transaction((i: number) => {
-    const input = { projectKey: write.projectKeys[i % write.projectKeys.length]!, title: `Baseline task ${i}`, description: 'Created by the raw-driver loop of the benchmark.', actorId: write.actorId, organizationId: write.organizationId, now: new Date().toISOString() };
-    const project = statements.counter.get(input.projectKey, input.organizationId) as Parameters<typeof createParameters>[1];
+    const input = {
+      projectKey: write.projectKeys[i % write.projectKeys.length]!,
+      title: `Baseline task ${i}`,
+      description: 'Created by the raw-driver loop of the benchmark.',
+      actorId: write.actorId,
+      organizationId: write.organizationId,
+      now: new Date().toISOString(),
+    };
+    const project = statements.counter.get(input.projectKey, input.organizationId) as Parameters<
+      typeof createParameters
+    >[1];
     const { id } = statements.task.get(...createParameters(input, project).task) as { id: number };
     const params = createParameters(input, project, id);
     statements.change.run(...params.change);
@@ -177,7 +209,16 @@ async function timedLoop(durationMs: number, step: (i: number) => Promise<unknow
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
-  return { requests: latencies.length, errors: 0, firstError: null, seconds, perSecond: buckets.slice(0, Math.max(1, Math.floor(seconds))), p50: at(50), p99: at(99), items: 0 };
+  return {
+    requests: latencies.length,
+    errors: 0,
+    firstError: null,
+    seconds,
+    perSecond: buckets.slice(0, Math.max(1, Math.floor(seconds))),
+    p50: at(50),
+    p99: at(99),
+    items: 0,
+  };
 }
 
 async function app(url: string): Promise<void> {
@@ -206,13 +247,27 @@ async function app(url: string): Promise<void> {
     const caller = { principal, origin: originFromPrincipal(principal, 'bench') };
     const description = 'Created by the in-process write loop of the benchmark.';
     const step = (i: number): Promise<unknown> => {
-      if (write.kind === 'create') return inTransaction(ctx, (tx) => createTask(tx, caller, write.projectKey, { title: `Baseline task ${i}`, description }));
+      if (write.kind === 'create')
+        return inTransaction(ctx, (tx) =>
+          createTask(tx, caller, write.projectKey, { title: `Baseline task ${i}`, description }),
+        );
       if (write.kind === 'bulk') {
-        return inTransaction(ctx, (tx) => bulkCreate(tx, caller, write.projectKey, Array.from({ length: write.size }, (_, n) => ({ title: `Baseline bulk task ${i}.${n}`, description }))));
+        return inTransaction(ctx, (tx) =>
+          bulkCreate(
+            tx,
+            caller,
+            write.projectKey,
+            Array.from({ length: write.size }, (_, n) => ({ title: `Baseline bulk task ${i}.${n}`, description })),
+          ),
+        );
       }
       // Round i moves every task once: to statuses[1] on even rounds, back to statuses[0] on odd ones.
       const round = Math.floor(i / write.taskKeys.length);
-      return inTransaction(ctx, (tx) => updateTask(tx, caller, write.taskKeys[i % write.taskKeys.length]!, { status: write.statuses[(round + 1) % 2]! }));
+      return inTransaction(ctx, (tx) =>
+        updateTask(tx, caller, write.taskKeys[i % write.taskKeys.length]!, {
+          status: write.statuses[(round + 1) % 2]!,
+        }),
+      );
     };
     return timedLoop(durationMs, step);
   }

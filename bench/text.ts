@@ -22,4 +22,5 @@ function zipfWord(): string {
 }
 
 export const taskTitle = () => `${pick(WORDS)} ${pick(WORDS)} ${pick(WORDS)} ${zipfWord()}`;
-export const taskDescription = () => [...Array.from({ length: 27 }, zipfWord), pick(WORDS), pick(WORDS), pick(WORDS)].join(' ');
+export const taskDescription = () =>
+  [...Array.from({ length: 27 }, zipfWord), pick(WORDS), pick(WORDS), pick(WORDS)].join(' ');

@@ -35,7 +35,10 @@ try {
   await api('/api/v1/projects/', { name: 'Big board', key: 'BIG' });
   await world.h.addMember('BIG', owner.userId, 'admin');
   for (let i = 0; i < TASKS; i += 100) {
-    const tasks = Array.from({ length: Math.min(100, TASKS - i) }, (_, j) => ({ title: `Task number ${i + j + 1} with a longer title to wrap`, labels: [] }));
+    const tasks = Array.from({ length: Math.min(100, TASKS - i) }, (_, j) => ({
+      title: `Task number ${i + j + 1} with a longer title to wrap`,
+      labels: [],
+    }));
     await api('/api/v1/projects/BIG/tasks/bulk/', { tasks });
   }
   const { page } = world;
@@ -67,14 +70,19 @@ try {
   for (let run = 0; run < RUNS; run++) {
     const key = await page.getByRole('region', { name: 'To Do' }).getByRole('button').first().getAttribute('data-task');
     const start = performance.now();
-    const res = await world.h.request('PUT', `/api/v1/tasks/${key}/`, { token: owner.bot.token, body: { status: 'In Progress' } });
+    const res = await world.h.request('PUT', `/api/v1/tasks/${key}/`, {
+      token: owner.bot.token,
+      body: { status: 'In Progress' },
+    });
     if (res.status !== 200) throw new Error(`PUT ${key}: ${res.status} ${res.text}`);
     await page.getByRole('region', { name: 'In Progress' }).locator(`[data-task="${key}"]`).waitFor();
     lives.push(performance.now() - start);
   }
   const cards = await page.locator('[data-task]').count();
   console.log(`initial JavaScript: ${(gzip / 1024).toFixed(1)} KB gzip (${initial.join(', ')})`);
-  console.log(`navigation to a usable board of ${TASKS} cards: median ${median(loads).toFixed(0)} ms over ${RUNS} (cards in the DOM: ${cards})`);
+  console.log(
+    `navigation to a usable board of ${TASKS} cards: median ${median(loads).toFixed(0)} ms over ${RUNS} (cards in the DOM: ${cards})`,
+  );
   console.log(`drop to column change: median ${median(drops).toFixed(0)} ms over ${RUNS}`);
   console.log(`change through the API to the open board: median ${median(lives).toFixed(0)} ms over ${RUNS}`);
 } finally {

@@ -37,7 +37,10 @@ async function certificates(): Promise<{ ca: string; key: string; cert: string }
   const ca = await generate([{ name: 'commonName', value: 'bench CA' }], {
     keyType: 'ec',
     algorithm: 'sha256',
-    extensions: [{ name: 'basicConstraints', cA: true }, { name: 'keyUsage', keyCertSign: true }],
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      { name: 'keyUsage', keyCertSign: true },
+    ],
   });
   const leaf = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
     keyType: 'ec',
@@ -59,7 +62,11 @@ interface Receiver {
 }
 
 /** A local HTTPS receiver; `writtenAt[i]` is when event i's transaction committed. */
-async function startReceiver(tls: { key: string; cert: string }, expected: number, writtenAt: number[]): Promise<Receiver> {
+async function startReceiver(
+  tls: { key: string; cert: string },
+  expected: number,
+  writtenAt: number[],
+): Promise<Receiver> {
   let resolveDone: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   const counts = { received: 0, latencies: [] as number[] };
@@ -89,7 +96,11 @@ interface Workspace {
 async function seedWorkspace(ctx: AppContext, receiverPort: number): Promise<Workspace> {
   const now = systemClock.nowIso();
   const slug = `bench-${process.pid}-${Date.now()}`;
-  const org = await ctx.db.insertInto('organizations').values({ slug, name: 'Bench', created_at: now }).returning(['id', 'slug', 'name']).executeTakeFirstOrThrow();
+  const org = await ctx.db
+    .insertInto('organizations')
+    .values({ slug, name: 'Bench', created_at: now })
+    .returning(['id', 'slug', 'name'])
+    .executeTakeFirstOrThrow();
   const user = await ctx.db
     .insertInto('users')
     .values({ organization_id: org.id, kind: 'service', email: null, name: 'bench', role: 'admin', created_at: now })
@@ -97,10 +108,22 @@ async function seedWorkspace(ctx: AppContext, receiverPort: number): Promise<Wor
     .executeTakeFirstOrThrow();
   const project = await ctx.db
     .insertInto('projects')
-    .values({ organization_id: org.id, key: 'BENCH', name: 'Bench', description: '', task_counter: 0, created_by: user.id, created_at: now, updated_at: now })
+    .values({
+      organization_id: org.id,
+      key: 'BENCH',
+      name: 'Bench',
+      description: '',
+      task_counter: 0,
+      created_by: user.id,
+      created_at: now,
+      updated_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await ctx.db.insertInto('project_memberships').values({ project_id: project.id, user_id: user.id, role: 'admin', created_at: now, updated_at: now }).execute();
+  await ctx.db
+    .insertInto('project_memberships')
+    .values({ project_id: project.id, user_id: user.id, role: 'admin', created_at: now, updated_at: now })
+    .execute();
   const principal: Principal = {
     tokenId: 0,
     userId: user.id,
@@ -116,7 +139,11 @@ async function seedWorkspace(ctx: AppContext, receiverPort: number): Promise<Wor
     expiresAt: null,
   };
   for (let i = 0; i < ENDPOINTS; i += 1) {
-    const checked = await checkNewEndpoint(ctx, principal, { url: `https://127.0.0.1:${receiverPort}/hook/${i}`, project: project.id, events: ['task.updated'] });
+    const checked = await checkNewEndpoint(ctx, principal, {
+      url: `https://127.0.0.1:${receiverPort}/hook/${i}`,
+      project: project.id,
+      events: ['task.updated'],
+    });
     await inTransaction(ctx, (tx) => createEndpoint(tx, principal, checked));
   }
   return { org, userId: user.id, projectId: project.id };
@@ -129,7 +156,12 @@ async function writeEvents(ctx: AppContext, workspace: Workspace, writtenAt: num
     await ctx.db.transaction().execute((trx) =>
       recordEvent(trx, {
         type: 'task.updated',
-        origin: { organization: workspace.org, actor: { id: workspace.userId, email: '', name: 'bench' }, source: 'api', correlationId: `bench-${i}` },
+        origin: {
+          organization: workspace.org,
+          actor: { id: workspace.userId, email: '', name: 'bench' },
+          source: 'api',
+          correlationId: `bench-${i}`,
+        },
         projectId: workspace.projectId,
         occurredAt: systemClock.nowIso(),
         data: { task: { key: `BENCH-${i}`, title: `Task ${i}` }, changes: { title: { from: 'a', to: 'b' } } },
@@ -152,7 +184,10 @@ async function main(): Promise<void> {
   const database = openDatabase(databaseUrl);
   await migrateToLatest(database);
   const base = loadConfig({});
-  const ctx = createAppContext({ config: { ...base, webhooks: { ...base.webhooks, allowPrivateTargets: true } }, database });
+  const ctx = createAppContext({
+    config: { ...base, webhooks: { ...base.webhooks, allowPrivateTargets: true } },
+    database,
+  });
 
   const { ca, key, cert } = await certificates();
   ctx.webhookIo = { ca };
@@ -164,7 +199,11 @@ async function main(): Promise<void> {
   const workspace = await seedWorkspace(ctx, receiver.port);
 
   const log = pino({ level: 'warn' });
-  const worker = startWorker(ctx, log, WORKER_JOBS.filter((job) => job.name === 'fan-out' || job.name === 'deliver-due'));
+  const worker = startWorker(
+    ctx,
+    log,
+    WORKER_JOBS.filter((job) => job.name === 'fan-out' || job.name === 'deliver-due'),
+  );
   const timeout = setTimeout(() => {
     console.error(`gave up after ${TIMEOUT_MS / 1000} s: ${receiver.received}/${expected} received`);
     process.exit(1);
@@ -178,7 +217,8 @@ async function main(): Promise<void> {
   clearTimeout(timeout);
   clearInterval(sampler);
   const latencies = receiver.latencies.sort((a, b) => a - b);
-  const percentile = (p: number) => Number((latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(1));
+  const percentile = (p: number) =>
+    Number((latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(1));
 
   await worker.stop();
   await new Promise((resolve) => receiver.server.close(resolve));

@@ -20,7 +20,11 @@ export interface SyncState {
 }
 
 /** One run: returns the new state, or throws and leaves `state` as it was. */
-export async function syncTasks(client: TaskTrackerClient, state: SyncState, pageSize = 200): Promise<SyncState & { result: SyncResult }> {
+export async function syncTasks(
+  client: TaskTrackerClient,
+  state: SyncState,
+  pageSize = 200,
+): Promise<SyncState & { result: SyncResult }> {
   const tasks = { ...state.tasks };
   let highWater = state.highWater;
   const result = await syncTaskChanges(client, {
@@ -36,12 +40,21 @@ async function main(file: string): Promise<void> {
   const token = process.env.TASKTRACKER_TOKEN;
   if (!token) throw new Error('Set TASKTRACKER_TOKEN to a token with tasks:read.');
   const client = createClient({ baseUrl: process.env.TASKTRACKER_URL ?? 'http://localhost:8080', token });
-  const state: SyncState = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { highWater: null, tasks: {} };
+  const state: SyncState = fs.existsSync(file)
+    ? JSON.parse(fs.readFileSync(file, 'utf8'))
+    : { highWater: null, tasks: {} };
   const { result, ...next } = await syncTasks(client, state);
   const tmp = `${file}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify(next));
   fs.renameSync(tmp, file);
-  console.log(JSON.stringify({ changes: result.changes, pages: result.pages, tasks: Object.keys(next.tasks).length, high_water: next.highWater }));
+  console.log(
+    JSON.stringify({
+      changes: result.changes,
+      pages: result.pages,
+      tasks: Object.keys(next.tasks).length,
+      high_water: next.highWater,
+    }),
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -52,7 +52,10 @@ export function createWebhookReceiver(options: ReceiverOptions): WebhookReceiver
   )`);
   const insert = db.prepare('INSERT OR IGNORE INTO events (id, type, body, received_at) VALUES (?, ?, ?, ?)');
   // Reads the raw bytes (at most 1 MiB), checks signature and timestamp, and answers 400/401/413 itself.
-  const verify = webhookMiddleware({ secret: options.secret, ...(options.nowSeconds ? { now: options.nowSeconds } : {}) });
+  const verify = webhookMiddleware({
+    secret: options.secret,
+    ...(options.nowSeconds ? { now: options.nowSeconds } : {}),
+  });
 
   const handle = (request: IncomingMessage, response: ServerResponse) => {
     if (request.method !== 'POST') return answer(response, 405, { error: 'POST only' });
@@ -77,7 +80,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const receiver = createWebhookReceiver({ secret, dbPath: process.env.EVENTS_DB ?? './events.db' });
   const tls = process.env.TLS_CERT_FILE && process.env.TLS_KEY_FILE;
   const server = tls
-    ? https.createServer({ cert: fs.readFileSync(process.env.TLS_CERT_FILE!), key: fs.readFileSync(process.env.TLS_KEY_FILE!) }, receiver.handle)
+    ? https.createServer(
+        { cert: fs.readFileSync(process.env.TLS_CERT_FILE!), key: fs.readFileSync(process.env.TLS_KEY_FILE!) },
+        receiver.handle,
+      )
     : http.createServer(receiver.handle);
   const port = Number(process.env.PORT ?? 9000);
   server.listen(port, () => console.log(`webhook receiver listening on ${tls ? 'https' : 'http'}://0.0.0.0:${port}/`));

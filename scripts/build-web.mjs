@@ -15,5 +15,8 @@ if (!fs.existsSync(vite)) {
   console.error('web app: vite is not installed, so the web app cannot be built (run npm install).');
   process.exit(process.argv.includes('--if-missing') ? 0 : 1);
 }
-const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: path.join(root, 'web'), stdio: 'inherit' });
+const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+  cwd: path.join(root, 'web'),
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

@@ -22,14 +22,35 @@ try {
   };
   await api('POST', '/api/v1/projects/', { name: 'Website relaunch', key: 'WEB' });
   await world.h.addMember('WEB', owner.userId, 'admin');
-  for (const [name, color] of [['frontend', '#1f5fbf'], ['backend', '#17613a'], ['design', '#8a4b00']] as const) {
+  for (const [name, color] of [
+    ['frontend', '#1f5fbf'],
+    ['backend', '#17613a'],
+    ['design', '#8a4b00'],
+  ] as const) {
     await api('POST', '/api/v1/projects/WEB/labels/', { name, color });
   }
-  const project = (await world.h.request('GET', '/api/v1/projects/', { token: owner.bot.token })).body.data.find((p: { key: string }) => p.key === 'WEB');
-  await api('POST', '/api/v1/projects/WEB/sprints/', { name: 'Sprint 12', start_date: '2026-11-16', end_date: '2026-11-27', state: 'active', goal: 'Landing page live' });
+  const project = (await world.h.request('GET', '/api/v1/projects/', { token: owner.bot.token })).body.data.find(
+    (p: { key: string }) => p.key === 'WEB',
+  );
+  await api('POST', '/api/v1/projects/WEB/sprints/', {
+    name: 'Sprint 12',
+    start_date: '2026-11-16',
+    end_date: '2026-11-27',
+    state: 'active',
+    goal: 'Landing page live',
+  });
   await api('POST', '/api/v1/projects/WEB/milestones/', { name: 'Public beta', due_date: '2026-12-10' });
-  const area = await api('POST', '/api/v1/custom-fields/', { name: 'Area', type: 'select', projects: [project.id], options: ['Marketing site', 'Shop', 'Docs'] });
-  const estimate = await api('POST', '/api/v1/custom-fields/', { name: 'Estimate (days)', type: 'number', projects: [project.id] });
+  const area = await api('POST', '/api/v1/custom-fields/', {
+    name: 'Area',
+    type: 'select',
+    projects: [project.id],
+    options: ['Marketing site', 'Shop', 'Docs'],
+  });
+  const estimate = await api('POST', '/api/v1/custom-fields/', {
+    name: 'Estimate (days)',
+    type: 'number',
+    projects: [project.id],
+  });
   const seed: Array<[string, string, string[], string | null, string]> = [
     ['Landing page hero', 'High', ['frontend', 'design'], '2026-11-25', 'In Progress'],
     ['Pricing table', 'Medium', ['frontend'], '2026-11-28', 'In Review'],
@@ -50,11 +71,22 @@ try {
       assignee: owner.userId,
       description: `## Goal\n\n${title} ships with the relaunch.\n\n- [x] Sketch\n- [ ] Build\n- [ ] Review with **design**`,
     });
-    const path = { 'To Do': [], 'In Progress': ['In Progress'], 'In Review': ['In Progress', 'In Review'], Done: ['In Progress', 'Done'] }[status] ?? [];
+    const path =
+      {
+        'To Do': [],
+        'In Progress': ['In Progress'],
+        'In Review': ['In Progress', 'In Review'],
+        Done: ['In Progress', 'Done'],
+      }[status] ?? [];
     for (const step of path) await api('PUT', `/api/v1/tasks/${task.key}/`, { status: step });
   }
-  await api('POST', '/api/v1/tasks/WEB-1/comments/', { body: 'The hero image is in the shared drive; use the **wide** crop.' });
-  await api('PUT', '/api/v1/tasks/WEB-1/', { title: 'Landing page hero section', custom_fields: { [area.id]: area.options[0].id, [estimate.id]: 3 } });
+  await api('POST', '/api/v1/tasks/WEB-1/comments/', {
+    body: 'The hero image is in the shared drive; use the **wide** crop.',
+  });
+  await api('PUT', '/api/v1/tasks/WEB-1/', {
+    title: 'Landing page hero section',
+    custom_fields: { [area.id]: area.options[0].id, [estimate.id]: 3 },
+  });
 
   const { page } = world;
   const shot = async (name: string, fullPage = false) => {

@@ -14,7 +14,10 @@ const callsDir = path.join(root, 'scripts/sql-snapshots');
 const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
 
 async function loadSnapshots(): Promise<RepositorySnapshots[]> {
-  const files = fs.readdirSync(callsDir).filter((f) => f.endsWith('.ts') && f !== 'record.ts' && f !== 'samples.ts').sort();
+  const files = fs
+    .readdirSync(callsDir)
+    .filter((f) => f.endsWith('.ts') && f !== 'record.ts' && f !== 'samples.ts')
+    .sort();
   return Promise.all(files.map(async (f) => (await import(path.join(callsDir, f))).default as RepositorySnapshots));
 }
 
@@ -24,7 +27,8 @@ export async function renderSnapshots(): Promise<Map<string, string>> {
   for (const repository of await loadSnapshots()) {
     for (const dialect of DIALECTS) {
       let text = `-- ${repository.file}, ${dialect}. Written by scripts/write-sql-snapshots.ts; do not edit.\n`;
-      for (const [name, call] of Object.entries(repository.calls)) text += `\n-- ${name}\n${await recordCall(dialect, call)}`;
+      for (const [name, call] of Object.entries(repository.calls))
+        text += `\n-- ${name}\n${await recordCall(dialect, call)}`;
       out.set(path.join('sql', dialect, repository.file.replace(/\.ts$/, '.sql')), text);
     }
   }
@@ -34,11 +38,19 @@ export async function renderSnapshots(): Promise<Map<string, string>> {
 /** Paths whose committed content differs from the code's, or that should not exist. */
 export async function driftedSnapshots(): Promise<string[]> {
   const wanted = await renderSnapshots();
-  const drifted = [...wanted].filter(([file, text]) => !fs.existsSync(path.join(root, file)) || fs.readFileSync(path.join(root, file), 'utf8') !== text).map(([file]) => file);
+  const drifted = [...wanted]
+    .filter(
+      ([file, text]) =>
+        !fs.existsSync(path.join(root, file)) || fs.readFileSync(path.join(root, file), 'utf8') !== text,
+    )
+    .map(([file]) => file);
   for (const dialect of DIALECTS) {
     const dir = path.join(root, 'sql', dialect);
-    const committed = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.sql')) : [];
-    for (const file of committed) if (!wanted.has(path.join('sql', dialect, file))) drifted.push(path.join('sql', dialect, file));
+    const committed = fs.existsSync(dir)
+      ? fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.sql'))
+      : [];
+    for (const file of committed)
+      if (!wanted.has(path.join('sql', dialect, file))) drifted.push(path.join('sql', dialect, file));
   }
   return drifted;
 }
@@ -47,7 +59,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--check')) {
     const drifted = await driftedSnapshots();
     if (drifted.length) {
-      console.error(`SQL snapshots differ from the code: ${drifted.join(', ')}\nRun npm run sql:snapshots and review the diff.`);
+      console.error(
+        `SQL snapshots differ from the code: ${drifted.join(', ')}\nRun npm run sql:snapshots and review the diff.`,
+      );
       process.exit(1);
     }
   } else {

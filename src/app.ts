@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -58,7 +63,9 @@ function bodyProblem(body: unknown): { nul: string } | { depth: true } | null {
     }
     if (!value || typeof value !== 'object') continue;
     if (depth >= MAX_BODY_DEPTH) return { depth: true };
-    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [`${at}[${i}]`, v]) : Object.entries(value).map(([k, v]) => [at ? `${at}.${k}` : k, v]);
+    const entries: Array<[string, unknown]> = Array.isArray(value)
+      ? value.map((v, i) => [`${at}[${i}]`, v])
+      : Object.entries(value).map(([k, v]) => [at ? `${at}.${k}` : k, v]);
     if (!Array.isArray(value)) {
       const badKey = Object.keys(value).find((k) => !storable(k));
       if (badKey !== undefined) return { nul: at ? `${at}.${badKey}` : badKey };
@@ -73,7 +80,12 @@ function fastifyOptions(ctx: AppContext, options: BuildAppOptions) {
   return {
     ...(options.logger
       ? { loggerInstance: options.logger }
-      : { logger: options.logger === false ? false : { level: ctx.config.logLevel, redact: LOG_REDACT, serializers: LOG_SERIALIZERS } }),
+      : {
+          logger:
+            options.logger === false
+              ? false
+              : { level: ctx.config.logLevel, redact: LOG_REDACT, serializers: LOG_SERIALIZERS },
+        }),
     bodyLimit: ctx.config.bodyLimitBytes,
     logController: new RequestLog({ requestIdLogLabel: 'request_id' }),
     // An incoming X-Request-Id is kept when it is well formed, so traces join across services.
@@ -94,7 +106,13 @@ function fastifyOptions(ctx: AppContext, options: BuildAppOptions) {
         .code(400)
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'no-store')
-        .send(errorBody('VALIDATION_ERROR', badUrl ? 'The URL is not valid percent-encoding.' : 'The request could not be routed.', badUrl ? { location: 'url' } : {}));
+        .send(
+          errorBody(
+            'VALIDATION_ERROR',
+            badUrl ? 'The URL is not valid percent-encoding.' : 'The request could not be routed.',
+            badUrl ? { location: 'url' } : {},
+          ),
+        );
     },
   } satisfies FastifyServerOptions;
 }
@@ -107,7 +125,12 @@ function registerJsonBodies(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-      return done(new ApiError('UNSUPPORTED_MEDIA_TYPE', 'JSON bodies must be UTF-8 (charset=utf-8, or no charset).', { charset: reflected(charset) }), undefined);
+      return done(
+        new ApiError('UNSUPPORTED_MEDIA_TYPE', 'JSON bodies must be UTF-8 (charset=utf-8, or no charset).', {
+          charset: reflected(charset),
+        }),
+        undefined,
+      );
     }
     let text: string;
     try {
@@ -124,16 +147,34 @@ function registerJsonBodies(app: FastifyInstance): void {
       const key = /forbidden (prototype|constructor) property/.exec(String((error as Error).message))?.[1];
       if (key) {
         const name = key === 'prototype' ? '__proto__' : 'constructor';
-        return done(new ApiError('MALFORMED_JSON', `The body uses the forbidden key "${name}".`, { location: 'body', fields: { [name]: 'is not a known field' } }), undefined);
+        return done(
+          new ApiError('MALFORMED_JSON', `The body uses the forbidden key "${name}".`, {
+            location: 'body',
+            fields: { [name]: 'is not a known field' },
+          }),
+          undefined,
+        );
       }
       return done(new ApiError('MALFORMED_JSON', 'The body is not valid JSON.'), undefined);
     }
     // No field has a use for U+0000 or a lone surrogate, and the databases cannot store them as sent: refused alike on both.
     const problem = bodyProblem(parsed);
     if (problem && 'nul' in problem) {
-      return done(new ApiError('VALIDATION_ERROR', `Invalid body: ${problem.nul}.`, { location: 'body', fields: { [problem.nul]: 'must not contain U+0000 or a lone surrogate' } }), undefined);
+      return done(
+        new ApiError('VALIDATION_ERROR', `Invalid body: ${problem.nul}.`, {
+          location: 'body',
+          fields: { [problem.nul]: 'must not contain U+0000 or a lone surrogate' },
+        }),
+        undefined,
+      );
     }
-    if (problem) return done(new ApiError('VALIDATION_ERROR', `The body is nested more than ${MAX_BODY_DEPTH} levels deep.`, { location: 'body' }), undefined);
+    if (problem)
+      return done(
+        new ApiError('VALIDATION_ERROR', `The body is nested more than ${MAX_BODY_DEPTH} levels deep.`, {
+          location: 'body',
+        }),
+        undefined,
+      );
     done(null, parsed);
   });
 }
@@ -153,7 +194,10 @@ function registerResponseHeaders(app: FastifyInstance): void {
     }
     // %00 in a path segment or query value would reach PostgreSQL as U+0000, which text cannot hold.
     if (/%00/i.test(request.url)) {
-      throw new ApiError('VALIDATION_ERROR', 'Invalid request: the URL contains U+0000.', { location: 'url', fields: { url: 'must not contain U+0000' } });
+      throw new ApiError('VALIDATION_ERROR', 'Invalid request: the URL contains U+0000.', {
+        location: 'url',
+        fields: { url: 'must not contain U+0000' },
+      });
     }
   });
 }
@@ -193,7 +237,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     }
   });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async (request) =>
-    servedDocument(app.swagger() as unknown as Record<string, unknown>, ctx.config.publicBaseUrl, `${request.protocol}://${request.host}`),
+    servedDocument(
+      app.swagger() as unknown as Record<string, unknown>,
+      ctx.config.publicBaseUrl,
+      `${request.protocol}://${request.host}`,
+    ),
   );
 
   registerRoutes(app, ctx);

@@ -118,10 +118,14 @@ function percentFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
 
 /** A comma-separated list of TCP ports (1-65535). */
 function portsFrom(env: NodeJS.ProcessEnv, name: string): number[] {
-  const parts = (env[name] ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  const parts = (env[name] ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   return parts.map((part) => {
     const port = /^\d{1,5}$/.test(part) ? Number(part) : NaN;
-    if (!(port >= 1 && port <= 65535)) throw new Error(`${name} must list ports (1-65535) separated by commas, got "${env[name]}"`);
+    if (!(port >= 1 && port <= 65535))
+      throw new Error(`${name} must list ports (1-65535) separated by commas, got "${env[name]}"`);
     return port;
   });
 }
@@ -137,7 +141,9 @@ function logLevelFrom(env: NodeJS.ProcessEnv): string {
 function databaseUrlFrom(env: NodeJS.ProcessEnv): string {
   const url = env.DATABASE_URL || 'sqlite:./data/tasktracker.db';
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(url)) {
-    throw new Error('DATABASE_URL must be sqlite:<path> (e.g. sqlite:./data/tasktracker.db) or postgres://user@host:5432/db');
+    throw new Error(
+      'DATABASE_URL must be sqlite:<path> (e.g. sqlite:./data/tasktracker.db) or postgres://user@host:5432/db',
+    );
   }
   return url;
 }
@@ -151,7 +157,8 @@ function urlFrom(env: NodeJS.ProcessEnv, name: string): string | null {
   } catch {
     throw new Error(`${name} must be an absolute http(s) URL such as https://tracker.example.com, got "${raw}"`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
   return raw.replace(/\/+$/, '');
 }
 
@@ -168,7 +175,9 @@ const HOUR_MS = 60 * 60 * 1000;
 function webhookLeaseMs(env: NodeJS.ProcessEnv): number {
   const seconds = positiveFrom(env, 'WEBHOOK_LEASE_SECONDS', 60);
   if (seconds * 1000 <= WEBHOOK_ATTEMPT_TIMEOUT_MS) {
-    throw new Error(`WEBHOOK_LEASE_SECONDS must be longer than an attempt (${WEBHOOK_ATTEMPT_TIMEOUT_MS / 1000} s), got "${env.WEBHOOK_LEASE_SECONDS}"`);
+    throw new Error(
+      `WEBHOOK_LEASE_SECONDS must be longer than an attempt (${WEBHOOK_ATTEMPT_TIMEOUT_MS / 1000} s), got "${env.WEBHOOK_LEASE_SECONDS}"`,
+    );
   }
   return seconds * 1000;
 }
@@ -240,8 +249,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** The URL people reach the service at: PUBLIC_BASE_URL, else this host and port. */
-export function serviceBaseUrl(config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>, port: number = config.port): string {
+export function serviceBaseUrl(
+  config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>,
+  port: number = config.port,
+): string {
   if (config.publicBaseUrl) return config.publicBaseUrl.replace(/\/+$/, '');
-  const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  const host = ['0.0.0.0', '::', ''].includes(config.host)
+    ? 'localhost'
+    : config.host.includes(':')
+      ? `[${config.host}]`
+      : config.host;
   return `http://${host}:${port}`;
 }

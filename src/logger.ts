@@ -2,7 +2,12 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 
 /** Credentials that arrive in headers; anything logging a request's headers gets them censored. */
 export const LOG_REDACT = {
-  paths: ['req.headers.authorization', 'req.headers["idempotency-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+  paths: [
+    'req.headers.authorization',
+    'req.headers["idempotency-key"]',
+    'req.headers.cookie',
+    'res.headers["set-cookie"]',
+  ],
   censor: '[redacted]',
 };
 
@@ -12,7 +17,14 @@ export const LOG_REDACT = {
  * request line needs one.
  */
 export const LOG_SERIALIZERS = {
-  req(req: { raw?: unknown; method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }): Record<string, unknown> {
+  req(req: {
+    raw?: unknown;
+    method?: string;
+    url?: string;
+    host?: string;
+    ip?: string;
+    socket?: { remotePort?: number };
+  }): Record<string, unknown> {
     const url = typeof req.url === 'string' ? withoutQuery(req.url) : undefined;
     // A Fastify request: the fields Fastify's own serializer keeps. Anything else logged as `req`
     // keeps its shape (its headers are censored by LOG_REDACT).

@@ -43,11 +43,31 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     expect(await cli('migrate')).toHaveProperty('applied');
     const org = await cli('org', 'create', '--name', 'Acme', '--slug', 'acme');
     expect(org).toMatchObject({ slug: 'acme', name: 'Acme' });
-    const person = await cli('user', 'create', '--org', 'acme', '--email', 'a@acme.test', '--name', 'Ann', '--role', 'owner');
+    const person = await cli(
+      'user',
+      'create',
+      '--org',
+      'acme',
+      '--email',
+      'a@acme.test',
+      '--name',
+      'Ann',
+      '--role',
+      'owner',
+    );
     expect(person).toMatchObject({ kind: 'human', role: 'owner' });
     const bot = await cli('service-account', 'create', '--org', 'acme', '--name', 'Sync bot', '--role', 'member');
     expect(bot).toMatchObject({ kind: 'service', role: 'member' });
-    const token = await cli('token', 'create', '--account', String(bot.id), '--scopes', 'projects:write', '--expires-in', '30');
+    const token = await cli(
+      'token',
+      'create',
+      '--account',
+      String(bot.id),
+      '--scopes',
+      'projects:write',
+      '--expires-in',
+      '30',
+    );
     expect(token.token).toMatch(/^tt_[A-Za-z0-9_-]{43}$/);
     expect(token.expires_at).toMatch(/Z$/);
 
@@ -62,20 +82,53 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     });
     expect(created.statusCode).toBe(201);
 
-    const member = await cli('project', 'add-member', '--project', 'OPS', '--user', String(person.id), '--role', 'viewer');
+    const member = await cli(
+      'project',
+      'add-member',
+      '--project',
+      'OPS',
+      '--user',
+      String(person.id),
+      '--role',
+      'viewer',
+    );
     expect(member).toMatchObject({ project: 'OPS', user: person.id, role: 'viewer' });
-    const restricted = await cli('token', 'create', '--account', String(bot.id), '--scopes', 'projects:read', '--projects', 'OPS');
+    const restricted = await cli(
+      'token',
+      'create',
+      '--account',
+      String(bot.id),
+      '--scopes',
+      'projects:read',
+      '--projects',
+      'OPS',
+    );
     expect(restricted.projects).toEqual(['OPS']);
 
     expect(await cli('token', 'revoke', '--id', String(token.id))).toMatchObject({ id: token.id });
-    const after = await app.inject({ method: 'GET', url: '/api/v1/projects/', headers: { authorization: `Bearer ${token.token}` } });
+    const after = await app.inject({
+      method: 'GET',
+      url: '/api/v1/projects/',
+      headers: { authorization: `Bearer ${token.token}` },
+    });
     expect(after.statusCode).toBe(401);
     await app.close();
     await database.close();
   });
 
   it('people: set-password from stdin, invite, list; token list', async () => {
-    const person = await cli('user', 'create', '--org', 'acme', '--email', 'Pat@Acme.test', '--name', 'Pat', '--role', 'member');
+    const person = await cli(
+      'user',
+      'create',
+      '--org',
+      'acme',
+      '--email',
+      'Pat@Acme.test',
+      '--name',
+      'Pat',
+      '--role',
+      'member',
+    );
     expect(person.email).toBe('pat@acme.test');
     const child = run('node', [bin, 'user', 'set-password', '--id', String(person.id)], { env });
     child.child.stdin!.end('a long enough secret\n');
@@ -90,17 +143,30 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     const tokens = await cli('token', 'list', '--org', 'acme');
     // The revoked token is gone; the restricted one was never used.
     expect(tokens.tokens).toHaveLength(1);
-    expect(tokens.tokens[0]).toMatchObject({ account: { name: 'Sync bot' }, scopes: ['projects:read'], projects: ['OPS'], last_used_at: null });
+    expect(tokens.tokens[0]).toMatchObject({
+      account: { name: 'Sync bot' },
+      scopes: ['projects:read'],
+      projects: ['OPS'],
+      last_used_at: null,
+    });
     expect(JSON.stringify(tokens)).not.toMatch(/tt_/);
 
     // The password works for signing in to the web app.
     const database = openDatabase(env.DATABASE_URL);
     const app = await buildApp(createAppContext({ config: loadConfig({}), database }), { logger: false });
-    const signedIn = await app.inject({ method: 'POST', url: '/api/console/sign-in/', payload: { email: 'pat@acme.test', password: 'a long enough secret' } });
+    const signedIn = await app.inject({
+      method: 'POST',
+      url: '/api/console/sign-in/',
+      payload: { email: 'pat@acme.test', password: 'a long enough secret' },
+    });
     expect(signedIn.statusCode).toBe(200);
     const refused = run('node', [bin, 'user', 'set-password', '--id', String(person.id)], { env });
     refused.child.stdin!.end('short\n');
-    await expect(refused).rejects.toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/at least 10 characters/) });
+    await expect(refused).rejects.toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/at least 10 characters/),
+    });
     await app.close();
     await database.close();
   });
@@ -108,14 +174,23 @@ describe('operator CLI', { timeout: 120_000 }, () => {
   it('demo prints a working token and a way to sign in, and can be run again', async () => {
     const first = await cli('demo');
     expect(first).toMatchObject({ organization: 'demo', project: 'DEMO', base_url: 'http://localhost:8080' });
-    expect(first.sign_in).toMatchObject({ url: 'http://localhost:8080/', email: 'owner@demo.example', password: expect.stringMatching(/^\S{16}$/) });
+    expect(first.sign_in).toMatchObject({
+      url: 'http://localhost:8080/',
+      email: 'owner@demo.example',
+      password: expect.stringMatching(/^\S{16}$/),
+    });
     const second = await cli('demo');
     expect(second.token).not.toBe(first.token);
     expect(second.account.id).toBe(first.account.id);
     {
       const database = openDatabase(env.DATABASE_URL);
       const app = await buildApp(createAppContext({ config: loadConfig({}), database }), { logger: false });
-      const signIn = (password: string) => app.inject({ method: 'POST', url: '/api/console/sign-in/', payload: { email: 'owner@demo.example', password } });
+      const signIn = (password: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/console/sign-in/',
+          payload: { email: 'owner@demo.example', password },
+        });
       expect((await signIn(second.sign_in.password)).statusCode).toBe(200);
       expect((await signIn(first.sign_in.password)).statusCode).toBe(401);
       await app.close();
@@ -137,7 +212,18 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     expect(dup.stderr).toMatch(/ALREADY_EXISTS/);
     const badScope = await cliFails('token', 'create', '--account', '1', '--scopes', 'everything');
     expect(badScope.stderr).toMatch(/scopes/);
-    const badRole = await cliFails('user', 'create', '--org', 'acme', '--email', 'b@acme.test', '--name', 'B', '--role', 'emperor');
+    const badRole = await cliFails(
+      'user',
+      'create',
+      '--org',
+      'acme',
+      '--email',
+      'b@acme.test',
+      '--name',
+      'B',
+      '--role',
+      'emperor',
+    );
     expect(badRole.stderr).toMatch(/role/);
   });
 
@@ -146,21 +232,62 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     // The demo project has two admins, its bot and its human owner: leave the bot the last one.
     const { users } = await cli('user', 'list', '--org', 'demo');
     const demoOwner = users.find((u: { email: string | null }) => u.email === demo.sign_in.email);
-    expect(await cli('project', 'add-member', '--project', 'DEMO', '--user', String(demoOwner.id), '--role', 'member')).toMatchObject({ action: 'changed', previous_role: 'admin' });
-    const owner = await cli('user', 'create', '--org', 'demo', '--email', 'second@demo.test', '--name', 'Second', '--role', 'member');
-    const lastAdmin = await cliFails('project', 'add-member', '--project', 'DEMO', '--user', String(demo.account.id), '--role', 'member');
+    expect(
+      await cli('project', 'add-member', '--project', 'DEMO', '--user', String(demoOwner.id), '--role', 'member'),
+    ).toMatchObject({ action: 'changed', previous_role: 'admin' });
+    const owner = await cli(
+      'user',
+      'create',
+      '--org',
+      'demo',
+      '--email',
+      'second@demo.test',
+      '--name',
+      'Second',
+      '--role',
+      'member',
+    );
+    const lastAdmin = await cliFails(
+      'project',
+      'add-member',
+      '--project',
+      'DEMO',
+      '--user',
+      String(demo.account.id),
+      '--role',
+      'member',
+    );
     expect(lastAdmin.stderr).toMatch(/LAST_ADMIN/);
-    expect(await cli('project', 'add-member', '--project', 'DEMO', '--user', String(owner.id), '--role', 'viewer')).toMatchObject({ action: 'added', previous_role: null, role: 'viewer' });
-    expect(await cli('project', 'add-member', '--project', 'DEMO', '--user', String(owner.id), '--role', 'admin')).toMatchObject({ action: 'changed', previous_role: 'viewer', role: 'admin' });
-    expect(await cli('project', 'add-member', '--project', 'DEMO', '--user', String(owner.id), '--role', 'admin')).toMatchObject({ action: 'unchanged', previous_role: 'admin' });
-    expect(await cli('project', 'add-member', '--project', 'DEMO', '--user', String(demo.account.id), '--role', 'member')).toMatchObject({ action: 'changed', previous_role: 'admin' });
+    expect(
+      await cli('project', 'add-member', '--project', 'DEMO', '--user', String(owner.id), '--role', 'viewer'),
+    ).toMatchObject({ action: 'added', previous_role: null, role: 'viewer' });
+    expect(
+      await cli('project', 'add-member', '--project', 'DEMO', '--user', String(owner.id), '--role', 'admin'),
+    ).toMatchObject({ action: 'changed', previous_role: 'viewer', role: 'admin' });
+    expect(
+      await cli('project', 'add-member', '--project', 'DEMO', '--user', String(owner.id), '--role', 'admin'),
+    ).toMatchObject({ action: 'unchanged', previous_role: 'admin' });
+    expect(
+      await cli('project', 'add-member', '--project', 'DEMO', '--user', String(demo.account.id), '--role', 'member'),
+    ).toMatchObject({ action: 'changed', previous_role: 'admin' });
 
     const before = Date.now();
-    const short = await cli('token', 'create', '--account', String(demo.account.id), '--scopes', 'tasks:read', '--expires-in', '12h');
+    const short = await cli(
+      'token',
+      'create',
+      '--account',
+      String(demo.account.id),
+      '--scopes',
+      'tasks:read',
+      '--expires-in',
+      '12h',
+    );
     const expiresInMs = Date.parse(short.expires_at) - before;
     expect(expiresInMs).toBeGreaterThan(11.9 * 3_600_000);
     expect(expiresInMs).toBeLessThan(12.1 * 3_600_000);
-    expect((await cliFails('token', 'create', '--account', '1', '--scopes', 'tasks:read', '--expires-in', '12m')).stderr).toMatch(/12h, 30d/);
+    expect(
+      (await cliFails('token', 'create', '--account', '1', '--scopes', 'tasks:read', '--expires-in', '12m')).stderr,
+    ).toMatch(/12h, 30d/);
 
     const { tokens } = await cli('token', 'list', '--org', 'demo');
     const listed = tokens.find((t: { id: number }) => t.id === short.id);
@@ -182,8 +309,13 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     expect(noPath.stderr).toMatch(/DATABASE_URL "sqlite:" names no file/);
     const badLevel = await cliFailsWith({ ...env, LOG_LEVEL: 'verbose' }, 'migrate');
     expect(badLevel.stderr).toMatch(/LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
-    const unreachable = await cliFailsWith({ ...env, DATABASE_URL: 'postgres://app:s3cret@127.0.0.1:1/tracker' }, 'migrate');
-    expect(unreachable.stderr).toMatch(/cannot use the database postgres:\/\/app@127\.0\.0\.1:1\/tracker: .*ECONNREFUSED/);
+    const unreachable = await cliFailsWith(
+      { ...env, DATABASE_URL: 'postgres://app:s3cret@127.0.0.1:1/tracker' },
+      'migrate',
+    );
+    expect(unreachable.stderr).toMatch(
+      /cannot use the database postgres:\/\/app@127\.0\.0\.1:1\/tracker: .*ECONNREFUSED/,
+    );
     expect(unreachable.stderr).not.toContain('s3cret');
   });
 });

@@ -50,14 +50,24 @@ describe('README tour', { timeout: 240_000 }, () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-tour-'));
     fs.copyFileSync(path.join(root, 'README.md'), path.join(dir, 'README.md'));
     port = await freePort();
-    env = { ...process.env, DATABASE_URL: processUrl(database), PORT: String(port), HOST: '127.0.0.1', ATTACHMENTS_DIR: path.join(dir, 'files'), LOG_LEVEL: 'warn' };
+    env = {
+      ...process.env,
+      DATABASE_URL: processUrl(database),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ATTACHMENTS_DIR: path.join(dir, 'files'),
+      LOG_LEVEL: 'warn',
+    };
     server = spawn('node', [bin, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     server.stderr!.on('data', (chunk) => (stderr += chunk));
     const deadline = Date.now() + 120_000;
     for (;;) {
       if (server.exitCode !== null) throw new Error(`serve exited: ${stderr}`);
-      const up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) break;
       if (Date.now() > deadline) throw new Error(`serve did not start: ${stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -92,7 +102,9 @@ describe('README tour', { timeout: 240_000 }, () => {
       expect(body.success, `${command}\n${stdout}`).toBe(true);
     }
     expect(fs.readFileSync(path.join(dir, 'README-copy.md'), 'utf8')).toBe(readme);
-    const task = await fetch(`http://127.0.0.1:${port}/api/v1/tasks/DEMO-5/`, { headers: { authorization: `Bearer ${demo.token}` } }).then((r) => r.json());
+    const task = await fetch(`http://127.0.0.1:${port}/api/v1/tasks/DEMO-5/`, {
+      headers: { authorization: `Bearer ${demo.token}` },
+    }).then((r) => r.json());
     expect(task.data).toMatchObject({ title: 'Try the API', status: 'In Progress', time_spent_minutes: 30 });
   });
 });

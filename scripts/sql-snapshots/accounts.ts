@@ -7,7 +7,15 @@ const at = '2026-11-21T09:00:00.000Z';
 export default snapshotsOf('modules/accounts/accounts.repository.ts', repo, {
   insertOrganization: ({ db }) => repo.insertOrganization(db, { name: 'Acme', slug: 'acme', created_at: at }),
   findOrganizationBySlug: ({ db }) => repo.findOrganizationBySlug(db, 'acme'),
-  insertUser: ({ db }) => repo.insertUser(db, { organization_id: 1, kind: 'human', name: 'Ada', email: 'ada@example.test', role: 'member', created_at: at }),
+  insertUser: ({ db }) =>
+    repo.insertUser(db, {
+      organization_id: 1,
+      kind: 'human',
+      name: 'Ada',
+      email: 'ada@example.test',
+      role: 'member',
+      created_at: at,
+    }),
   findAccount: ({ db }) => repo.findAccount(db, 3),
   projectsByKeys: async ({ db }) => {
     await repo.projectsByKeys(db, 1, ['WEB', 'OPS']);

@@ -24,5 +24,6 @@ export default snapshotsOf('modules/attachments/attachment.repository.ts', repo,
     await repo.storageNamesOf(db, { taskId: 42 });
     await repo.storageNamesOf(db, { projectId: 10 });
   },
-  storageNamesInUse: ({ db }) => repo.storageNamesInUse(db, ['0123456789abcdef0123456789abcdef', 'fedcba9876543210fedcba9876543210']),
+  storageNamesInUse: ({ db }) =>
+    repo.storageNamesInUse(db, ['0123456789abcdef0123456789abcdef', 'fedcba9876543210fedcba9876543210']),
 });

@@ -36,7 +36,11 @@ export default snapshotsOf('modules/custom-fields/custom-fields.repository.ts', 
   projectIdsOfOrganization: ({ db }) => repo.projectIdsOfOrganization(db, 1),
   holdersOutside: ({ db }) => repo.holdersOutside(db, 9, [10, 11]),
   holdersOf: ({ db }) => repo.holdersOf(db, 9),
-  insertOptions: ({ db }) => repo.insertOptions(db, 9, [{ value: 'High', position: 0 }, { value: 'Low', position: 1 }]),
+  insertOptions: ({ db }) =>
+    repo.insertOptions(db, 9, [
+      { value: 'High', position: 0 },
+      { value: 'Low', position: 1 },
+    ]),
   updateOption: ({ db }) => repo.updateOption(db, 21, { value: 'Critical', position: 0 }),
   deleteOptions: ({ db }) => repo.deleteOptions(db, [21, 22]),
   findVisibleOption: ({ db }) => repo.findVisibleOption(db, principal, 21),

@@ -3,7 +3,17 @@ import { snapshotsOf } from './record.ts';
 
 const at = '2026-11-21T09:00:00.000Z';
 const claim = { request_hash: 'ab12', lease_expires_at: '2026-11-21T09:01:00.000Z', created_at: at };
-const record = { id: 9, token_id: 5, session_id: null, key: 'k-1', state: 'in_flight' as const, response_status: null, response_body: null, grants: null, ...claim };
+const record = {
+  id: 9,
+  token_id: 5,
+  session_id: null,
+  key: 'k-1',
+  state: 'in_flight' as const,
+  response_status: null,
+  response_body: null,
+  grants: null,
+  ...claim,
+};
 
 export default snapshotsOf('http/idempotency.repository.ts', repo, {
   insertClaim: ({ db }) => repo.insertClaim(db, { token_id: 5, key: 'k-1', ...claim }),

@@ -12,9 +12,15 @@ export default snapshotsOf('modules/planning/planning.repository.ts', repo, {
   findVisibleMilestone: ({ db }) => repo.findVisibleMilestone(db, principal, 5),
   findVisibleSprint: ({ db }) => repo.findVisibleSprint(db, principal, 5),
   insertLabel: ({ db }) => repo.insertLabel(db, 10, { name: 'bug', color: '#d73a4a', description: '' }, at),
-  insertMilestone: ({ db }) => repo.insertMilestone(db, 10, { name: 'v1', description: '', due_date: '2026-12-01', state: 'open' }, at),
+  insertMilestone: ({ db }) =>
+    repo.insertMilestone(db, 10, { name: 'v1', description: '', due_date: '2026-12-01', state: 'open' }, at),
   insertSprint: ({ db }) =>
-    repo.insertSprint(db, 10, { name: 'Sprint 1', goal: '', start_date: '2026-11-23', end_date: '2026-12-04', state: 'planned' }, at),
+    repo.insertSprint(
+      db,
+      10,
+      { name: 'Sprint 1', goal: '', start_date: '2026-11-23', end_date: '2026-12-04', state: 'planned' },
+      at,
+    ),
   updateLabelFields: ({ db }) => repo.updateLabelFields(db, 5, { color: '#ededed' }, at),
   updateMilestoneFields: ({ db }) => repo.updateMilestoneFields(db, 5, { state: 'closed' }, at),
   updateSprintFields: ({ db }) => repo.updateSprintFields(db, 5, { state: 'active' }, at),

@@ -7,5 +7,11 @@ export default snapshotsOf('modules/workflows/project-options.repository.ts', re
     await repo.optionsOfProject(db, 'task_types', 10).execute();
   },
   insertOption: ({ db }) => repo.insertOption(db, 'priorities', { project_id: 10, name: 'Urgent', position: 3 }),
-  setProjectDefaults: ({ db }) => repo.setProjectDefaults(db, 10, { workflow_id: 2, default_status_id: 4, default_task_type_id: 1, default_priority_id: 2 }),
+  setProjectDefaults: ({ db }) =>
+    repo.setProjectDefaults(db, 10, {
+      workflow_id: 2,
+      default_status_id: 4,
+      default_task_type_id: 1,
+      default_priority_id: 2,
+    }),
 });

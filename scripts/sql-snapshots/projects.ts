@@ -10,7 +10,8 @@ export default snapshotsOf('modules/projects/projects.repository.ts', repo, {
   findProjectByKey: ({ db }) => repo.findProjectByKey(db, 1, 'WEB'),
   findNamedId: ({ db }) => repo.findNamedId(db, 'statuses', 10, 'Done'),
   projectHasTasks: ({ db }) => repo.projectHasTasks(db, 10),
-  insertProject: ({ db }) => repo.insertProject(db, { organization_id: 1, key: 'WEB', name: 'Website', description: '', created_by: 3, at }),
+  insertProject: ({ db }) =>
+    repo.insertProject(db, { organization_id: 1, key: 'WEB', name: 'Website', description: '', created_by: 3, at }),
   updateProjectSettings: ({ db }) => repo.updateProjectSettings(db, 10, { name: 'Website', default_status_id: 4 }, at),
   deleteProjectRow: ({ db }) => repo.deleteProjectRow(db, 10),
   lockProject: ({ db, dialect }) => repo.lockProject(db, dialect, 10),

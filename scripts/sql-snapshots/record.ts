@@ -1,4 +1,14 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type CompiledQuery } from 'kysely';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type CompiledQuery,
+} from 'kysely';
 import type { Db, Dialect } from '../../src/db/database.ts';
 import type { Database } from '../../src/db/schema.ts';
 
@@ -32,8 +42,16 @@ export function snapshotsOf<M>(file: string, _module: M, calls: SnapshotCalls<M>
 function recordingDb(dialect: Dialect, queries: CompiledQuery[]): Db {
   const parts =
     dialect === 'postgres'
-      ? { createAdapter: () => new PostgresAdapter(), createIntrospector: (db: Kysely<unknown>) => new PostgresIntrospector(db), createQueryCompiler: () => new PostgresQueryCompiler() }
-      : { createAdapter: () => new SqliteAdapter(), createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db), createQueryCompiler: () => new SqliteQueryCompiler() };
+      ? {
+          createAdapter: () => new PostgresAdapter(),
+          createIntrospector: (db: Kysely<unknown>) => new PostgresIntrospector(db),
+          createQueryCompiler: () => new PostgresQueryCompiler(),
+        }
+      : {
+          createAdapter: () => new SqliteAdapter(),
+          createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
+          createQueryCompiler: () => new SqliteQueryCompiler(),
+        };
   return new Kysely<Database>({
     dialect: { ...parts, createDriver: () => new DummyDriver() },
     log: (event) => void (event.level === 'query' && queries.push(event.query)),
@@ -52,6 +70,8 @@ export async function recordCall(dialect: Dialect, call: (s: SnapshotDb) => unkn
     stopped = `-- (stops here without a row: ${error instanceof Error ? error.message : String(error)})\n`;
   }
   await db.destroy();
-  const statements = queries.map((q) => `${q.sql};${q.parameters.length ? `\n-- parameters: ${JSON.stringify(q.parameters)}` : ''}\n`);
+  const statements = queries.map(
+    (q) => `${q.sql};${q.parameters.length ? `\n-- parameters: ${JSON.stringify(q.parameters)}` : ''}\n`,
+  );
   return statements.join('') + stopped;
 }

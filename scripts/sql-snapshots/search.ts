@@ -8,7 +8,8 @@ const scope = { projectIds: [10, 11] };
 
 export default snapshotsOf('modules/search/search.repository.ts', repo, {
   countPostgresMatches: async ({ db }) => {
-    for (const tier of ['all', 'titled', 'described'] as const) await repo.countPostgresMatches(db, 'login & bug:*', scope, tier, 1000).catch(() => undefined);
+    for (const tier of ['all', 'titled', 'described'] as const)
+      await repo.countPostgresMatches(db, 'login & bug:*', scope, tier, 1000).catch(() => undefined);
     await repo.countPostgresMatches(db, 'login & bug:*', { ...scope, status: 'To Do', assignee: 3 }, 'all', 1000);
   },
   postgresMatchSlice: ({ db }) => repo.postgresMatchSlice(db, 'login & bug:*', scope, 'described', 0, 20),

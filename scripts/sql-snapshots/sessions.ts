@@ -5,7 +5,16 @@ const now = '2026-11-21T09:00:00.000Z';
 
 export default snapshotsOf('modules/sessions/sessions.repository.ts', repo, {
   insertSession: ({ db }) =>
-    repo.insertSession(db, { user_id: 3, token_hash: 'sha256', created_at: now, last_seen_at: now, expires_at: '2026-12-21T09:00:00.000Z', revoked_at: null, user_agent: 'Firefox', ip: '192.0.2.1' }),
+    repo.insertSession(db, {
+      user_id: 3,
+      token_hash: 'sha256',
+      created_at: now,
+      last_seen_at: now,
+      expires_at: '2026-12-21T09:00:00.000Z',
+      revoked_at: null,
+      user_agent: 'Firefox',
+      ip: '192.0.2.1',
+    }),
   findSessionByTokenHash: ({ db }) => repo.findSessionByTokenHash(db, 'sha256'),
   touchSession: ({ db }) => repo.touchSession(db, 4, now),
   findSessionOf: ({ db }) => repo.findSessionOf(db, 3, 4),

@@ -18,9 +18,11 @@ export default snapshotsOf('modules/standups/standups.repository.ts', repo, {
   },
   pastEntries: ({ db }) => repo.pastEntries(db, 1, 4, '2026-11-21').execute(),
   lockDayEntry: ({ db, dialect }) => repo.lockDayEntry(db, dialect, principal, '2026-11-21', at),
-  updateEntry: ({ db }) => repo.updateEntry(db, 7, { state: 'skipped', done: '', doing: '', tasks: '[]', submitted_at: null, updated_at: at }),
+  updateEntry: ({ db }) =>
+    repo.updateEntry(db, 7, { state: 'skipped', done: '', doing: '', tasks: '[]', submitted_at: null, updated_at: at }),
   findEntry: ({ db }) => repo.findEntry(db, 3, '2026-11-21'),
   previousSubmittedEntry: ({ db }) => repo.previousSubmittedEntry(db, 3, '2026-11-21'),
   blockersOf: ({ db }) => repo.blockersOf(db, [7, 8]),
-  replaceBlockers: ({ db }) => repo.replaceBlockers(db, 7, [{ text: 'Waiting on review', task_key: 'WEB-12', project_id: 10, since: at }]),
+  replaceBlockers: ({ db }) =>
+    repo.replaceBlockers(db, 7, [{ text: 'Waiting on review', task_key: 'WEB-12', project_id: 10, since: at }]),
 });

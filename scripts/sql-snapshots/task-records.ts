@@ -34,11 +34,41 @@ export default snapshotsOf('modules/tasks/task-records.repository.ts', repo, {
   deleteCustomValue: ({ db }) => repo.deleteCustomValue(db, 42, 9),
   insertTaskWriteRecords: ({ db, dialect }) =>
     repo.insertTaskWriteRecords(db, dialect, {
-      activities: [{ task_id: 42, actor_id: 3, action: 'updated', field: 'status', from_value: '"To Do"', to_value: '"Done"', created_at: at }],
+      activities: [
+        {
+          task_id: 42,
+          actor_id: 3,
+          action: 'updated',
+          field: 'status',
+          from_value: '"To Do"',
+          to_value: '"Done"',
+          created_at: at,
+        },
+      ],
       change: { project_id: 10, task_id: 42, task_key: 'PROJ-7', action: 'updated', task: '{}', changed_at: at },
       events: [
-        { event_id: 'evt_1', type: 'task.updated', organization_id: 1, project_id: 10, actor_id: 3, correlation_id: 'req-1', envelope: '{}', occurred_at: at, fanned_out_at: null },
-        { event_id: 'evt_2', type: 'task.status_changed', organization_id: 1, project_id: 10, actor_id: 3, correlation_id: 'req-1', envelope: '{}', occurred_at: at, fanned_out_at: null },
+        {
+          event_id: 'evt_1',
+          type: 'task.updated',
+          organization_id: 1,
+          project_id: 10,
+          actor_id: 3,
+          correlation_id: 'req-1',
+          envelope: '{}',
+          occurred_at: at,
+          fanned_out_at: null,
+        },
+        {
+          event_id: 'evt_2',
+          type: 'task.status_changed',
+          organization_id: 1,
+          project_id: 10,
+          actor_id: 3,
+          correlation_id: 'req-1',
+          envelope: '{}',
+          occurred_at: at,
+          fanned_out_at: null,
+        },
       ],
     }),
 });

@@ -35,8 +35,11 @@ export default snapshotsOf('modules/tasks/task.repository.ts', repo, {
   },
   subtasksOf: ({ db }) => repo.subtasksOf(db, 42).selectAll('t').execute(),
   countTasks: ({ db }) => repo.countTasks(repo.tasksOfProject(db, 10, { statusCategories: ['todo'], labels: ['ui'] })),
-  listedTasks: ({ db }) => repo.listedTasks(repo.tasksOfProject(db, 10, { statusCategories: ['todo'], labels: ['ui'] })).execute(),
-  taskListIds: ({ db }) => repo.taskListIds(repo.tasksOfProject(db, 10, { statusCategories: ['todo'], labels: ['ui'] })).execute(),
-  taskRowsWithExtrasByIdList: ({ db, dialect }) => repo.taskRowsWithExtrasByIdList(db, dialect, dialect === 'postgres' ? [43, 42] : '[43,42]').execute(),
+  listedTasks: ({ db }) =>
+    repo.listedTasks(repo.tasksOfProject(db, 10, { statusCategories: ['todo'], labels: ['ui'] })).execute(),
+  taskListIds: ({ db }) =>
+    repo.taskListIds(repo.tasksOfProject(db, 10, { statusCategories: ['todo'], labels: ['ui'] })).execute(),
+  taskRowsWithExtrasByIdList: ({ db, dialect }) =>
+    repo.taskRowsWithExtrasByIdList(db, dialect, dialect === 'postgres' ? [43, 42] : '[43,42]').execute(),
   taskIdsByKeys: ({ db }) => repo.taskIdsByKeys(db, 10, ['PROJ-7', 'PROJ-8']),
 });

@@ -9,7 +9,9 @@ export default snapshotsOf('modules/workflows/transitions.repository.ts', repo, 
   findVisibleTransition: ({ db }) => repo.findVisibleTransition(db, principal, 8),
   transitionsOfWorkflows: ({ db }) => repo.transitionsOfWorkflows(db, [2, 3]),
   findTransitionBetween: ({ db }) => repo.findTransitionBetween(db, 2, 4, 5),
-  insertTransitions: ({ db }) => repo.insertTransitions(db, [{ workflow_id: 2, from_status_id: 4, to_status_id: 5, name: 'To Do → Done' }], at),
-  updateTransitionRow: ({ db }) => repo.updateTransitionRow(db, 8, { from_status_id: 4, to_status_id: 6, name: 'Skip' }, at),
+  insertTransitions: ({ db }) =>
+    repo.insertTransitions(db, [{ workflow_id: 2, from_status_id: 4, to_status_id: 5, name: 'To Do → Done' }], at),
+  updateTransitionRow: ({ db }) =>
+    repo.updateTransitionRow(db, 8, { from_status_id: 4, to_status_id: 6, name: 'Skip' }, at),
   deleteTransitionRow: ({ db }) => repo.deleteTransitionRow(db, 8),
 });

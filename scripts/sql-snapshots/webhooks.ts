@@ -2,7 +2,16 @@ import * as repo from '../../src/modules/webhooks/webhooks.repository.ts';
 import { snapshotsOf } from './record.ts';
 import { principal } from './samples.ts';
 
-const delivery = { endpoint_id: 4, organization_id: 1, outbox_id: 9, event_id: 'evt_1', event_type: 'task.created', is_test: 0, replay_of: null, now: '2026-11-21T09:00:00.000Z' };
+const delivery = {
+  endpoint_id: 4,
+  organization_id: 1,
+  outbox_id: 9,
+  event_id: 'evt_1',
+  event_type: 'task.created',
+  is_test: 0,
+  replay_of: null,
+  now: '2026-11-21T09:00:00.000Z',
+};
 
 export default snapshotsOf('modules/webhooks/webhooks.repository.ts', repo, {
   findVisibleEndpoint: ({ db }) => repo.findVisibleEndpoint(db, principal, 4),
@@ -23,7 +32,13 @@ export default snapshotsOf('modules/webhooks/webhooks.repository.ts', repo, {
       created_at: '2026-11-21T09:00:00.000Z',
       updated_at: '2026-11-21T09:00:00.000Z',
     }),
-  updateEndpoint: ({ db }) => repo.updateEndpoint(db, 4, { enabled: 1, disabled_reason: null, consecutive_failures: 0, updated_at: '2026-11-21T09:00:00.000Z' }),
+  updateEndpoint: ({ db }) =>
+    repo.updateEndpoint(db, 4, {
+      enabled: 1,
+      disabled_reason: null,
+      consecutive_failures: 0,
+      updated_at: '2026-11-21T09:00:00.000Z',
+    }),
   deleteEndpoint: ({ db }) => repo.deleteEndpoint(db, 4),
   findVisibleEndpointSecret: ({ db }) => repo.findVisibleEndpointSecret(db, principal, 4),
   findVisibleDelivery: ({ db }) => repo.findVisibleDelivery(db, principal, 7),

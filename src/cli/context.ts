@@ -12,7 +12,9 @@ export async function openContext(): Promise<AppContext> {
   } catch (error) {
     await database.close().catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`cannot use the database ${describeDatabase(config.databaseUrl)}: ${reason || (error as { code?: string }).code || 'unknown error'}`);
+    throw new Error(
+      `cannot use the database ${describeDatabase(config.databaseUrl)}: ${reason || (error as { code?: string }).code || 'unknown error'}`,
+    );
   }
   return createAppContext({ config, database });
 }

@@ -17,5 +17,10 @@ export function findServiceAccountNamed(db: Executor, organizationId: number, na
 }
 
 export function findUserByEmail(db: Executor, organizationId: number, email: string) {
-  return db.selectFrom('users').select('id').where('organization_id', '=', organizationId).where('email', '=', email).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('email', '=', email)
+    .executeTakeFirst();
 }

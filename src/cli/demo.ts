@@ -19,11 +19,19 @@ const DEMO_BOT = 'Demo Bot';
 
 /** A ready-to-try workspace. Re-running reuses it and issues a fresh token. */
 export async function createDemo(ctx: AppContext) {
-  const org = (await findOrganizationBySlug(ctx.db, DEMO_SLUG)) ?? (await createOrganization(ctx, { name: 'Demo Workspace', slug: DEMO_SLUG }));
+  const org =
+    (await findOrganizationBySlug(ctx.db, DEMO_SLUG)) ??
+    (await createOrganization(ctx, { name: 'Demo Workspace', slug: DEMO_SLUG }));
   let bot = await findServiceAccountNamed(ctx.db, org.id, DEMO_BOT);
   const owner =
     (await findUserByEmail(ctx.db, org.id, DEMO_OWNER_EMAIL)) ??
-    (await createUser(ctx, { org: DEMO_SLUG, kind: 'human', name: 'Demo Owner', email: DEMO_OWNER_EMAIL, role: 'owner' }));
+    (await createUser(ctx, {
+      org: DEMO_SLUG,
+      kind: 'human',
+      name: 'Demo Owner',
+      email: DEMO_OWNER_EMAIL,
+      role: 'owner',
+    }));
   // A fresh generated password on every run, shown once: the demo owner signs in to the web app with it.
   const password = randomBytes(12).toString('base64url');
   await setPassword(ctx, owner.id, password);
@@ -59,7 +67,10 @@ async function createDemoTasks(ctx: AppContext, token: string): Promise<void> {
   const principal = await authenticate(ctx.db, ctx.clock, `Bearer ${token}`);
   const caller = { principal, origin: originFromPrincipal(principal, `demo-${randomUUID()}`, 'app') };
   await inTransaction(ctx, async (tx) => {
-    const board = await tasks.createTask(tx, caller, DEMO_PROJECT, { title: 'Set up the project board', description: 'Columns follow the workflow statuses.' });
+    const board = await tasks.createTask(tx, caller, DEMO_PROJECT, {
+      title: 'Set up the project board',
+      description: 'Columns follow the workflow statuses.',
+    });
     await tasks.updateTask(tx, caller, board.task.key, { status: 'In Progress' });
     await tasks.createTask(tx, caller, DEMO_PROJECT, {
       title: 'Fix the login redirect loop',
@@ -67,7 +78,10 @@ async function createDemoTasks(ctx: AppContext, token: string): Promise<void> {
       priority: 'High',
       assignee: principal.userId,
     });
-    const guide = await tasks.createTask(tx, caller, DEMO_PROJECT, { title: 'Write the API quickstart', task_type: 'Story' });
+    const guide = await tasks.createTask(tx, caller, DEMO_PROJECT, {
+      title: 'Write the API quickstart',
+      task_type: 'Story',
+    });
     await tasks.createSubtask(tx, caller, guide.task.key, { title: 'Explain cursor pagination' });
   });
 }

@@ -19,7 +19,9 @@ async function passwordFromStdin(): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write('Password (then Enter and Ctrl-D): ');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /**
@@ -35,11 +37,16 @@ function positiveInt(value: string): number {
 /** `12h`, `30d`, or a bare number of days (as before hours were accepted): the number of hours. */
 function duration(value: string): number {
   const match = /^([1-9][0-9]{0,5})([hd]?)$/.exec(value.trim());
-  if (!match) throw new InvalidArgumentError('must be a number of hours or days, e.g. 12h, 30d (a bare number is days)');
+  if (!match)
+    throw new InvalidArgumentError('must be a number of hours or days, e.g. 12h, 30d (a bare number is days)');
   return Number(match[1]) * (match[2] === 'h' ? 1 : 24);
 }
 
-const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Runs one admin command against an opened context and prints its result. */
 function action<A extends unknown[]>(run: (ctx: AppContext, ...args: A) => Promise<unknown>) {
@@ -55,20 +62,27 @@ function action<A extends unknown[]>(run: (ctx: AppContext, ...args: A) => Promi
 
 const program = new Command('tasktracker').description('tasktracker operator CLI').showHelpAfterError();
 
-program.command('migrate').description('bring the database schema up to date').action(
-  action(async (ctx) => ({ applied: await migrateToLatest(ctx.database) })),
-);
+program
+  .command('migrate')
+  .description('bring the database schema up to date')
+  .action(action(async (ctx) => ({ applied: await migrateToLatest(ctx.database) })));
 
 // The server and the demo load the whole application; admin commands stay fast without them.
-program.command('serve').description('run the HTTP API with the webhook worker and scheduler').action(async () => {
-  const { serve } = await import('./serve.ts');
-  await serve(await openContext(), { api: true, worker: true });
-});
+program
+  .command('serve')
+  .description('run the HTTP API with the webhook worker and scheduler')
+  .action(async () => {
+    const { serve } = await import('./serve.ts');
+    await serve(await openContext(), { api: true, worker: true });
+  });
 
-program.command('worker').description('run only the delivery worker and scheduler (to scale out)').action(async () => {
-  const { serve } = await import('./serve.ts');
-  await serve(await openContext(), { api: false, worker: true });
-});
+program
+  .command('worker')
+  .description('run only the delivery worker and scheduler (to scale out)')
+  .action(async () => {
+    const { serve } = await import('./serve.ts');
+    await serve(await openContext(), { api: false, worker: true });
+  });
 
 const org = program.command('org').description('organizations (workspaces)');
 org
@@ -98,15 +112,18 @@ user
   .requiredOption('--role <role>', 'owner|admin|member|guest')
   .action(
     action(async (ctx, opts: { org: string; email: string; role: WorkspaceRole }) => {
-      if (!WORKSPACE_ROLES.includes(opts.role)) throw new InvalidArgumentError(`--role must be one of ${WORKSPACE_ROLES.join(', ')}`);
+      if (!WORKSPACE_ROLES.includes(opts.role))
+        throw new InvalidArgumentError(`--role must be one of ${WORKSPACE_ROLES.join(', ')}`);
       const org = await accounts.findOrganization(ctx, opts.org);
-      const recorded = await inTransaction(ctx, (tx) => invite(tx, org, null, { email: opts.email, role: opts.role }, serviceBaseUrl(ctx.config)));
+      const recorded = await inTransaction(ctx, (tx) =>
+        invite(tx, org, null, { email: opts.email, role: opts.role }, serviceBaseUrl(ctx.config)),
+      );
       return mailInvitation(ctx, recorded);
     }),
   );
 user
   .command('set-password')
-  .description('set a person\'s password, read from standard input (their sessions end)')
+  .description("set a person's password, read from standard input (their sessions end)")
   .requiredOption('--id <id>', 'user id', positiveInt)
   .action(action(async (ctx, opts: { id: number }) => people.setPassword(ctx, opts.id, await passwordFromStdin())));
 user
@@ -128,7 +145,9 @@ program
   .requiredOption('--name <name>')
   .requiredOption('--role <role>', 'admin|member|guest')
   .action(
-    action((ctx, opts: { org: string; name: string; role: WorkspaceRole }) => accounts.createUser(ctx, { ...opts, kind: 'service' })),
+    action((ctx, opts: { org: string; name: string; role: WorkspaceRole }) =>
+      accounts.createUser(ctx, { ...opts, kind: 'service' }),
+    ),
   );
 
 const token = program.command('token').description('API tokens (shown once, stored hashed)');
@@ -141,7 +160,13 @@ token
   .option('--name <name>', 'to recognise the token in lists')
   .action(
     action((ctx, opts: { account: number; scopes: string[]; projects?: string[]; expiresIn?: number; name?: string }) =>
-      accounts.createToken(ctx, { accountId: opts.account, scopes: opts.scopes, projectKeys: opts.projects, expiresInHours: opts.expiresIn, name: opts.name }),
+      accounts.createToken(ctx, {
+        accountId: opts.account,
+        scopes: opts.scopes,
+        projectKeys: opts.projects,
+        expiresInHours: opts.expiresIn,
+        name: opts.name,
+      }),
     ),
   );
 token
@@ -188,7 +213,11 @@ program
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message =
-    error instanceof ApiError ? `${error.code}: ${error.message} ${JSON.stringify(error.details)}` : error instanceof Error ? error.message : String(error);
+    error instanceof ApiError
+      ? `${error.code}: ${error.message} ${JSON.stringify(error.details)}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
   process.stderr.write(`tasktracker: ${message}\n`);
   process.exit(1);
 });

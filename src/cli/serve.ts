@@ -7,7 +7,13 @@ import { buildApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { describeDatabase } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
-import { type RunningWorker, startWorker, warnAboutWebhookConfig, WORKER_JOBS, type WorkerJob } from '../worker/run-worker.ts';
+import {
+  type RunningWorker,
+  startWorker,
+  warnAboutWebhookConfig,
+  WORKER_JOBS,
+  type WorkerJob,
+} from '../worker/run-worker.ts';
 
 export interface RunningServer {
   log: FastifyBaseLogger;
@@ -21,7 +27,11 @@ export interface RunningServer {
  * seconds, and an attempt started before that would spend its whole 5 s deadline waiting and
  * be recorded as a receiver timeout without a byte sent.
  */
-export async function startServer(ctx: AppContext, parts: { api: boolean; worker: boolean }, jobs: WorkerJob[] = WORKER_JOBS): Promise<RunningServer> {
+export async function startServer(
+  ctx: AppContext,
+  parts: { api: boolean; worker: boolean },
+  jobs: WorkerJob[] = WORKER_JOBS,
+): Promise<RunningServer> {
   const log = createLogger(ctx.config.logLevel);
   log.info({ database: describeDatabase(ctx.config.databaseUrl) }, 'database');
   warnAboutWebhookConfig(ctx, log);
@@ -49,7 +59,11 @@ export async function serve(ctx: AppContext, parts: { api: boolean; worker: bool
   // New requests get 503 while in-flight ones finish, for at most SHUTDOWN_TIMEOUT_SECONDS.
   if (app) {
     const { cut } = await app.drainAndClose(ctx.config.shutdownTimeoutSeconds * 1000);
-    if (cut) log.warn({ timeout_seconds: ctx.config.shutdownTimeoutSeconds }, 'shutdown deadline reached: requests still in flight were cut off');
+    if (cut)
+      log.warn(
+        { timeout_seconds: ctx.config.shutdownTimeoutSeconds },
+        'shutdown deadline reached: requests still in flight were cut off',
+      );
   }
   await worker?.stop();
   await ctx.database.close();
@@ -64,5 +78,8 @@ async function announceSetup(ctx: AppContext, log: FastifyBaseLogger, port: numb
   const setup = await inTransaction(ctx, (tx) => issueSetupToken(tx));
   if (!setup) return;
   const setupUrl = `${serviceBaseUrl(ctx.config, port)}/setup#token=${setup.token}`;
-  log.warn({ setup_url: setupUrl, expires_at: setup.expires_at }, `No organization yet. Open ${setupUrl} to create it and its owner account (the link works once, until ${setup.expires_at}).`);
+  log.warn(
+    { setup_url: setupUrl, expires_at: setup.expires_at },
+    `No organization yet. Open ${setupUrl} to create it and its owner account (the link works once, until ${setup.expires_at}).`,
+  );
 }

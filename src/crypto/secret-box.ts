@@ -22,7 +22,12 @@ function deriveKey(material: Buffer | string): Buffer {
 
 async function installationKeyMaterial(ctx: AppContext): Promise<Buffer> {
   // Several processes may race to create it: the first insert wins and everyone reads it back.
-  const stored = await ensureInstallationSecret(ctx.db, INSTALLATION_KEY, randomBytes(32).toString('base64'), ctx.clock.nowIso());
+  const stored = await ensureInstallationSecret(
+    ctx.db,
+    INSTALLATION_KEY,
+    randomBytes(32).toString('base64'),
+    ctx.clock.nowIso(),
+  );
   return Buffer.from(stored, 'base64');
 }
 
@@ -45,13 +50,16 @@ export function encryptSecret(key: Buffer, plaintext: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [FORMAT, iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+  return [FORMAT, iv, cipher.getAuthTag(), ciphertext]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
 }
 
 /** Throws when the stored value was encrypted under another key (WEBHOOK_SECRET_KEY changed). */
 export function decryptSecret(key: Buffer, stored: string): string {
   const [format, iv, tag, ciphertext] = stored.split('.');
-  if (format !== FORMAT || !iv || !tag || ciphertext === undefined) throw new Error('unrecognised signing secret format');
+  if (format !== FORMAT || !iv || !tag || ciphertext === undefined)
+    throw new Error('unrecognised signing secret format');
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');

@@ -3,7 +3,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql, SqliteDialect, type SqliteStatement, type Transaction } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  sql,
+  SqliteDialect,
+  type SqliteStatement,
+  type Transaction,
+} from 'kysely';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -123,7 +132,9 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
       const query = (text: string | pg.Submittable, values?: readonly unknown[]) => {
         if (typeof text !== 'string') return client.query(text);
         const name = nameOf(text);
-        return name ? client.query({ name, text, values: values as unknown[] }) : client.query(text, values as unknown[]);
+        return name
+          ? client.query({ name, text, values: values as unknown[] })
+          : client.query(text, values as unknown[]);
       };
       return { query, release: () => client.release() } as unknown as PostgresPoolClient;
     },

@@ -8,7 +8,9 @@ interface Timestamps {
 }
 
 /** Tables whose rows have a generated integer id and both timestamps. */
-type TimestampedTable = { [T in keyof Database]: Database[T] extends Timestamps & { id: Generated<number> } ? T : never }[keyof Database];
+type TimestampedTable = {
+  [T in keyof Database]: Database[T] extends Timestamps & { id: Generated<number> } ? T : never;
+}[keyof Database];
 
 /** Inserts a row created and last updated at `at`, returning its id. */
 export async function insertWithTimestamps<T extends TimestampedTable>(

@@ -65,7 +65,8 @@ class StaticProvider implements MigrationProvider {
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
   const schema = handle.dialect === 'postgres' ? (handle.pgSchema ?? (await currentSchema(handle))) : undefined;
   const applied = await appliedMigrationNames(handle, schema);
-  if (applied && applied.length === MIGRATIONS.length && MIGRATIONS.every(([name], i) => applied[i] === name)) return [];
+  if (applied && applied.length === MIGRATIONS.length && MIGRATIONS.every(([name], i) => applied[i] === name))
+    return [];
 
   const migrator = new Migrator({
     db: handle.db,
@@ -88,12 +89,16 @@ async function appliedMigrationNames(handle: DatabaseHandle, schema: string | un
 
 async function migrationTableExists(handle: DatabaseHandle, schema: string | undefined): Promise<boolean> {
   if (handle.dialect === 'sqlite') {
-    const { rows } = await sql`select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(handle.db);
+    const { rows } = await sql`select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(
+      handle.db,
+    );
     return rows.length > 0;
   }
   // No schema on the search_path exists yet: nothing can have been migrated.
   if (!schema) return false;
-  const { rows } = await sql<{ found: string | null }>`select to_regclass(format('%I.%I', ${schema}::text, 'kysely_migration'))::text as found`.execute(handle.db);
+  const { rows } = await sql<{
+    found: string | null;
+  }>`select to_regclass(format('%I.%I', ${schema}::text, 'kysely_migration'))::text as found`.execute(handle.db);
   return rows[0]?.found != null;
 }
 

@@ -47,7 +47,11 @@ export async function paginate<O extends { id: number }>(
     const last = page.at(-1);
     return {
       rows: page,
-      pagination: { limit: request.limit, next_cursor: encodeCursor(last ? last.id : request.afterId), has_more: hasMore },
+      pagination: {
+        limit: request.limit,
+        next_cursor: encodeCursor(last ? last.id : request.afterId),
+        has_more: hasMore,
+      },
     };
   }
 
@@ -64,9 +68,17 @@ export async function paginate<O extends { id: number }>(
           .clearOrderBy()
           .select(sql<number>`count(*)`.as('count'))
           .executeTakeFirstOrThrow() as Promise<{ count: number | string }>);
-  const pagination = (total: number | string) => ({ count: Number(total), limit: request.limit, offset: request.offset });
+  const pagination = (total: number | string) => ({
+    count: Number(total),
+    limit: request.limit,
+    offset: request.offset,
+  });
   if (options.countWithPage && !options.count) {
-    const counted = await ordered.select(sql<number>`count(*) over ()`.as('page_total')).limit(request.limit).offset(request.offset).execute();
+    const counted = await ordered
+      .select(sql<number>`count(*) over ()`.as('page_total'))
+      .limit(request.limit)
+      .offset(request.offset)
+      .execute();
     const total = counted[0]?.page_total ?? (await count()).count;
     // The rows keep their `page_total` rather than being copied without it: callers read the
     // columns they need, and response schemas leave unknown properties out.

@@ -3,7 +3,10 @@ import type { AppContext } from '../context.ts';
 import type { Db, Executor } from './database.ts';
 
 /** A compiled statement, run on the executor given at each call: the database, or a unit of work's transaction. */
-export type CompiledStatement<Q extends Compilable, A extends unknown[]> = (executor: Executor, ...args: A) => Promise<InferResult<Q>>;
+export type CompiledStatement<Q extends Compilable, A extends unknown[]> = (
+  executor: Executor,
+  ...args: A
+) => Promise<InferResult<Q>>;
 
 /**
  * A query of fixed shape, built and compiled once. Kysely builds and compiles a query on every
@@ -11,11 +14,16 @@ export type CompiledStatement<Q extends Compilable, A extends unknown[]> = (exec
  * fresh parameters instead. `build` receives stand-ins for the arguments, to be used as plain
  * values (`where(col, '=', a)`), never as lists or to choose the query's shape.
  */
-function compileOnce<Q extends Compilable, A extends unknown[]>(db: Db, build: (db: Db, ...args: A) => Q, arity: A['length']): CompiledStatement<Q, A> {
+function compileOnce<Q extends Compilable, A extends unknown[]>(
+  db: Db,
+  build: (db: Db, ...args: A) => Q,
+  arity: A['length'],
+): CompiledStatement<Q, A> {
   const standIns = Array.from({ length: arity }, (_, i) => Symbol(`arg${i}`));
   const compiled = build(db, ...(standIns as unknown as A)).compile();
   const slots = compiled.parameters.map((p) => standIns.indexOf(p as symbol));
-  if (standIns.some((s) => !compiled.parameters.includes(s))) throw new Error('prepared: every argument must appear in the query as a value');
+  if (standIns.some((s) => !compiled.parameters.includes(s)))
+    throw new Error('prepared: every argument must appear in the query as a value');
   return async (executor, ...args) => {
     const parameters = slots.map((slot, i) => (slot === -1 ? compiled.parameters[i] : args[slot]));
     const result = await executor.executeQuery({ ...compiled, parameters });

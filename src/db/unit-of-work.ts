@@ -19,7 +19,9 @@ export interface Tx extends AppContext {
 export async function inTransaction<R>(ctx: AppContext | Tx, work: (tx: Tx) => Promise<R>): Promise<R> {
   if ('afterCommit' in ctx) return work(ctx);
   const effects: Array<() => unknown> = [];
-  const result = await ctx.db.transaction().execute((trx) => work({ ...ctx, db: trx, afterCommit: (effect) => void effects.push(effect) }));
+  const result = await ctx.db
+    .transaction()
+    .execute((trx) => work({ ...ctx, db: trx, afterCommit: (effect) => void effects.push(effect) }));
   for (const effect of effects) await effect();
   return result;
 }

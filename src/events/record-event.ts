@@ -20,7 +20,11 @@ export interface ActionOrigin {
   correlationId: string;
 }
 
-export function originFromPrincipal(principal: Principal, correlationId: string, source: EventSource = principal.source ?? 'api'): ActionOrigin {
+export function originFromPrincipal(
+  principal: Principal,
+  correlationId: string,
+  source: EventSource = principal.source ?? 'api',
+): ActionOrigin {
   return {
     organization: { id: principal.organizationId, slug: principal.organizationSlug, name: principal.organizationName },
     actor: { id: principal.userId, email: principal.userEmail ?? '', name: principal.userName },

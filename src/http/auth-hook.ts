@@ -49,7 +49,10 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, limits: Rate
     if (!scope && !consoleRoute) return;
     const header = request.headers.authorization;
     if (consoleRoute && header !== undefined) {
-      throw new ApiError('UNAUTHENTICATED', 'The console needs a signed-in person: sign in and send the session cookie, not a bearer token.');
+      throw new ApiError(
+        'UNAUTHENTICATED',
+        'The console needs a signed-in person: sign in and send the session cookie, not a bearer token.',
+      );
     }
     let principal: Principal;
     if (consoleRoute || (header === undefined && sessionTokenOf(request))) {
@@ -77,7 +80,11 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, limits: Rate
     request.principal = principal;
     try {
       const caller = principal.sessionId ? `s${principal.sessionId}` : `t${principal.tokenId}`;
-      const state = await limits.consume(request.routeOptions.config.bucket ?? 'default', caller, principal.organizationId);
+      const state = await limits.consume(
+        request.routeOptions.config.bucket ?? 'default',
+        caller,
+        principal.organizationId,
+      );
       reply.headers(rateLimitHeaders(state));
     } catch (error) {
       if (error instanceof RateLimitedError) {
@@ -100,7 +107,8 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, limits: Rate
 
   // Fails closed: a route that reads the epoch itself must confirm it before answering.
   const confirmedBeforeSending = async (request: FastifyRequest) => {
-    if (request.unconfirmedAuth) throw new Error(`${request.routeOptions.url} answered without confirming its cached principal`);
+    if (request.unconfirmedAuth)
+      throw new Error(`${request.routeOptions.url} answered without confirming its cached principal`);
   };
   app.addHook('onRoute', (route) => {
     if (!route.config?.authEpochInRead) return;

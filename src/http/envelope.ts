@@ -9,6 +9,10 @@ export function list<T>(data: T[], pagination: Pagination): { success: true; dat
 }
 
 /** The list envelope of a page as list services return it. */
-export function listOf<T>(page: { data: T[]; pagination: Pagination }): { success: true; data: T[]; pagination: Pagination } {
+export function listOf<T>(page: { data: T[]; pagination: Pagination }): {
+  success: true;
+  data: T[];
+  pagination: Pagination;
+} {
   return list(page.data, page.pagination);
 }

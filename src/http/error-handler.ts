@@ -64,11 +64,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const location = error.validationContext ?? 'request';
       return reply
         .code(400)
-        .send(errorBody('VALIDATION_ERROR', `Invalid ${location}: ${Object.keys(fields).join(', ')}.`, { location, fields }));
+        .send(
+          errorBody('VALIDATION_ERROR', `Invalid ${location}: ${Object.keys(fields).join(', ')}.`, {
+            location,
+            fields,
+          }),
+        );
     }
     const known = error.code ? PARSER_ERRORS[error.code] : undefined;
     if (known) return reply.code(known[1]).send(errorBody(known[0], known[2]));
-    if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON|prototype|constructor/i.test(error.message))) {
+    if (
+      error instanceof SyntaxError ||
+      (error.statusCode === 400 && /JSON|prototype|constructor/i.test(error.message))
+    ) {
       return reply.code(400).send(errorBody('MALFORMED_JSON', 'The body is not valid JSON.'));
     }
     if (error.statusCode === 503) {
@@ -83,7 +91,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return reply
       .code(500)
-      .send(errorBody('INTERNAL_ERROR', `Unexpected error. Quote request id ${request.id} when reporting it.`, { request_id: request.id }));
+      .send(
+        errorBody('INTERNAL_ERROR', `Unexpected error. Quote request id ${request.id} when reporting it.`, {
+          request_id: request.id,
+        }),
+      );
   });
 
   // Every path ends with a slash. A request without it gets a 404 naming the right path rather
@@ -96,13 +108,25 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (found?.kind === 'slash') {
       return reply
         .code(404)
-        .send(errorBody('NOT_FOUND', `No route ${request.method} ${path}. Paths end with a slash: ${request.method} ${found.path}`, { path: found.path }));
+        .send(
+          errorBody(
+            'NOT_FOUND',
+            `No route ${request.method} ${path}. Paths end with a slash: ${request.method} ${found.path}`,
+            { path: found.path },
+          ),
+        );
     }
     if (found?.kind === 'method') {
       return reply
         .code(405)
         .header('allow', found.allow.join(', '))
-        .send(errorBody('METHOD_NOT_ALLOWED', `${path} does not accept ${request.method}; it accepts ${found.allow.join(', ')}.`, { allow: found.allow }));
+        .send(
+          errorBody(
+            'METHOD_NOT_ALLOWED',
+            `${path} does not accept ${request.method}; it accepts ${found.allow.join(', ')}.`,
+            { allow: found.allow },
+          ),
+        );
     }
     return reply.code(404).send(errorBody('NOT_FOUND', `No route ${request.method} ${path}.`));
   });

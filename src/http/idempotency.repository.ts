@@ -21,7 +21,11 @@ export async function insertClaim(
 
 export function findByKey(db: Executor, owner: KeyOwner, key: string): Promise<IdempotencyRecord | undefined> {
   const query = db.selectFrom('idempotency_keys').selectAll().where('key', '=', key);
-  return ('session_id' in owner ? query.where('session_id', '=', owner.session_id) : query.where('token_id', '=', owner.token_id)).executeTakeFirst();
+  return (
+    'session_id' in owner
+      ? query.where('session_id', '=', owner.session_id)
+      : query.where('token_id', '=', owner.token_id)
+  ).executeTakeFirst();
 }
 
 /** Compare-and-swap takeover of an expired or abandoned record: succeeds for exactly one caller. */

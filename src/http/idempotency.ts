@@ -59,7 +59,11 @@ type ClaimResult = { kind: 'claimed'; id: number } | { kind: 'replay'; record: r
 async function claim(ctx: AppContext, owner: repo.KeyOwner, key: string, hash: string): Promise<ClaimResult> {
   const nowMs = ctx.clock.nowMs();
   const now = ctx.clock.nowIso();
-  const fresh = { request_hash: hash, lease_expires_at: isoFromMs(nowMs + ctx.config.idempotency.leaseSeconds * 1000), created_at: now };
+  const fresh = {
+    request_hash: hash,
+    lease_expires_at: isoFromMs(nowMs + ctx.config.idempotency.leaseSeconds * 1000),
+    created_at: now,
+  };
   try {
     return { kind: 'claimed', id: await repo.insertClaim(ctx.db, { ...owner, key, ...fresh }) };
   } catch (error) {
@@ -76,9 +80,13 @@ async function claim(ctx: AppContext, owner: repo.KeyOwner, key: string, hash: s
     throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry shortly.');
   }
   if (existing.request_hash !== hash) {
-    throw new ApiError('CONFLICT', 'This Idempotency-Key was already used with a different request (method, path or body).', {
-      header: 'Idempotency-Key',
-    });
+    throw new ApiError(
+      'CONFLICT',
+      'This Idempotency-Key was already used with a different request (method, path or body).',
+      {
+        header: 'Idempotency-Key',
+      },
+    );
   }
   if (existing.state === 'in_flight') {
     throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is still in progress; retry shortly.', {
@@ -89,9 +97,16 @@ async function claim(ctx: AppContext, owner: repo.KeyOwner, key: string, hash: s
 }
 
 /** Claims the key for this request; when an identical request already completed, returns its stored response instead. */
-async function claimForRequest(ctx: AppContext, request: FastifyRequest, key: string, hash: string): Promise<StoredResponse | null> {
+async function claimForRequest(
+  ctx: AppContext,
+  request: FastifyRequest,
+  key: string,
+  hash: string,
+): Promise<StoredResponse | null> {
   const principal = request.principal!;
-  const owner: repo.KeyOwner = principal.sessionId ? { session_id: principal.sessionId } : { token_id: principal.tokenId };
+  const owner: repo.KeyOwner = principal.sessionId
+    ? { session_id: principal.sessionId }
+    : { token_id: principal.tokenId };
   const result = await claim(ctx, owner, key, hash);
   if (result.kind === 'replay') {
     await recheckGrants(ctx.db, principal, JSON.parse(result.record.grants ?? '[]') as Grant[]);
@@ -103,7 +118,11 @@ async function claimForRequest(ctx: AppContext, request: FastifyRequest, key: st
 
 export type StoredResponse = repo.IdempotencyRecord;
 
-export async function sendStoredResponse(ctx: AppContext, reply: FastifyReply, record: StoredResponse): Promise<FastifyReply> {
+export async function sendStoredResponse(
+  ctx: AppContext,
+  reply: FastifyReply,
+  record: StoredResponse,
+): Promise<FastifyReply> {
   let body = record.response_body ?? '';
   if (body.startsWith(SEALED)) body = decryptSecret(await secretKey(ctx), body.slice(SEALED.length));
   return reply
@@ -118,7 +137,11 @@ export async function sendStoredResponse(ctx: AppContext, reply: FastifyReply, r
  * `content` standing for the body in the comparison. Returns the stored response of an earlier
  * identical request, which the handler sends (sendStoredResponse) instead of doing the work.
  */
-export async function claimIdempotencyKey(ctx: AppContext, request: FastifyRequest, content: unknown): Promise<StoredResponse | null> {
+export async function claimIdempotencyKey(
+  ctx: AppContext,
+  request: FastifyRequest,
+  content: unknown,
+): Promise<StoredResponse | null> {
   const key = request.method === 'POST' && request.principal ? idempotencyKeyOf(request) : undefined;
   if (key === undefined) return null;
   return claimForRequest(ctx, request, key, requestHash(request, content));
@@ -141,13 +164,20 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       await repo.release(ctx.db, id);
     } else {
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
-      await repo.complete(ctx.db, id, reply.statusCode, await storedForm(body, sealingKey(ctx, request)), grantsOf(request));
+      await repo.complete(
+        ctx.db,
+        id,
+        reply.statusCode,
+        await storedForm(body, sealingKey(ctx, request)),
+        grantsOf(request),
+      );
     }
     return payload;
   });
 }
 
-const grantsOf = (request: FastifyRequest): string => JSON.stringify(request.principal ? grantsFor(request.principal) : []);
+const grantsOf = (request: FastifyRequest): string =>
+  JSON.stringify(request.principal ? grantsFor(request.principal) : []);
 
 /** The key a route's stored responses are encrypted with, if it seals them (`sealStoredResponse`). */
 function sealingKey(ctx: AppContext, request: FastifyRequest): Promise<Buffer> | undefined {

@@ -12,9 +12,11 @@ import { operationIdOf } from './operation-ids.ts';
 /** Every tag a published route uses, with its description; a route with another tag fails the build. */
 const TAGS: Record<string, string> = {
   Access: 'The calling token: its account, organization, scopes and visible projects.',
-  Projects: 'Projects, addressed by id or key. A new project comes with default statuses, task types, priorities and a workflow.',
+  Projects:
+    'Projects, addressed by id or key. A new project comes with default statuses, task types, priorities and a workflow.',
   Memberships: 'Who belongs to a project, with role admin, member or viewer. A project always keeps one admin.',
-  Tasks: 'Tasks, addressed by key (`WEB-12`): create, update, status changes along the workflow, bulk writes, subtasks, assignment, followers and activity.',
+  Tasks:
+    'Tasks, addressed by key (`WEB-12`): create, update, status changes along the workflow, bulk writes, subtasks, assignment, followers and activity.',
   Comments: 'Markdown comments on a task; only the author edits.',
   Attachments: 'Files attached to a task: multipart upload, download with the stored content type.',
   'Time entries': 'Minutes logged on a task by the calling account.',
@@ -24,7 +26,8 @@ const TAGS: Record<string, string> = {
   Labels: 'Per-project labels; tasks carry them by name.',
   Milestones: 'Per-project milestones with a due date and state.',
   Sprints: 'Per-project sprints; at most one is active.',
-  Webhooks: 'Signed event deliveries: endpoints, the event catalog, delivery history, replay and signature verification.',
+  Webhooks:
+    'Signed event deliveries: endpoints, the event catalog, delivery history, replay and signature verification.',
   Standups: 'Daily written check-ins, the team list, blockers, worklists and settings.',
   Search: 'Full-text search over the tasks the token can see.',
   'Changes feed': 'Incremental task sync, deletions included.',
@@ -52,8 +55,14 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 const HEADERS: Record<string, Json> = {
-  XRequestId: { description: 'The request id (a well-formed incoming X-Request-Id is kept); logged with the request.', schema: { type: 'string' } },
-  RateLimitLimit: { description: 'Requests allowed in the window of the tier closest to its limit.', schema: { type: 'integer' } },
+  XRequestId: {
+    description: 'The request id (a well-formed incoming X-Request-Id is kept); logged with the request.',
+    schema: { type: 'string' },
+  },
+  RateLimitLimit: {
+    description: 'Requests allowed in the window of the tier closest to its limit.',
+    schema: { type: 'integer' },
+  },
   RateLimitRemaining: { description: 'Requests left in that window.', schema: { type: 'integer' } },
   RateLimitReset: { description: 'Seconds until that window resets.', schema: { type: 'integer' } },
   RetryAfter: { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer' } },
@@ -68,7 +77,9 @@ const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}
 /** Error codes by HTTP status, from the one catalog. */
 function codesByStatus(): Map<number, ErrorCode[]> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const [code, entry] of Object.entries(ERROR_CODES) as Array<[ErrorCode, { status: number; consoleOnly?: boolean }]>) {
+  for (const [code, entry] of Object.entries(ERROR_CODES) as Array<
+    [ErrorCode, { status: number; consoleOnly?: boolean }]
+  >) {
     if (entry.consoleOnly) continue;
     byStatus.set(entry.status, [...(byStatus.get(entry.status) ?? []), code]);
   }
@@ -141,7 +152,10 @@ export function finishDocument(document: Json): Json {
         }
         if (status === 429) headers['Retry-After'] = headerRef('RetryAfter');
         if (method === 'post' && status < 500) headers['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
-        const base = status >= 400 ? { ...errorResponse(status), ...(response.description ? { description: response.description } : {}) } : response;
+        const base =
+          status >= 400
+            ? { ...errorResponse(status), ...(response.description ? { description: response.description } : {}) }
+            : response;
         if (status >= 400) usedStatuses.add(status);
         operation.responses[key] = withHeaders(base, headers);
       }
@@ -149,7 +163,10 @@ export function finishDocument(document: Json): Json {
   }
 
   const undeclared = [...usedTags].filter((tag) => !TAGS[tag]);
-  if (undeclared.length) throw new Error(`OpenAPI tags without a description: ${undeclared.join(', ')} (add them to src/http/openapi-finish.ts)`);
+  if (undeclared.length)
+    throw new Error(
+      `OpenAPI tags without a description: ${undeclared.join(', ')} (add them to src/http/openapi-finish.ts)`,
+    );
 
   const components = (document.components ?? {}) as Json & { schemas?: Json };
   const schemas = { ...components.schemas } as Json;

@@ -24,7 +24,11 @@ const RELATIVE_SERVER = { url: '/', description: 'The origin this document is se
  * The document as served at /api/v1/openapi.json: without PUBLIC_BASE_URL its server is the
  * origin the request reached (behind a proxy, with TRUST_PROXY, the forwarded one).
  */
-export function servedDocument(document: Record<string, unknown>, publicBaseUrl: string | null, origin: string): Record<string, unknown> {
+export function servedDocument(
+  document: Record<string, unknown>,
+  publicBaseUrl: string | null,
+  origin: string,
+): Record<string, unknown> {
   return publicBaseUrl ? document : { ...document, servers: [{ url: origin }] };
 }
 
@@ -74,7 +78,8 @@ export function openApiOptions(ctx: AppContext): FastifyDynamicSwaggerOptions {
             type: 'apiKey',
             in: 'cookie',
             name: 'tt_session',
-            description: 'A signed-in person\'s session (named `__Host-tt_session` over HTTPS). Writes also need the `X-CSRF-Token` header and a same-origin `Origin`.',
+            description:
+              "A signed-in person's session (named `__Host-tt_session` over HTTPS). Writes also need the `X-CSRF-Token` header and a same-origin `Origin`.",
           },
         },
       },
@@ -84,9 +89,13 @@ export function openApiOptions(ctx: AppContext): FastifyDynamicSwaggerOptions {
     },
     transform: ({ schema: routeSchema, url, route }) => {
       const multipart = route.config?.multipartBody;
-      const schema = multipart && routeSchema
-        ? ({ ...routeSchema, body: { content: { 'multipart/form-data': { schema: multipart } } } } as typeof routeSchema)
-        : routeSchema;
+      const schema =
+        multipart && routeSchema
+          ? ({
+              ...routeSchema,
+              body: { content: { 'multipart/form-data': { schema: multipart } } },
+            } as typeof routeSchema)
+          : routeSchema;
       const scope = route.config?.scope;
       if (!scope || !schema) return { schema, url };
       const optionalBody = route.config?.optionalBody ? { [OPTIONAL_BODY]: true } : {};

@@ -80,7 +80,12 @@ export function operationIdOf(method: string, path: string, methodsOfPath: reado
     if (verb === 'POST') return `create${one}`;
   } else {
     const hasPut = methodsOfPath.some((m) => m.toUpperCase() === 'PUT');
-    const verbs: Record<string, string> = { GET: 'get', PUT: 'update', PATCH: hasPut ? 'patch' : 'update', DELETE: 'delete' };
+    const verbs: Record<string, string> = {
+      GET: 'get',
+      PUT: 'update',
+      PATCH: hasPut ? 'patch' : 'update',
+      DELETE: 'delete',
+    };
     if (verbs[verb]) return `${verbs[verb]}${one}`;
   }
   throw new Error(`No operation id rule for ${verb} ${path}: name it in src/http/operation-ids.ts`);

@@ -1,10 +1,5 @@
 import { Redis } from 'ioredis';
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
 import { ApiError } from './errors.ts';
 
@@ -38,10 +33,16 @@ export class RateLimits {
   private readonly search: Tier;
 
   constructor(config: Config) {
-    this.redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : null;
+    this.redis = config.redisUrl
+      ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
+      : null;
     const rl = config.rateLimit;
     this.tokenBurst = this.tier('rl:token', rl.tokenBurst, rl.tokenBurstWindowSeconds);
-    this.tokenHourly = this.tier('rl:token-hour', Math.max(1, Math.floor((rl.orgHourly * rl.tokenHourlySharePercent) / 100)), 3600);
+    this.tokenHourly = this.tier(
+      'rl:token-hour',
+      Math.max(1, Math.floor((rl.orgHourly * rl.tokenHourlySharePercent) / 100)),
+      3600,
+    );
     this.orgSustained = this.tier('rl:org', rl.orgHourly, 3600);
     this.search = this.tier('rl:search', rl.searchPerMinute, 60);
   }

@@ -1,9 +1,7 @@
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
 
-export type RouteHint =
-  | { kind: 'slash'; path: string }
-  | { kind: 'method'; allow: string[] };
+export type RouteHint = { kind: 'slash'; path: string } | { kind: 'method'; allow: string[] };
 
 /**
  * Explains a request that matched no route: every path of the API ends with a slash, so a
@@ -26,7 +24,8 @@ export function routeHints(app: FastifyInstance): (method: string, url: string) 
 
   return (method, url) => {
     const path = url.split('?')[0] ?? '';
-    if (!path.endsWith('/') && router.find(method as HTTPMethod, `${path}/`)) return { kind: 'slash', path: `${path}/` };
+    if (!path.endsWith('/') && router.find(method as HTTPMethod, `${path}/`))
+      return { kind: 'slash', path: `${path}/` };
     const allow = [...methods].filter((other) => other !== method && router.find(other as HTTPMethod, path));
     return allow.length ? { kind: 'method', allow: allow.sort() } : null;
   };

@@ -31,10 +31,16 @@ export const OffsetPagination = Type.Object(
 export const CursorPagination = Type.Object(
   {
     limit: Type.Integer(),
-    next_cursor: Type.String({ description: 'Opaque; pass back as `cursor`. Always present, so a walk can resume later.' }),
+    next_cursor: Type.String({
+      description: 'Opaque; pass back as `cursor`. Always present, so a walk can resume later.',
+    }),
     has_more: Type.Boolean(),
   },
-  { $id: 'CursorPagination', title: 'CursorPagination', description: 'Cursor mode, entered by sending `cursor` (empty to start).' },
+  {
+    $id: 'CursorPagination',
+    title: 'CursorPagination',
+    description: 'Cursor mode, entered by sending `cursor` (empty to start).',
+  },
 );
 
 export function Envelope<T extends TSchema>(data: T) {
@@ -55,7 +61,9 @@ export const PaginationQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Page size, default 50, maximum 200.' })),
   page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Alias of `limit`.' })),
   offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Offset mode: rows to skip.' })),
-  page: Type.Optional(Type.Integer({ minimum: 1, description: 'Offset mode: 1-based page number (offset = (page-1) × limit).' })),
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, description: 'Offset mode: 1-based page number (offset = (page-1) × limit).' }),
+  ),
   cursor: Type.Optional(
     Type.String({ maxLength: 200, description: 'Enters cursor mode (primary key ascending). Send empty to start.' }),
   ),
@@ -81,5 +89,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 /** Standard error responses every authenticated route can return, plus the route's own. */
 export function errorResponses(...statuses: number[]): Record<number, TRefUnsafe<typeof ErrorResponse>> {
   const all = [...new Set([400, 401, 403, 429, ...statuses])].sort((a, b) => a - b);
-  return Object.fromEntries(all.map((status) => [status, Type.Ref(ErrorResponse, { description: ERROR_DESCRIPTIONS[status] ?? 'Error' })]));
+  return Object.fromEntries(
+    all.map((status) => [status, Type.Ref(ErrorResponse, { description: ERROR_DESCRIPTIONS[status] ?? 'Error' })]),
+  );
 }

@@ -48,7 +48,12 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, s
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
-  reply.clearCookie(sessionCookieName(request), { httpOnly: true, sameSite: 'lax', secure: isHttps(request), path: '/' });
+  reply.clearCookie(sessionCookieName(request), {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isHttps(request),
+    path: '/',
+  });
 }
 
 /** The origins this service answers as: the one the request reached, and PUBLIC_BASE_URL's. */
@@ -60,7 +65,9 @@ function ownOrigins(ctx: AppContext, request: FastifyRequest): string[] {
 
 /** The base URL for links shown to people (invitations, resets): PUBLIC_BASE_URL, else the request's origin. */
 export function linkBase(ctx: AppContext, request: FastifyRequest): string {
-  return ctx.config.publicBaseUrl ? ctx.config.publicBaseUrl.replace(/\/+$/, '') : `${request.protocol}://${request.host}`;
+  return ctx.config.publicBaseUrl
+    ? ctx.config.publicBaseUrl.replace(/\/+$/, '')
+    : `${request.protocol}://${request.host}`;
 }
 
 const csrfFailed = (message: string) => new ApiError('CSRF_FAILED', message);
@@ -77,16 +84,19 @@ export function assertSameOrigin(ctx: AppContext, request: FastifyRequest, requi
     if (required) throw csrfFailed('A signed-in request that changes something must carry an Origin header.');
     return;
   }
-  if (!ownOrigins(ctx, request).includes(origin.toLowerCase())) throw csrfFailed(`The request comes from another origin (${origin}).`);
+  if (!ownOrigins(ctx, request).includes(origin.toLowerCase()))
+    throw csrfFailed(`The request comes from another origin (${origin}).`);
 }
 
 function assertCsrfToken(request: FastifyRequest, sessionToken: string): void {
   if (SAFE_METHODS.has(request.method)) return;
   const sent = request.headers[CSRF_HEADER];
-  if (typeof sent !== 'string' || sent === '') throw csrfFailed('Missing X-CSRF-Token header: send the csrf_token of the session.');
+  if (typeof sent !== 'string' || sent === '')
+    throw csrfFailed('Missing X-CSRF-Token header: send the csrf_token of the session.');
   const expected = Buffer.from(csrfTokenOf(sessionToken));
   const given = Buffer.from(sent);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw csrfFailed('The X-CSRF-Token header does not match the session.');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw csrfFailed('The X-CSRF-Token header does not match the session.');
 }
 
 /** The signed-in person of a request carrying a session cookie, CSRF checked; 401 without a usable session. */

@@ -26,7 +26,6 @@ export function registerValidators(app: FastifyInstance): void {
 /** An integer in a path is written one way: decimal digits, no sign, leading zero, exponent or fraction. */
 const CANONICAL_INTEGER = /^(0|-?[1-9][0-9]*)$/;
 
-
 /**
  * Number coercion would read `0x5`, `0b101`, `5e0`, `+5`, `05` and `5.0` as 5, giving one
  * resource many URLs: path parameters typed integer must be spelled canonically, else 400.
@@ -39,7 +38,13 @@ function canonicalIntegerParams(schema: unknown, validate: Validator): Validator
     const params = data as Record<string, unknown>;
     const bad = integers.filter((name) => typeof params[name] === 'string' && !CANONICAL_INTEGER.test(params[name]));
     if (bad.length) {
-      checked.errors = bad.map((name) => ({ instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: 'integer' }, message: 'must be an integer written in plain decimal digits' }));
+      checked.errors = bad.map((name) => ({
+        instancePath: `/${name}`,
+        schemaPath: `#/properties/${name}/type`,
+        keyword: 'type',
+        params: { type: 'integer' },
+        message: 'must be an integer written in plain decimal digits',
+      }));
       return false;
     }
     const valid = validate(data);
@@ -60,7 +65,9 @@ export function boundIntegers<T>(schema: T): T {
   if (Array.isArray(schema)) return schema.map(boundIntegers) as T;
   if (!schema || typeof schema !== 'object') return schema;
   const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) copy[key] = key === 'const' || key === 'enum' || key === 'examples' || key === 'default' ? value : boundIntegers(value);
+  for (const [key, value] of Object.entries(schema))
+    copy[key] =
+      key === 'const' || key === 'enum' || key === 'examples' || key === 'default' ? value : boundIntegers(value);
   const type = copy.type;
   if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) {
     if (copy.minimum === undefined && copy.exclusiveMinimum === undefined) copy.minimum = INT32.minimum;

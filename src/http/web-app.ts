@@ -33,7 +33,10 @@ const PAGE_CSP = [
 export async function registerWebApp(app: FastifyInstance, dist = WEB_DIST): Promise<void> {
   if (!fs.existsSync(path.join(dist, 'index.html'))) {
     app.get('/', { schema: { hide: true } }, async (_request, reply) =>
-      reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built: run `npm run build:web` (npm install and npm start do it).\n'),
+      reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web app is not built: run `npm run build:web` (npm install and npm start do it).\n'),
     );
     return;
   }
@@ -43,7 +46,8 @@ export async function registerWebApp(app: FastifyInstance, dist = WEB_DIST): Pro
       wildcard: false,
       index: false,
       setHeaders: (reply, filePath) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+        if (filePath.includes(`${path.sep}assets${path.sep}`))
+          reply.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
     const page = async (request: FastifyRequest, reply: FastifyReply) => {

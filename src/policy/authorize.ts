@@ -79,14 +79,18 @@ function refusal(principal: Principal, action: Action, resource: Resource): stri
     case 'project.contribute':
       return contributes(principal, project) ? null : 'Project viewers can read but not change it.';
     case 'project.administer':
-      return administers(principal, project) ? null : 'Only project admins (or workspace owners and admins) can change it.';
+      return administers(principal, project)
+        ? null
+        : 'Only project admins (or workspace owners and admins) can change it.';
     case 'item.edit':
     case 'item.delete': {
       if (!contributes(principal, project)) return 'Project viewers can read but not change it.';
       if (resource.kind !== 'item') throw new TypeError(`${action} needs an item`);
       if (resource.authorId === principal.userId) return null;
       if (action === 'item.delete' && administers(principal, project)) return null;
-      return action === 'item.edit' ? 'Only its author can change it.' : 'Only its author or a project admin can delete it.';
+      return action === 'item.edit'
+        ? 'Only its author can change it.'
+        : 'Only its author or a project admin can delete it.';
     }
   }
 }
@@ -102,7 +106,15 @@ export function can(principal: Principal, action: Action, resource: Resource): b
 export function authorize(principal: Principal, action: Action, resource: Resource, what?: string): void {
   const reason = refusal(principal, action, resource);
   if (reason !== null) throw forbidden(what ? reason.replace(/ it\.$/, ` ${what}.`) : reason);
-  recordGrant(principal, resource.kind === 'workspace' ? { action } : { action: action === 'item.edit' || action === 'item.delete' ? 'project.contribute' : action, project: resource.project.id });
+  recordGrant(
+    principal,
+    resource.kind === 'workspace'
+      ? { action }
+      : {
+          action: action === 'item.edit' || action === 'item.delete' ? 'project.contribute' : action,
+          project: resource.project.id,
+        },
+  );
 }
 
 /**
@@ -111,9 +123,7 @@ export function authorize(principal: Principal, action: Action, resource: Resour
  * decision they imply: the item may be gone by the time of the replay.
  */
 export type Grant =
-  | { action: Action; project?: number }
-  | { action: 'endpoint.manage'; endpoint: number }
-  | { action: 'endpoint.span' };
+  { action: Action; project?: number } | { action: 'endpoint.manage'; endpoint: number } | { action: 'endpoint.span' };
 
 /** Starts remembering the grants of one request; the principal must be that request's own object. */
 export function recordGrantsFor(principal: Principal): void {

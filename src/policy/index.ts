@@ -3,7 +3,18 @@
  * filters by) and what it may do there (authorize.ts). Routes and services ask these; none
  * decides by itself.
  */
-export { type Action, authorize, can, grantsFor, isWorkspaceAdmin, recordGrantsFor, type Grant, type ProjectAccess, type Resource, WORKSPACE } from './authorize.ts';
+export {
+  type Action,
+  authorize,
+  can,
+  grantsFor,
+  isWorkspaceAdmin,
+  recordGrantsFor,
+  type Grant,
+  type ProjectAccess,
+  type Resource,
+  WORKSPACE,
+} from './authorize.ts';
 export { recheckGrants } from './grants.ts';
 export { visibleProjectsOf } from '../modules/auth/auth-cache.ts';
 export { projectFor, readableProjectByKey } from './projects.ts';

@@ -35,8 +35,19 @@ export interface ProjectRef {
   role: 'admin' | 'member' | 'viewer';
 }
 
-export function findVisibleProjectRef(db: Executor, principal: Principal, by: { id: number } | { key: string }): Promise<ProjectRef | undefined> {
-  const query = visibleProjects(db, principal).select(['p.id', 'p.key', 'p.name', 'p.organization_id', 'p.workflow_id', 'pm.role']);
+export function findVisibleProjectRef(
+  db: Executor,
+  principal: Principal,
+  by: { id: number } | { key: string },
+): Promise<ProjectRef | undefined> {
+  const query = visibleProjects(db, principal).select([
+    'p.id',
+    'p.key',
+    'p.name',
+    'p.organization_id',
+    'p.workflow_id',
+    'pm.role',
+  ]);
   return ('id' in by ? query.where('p.id', '=', by.id) : query.where('p.key', '=', by.key)).executeTakeFirst();
 }
 
@@ -47,7 +58,9 @@ export interface VisibleProjects {
 }
 
 export async function loadVisibleProjects(db: Executor, principal: Principal): Promise<VisibleProjects> {
-  const rows = await visibleProjects(db, principal).select(['p.id', 'p.key', 'p.name', 'p.organization_id', 'p.workflow_id', 'pm.role']).execute();
+  const rows = await visibleProjects(db, principal)
+    .select(['p.id', 'p.key', 'p.name', 'p.organization_id', 'p.workflow_id', 'pm.role'])
+    .execute();
   return { byKey: new Map(rows.map((r) => [r.key, r])), byId: new Map(rows.map((r) => [r.id, r])) };
 }
 
@@ -61,7 +74,12 @@ export function projectIdsOfAccount(db: Executor, userId: number) {
 
 /** Whether the account is a member of the project (whatever its role). */
 export async function isMemberOf(db: Executor, userId: number, projectId: number): Promise<boolean> {
-  const row = await db.selectFrom('project_memberships').select('id').where('user_id', '=', userId).where('project_id', '=', projectId).executeTakeFirst();
+  const row = await db
+    .selectFrom('project_memberships')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -79,7 +97,9 @@ export function visibleEndpoints(db: Executor, principal: Principal) {
     .where((eb) => {
       const ofVisibleProject = eb('e.project_id', 'in', visibleProjectIds(db, principal));
       if (principal.projectRestriction !== null) return ofVisibleProject;
-      const related = isWorkspaceAdmin(principal) ? [] : [eb.or([eb('e.created_by', '=', principal.userId), eb('e.governed_by', '=', principal.userId)])];
+      const related = isWorkspaceAdmin(principal)
+        ? []
+        : [eb.or([eb('e.created_by', '=', principal.userId), eb('e.governed_by', '=', principal.userId)])];
       const hidesADeliveredProject = eb.exists(
         eb
           .selectFrom('project_memberships as gm')
@@ -87,7 +107,10 @@ export function visibleEndpoints(db: Executor, principal: Principal) {
           .whereRef('gm.user_id', '=', 'e.governed_by')
           .where('gm.project_id', 'not in', visibleProjectIds(db, principal)),
       );
-      return eb.or([ofVisibleProject, eb.and([eb('e.project_id', 'is', null), ...related, eb.not(hidesADeliveredProject)])]);
+      return eb.or([
+        ofVisibleProject,
+        eb.and([eb('e.project_id', 'is', null), ...related, eb.not(hidesADeliveredProject)]),
+      ]);
     });
 }
 
@@ -103,7 +126,9 @@ export function visibleDeliveries(db: Executor, principal: Principal) {
           .selectFrom('event_outbox as o')
           .select('o.id')
           .whereRef('o.id', '=', 'd.outbox_id')
-          .where((o) => o.or([o('o.project_id', 'is', null), o('o.project_id', 'in', visibleProjectIds(db, principal))])),
+          .where((o) =>
+            o.or([o('o.project_id', 'is', null), o('o.project_id', 'in', visibleProjectIds(db, principal))]),
+          ),
       ),
     );
 }
@@ -118,7 +143,10 @@ export function visibleCustomFieldIds(db: Executor, principal: Principal) {
     .select('vf.id')
     .where('vf.organization_id', '=', principal.organizationId)
     .where((eb) => {
-      const applies = eb.selectFrom('custom_field_projects as vfp').select('vfp.project_id').whereRef('vfp.field_id', '=', 'vf.id');
+      const applies = eb
+        .selectFrom('custom_field_projects as vfp')
+        .select('vfp.project_id')
+        .whereRef('vfp.field_id', '=', 'vf.id');
       return eb.or([
         eb('vf.all_projects', '=', 1),
         eb.not(eb.exists(applies)),

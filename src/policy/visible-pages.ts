@@ -14,5 +14,6 @@ export function visiblePages<F, DB, TB extends keyof DB, O extends { id: number 
   options: PaginateOptions,
   present: (row: O) => J,
 ) {
-  return (ctx: { db: Executor }, principal: Principal, filters: F, page: PageRequest) => presentPage(selectVisible(ctx.db, principal, filters), page, options, present);
+  return (ctx: { db: Executor }, principal: Principal, filters: F, page: PageRequest) =>
+    presentPage(selectVisible(ctx.db, principal, filters), page, options, present);
 }

@@ -12,10 +12,16 @@ import { isMemberOf } from './visibility.repository.ts';
  * project it delivers). Changing, testing and replaying a project-bound endpoint needs admin
  * rights on its project; an endpoint spanning projects is managed by whoever sees it.
  */
-export async function endpointFor(db: Executor, principal: Principal, id: number, action: 'read' | 'manage'): Promise<EndpointRow> {
+export async function endpointFor(
+  db: Executor,
+  principal: Principal,
+  id: number,
+  action: 'read' | 'manage',
+): Promise<EndpointRow> {
   const endpoint = await foundOr404(findVisibleEndpoint(db, principal, id), 'Webhook endpoint');
   if (action === 'manage') {
-    if (endpoint.project_id !== null) await projectFor(db, principal, { id: endpoint.project_id }, 'project.administer', 'webhook endpoints');
+    if (endpoint.project_id !== null)
+      await projectFor(db, principal, { id: endpoint.project_id }, 'project.administer', 'webhook endpoints');
     recordGrant(principal, { action: 'endpoint.manage', endpoint: id });
   }
   return endpoint;
@@ -38,9 +44,15 @@ export function authorizeSpanning(principal: Principal): void {
  * A replay sends an event again to the endpoint's current URL, chosen by its governing
  * account: only while that account still sees the event's project.
  */
-export async function authorizeReplayTarget(db: Executor, endpoint: EndpointRow, eventProjectId: number | null): Promise<void> {
+export async function authorizeReplayTarget(
+  db: Executor,
+  endpoint: EndpointRow,
+  eventProjectId: number | null,
+): Promise<void> {
   if (eventProjectId === null) return;
   if (!(await isMemberOf(db, endpoint.governed_by, eventProjectId))) {
-    throw forbidden("The account that set this endpoint's URL or events can no longer see the event's project; set them again before replaying.");
+    throw forbidden(
+      "The account that set this endpoint's URL or events can no longer see the event's project; set them again before replaying.",
+    );
   }
 }

@@ -65,9 +65,18 @@ export class ConnectionPools {
     const current = this.pools.get(origin);
     if (current && current.addresses === addresses && current.secureContext === secureContext) return current.agent;
     if (current) retire(current.agent);
-    const options = { keepAlive: true, noDelay: true, timeout: IDLE_MS, scheduling: 'lifo' as const, lookup: pinnedLookup(target.addresses) };
+    const options = {
+      keepAlive: true,
+      noDelay: true,
+      timeout: IDLE_MS,
+      scheduling: 'lifo' as const,
+      lookup: pinnedLookup(target.addresses),
+    };
     // tls.connect takes `secureContext`; @types/node does not list it on https.AgentOptions.
-    const agent = target.url.protocol === 'http:' ? new http.Agent(options) : new https.Agent({ ...options, secureContext } as https.AgentOptions);
+    const agent =
+      target.url.protocol === 'http:'
+        ? new http.Agent(options)
+        : new https.Agent({ ...options, secureContext } as https.AgentOptions);
     this.pools.set(origin, { addresses, secureContext, agent });
     return agent;
   }

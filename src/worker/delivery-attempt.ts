@@ -64,10 +64,19 @@ export async function attemptDelivery(ctx: AppContext, claim: ClaimedAttempt): P
   try {
     secret = await signingSecret(ctx, claim.secretCiphertext);
   } catch {
-    return outcome(null, 'the signing secret cannot be decrypted: WEBHOOK_SECRET_KEY differs from the key it was stored with', null);
+    return outcome(
+      null,
+      'the signing secret cannot be decrypted: WEBHOOK_SECRET_KEY differs from the key it was stored with',
+      null,
+    );
   }
   try {
-    const target = await checkTarget(claim.url, { allowPrivate: ctx.config.webhooks.allowPrivateTargets, allowedPorts: ctx.config.webhooks.allowedPorts, resolve: io.resolve, signal });
+    const target = await checkTarget(claim.url, {
+      allowPrivate: ctx.config.webhooks.allowPrivateTargets,
+      allowedPorts: ctx.config.webhooks.allowedPorts,
+      resolve: io.resolve,
+      signal,
+    });
     const body = Buffer.from(claim.envelope, 'utf8');
     const secureContext = target.url.protocol === 'https:' ? pools.secureContextFor(io.ca) : undefined;
     const result = await postWebhook(target, body, signedHeaders(ctx, claim, secret, body), {
@@ -80,7 +89,8 @@ export async function attemptDelivery(ctx: AppContext, claim: ClaimedAttempt): P
     return outcome(result.status, error, result.body);
   } catch (error) {
     if (signal.aborted) return outcome(null, `timeout: no answer within ${timeoutMs} ms`, null);
-    if (error instanceof UnsafeTargetError) return outcome(null, `refused before connecting: the URL ${error.message}`, null);
+    if (error instanceof UnsafeTargetError)
+      return outcome(null, `refused before connecting: the URL ${error.message}`, null);
     return outcome(null, String(error), null);
   }
 }

@@ -10,7 +10,8 @@ import type { AppContext } from '../context.ts';
 import { inTransaction } from '../db/unit-of-work.ts';
 import * as queue from '../modules/webhooks/delivery-queue.repository.ts';
 
-export const LOST_ATTEMPT_ERROR = 'lost: the worker stopped before recording an outcome; the attempt was re-run after its lease expired';
+export const LOST_ATTEMPT_ERROR =
+  'lost: the worker stopped before recording an outcome; the attempt was re-run after its lease expired';
 
 export interface ClaimedAttempt {
   deliveryId: number;
@@ -27,16 +28,35 @@ export interface ClaimedAttempt {
 }
 
 /** Claims up to `limit` due deliveries, oldest first, leaving out those of `skipEndpoints`. */
-export async function claimDueDeliveries(ctx: AppContext, limit: number, skipEndpoints: number[] = []): Promise<ClaimedAttempt[]> {
+export async function claimDueDeliveries(
+  ctx: AppContext,
+  limit: number,
+  skipEndpoints: number[] = [],
+): Promise<ClaimedAttempt[]> {
   return inTransaction(ctx, async (tx) => {
     const now = tx.clock.nowIso();
     const leaseToken = randomUUID();
     const lockedUntil = isoFromMs(tx.clock.nowMs() + tx.config.webhooks.leaseMs);
-    const claimed = await queue.leaseDueDeliveries(tx.db, tx.dialect, { now, lockedUntil, leaseToken, limit, skipEndpoints });
+    const claimed = await queue.leaseDueDeliveries(tx.db, tx.dialect, {
+      now,
+      lockedUntil,
+      leaseToken,
+      limit,
+      skipEndpoints,
+    });
     if (claimed.length === 0) return [];
 
-    await queue.markUnfinishedAttemptsLost(tx.db, claimed.map((c) => c.id), now, LOST_ATTEMPT_ERROR);
-    const attempts = await queue.insertAttempts(tx.db, claimed.map((c) => ({ deliveryId: c.id, number: c.attempts + 1 })), now);
+    await queue.markUnfinishedAttemptsLost(
+      tx.db,
+      claimed.map((c) => c.id),
+      now,
+      LOST_ATTEMPT_ERROR,
+    );
+    const attempts = await queue.insertAttempts(
+      tx.db,
+      claimed.map((c) => ({ deliveryId: c.id, number: c.attempts + 1 })),
+      now,
+    );
     const endpoints = await queue.endpointTargets(tx.db, [...new Set(claimed.map((c) => c.endpoint_id))]);
     const envelopes = await queue.outboxEnvelopes(tx.db, [...new Set(claimed.map((c) => c.outbox_id))]);
 

@@ -26,12 +26,21 @@ export const RECORD_BATCH = 500;
 type DeliveryStatus = 'delivered' | 'pending' | 'failed';
 
 /** Writes the outcome if the lease is still ours; abandons, resets or disables as the delivery policy says. */
-export async function recordOutcome(ctx: AppContext, log: FastifyBaseLogger, claim: ClaimedAttempt, result: AttemptOutcome): Promise<void> {
+export async function recordOutcome(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  claim: ClaimedAttempt,
+  result: AttemptOutcome,
+): Promise<void> {
   await recordOutcomes(ctx, log, [{ claim, result }]);
 }
 
 /** Writes several outcomes in one transaction, in order, each exactly as `recordOutcome` would. */
-export async function recordOutcomes(ctx: AppContext, log: FastifyBaseLogger, finished: FinishedAttempt[]): Promise<void> {
+export async function recordOutcomes(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  finished: FinishedAttempt[],
+): Promise<void> {
   await inTransaction(ctx, async (tx) => {
     const now = tx.clock.nowIso();
     const written = await writeDeliveries(tx.db, finished, tx.clock.nowMs(), now);
@@ -42,7 +51,10 @@ export async function recordOutcomes(ctx: AppContext, log: FastifyBaseLogger, fi
       const status = written[i];
       if (status === null) {
         // Another worker took the delivery over after our lease expired and marked this attempt lost.
-        log.warn({ delivery_id: claim.deliveryId, attempt: claim.attemptNumber }, 'delivery lease lost before the outcome was recorded');
+        log.warn(
+          { delivery_id: claim.deliveryId, attempt: claim.attemptNumber },
+          'delivery lease lost before the outcome was recorded',
+        );
         continue;
       }
       await queue.finishAttempt(tx.db, claim.attemptId, result, now);
@@ -61,7 +73,12 @@ export async function recordOutcomes(ctx: AppContext, log: FastifyBaseLogger, fi
 }
 
 /** Writes the delivery rows whose lease is still ours: the status written for each, null where the lease was lost. */
-async function writeDeliveries(db: Executor, finished: FinishedAttempt[], nowMs: number, now: string): Promise<Array<DeliveryStatus | null>> {
+async function writeDeliveries(
+  db: Executor,
+  finished: FinishedAttempt[],
+  nowMs: number,
+  now: string,
+): Promise<Array<DeliveryStatus | null>> {
   const written: Array<DeliveryStatus | null> = finished.map(() => null);
   // Successes alike (same lease, attempt number and status code) share one UPDATE.
   const alike = new Map<string, number[]>();
@@ -89,7 +106,13 @@ async function writeDeliveries(db: Executor, finished: FinishedAttempt[], nowMs:
     for (let from = 0; from < indexes.length; from += RECORD_BATCH) {
       const part = indexes.slice(from, from + RECORD_BATCH);
       const ids = part.map((i) => finished[i]!.claim.deliveryId);
-      const updated = new Set(await queue.markLeasedDelivered(db, { ids, leaseToken: claim.leaseToken, attempts: claim.attemptNumber, responseStatus: result.status }, now));
+      const updated = new Set(
+        await queue.markLeasedDelivered(
+          db,
+          { ids, leaseToken: claim.leaseToken, attempts: claim.attemptNumber, responseStatus: result.status },
+          now,
+        ),
+      );
       for (const i of part) if (updated.has(finished[i]!.claim.deliveryId)) written[i] = 'delivered';
     }
   }
@@ -97,7 +120,12 @@ async function writeDeliveries(db: Executor, finished: FinishedAttempt[], nowMs:
 }
 
 /** Counts an abandoned delivery against its endpoint; disables the endpoint at the limit. */
-async function countAbandoned(db: Executor, endpointId: number, now: string, lastError: string | null): Promise<DisabledNotice | null> {
+async function countAbandoned(
+  db: Executor,
+  endpointId: number,
+  now: string,
+  lastError: string | null,
+): Promise<DisabledNotice | null> {
   const counter = await queue.countAbandonedDelivery(db, endpointId);
   if (!counter || counter.enabled !== 1 || counter.consecutive_failures < DISABLE_AFTER_ABANDONED) return null;
   return disableForFailures(db, endpointId, now, lastError);

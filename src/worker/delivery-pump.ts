@@ -52,11 +52,16 @@ export class DeliveryPump {
   async pass(): Promise<number> {
     // Not claiming again at once when backlogged: each claim scans the busy endpoints' due rows
     // only to leave them out.
-    while (this.inFlight >= this.maxInFlight || (this.backlogged && this.inFlight > 0 && this.finishedSinceClaim < ENDPOINT_BACKLOG / 2)) {
+    while (
+      this.inFlight >= this.maxInFlight ||
+      (this.backlogged && this.inFlight > 0 && this.finishedSinceClaim < ENDPOINT_BACKLOG / 2)
+    ) {
       await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
     }
     this.finishedSinceClaim = 0;
-    const busy = [...this.endpoints].filter(([, e]) => e.running + e.waiting.length >= ENDPOINT_BACKLOG).map(([id]) => id);
+    const busy = [...this.endpoints]
+      .filter(([, e]) => e.running + e.waiting.length >= ENDPOINT_BACKLOG)
+      .map(([id]) => id);
     const claims = await claimDueDeliveries(this.ctx, this.batch, busy);
     for (const claim of claims) this.start(claim);
     this.backlogged = claims.length < this.batch && busy.length > 0;
@@ -83,7 +88,12 @@ export class DeliveryPump {
     endpoint.running += 1;
     for (let claim: ClaimedAttempt | undefined = first; claim; claim = endpoint.waiting.shift()) {
       // attemptDelivery turns every failure into an outcome; this keeps the pump's count right regardless.
-      const result = await attemptDelivery(this.ctx, claim).catch((error: unknown) => ({ status: null, error: String(error), body: null, durationMs: 0 }));
+      const result = await attemptDelivery(this.ctx, claim).catch((error: unknown) => ({
+        status: null,
+        error: String(error),
+        body: null,
+        durationMs: 0,
+      }));
       void this.record({ claim, result });
     }
     endpoint.running -= 1;

@@ -8,7 +8,12 @@ import type { Dialect, Executor } from '../db/database.ts';
  * SQLite: the write lock is taken first, so a second process waits instead of reading stale rows).
  */
 export function takeUnfannedEvents(db: Executor, dialect: Dialect, now: string, limit: number) {
-  let pending = db.selectFrom('event_outbox').select('id').where('fanned_out_at', 'is', null).orderBy('id').limit(limit);
+  let pending = db
+    .selectFrom('event_outbox')
+    .select('id')
+    .where('fanned_out_at', 'is', null)
+    .orderBy('id')
+    .limit(limit);
   if (dialect === 'postgres') pending = pending.forUpdate().skipLocked();
   return db
     .updateTable('event_outbox')
@@ -32,5 +37,10 @@ export function enabledEndpointsOf(db: Executor, organizationIds: number[]) {
 
 /** Which of these accounts are members of which of these projects. */
 export function membershipsAmong(db: Executor, userIds: number[], projectIds: number[]) {
-  return db.selectFrom('project_memberships').select(['user_id', 'project_id']).where('user_id', 'in', userIds).where('project_id', 'in', projectIds).execute();
+  return db
+    .selectFrom('project_memberships')
+    .select(['user_id', 'project_id'])
+    .where('user_id', 'in', userIds)
+    .where('project_id', 'in', projectIds)
+    .execute();
 }

@@ -22,15 +22,21 @@ export async function fanOut(ctx: AppContext, limit = 200): Promise<number> {
     if (events.length === 0) return 0;
     events.sort((a, b) => a.id - b.id);
 
-    const endpoints = (await repo.enabledEndpointsOf(tx.db, [...new Set(events.map((e) => e.organization_id))])).map((e) => ({
-      ...e,
-      events: new Set(JSON.parse(e.events) as string[]),
-    }));
+    const endpoints = (await repo.enabledEndpointsOf(tx.db, [...new Set(events.map((e) => e.organization_id))])).map(
+      (e) => ({
+        ...e,
+        events: new Set(JSON.parse(e.events) as string[]),
+      }),
+    );
     if (endpoints.length === 0) return events.length;
 
     const projectIds = [...new Set(events.flatMap((e) => (e.project_id === null ? [] : [e.project_id])))];
     const governorIds = [...new Set(endpoints.map((e) => e.governed_by))];
-    const sees = new Set(projectIds.length === 0 ? [] : (await repo.membershipsAmong(tx.db, governorIds, projectIds)).map((m) => `${m.user_id}:${m.project_id}`));
+    const sees = new Set(
+      projectIds.length === 0
+        ? []
+        : (await repo.membershipsAmong(tx.db, governorIds, projectIds)).map((m) => `${m.user_id}:${m.project_id}`),
+    );
 
     const deliveries: NewDelivery[] = [];
     for (const event of events) {
@@ -39,7 +45,8 @@ export async function fanOut(ctx: AppContext, limit = 200): Promise<number> {
         const covered =
           event.project_id === null
             ? endpoint.project_id === null
-            : (endpoint.project_id === null || endpoint.project_id === event.project_id) && sees.has(`${endpoint.governed_by}:${event.project_id}`);
+            : (endpoint.project_id === null || endpoint.project_id === event.project_id) &&
+              sees.has(`${endpoint.governed_by}:${event.project_id}`);
         if (!covered) continue;
         deliveries.push({
           endpoint_id: endpoint.id,

@@ -33,7 +33,12 @@ function describe(error: unknown, options: PostOptions): string {
   return e.code ? `${e.code}: ${e.message ?? ''}`.trim() : (e.message ?? String(error));
 }
 
-export async function postWebhook(target: CheckedTarget, body: Buffer, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
+export async function postWebhook(
+  target: CheckedTarget,
+  body: Buffer,
+  headers: Record<string, string>,
+  options: PostOptions,
+): Promise<PostResult> {
   for (;;) {
     const { result, staleSocket } = await postOnce(target, body, headers, options);
     // A kept-alive socket the receiver closed while it sat idle fails before any answer; the
@@ -62,7 +67,8 @@ function postOnce(
       request.destroy();
     };
     // PostgreSQL text cannot hold NUL, and a receiver may answer with anything.
-    const answered = () => finish({ status, body: Buffer.concat(chunks).toString('utf8').replaceAll('\0', '\uFFFD'), error: null });
+    const answered = () =>
+      finish({ status, body: Buffer.concat(chunks).toString('utf8').replaceAll('\0', '\uFFFD'), error: null });
 
     const requestOptions: https.RequestOptions = {
       method: 'POST',
@@ -70,12 +76,19 @@ function postOnce(
       agent: options.agent,
       signal: options.signal,
     };
-    const request = target.url.protocol === 'http:' ? http.request(target.url, requestOptions) : https.request(target.url, requestOptions);
+    const request =
+      target.url.protocol === 'http:'
+        ? http.request(target.url, requestOptions)
+        : https.request(target.url, requestOptions);
 
     request.on('socket', (socket) => {
       // The pool guarantees this; checked again because reuse must never outlive the check.
       if (request.reusedSocket && !checked.has(socket.remoteAddress ?? '')) {
-        request.destroy(new Error(`refused to reuse a connection to ${socket.remoteAddress}: not an address checked for this attempt`));
+        request.destroy(
+          new Error(
+            `refused to reuse a connection to ${socket.remoteAddress}: not an address checked for this attempt`,
+          ),
+        );
       }
     });
     request.on('response', (response) => {
@@ -96,7 +109,11 @@ function postOnce(
     });
     request.on('error', (error) => {
       if (status !== null) answered();
-      else finish({ status: null, body: null, error: describe(error, options) }, request.reusedSocket && isResetBeforeAnswer(error));
+      else
+        finish(
+          { status: null, body: null, error: describe(error, options) },
+          request.reusedSocket && isResetBeforeAnswer(error),
+        );
     });
     request.end(body);
   });

@@ -76,8 +76,16 @@ export const WORKER_JOBS: WorkerJob[] = [
       };
     },
   },
-  { name: 'due-soon', intervalMs: 60_000, start: stateless(async (ctx) => (await emitDueSoon(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH) },
-  { name: 'escalate-stuck-tasks', intervalMs: 60_000, start: stateless(async (ctx) => (await escalateStuckTasks(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH) },
+  {
+    name: 'due-soon',
+    intervalMs: 60_000,
+    start: stateless(async (ctx) => (await emitDueSoon(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH),
+  },
+  {
+    name: 'escalate-stuck-tasks',
+    intervalMs: 60_000,
+    start: stateless(async (ctx) => (await escalateStuckTasks(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH),
+  },
   sweep('purge-old-deliveries', 3_600_000, purgeOldDeliveries),
   sweep('purge-idempotency-keys', 60_000, purgeExpiredIdempotencyKeys),
   sweep('purge-ended-sessions', 3_600_000, purgeEndedSessionsAndLinks),
@@ -91,7 +99,9 @@ export interface RunningWorker {
 /** Warnings about webhook settings that are fine for development but not for production. */
 export function warnAboutWebhookConfig(ctx: AppContext, log: FastifyBaseLogger): void {
   if (ctx.config.webhooks.allowPrivateTargets) {
-    log.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhook URLs may use plain http and loopback or private addresses. Development and tests only.');
+    log.warn(
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhook URLs may use plain http and loopback or private addresses. Development and tests only.',
+    );
   }
   if (!ctx.config.webhooks.secretKey) {
     log.warn(
@@ -104,7 +114,9 @@ export function warnAboutWebhookConfig(ctx: AppContext, log: FastifyBaseLogger):
 export function startWorker(ctx: AppContext, log: FastifyBaseLogger, jobs: WorkerJob[] = WORKER_JOBS): RunningWorker {
   const stopping = new AbortController();
   // Ends a job's pause early; a wake during a pass makes the next pass start at once.
-  const wakers = new Map<string, { woken: boolean; wake: (() => void) | null }>(jobs.map((job) => [job.name, { woken: false, wake: null }]));
+  const wakers = new Map<string, { woken: boolean; wake: (() => void) | null }>(
+    jobs.map((job) => [job.name, { woken: false, wake: null }]),
+  );
   const wake = (name: string) => {
     const waker = wakers.get(name);
     if (!waker) return;

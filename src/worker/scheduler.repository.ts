@@ -18,7 +18,17 @@ export function tasksDueSoon(db: Executor, range: { today: string; horizon: stri
     .where('t.due_date', '>=', range.today)
     .where('t.due_date', '<', range.horizon)
     .where('s.category', '!=', 'done')
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('task_due_notices as n').select('n.id').whereRef('n.task_id', '=', 't.id').whereRef('n.due_date', '=', 't.due_date'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('task_due_notices as n')
+            .select('n.id')
+            .whereRef('n.task_id', '=', 't.id')
+            .whereRef('n.due_date', '=', 't.due_date'),
+        ),
+      ),
+    )
     .orderBy('t.id')
     .limit(limit)
     .execute();
@@ -29,7 +39,17 @@ export function stuckTasks(db: Executor, threshold: string, limit: number) {
   return selectTasks(db)
     .where('s.category', '=', 'in_progress')
     .where('t.updated_at', '<=', threshold)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('task_escalations as x').select('x.id').whereRef('x.task_id', '=', 't.id').whereRef('x.stuck_since', '=', 't.updated_at'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('task_escalations as x')
+            .select('x.id')
+            .whereRef('x.task_id', '=', 't.id')
+            .whereRef('x.stuck_since', '=', 't.updated_at'),
+        ),
+      ),
+    )
     .orderBy('t.id')
     .limit(limit)
     .execute();
@@ -37,12 +57,24 @@ export function stuckTasks(db: Executor, threshold: string, limit: number) {
 
 /** Records the due-soon notice of a task's due date; false when one exists already (another worker sent it). */
 export function claimDueNotice(db: Executor, taskId: number, dueDate: string, now: string): Promise<boolean> {
-  return insertedOnce(db.insertInto('task_due_notices').values({ task_id: taskId, due_date: dueDate, created_at: now }).onConflict((oc) => oc.columns(['task_id', 'due_date']).doNothing()).returning('id'));
+  return insertedOnce(
+    db
+      .insertInto('task_due_notices')
+      .values({ task_id: taskId, due_date: dueDate, created_at: now })
+      .onConflict((oc) => oc.columns(['task_id', 'due_date']).doNothing())
+      .returning('id'),
+  );
 }
 
 /** Records the escalation of a stuck episode; false when one exists already. */
 export function claimEscalation(db: Executor, taskId: number, stuckSince: string, now: string): Promise<boolean> {
-  return insertedOnce(db.insertInto('task_escalations').values({ task_id: taskId, stuck_since: stuckSince, created_at: now }).onConflict((oc) => oc.columns(['task_id', 'stuck_since']).doNothing()).returning('id'));
+  return insertedOnce(
+    db
+      .insertInto('task_escalations')
+      .values({ task_id: taskId, stuck_since: stuckSince, created_at: now })
+      .onConflict((oc) => oc.columns(['task_id', 'stuck_since']).doNothing())
+      .returning('id'),
+  );
 }
 
 /** True when this call inserted the row (its insert does nothing when the row exists), so exactly one worker acts on it. */

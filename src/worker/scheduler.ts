@@ -26,11 +26,23 @@ const DAY_MS = 86_400_000;
 export const SCHEDULER_ACTOR = { id: 0, email: '', name: 'Scheduler' } as const;
 
 function schedulerOrigin(organization: ActionOrigin['organization']): ActionOrigin {
-  return { organization, actor: { ...SCHEDULER_ACTOR }, source: 'scheduler', correlationId: `sched_${randomUUID().replaceAll('-', '')}` };
+  return {
+    organization,
+    actor: { ...SCHEDULER_ACTOR },
+    source: 'scheduler',
+    correlationId: `sched_${randomUUID().replaceAll('-', '')}`,
+  };
 }
 
 function taskSummary(task: repo.ScheduledTaskRow) {
-  return { key: task.key, title: task.title, project: task.project_key, status: task.status, assignee: task.assignee_id, due_date: task.due_date };
+  return {
+    key: task.key,
+    title: task.title,
+    project: task.project_key,
+    status: task.status,
+    assignee: task.assignee_id,
+    due_date: task.due_date,
+  };
 }
 
 /** In one transaction: claims the notice (false if another worker has it), writes the activity row and the event. */
@@ -38,12 +50,28 @@ async function emit(
   ctx: AppContext,
   task: repo.ScheduledTaskRow,
   claim: (db: Executor, now: string) => Promise<boolean>,
-  event: { type: 'task.due_soon' | 'task.escalated'; action: string; field: string; value: unknown; data: Record<string, unknown> },
+  event: {
+    type: 'task.due_soon' | 'task.escalated';
+    action: string;
+    field: string;
+    value: unknown;
+    data: Record<string, unknown>;
+  },
 ): Promise<boolean> {
   return inTransaction(ctx, async (tx) => {
     const now = tx.clock.nowIso();
     if (!(await claim(tx.db, now))) return false;
-    await recordActivities(tx.db, [{ task_id: task.id, actor_id: null, action: event.action, field: event.field, from_value: null, to_value: JSON.stringify(event.value), created_at: now }]);
+    await recordActivities(tx.db, [
+      {
+        task_id: task.id,
+        actor_id: null,
+        action: event.action,
+        field: event.field,
+        from_value: null,
+        to_value: JSON.stringify(event.value),
+        created_at: now,
+      },
+    ]);
     await recordEvent(tx.db, {
       type: event.type,
       origin: schedulerOrigin({ id: task.organization_id, slug: task.organization_slug, name: task.organization_name }),

@@ -22,7 +22,11 @@ describe('attachments: deletion, file cleanup, orphan sweep and Idempotency-Key 
     uploader = await h.actor({ org: owner.org, role: 'member' });
     teammate = await h.actor({ org: owner.org, role: 'member' });
     await h.project(owner, 'LIFE');
-    for (const [actor, role] of [[projectAdmin, 'admin'], [uploader, 'member'], [teammate, 'member']] as const) {
+    for (const [actor, role] of [
+      [projectAdmin, 'admin'],
+      [uploader, 'member'],
+      [teammate, 'member'],
+    ] as const) {
       await h.addMember('LIFE', actor.accountId, role);
     }
   });
@@ -30,9 +34,21 @@ describe('attachments: deletion, file cleanup, orphan sweep and Idempotency-Key 
 
   const dir = () => h.ctx.config.attachments.dir;
   const fileExists = (name: string) => fs.existsSync(path.join(dir(), name));
-  const upload = (key: string, data: string, token = uploader.token, headers: Record<string, string> = {}, filename = 'f.txt') => {
-    const { body, headers: multipartHeaders } = multipartBody([{ name: 'file', filename, contentType: 'text/plain', data }]);
-    return h.request('POST', `/api/v1/tasks/${key}/attachments/`, { token, body, headers: { ...multipartHeaders, ...headers } });
+  const upload = (
+    key: string,
+    data: string,
+    token = uploader.token,
+    headers: Record<string, string> = {},
+    filename = 'f.txt',
+  ) => {
+    const { body, headers: multipartHeaders } = multipartBody([
+      { name: 'file', filename, contentType: 'text/plain', data },
+    ]);
+    return h.request('POST', `/api/v1/tasks/${key}/attachments/`, {
+      token,
+      body,
+      headers: { ...multipartHeaders, ...headers },
+    });
   };
   const storageName = async (id: number) => (await attachmentRows(h)).find((row) => row.id === id)!.storage_name;
   const storedFiles = () => fs.readdirSync(dir()).sort();
@@ -45,11 +61,15 @@ describe('attachments: deletion, file cleanup, orphan sweep and Idempotency-Key 
     const del = await h.request('DELETE', `/api/v1/attachments/${res.body.data.id}/`, { token: uploader.token });
     expect(del.status).toBe(204);
     expect(fileExists(name)).toBe(false);
-    expect((await h.request('GET', `/api/v1/attachments/${res.body.data.id}/`, { token: uploader.token })).status).toBe(404);
-    expect((await h.request('DELETE', `/api/v1/attachments/${res.body.data.id}/`, { token: uploader.token })).status).toBe(404);
+    expect((await h.request('GET', `/api/v1/attachments/${res.body.data.id}/`, { token: uploader.token })).status).toBe(
+      404,
+    );
+    expect(
+      (await h.request('DELETE', `/api/v1/attachments/${res.body.data.id}/`, { token: uploader.token })).status,
+    ).toBe(404);
   });
 
-  it('another member may not delete someone else\'s attachment (403); a project admin may', async () => {
+  it("another member may not delete someone else's attachment (403); a project admin may", async () => {
     const task = await createTask(h, owner, 'LIFE');
     const res = await upload(task.key, 'keep');
     const name = await storageName(res.body.data.id);
@@ -57,12 +77,14 @@ describe('attachments: deletion, file cleanup, orphan sweep and Idempotency-Key 
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('FORBIDDEN');
     expect(fileExists(name)).toBe(true);
-    const allowed = await h.request('DELETE', `/api/v1/attachments/${res.body.data.id}/`, { token: projectAdmin.token });
+    const allowed = await h.request('DELETE', `/api/v1/attachments/${res.body.data.id}/`, {
+      token: projectAdmin.token,
+    });
     expect(allowed.status).toBe(204);
     expect(fileExists(name)).toBe(false);
   });
 
-  it('deleting a task removes its attachments\' files; other tasks\' files stay', async () => {
+  it("deleting a task removes its attachments' files; other tasks' files stay", async () => {
     const doomed = await createTask(h, owner, 'LIFE');
     const kept = await createTask(h, owner, 'LIFE');
     const a = await storageName((await upload(doomed.key, 'a')).body.data.id);
@@ -115,7 +137,10 @@ describe('attachments: deletion, file cleanup, orphan sweep and Idempotency-Key 
   });
 
   it('the sweep is a no-op when the storage directory does not exist yet', async () => {
-    const ctx = { ...h.ctx, config: { ...h.ctx.config, attachments: { ...h.ctx.config.attachments, dir: path.join(dir(), 'missing') } } };
+    const ctx = {
+      ...h.ctx,
+      config: { ...h.ctx.config, attachments: { ...h.ctx.config.attachments, dir: path.join(dir(), 'missing') } },
+    };
     expect(await sweepOrphanedAttachmentFiles(ctx)).toBe(0);
   });
 
@@ -134,7 +159,10 @@ describe('attachments: deletion, file cleanup, orphan sweep and Idempotency-Key 
     const id = await taskId(h, task.key);
     expect((await attachmentRows(h)).filter((row) => row.task_id === id)).toHaveLength(1);
 
-    for (const [data, filename] of [['other bytes', 'f.txt'], ['same bytes', 'renamed.txt']]) {
+    for (const [data, filename] of [
+      ['other bytes', 'f.txt'],
+      ['same bytes', 'renamed.txt'],
+    ]) {
       const conflict = await upload(task.key, data!, uploader.token, key, filename);
       expect(conflict.status, `${data} as ${filename}`).toBe(409);
       expect(conflict.body.error.code).toBe('CONFLICT');
@@ -155,8 +183,14 @@ describe('attachments: deletion, file cleanup, orphan sweep and Idempotency-Key 
     expect(storedFiles()).toEqual(filesBefore);
 
     const key = { 'idempotency-key': `retry-after-fix-${task.key}` };
-    const { body, headers } = multipartBody([{ name: 'wrong', filename: 'f.txt', contentType: 'text/plain', data: 'x' }]);
-    const refused = await h.request('POST', `/api/v1/tasks/${task.key}/attachments/`, { token: uploader.token, body, headers: { ...headers, ...key } });
+    const { body, headers } = multipartBody([
+      { name: 'wrong', filename: 'f.txt', contentType: 'text/plain', data: 'x' },
+    ]);
+    const refused = await h.request('POST', `/api/v1/tasks/${task.key}/attachments/`, {
+      token: uploader.token,
+      body,
+      headers: { ...headers, ...key },
+    });
     expect(refused.status).toBe(400);
     const fixed = await upload(task.key, 'x', uploader.token, key);
     expect(fixed.status).toBe(201);

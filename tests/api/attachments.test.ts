@@ -35,11 +35,24 @@ describe('attachments: upload, download, listing and access', () => {
   const storedFiles = () => fs.readdirSync(dir()).sort();
   const upload = (key: string, parts: Part[], token = owner.token, headers: Record<string, string> = {}) => {
     const { body, headers: multipartHeaders } = multipartBody(parts);
-    return h.request('POST', `/api/v1/tasks/${key}/attachments/`, { token, body, headers: { ...multipartHeaders, ...headers } });
+    return h.request('POST', `/api/v1/tasks/${key}/attachments/`, {
+      token,
+      body,
+      headers: { ...multipartHeaders, ...headers },
+    });
   };
-  const file = (data: Buffer | string, filename = 'notes.bin', contentType = 'application/octet-stream'): Part => ({ name: 'file', filename, data, contentType });
+  const file = (data: Buffer | string, filename = 'notes.bin', contentType = 'application/octet-stream'): Part => ({
+    name: 'file',
+    filename,
+    data,
+    contentType,
+  });
   const download = (id: number, token = owner.token, headers: Record<string, string> = {}) =>
-    h.app.inject({ method: 'GET', url: `/api/v1/attachments/${id}/content/`, headers: { authorization: `Bearer ${token}`, ...headers } });
+    h.app.inject({
+      method: 'GET',
+      url: `/api/v1/attachments/${id}/content/`,
+      headers: { authorization: `Bearer ${token}`, ...headers },
+    });
 
   it('round trip: every byte value comes back exactly, with size, sha256 and the download headers', async () => {
     const bytes = allBytes();
@@ -115,7 +128,7 @@ describe('attachments: upload, download, listing and access', () => {
     expect(fs.existsSync(path.join(dir(), '..', 'passwd'))).toBe(false);
   });
 
-  it('a non-ASCII name is kept exactly and sent back with filename*=UTF-8\'\' (RFC 8187) and an ASCII fallback', async () => {
+  it("a non-ASCII name is kept exactly and sent back with filename*=UTF-8'' (RFC 8187) and an ASCII fallback", async () => {
     const res = await upload(task.key, [file('ü', 'Résumé (final) 100%.pdf', 'application/pdf')]);
     expect(res.body.data.filename).toBe('Résumé (final) 100%.pdf');
     const got = await download(res.body.data.id);
@@ -124,7 +137,7 @@ describe('attachments: upload, download, listing and access', () => {
     );
   });
 
-  it('content_type is the part\'s media type as sent (parameters dropped); a part without one is text/plain (RFC 7578)', async () => {
+  it("content_type is the part's media type as sent (parameters dropped); a part without one is text/plain (RFC 7578)", async () => {
     const withParams = await upload(task.key, [file('a', 'a.txt', 'Text/Markdown; charset=utf-8')]);
     expect(withParams.body.data.content_type).toBe('text/markdown');
     const none = await upload(task.key, [{ name: 'file', filename: 'b.txt', data: 'b' }]);
@@ -177,7 +190,10 @@ describe('attachments: upload, download, listing and access', () => {
   });
 
   it('a body that is not multipart/form-data is 415 UNSUPPORTED_MEDIA_TYPE', async () => {
-    const json = await h.request('POST', `/api/v1/tasks/${task.key}/attachments/`, { token: owner.token, body: { file: 'x' } });
+    const json = await h.request('POST', `/api/v1/tasks/${task.key}/attachments/`, {
+      token: owner.token,
+      body: { file: 'x' },
+    });
     expect(json.status).toBe(415);
     expect(json.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     const text = await h.request('POST', `/api/v1/tasks/${task.key}/attachments/`, {
@@ -202,7 +218,7 @@ describe('attachments: upload, download, listing and access', () => {
     expect(storedFiles()).toEqual(filesBefore);
   });
 
-  it('lists a task\'s attachments (oldest first, paginated, ordering by size), reads one, and other tasks keep theirs', async () => {
+  it("lists a task's attachments (oldest first, paginated, ordering by size), reads one, and other tasks keep theirs", async () => {
     const other = await createTask(h, owner, 'ATT', { title: 'Other' });
     const small = await upload(other.key, [file('12', 'small.txt')]);
     const large = await upload(other.key, [file('12345', 'large.txt')]);
@@ -210,7 +226,9 @@ describe('attachments: upload, download, listing and access', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.map((a: { id: number }) => a.id)).toEqual([small.body.data.id, large.body.data.id]);
     expect(res.body.pagination).toEqual({ count: 2, limit: 50, offset: 0 });
-    const bySize = await h.request('GET', `/api/v1/tasks/${other.key}/attachments/?ordering=-size&limit=1`, { token: member.token });
+    const bySize = await h.request('GET', `/api/v1/tasks/${other.key}/attachments/?ordering=-size&limit=1`, {
+      token: member.token,
+    });
     expect(bySize.body.data.map((a: { filename: string }) => a.filename)).toEqual(['large.txt']);
     const cursor = await h.request('GET', `/api/v1/tasks/${other.key}/attachments/?cursor=`, { token: member.token });
     expect(cursor.body.pagination).toMatchObject({ has_more: false });
@@ -218,7 +236,9 @@ describe('attachments: upload, download, listing and access', () => {
 
   it('project viewers read and download but cannot upload or delete (403); nothing of a refused upload is kept', async () => {
     const mine = await upload(task.key, [file('by owner')]);
-    expect((await h.request('GET', `/api/v1/tasks/${task.key}/attachments/`, { token: viewer.token })).status).toBe(200);
+    expect((await h.request('GET', `/api/v1/tasks/${task.key}/attachments/`, { token: viewer.token })).status).toBe(
+      200,
+    );
     expect((await download(mine.body.data.id, viewer.token)).statusCode).toBe(200);
 
     const filesBefore = storedFiles();

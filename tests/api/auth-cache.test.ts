@@ -29,23 +29,45 @@ describe('cached authentication and visibility never outlive a change of access'
   async function team(projectRole: 'member' | 'viewer' = 'member') {
     const key = `AC${++n}`;
     const project = await h.project(owner, key);
-    const task = await h.request('POST', `/api/v1/projects/${key}/tasks/`, { token: owner.token, body: { title: 'Cached?' } });
+    const task = await h.request('POST', `/api/v1/projects/${key}/tasks/`, {
+      token: owner.token,
+      body: { title: 'Cached?' },
+    });
     expect(task.status).toBe(201);
     const member = await h.actor({ org: owner.org, role: 'member' });
-    const membership = await h.request('POST', '/api/v1/memberships/', { token: owner.token, body: { project: project.id, user: member.accountId, role: projectRole } });
+    const membership = await h.request('POST', '/api/v1/memberships/', {
+      token: owner.token,
+      body: { project: project.id, user: member.accountId, role: projectRole },
+    });
     expect(membership.status).toBe(201);
-    return { key, projectId: project.id as number, taskKey: task.body.data.key as string, member, membershipId: membership.body.data.id as number };
+    return {
+      key,
+      projectId: project.id as number,
+      taskKey: task.body.data.key as string,
+      member,
+      membershipId: membership.body.data.id as number,
+    };
   }
 
   const read = async (token: string, taskKey: string, app?: FastifyInstance) => {
     const projectKey = taskKey.slice(0, taskKey.lastIndexOf('-'));
-    const inject = (url: string) => (app ?? h.app).inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
-    const [task, list] = [await inject(`/api/v1/tasks/${taskKey}/`), await inject(`/api/v1/projects/${projectKey}/tasks/`)];
-    return { task: task.statusCode, list: list.statusCode, listed: list.statusCode === 200 ? (JSON.parse(list.body).data as Array<{ key: string }>).map((t) => t.key) : null, error: task.statusCode === 200 ? null : (JSON.parse(task.body).error as { code: string; message: string }) };
+    const inject = (url: string) =>
+      (app ?? h.app).inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+    const [task, list] = [
+      await inject(`/api/v1/tasks/${taskKey}/`),
+      await inject(`/api/v1/projects/${projectKey}/tasks/`),
+    ];
+    return {
+      task: task.statusCode,
+      list: list.statusCode,
+      listed: list.statusCode === 200 ? (JSON.parse(list.body).data as Array<{ key: string }>).map((t) => t.key) : null,
+      error: task.statusCode === 200 ? null : (JSON.parse(task.body).error as { code: string; message: string }),
+    };
   };
 
   async function warm(token: string, taskKey: string, app?: FastifyInstance) {
-    for (let i = 0; i < 2; i++) expect(await read(token, taskKey, app)).toMatchObject({ task: 200, list: 200, listed: [taskKey] });
+    for (let i = 0; i < 2; i++)
+      expect(await read(token, taskKey, app)).toMatchObject({ task: 200, list: 200, listed: [taskKey] });
   }
 
   it('a revoked token is refused on the next request (401)', async () => {
@@ -72,7 +94,11 @@ describe('cached authentication and visibility never outlive a change of access'
   it('a token revoked by a direct database write (another tool) is refused too', async () => {
     const { taskKey, member } = await team();
     await warm(member.token, taskKey);
-    await h.ctx.db.updateTable('api_tokens').set({ revoked_at: h.ctx.clock.nowIso() }).where('id', '=', member.tokenId).execute();
+    await h.ctx.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: h.ctx.clock.nowIso() })
+      .where('id', '=', member.tokenId)
+      .execute();
     expect(await read(member.token, taskKey)).toMatchObject({ task: 401, list: 401 });
   });
 
@@ -91,7 +117,9 @@ describe('cached authentication and visibility never outlive a change of access'
   it('a removed membership hides the project on the next request (404, like a project that does not exist)', async () => {
     const { taskKey, member, membershipId } = await team();
     await warm(member.token, taskKey);
-    expect((await h.request('DELETE', `/api/v1/memberships/${membershipId}/`, { token: owner.token })).status).toBe(204);
+    expect((await h.request('DELETE', `/api/v1/memberships/${membershipId}/`, { token: owner.token })).status).toBe(
+      204,
+    );
     expect(await read(member.token, taskKey)).toMatchObject({ task: 404, list: 404 });
   });
 
@@ -99,7 +127,10 @@ describe('cached authentication and visibility never outlive a change of access'
     const { projectId, taskKey } = await team();
     const outsider = await h.actor({ org: owner.org, role: 'member' });
     for (let i = 0; i < 2; i++) expect(await read(outsider.token, taskKey)).toMatchObject({ task: 404, list: 404 });
-    const added = await h.request('POST', '/api/v1/memberships/', { token: owner.token, body: { project: projectId, user: outsider.accountId, role: 'viewer' } });
+    const added = await h.request('POST', '/api/v1/memberships/', {
+      token: owner.token,
+      body: { project: projectId, user: outsider.accountId, role: 'viewer' },
+    });
     expect(added.status).toBe(201);
     expect(await read(outsider.token, taskKey)).toMatchObject({ task: 200, list: 200, listed: [taskKey] });
   });
@@ -107,18 +138,34 @@ describe('cached authentication and visibility never outlive a change of access'
   it('a project role lowered to viewer stops writes at once; raised again, they resume', async () => {
     const { taskKey, member, membershipId } = await team();
     await warm(member.token, taskKey);
-    const put = () => h.request('PUT', `/api/v1/tasks/${taskKey}/`, { token: member.token, body: { title: 'Renamed' } });
+    const put = () =>
+      h.request('PUT', `/api/v1/tasks/${taskKey}/`, { token: member.token, body: { title: 'Renamed' } });
     expect((await put()).status).toBe(200);
-    expect((await h.request('PATCH', `/api/v1/memberships/${membershipId}/`, { token: owner.token, body: { role: 'viewer' } })).status).toBe(200);
+    expect(
+      (
+        await h.request('PATCH', `/api/v1/memberships/${membershipId}/`, {
+          token: owner.token,
+          body: { role: 'viewer' },
+        })
+      ).status,
+    ).toBe(200);
     expect(await read(member.token, taskKey)).toMatchObject({ task: 200, list: 200 });
     expect((await put()).status).toBe(403);
-    expect((await h.request('PATCH', `/api/v1/memberships/${membershipId}/`, { token: owner.token, body: { role: 'member' } })).status).toBe(200);
+    expect(
+      (
+        await h.request('PATCH', `/api/v1/memberships/${membershipId}/`, {
+          token: owner.token,
+          body: { role: 'member' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await put()).status).toBe(200);
   });
 
   it('a workspace role changed in the database applies to the next request (guest: no project creation)', async () => {
     const account = await h.actor({ org: owner.org, role: 'member' });
-    const create = (key: string) => h.request('POST', '/api/v1/projects/', { token: account.token, body: { name: key, key } });
+    const create = (key: string) =>
+      h.request('POST', '/api/v1/projects/', { token: account.token, body: { name: key, key } });
     expect((await create(`RL${++n}`)).status).toBe(201);
     await h.ctx.db.updateTable('users').set({ role: 'guest' }).where('id', '=', account.accountId).execute();
     const refused = await create(`RL${++n}`);
@@ -126,10 +173,14 @@ describe('cached authentication and visibility never outlive a change of access'
     expect(refused.body.error.code).toBe('FORBIDDEN');
   });
 
-  it('a token\'s project restriction narrowed in the database applies to the next request', async () => {
+  it("a token's project restriction narrowed in the database applies to the next request", async () => {
     const { taskKey, member } = await team();
     await warm(member.token, taskKey);
-    await h.ctx.db.updateTable('api_tokens').set({ project_ids: JSON.stringify([]) }).where('id', '=', member.tokenId).execute();
+    await h.ctx.db
+      .updateTable('api_tokens')
+      .set({ project_ids: JSON.stringify([]) })
+      .where('id', '=', member.tokenId)
+      .execute();
     expect(await read(member.token, taskKey)).toMatchObject({ task: 404, list: 404 });
   });
 
@@ -139,7 +190,10 @@ describe('cached authentication and visibility never outlive a change of access'
     expect((await h.request('DELETE', `/api/v1/projects/${projectId}/`, { token: owner.token })).status).toBe(204);
     expect(await read(owner.token, taskKey)).toMatchObject({ task: 404, list: 404 });
     await h.project(owner, key);
-    const again = await h.request('POST', `/api/v1/projects/${key}/tasks/`, { token: owner.token, body: { title: 'Second life' } });
+    const again = await h.request('POST', `/api/v1/projects/${key}/tasks/`, {
+      token: owner.token,
+      body: { title: 'Second life' },
+    });
     expect(again.body.data.key).toBe(`${key}-1`);
     const list = await h.request('GET', `/api/v1/projects/${key}/tasks/`, { token: owner.token });
     expect(list.body.data.map((t: { title: string }) => t.title)).toEqual(['Second life']);
@@ -147,10 +201,16 @@ describe('cached authentication and visibility never outlive a change of access'
 
   it('task writes do not invalidate the cache (the epoch moves only with access changes)', async () => {
     const { key, taskKey } = await team();
-    const epoch = async () => Number((await h.ctx.db.selectFrom('auth_epoch').select('value').executeTakeFirstOrThrow()).value);
+    const epoch = async () =>
+      Number((await h.ctx.db.selectFrom('auth_epoch').select('value').executeTakeFirstOrThrow()).value);
     const before = await epoch();
-    expect((await h.request('PUT', `/api/v1/tasks/${taskKey}/`, { token: owner.token, body: { title: 'Edited' } })).status).toBe(200);
-    expect((await h.request('POST', `/api/v1/projects/${key}/tasks/`, { token: owner.token, body: { title: 'More' } })).status).toBe(201);
+    expect(
+      (await h.request('PUT', `/api/v1/tasks/${taskKey}/`, { token: owner.token, body: { title: 'Edited' } })).status,
+    ).toBe(200);
+    expect(
+      (await h.request('POST', `/api/v1/projects/${key}/tasks/`, { token: owner.token, body: { title: 'More' } }))
+        .status,
+    ).toBe(201);
     expect(await epoch()).toBe(before);
   });
 
@@ -179,7 +239,9 @@ describe('cached authentication and visibility never outlive a change of access'
     it('a membership removed through one process hides the project in the other', async () => {
       const { taskKey, member, membershipId } = await team();
       await warm(member.token, taskKey, other);
-      expect((await h.request('DELETE', `/api/v1/memberships/${membershipId}/`, { token: owner.token })).status).toBe(204);
+      expect((await h.request('DELETE', `/api/v1/memberships/${membershipId}/`, { token: owner.token })).status).toBe(
+        204,
+      );
       expect(await read(member.token, taskKey, other)).toMatchObject({ task: 404, list: 404 });
     });
 
@@ -193,7 +255,8 @@ describe('cached authentication and visibility never outlive a change of access'
     it('a membership added through one process shows the project in the other', async () => {
       const { key, taskKey } = await team();
       const outsider = await h.actor({ org: owner.org, role: 'member' });
-      for (let i = 0; i < 2; i++) expect(await read(outsider.token, taskKey, other)).toMatchObject({ task: 404, list: 404 });
+      for (let i = 0; i < 2; i++)
+        expect(await read(outsider.token, taskKey, other)).toMatchObject({ task: 404, list: 404 });
       await h.addMember(key, outsider.accountId, 'viewer');
       expect(await read(outsider.token, taskKey, other)).toMatchObject({ task: 200, list: 200, listed: [taskKey] });
     });
@@ -208,7 +271,10 @@ describe('a route that reads the auth epoch itself must confirm the cached princ
     h = await createHarness({
       // A route flagged as reading the epoch with its data, whose handler forgets to confirm it.
       beforeReady: (app) => {
-        app.get('/api/v1/test-unconfirmed/', { config: { scope: 'tasks:read', authEpochInRead: true } }, async () => ({ success: true, data: 'secret' }));
+        app.get('/api/v1/test-unconfirmed/', { config: { scope: 'tasks:read', authEpochInRead: true } }, async () => ({
+          success: true,
+          data: 'secret',
+        }));
       },
     });
     owner = await h.actor();

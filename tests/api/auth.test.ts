@@ -108,7 +108,12 @@ describe('authentication, scopes and visibility', () => {
     expect(res.body.data).toMatchObject({
       account: { id: owner.accountId, kind: 'service', role: 'admin' },
       organization: { slug: owner.org },
-      token: { id: t.tokenId, scopes: ['tasks:read', 'projects:read', 'projects:write'], projects: ['ALPHA'], expires_at: null },
+      token: {
+        id: t.tokenId,
+        scopes: ['tasks:read', 'projects:read', 'projects:write'],
+        projects: ['ALPHA'],
+        expires_at: null,
+      },
       projects: [{ key: 'ALPHA', role: 'admin' }],
     });
   });

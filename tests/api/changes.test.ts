@@ -96,10 +96,18 @@ describe('changes feed', () => {
  * equals the tasks the token can see on the server.
  */
 describe('changes feed: a replaying client reconstructs the visible tasks (property)', () => {
-  type Op = { kind: 'create'; project: number } | { kind: 'update'; pick: number; title: string } | { kind: 'delete'; pick: number } | { kind: 'move'; pick: number };
+  type Op =
+    | { kind: 'create'; project: number }
+    | { kind: 'update'; pick: number; title: string }
+    | { kind: 'delete'; pick: number }
+    | { kind: 'move'; pick: number };
   const op = fc.oneof(
     fc.record({ kind: fc.constant('create' as const), project: fc.integer({ min: 0, max: 2 }) }),
-    fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), title: fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim().length > 0) }),
+    fc.record({
+      kind: fc.constant('update' as const),
+      pick: fc.nat(),
+      title: fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim().length > 0),
+    }),
     fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
     fc.record({ kind: fc.constant('move' as const), pick: fc.nat() }),
   );
@@ -121,14 +129,19 @@ describe('changes feed: a replaying client reconstructs the visible tasks (prope
   let live: string[] = [];
   async function apply(o: Op): Promise<void> {
     if (o.kind === 'create') {
-      const res = await h.request('POST', `/api/v1/projects/${projects[o.project]}/tasks/`, { token: owner.token, body: { title: 'generated' } });
+      const res = await h.request('POST', `/api/v1/projects/${projects[o.project]}/tasks/`, {
+        token: owner.token,
+        body: { title: 'generated' },
+      });
       live.push(res.body.data.key);
       return;
     }
     if (live.length === 0) return;
     const key = live[o.pick % live.length]!;
-    if (o.kind === 'update') await h.request('PUT', `/api/v1/tasks/${key}/`, { token: owner.token, body: { title: o.title } });
-    if (o.kind === 'move') await h.request('PUT', `/api/v1/tasks/${key}/`, { token: owner.token, body: { status: 'In Progress' } });
+    if (o.kind === 'update')
+      await h.request('PUT', `/api/v1/tasks/${key}/`, { token: owner.token, body: { title: o.title } });
+    if (o.kind === 'move')
+      await h.request('PUT', `/api/v1/tasks/${key}/`, { token: owner.token, body: { status: 'In Progress' } });
     if (o.kind === 'delete') {
       await h.request('DELETE', `/api/v1/tasks/${key}/`, { token: owner.token });
       live = live.filter((k) => k !== key);
@@ -140,7 +153,9 @@ describe('changes feed: a replaying client reconstructs the visible tasks (prope
     for (const key of ['PA', 'PB']) {
       let cursor = '';
       for (;;) {
-        const res = await h.request('GET', `/api/v1/projects/${key}/tasks/?cursor=${cursor}&limit=200`, { token: reader });
+        const res = await h.request('GET', `/api/v1/projects/${key}/tasks/?cursor=${cursor}&limit=200`, {
+          token: reader,
+        });
         for (const task of res.body.data) view[task.key] = task;
         cursor = res.body.pagination.next_cursor;
         if (!res.body.pagination.has_more) break;

@@ -19,7 +19,7 @@ describe('comments: author edits, author or admin deletes, comment.created', () 
 
   const post = (key: string, body: unknown, token = alice.token, headers: Record<string, string> = {}) =>
     h.request('POST', `/api/v1/tasks/${key}/comments/`, { token, body, headers });
-  
+
   it('posting returns 201 with the comment; markdown is stored and returned exactly as sent', async () => {
     const task = await createTask(h, owner, 'CMT');
     const body = '  # Heading  \n\n* item with trailing spaces  \n\t`code`\r\n<script>alert(1)</script> 🚀 émoji\n\n';
@@ -54,10 +54,19 @@ describe('comments: author edits, author or admin deletes, comment.created', () 
       actor: { id: alice.accountId },
       data: { comment: res.body.data, task: { key: task.key, title: 'Discuss me' } },
     });
-    expect(rows.find((r) => JSON.parse(r.envelope).id === mine[0].id)).toMatchObject({ actor_id: alice.accountId, fanned_out_at: null });
+    expect(rows.find((r) => JSON.parse(r.envelope).id === mine[0].id)).toMatchObject({
+      actor_id: alice.accountId,
+      fanned_out_at: null,
+    });
 
     const activity = await h.request('GET', `/api/v1/tasks/${task.key}/activities/`, { token: alice.token });
-    expect(activity.body.data[0]).toMatchObject({ action: 'commented', field: null, from: null, to: res.body.data.id, actor: { id: alice.accountId } });
+    expect(activity.body.data[0]).toMatchObject({
+      action: 'commented',
+      field: null,
+      from: null,
+      to: res.body.data.id,
+      actor: { id: alice.accountId },
+    });
   });
 
   it('a refused comment writes nothing: no row, no event, no activity', async () => {
@@ -67,7 +76,9 @@ describe('comments: author edits, author or admin deletes, comment.created', () 
     expect((await post(task.key, { body: '' })).status).toBe(400);
     expect((await post(task.key, { body: 'x' }, viewer.token)).status).toBe(403);
     expect(await commentEvents()).toBe(before);
-    expect((await h.request('GET', `/api/v1/tasks/${task.key}/comments/`, { token: alice.token })).body.data).toEqual([]);
+    expect((await h.request('GET', `/api/v1/tasks/${task.key}/comments/`, { token: alice.token })).body.data).toEqual(
+      [],
+    );
   });
 
   it('validates the body: 1-65,536 characters, not blank, no U+0000, a string, nothing else', async () => {
@@ -92,7 +103,7 @@ describe('comments: author edits, author or admin deletes, comment.created', () 
     expect(longest.body.data.body).toBe('😀'.repeat(65536));
   });
 
-  it('lists a task\'s comments oldest first by default, newest first with ordering=-created_at, paginated', async () => {
+  it("lists a task's comments oldest first by default, newest first with ordering=-created_at, paginated", async () => {
     const task = await createTask(h, owner, 'CMT');
     const ids: number[] = [];
     for (const [i, actor] of [alice, bob, alice].entries()) {
@@ -103,40 +114,64 @@ describe('comments: author edits, author or admin deletes, comment.created', () 
     expect(list.status).toBe(200);
     expect(list.body.data.map((c: { id: number }) => c.id)).toEqual(ids);
     expect(list.body.pagination).toEqual({ count: 3, limit: 50, offset: 0 });
-    const newest = await h.request('GET', `/api/v1/tasks/${task.key}/comments/?ordering=-created_at&limit=2`, { token: viewer.token });
+    const newest = await h.request('GET', `/api/v1/tasks/${task.key}/comments/?ordering=-created_at&limit=2`, {
+      token: viewer.token,
+    });
     expect(newest.body.data.map((c: { id: number }) => c.id)).toEqual([ids[2], ids[1]]);
-    const cursor = await h.request('GET', `/api/v1/tasks/${task.key}/comments/?cursor=&limit=2`, { token: viewer.token });
+    const cursor = await h.request('GET', `/api/v1/tasks/${task.key}/comments/?cursor=&limit=2`, {
+      token: viewer.token,
+    });
     expect(cursor.body.pagination).toMatchObject({ limit: 2, has_more: true });
-    expect((await h.request('GET', `/api/v1/tasks/${task.key}/comments/?ordering=body`, { token: viewer.token })).status).toBe(400);
+    expect(
+      (await h.request('GET', `/api/v1/tasks/${task.key}/comments/?ordering=body`, { token: viewer.token })).status,
+    ).toBe(400);
   });
 
   it('only the author edits: 200 with edited=true and a new updated_at; the same text again is not an edit', async () => {
     const task = await createTask(h, owner, 'CMT');
     const created = (await post(task.key, { body: 'draft' })).body.data;
-    const same = await h.request('PUT', `/api/v1/comments/${created.id}/`, { token: alice.token, body: { body: 'draft' } });
+    const same = await h.request('PUT', `/api/v1/comments/${created.id}/`, {
+      token: alice.token,
+      body: { body: 'draft' },
+    });
     expect(same.status).toBe(200);
     expect(same.body.data).toEqual(created);
 
     h.clock.advance(5000);
-    const edited = await h.request('PUT', `/api/v1/comments/${created.id}/`, { token: alice.token, body: { body: 'final **text**' } });
+    const edited = await h.request('PUT', `/api/v1/comments/${created.id}/`, {
+      token: alice.token,
+      body: { body: 'final **text**' },
+    });
     expect(edited.status).toBe(200);
-    expect(edited.body.data).toEqual({ ...created, body: 'final **text**', edited: true, updated_at: expect.any(String) });
+    expect(edited.body.data).toEqual({
+      ...created,
+      body: 'final **text**',
+      edited: true,
+      updated_at: expect.any(String),
+    });
     expect(edited.body.data.updated_at > created.updated_at).toBe(true);
-    expect((await h.request('GET', `/api/v1/comments/${created.id}/`, { token: bob.token })).body.data).toEqual(edited.body.data);
+    expect((await h.request('GET', `/api/v1/comments/${created.id}/`, { token: bob.token })).body.data).toEqual(
+      edited.body.data,
+    );
   });
 
   it('nobody else edits a comment, project and workspace admins included (403 FORBIDDEN); the body is unchanged', async () => {
     const task = await createTask(h, owner, 'CMT');
     const created = (await post(task.key, { body: 'mine' })).body.data;
     for (const actor of [bob, projectAdmin, owner, viewer]) {
-      const res = await h.request('PUT', `/api/v1/comments/${created.id}/`, { token: actor.token, body: { body: 'hijacked' } });
+      const res = await h.request('PUT', `/api/v1/comments/${created.id}/`, {
+        token: actor.token,
+        body: { body: 'hijacked' },
+      });
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('FORBIDDEN');
     }
-    expect((await h.request('GET', `/api/v1/comments/${created.id}/`, { token: alice.token })).body.data.body).toBe('mine');
+    expect((await h.request('GET', `/api/v1/comments/${created.id}/`, { token: alice.token })).body.data.body).toBe(
+      'mine',
+    );
   });
 
-  it('delete: another member 403; the author 204; a project admin or workspace admin may remove anyone\'s (moderation)', async () => {
+  it("delete: another member 403; the author 204; a project admin or workspace admin may remove anyone's (moderation)", async () => {
     const task = await createTask(h, owner, 'CMT');
     const first = (await post(task.key, { body: 'one' })).body.data;
     const second = (await post(task.key, { body: 'two' })).body.data;
@@ -148,11 +183,15 @@ describe('comments: author edits, author or admin deletes, comment.created', () 
       expect(res.body.error.code).toBe('FORBIDDEN');
     }
     expect((await h.request('DELETE', `/api/v1/comments/${first.id}/`, { token: alice.token })).status).toBe(204);
-    expect((await h.request('DELETE', `/api/v1/comments/${second.id}/`, { token: projectAdmin.token })).status).toBe(204);
+    expect((await h.request('DELETE', `/api/v1/comments/${second.id}/`, { token: projectAdmin.token })).status).toBe(
+      204,
+    );
     expect((await h.request('DELETE', `/api/v1/comments/${third.id}/`, { token: owner.token })).status).toBe(204);
     expect((await h.request('GET', `/api/v1/comments/${first.id}/`, { token: alice.token })).status).toBe(404);
     expect((await h.request('DELETE', `/api/v1/comments/${first.id}/`, { token: alice.token })).status).toBe(404);
-    expect((await h.request('GET', `/api/v1/tasks/${task.key}/comments/`, { token: alice.token })).body.data).toEqual([]);
+    expect((await h.request('GET', `/api/v1/tasks/${task.key}/comments/`, { token: alice.token })).body.data).toEqual(
+      [],
+    );
   });
 
   it('project viewers read comments but cannot post, edit or delete them (403)', async () => {
@@ -171,7 +210,10 @@ describe('comments: author edits, author or admin deletes, comment.created', () 
     const task = await createTask(h, owner, 'CMT');
     const created = (await post(task.key, { body: 'before demotion' }, demoted.token)).body.data;
     await h.addMember('CMT', demoted.accountId, 'viewer');
-    const res = await h.request('PUT', `/api/v1/comments/${created.id}/`, { token: demoted.token, body: { body: 'after' } });
+    const res = await h.request('PUT', `/api/v1/comments/${created.id}/`, {
+      token: demoted.token,
+      body: { body: 'after' },
+    });
     expect(res.status).toBe(403);
   });
 
@@ -184,7 +226,9 @@ describe('comments: author edits, author or admin deletes, comment.created', () 
       expect((await h.request('GET', `/api/v1/tasks/${task.key}/comments/`, { token })).status).toBe(404);
       expect((await post(task.key, { body: 'x' }, token)).status).toBe(404);
       expect((await h.request('GET', `/api/v1/comments/${created.id}/`, { token })).status).toBe(404);
-      expect((await h.request('PUT', `/api/v1/comments/${created.id}/`, { token, body: { body: 'x' } })).status).toBe(404);
+      expect((await h.request('PUT', `/api/v1/comments/${created.id}/`, { token, body: { body: 'x' } })).status).toBe(
+        404,
+      );
       expect((await h.request('DELETE', `/api/v1/comments/${created.id}/`, { token })).status).toBe(404);
     }
     expect((await post('CMT-99999', { body: 'x' })).status).toBe(404);
@@ -205,6 +249,8 @@ describe('comments: author edits, author or admin deletes, comment.created', () 
     const again = await post(task.key, { body: 'once' }, alice.token, headers);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
-    expect((await h.request('GET', `/api/v1/tasks/${task.key}/comments/`, { token: alice.token })).body.data).toHaveLength(1);
+    expect(
+      (await h.request('GET', `/api/v1/tasks/${task.key}/comments/`, { token: alice.token })).body.data,
+    ).toHaveLength(1);
   });
 });

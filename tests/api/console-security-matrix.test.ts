@@ -26,8 +26,12 @@ describe('security matrix: console routes', () => {
     bearer = (await h.tokenFor(member.userId)).token;
     const bot = await owner.request('POST', '/api/console/service-accounts/', { name: 'Bot', role: 'member' });
     ids.person = bot.body.data.id;
-    ids.invitation = (await owner.request('POST', '/api/console/invitations/', { email: 'invitee@example.test', role: 'member' })).body.data.id;
-    ids.token = (await owner.request('POST', '/api/console/tokens/', { name: 't', account: ids.person, scopes: ['tasks:read'] })).body.data.id;
+    ids.invitation = (
+      await owner.request('POST', '/api/console/invitations/', { email: 'invitee@example.test', role: 'member' })
+    ).body.data.id;
+    ids.token = (
+      await owner.request('POST', '/api/console/tokens/', { name: 't', account: ids.person, scopes: ['tasks:read'] })
+    ).body.data.id;
     ids.session = owner.sessionId;
     ids.notification = await addNotification(h, owner.userId);
   });
@@ -40,7 +44,11 @@ describe('security matrix: console routes', () => {
     { method: 'DELETE', url: `/api/console/sessions/${ids.session}/` },
     { method: 'GET', url: '/api/console/profile/' },
     { method: 'PATCH', url: '/api/console/profile/', body: { name: 'Hacked' } },
-    { method: 'POST', url: '/api/console/profile/password/', body: { current_password: 'x'.repeat(10), new_password: 'y'.repeat(10) } },
+    {
+      method: 'POST',
+      url: '/api/console/profile/password/',
+      body: { current_password: 'x'.repeat(10), new_password: 'y'.repeat(10) },
+    },
     { method: 'GET', url: '/api/console/organization/' },
     { method: 'PATCH', url: '/api/console/organization/', body: { name: 'Hacked' } },
     { method: 'GET', url: '/api/console/people/' },
@@ -51,7 +59,11 @@ describe('security matrix: console routes', () => {
     { method: 'DELETE', url: `/api/console/invitations/${ids.invitation}/` },
     { method: 'POST', url: '/api/console/service-accounts/', body: { name: 'Evil', role: 'admin' } },
     { method: 'GET', url: '/api/console/tokens/' },
-    { method: 'POST', url: '/api/console/tokens/', body: { name: 'evil', account: ids.person, scopes: ['tasks:write'] } },
+    {
+      method: 'POST',
+      url: '/api/console/tokens/',
+      body: { name: 'evil', account: ids.person, scopes: ['tasks:write'] },
+    },
     { method: 'DELETE', url: `/api/console/tokens/${ids.token}/` },
     { method: 'GET', url: '/api/console/notifications/' },
     { method: 'POST', url: `/api/console/notifications/${ids.notification}/read/` },
@@ -72,13 +84,19 @@ describe('security matrix: console routes', () => {
   };
 
   it('every route exists', () => {
-    for (const route of routes()) expect(h.app.hasRoute({ method: route.method, url: route.url.replace(/\/\d+\//, '/:id/') }), route.url).toBe(true);
+    for (const route of routes())
+      expect(h.app.hasRoute({ method: route.method, url: route.url.replace(/\/\d+\//, '/:id/') }), route.url).toBe(
+        true,
+      );
   });
 
   it('without a session: 401 UNAUTHENTICATED, nothing changes', async () => {
     const before = await state();
     for (const route of routes()) {
-      const res = await h.request(route.method, route.url, { body: route.body, headers: { host: HOST, origin: ORIGIN } });
+      const res = await h.request(route.method, route.url, {
+        body: route.body,
+        headers: { host: HOST, origin: ORIGIN },
+      });
       expect(res.status, `${route.method} ${route.url}`).toBe(401);
       expect(res.body.error.code).toBe('UNAUTHENTICATED');
     }
@@ -88,7 +106,11 @@ describe('security matrix: console routes', () => {
   it('with a bearer token instead of a session: 401 saying the console needs a signed-in person', async () => {
     const before = await state();
     for (const route of routes()) {
-      const res = await h.request(route.method, route.url, { token: bearer, body: route.body, headers: { host: HOST, origin: ORIGIN } });
+      const res = await h.request(route.method, route.url, {
+        token: bearer,
+        body: route.body,
+        headers: { host: HOST, origin: ORIGIN },
+      });
       expect(res.status, `${route.method} ${route.url}`).toBe(401);
       expect(res.body.error.message).toMatch(/console needs a signed-in person/);
     }
@@ -102,7 +124,11 @@ describe('security matrix: console routes', () => {
       expect(res.status, `${route.method} ${route.url}`).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
-    const tokenForOurBot = await stranger.request('POST', '/api/console/tokens/', { name: 'evil', account: ids.person, scopes: ['tasks:write'] });
+    const tokenForOurBot = await stranger.request('POST', '/api/console/tokens/', {
+      name: 'evil',
+      account: ids.person,
+      scopes: ['tasks:write'],
+    });
     expect(tokenForOurBot.status).toBe(404);
     expect(await state()).toBe(before);
     const people = await stranger.request('GET', '/api/console/people/');

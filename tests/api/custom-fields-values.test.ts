@@ -37,7 +37,8 @@ describe('custom field values on tasks', () => {
     return res.body.data;
   }
   const put = (key: string, body: unknown) => h.request('PUT', `/api/v1/tasks/${key}/`, { token: admin.token, body });
-  const read = async (key: string) => (await h.request('GET', `/api/v1/tasks/${key}/`, { token: admin.token })).body.data;
+  const read = async (key: string) =>
+    (await h.request('GET', `/api/v1/tasks/${key}/`, { token: admin.token })).body.data;
   const setValue = (key: string, id: number, value: unknown) => put(key, { custom_fields: { [id]: value } });
 
   it('each type accepts its values and refuses others with a 400 naming custom_fields.<id>', async () => {
@@ -49,10 +50,25 @@ describe('custom field values on tasks', () => {
     const table: Array<[string, Field, unknown[], unknown[]]> = [
       ['text', await field('text'), ['hello', ' ', 'x'.repeat(10_000)], [5, true, ['a'], { a: 1 }, 'x'.repeat(10_001)]],
       ['number', await field('number'), [0, -3.5, 1e12], ['5', true, [1]]],
-      ['date', await field('date'), ['2026-02-28', '2024-02-29'], ['2026-02-30', '2026-2-3', '2026-02-28T00:00:00Z', 20260228]],
+      [
+        'date',
+        await field('date'),
+        ['2026-02-28', '2024-02-29'],
+        ['2026-02-30', '2026-2-3', '2026-02-28T00:00:00Z', 20260228],
+      ],
       ['boolean', await field('boolean'), [true, false], [0, 'true', 'yes']],
-      ['url', await field('url'), ['https://example.com/a?b=1', 'http://intranet:8080/x'], ['ftp://example.com', 'example.com', 'javascript:alert(1)', 'https://', `https://e.com/${'a'.repeat(2048)}`]],
-      ['user', await field('user'), [admin.accountId, teammate.accountId], [outsider.accountId, 999999, 9999999999, 'me', 0]],
+      [
+        'url',
+        await field('url'),
+        ['https://example.com/a?b=1', 'http://intranet:8080/x'],
+        ['ftp://example.com', 'example.com', 'javascript:alert(1)', 'https://', `https://e.com/${'a'.repeat(2048)}`],
+      ],
+      [
+        'user',
+        await field('user'),
+        [admin.accountId, teammate.accountId],
+        [outsider.accountId, 999999, 9999999999, 'me', 0],
+      ],
       ['select', select, [a], [foreignOption, 999999, [a], 'A']],
       ['multi_select', multi, [[x], [z, x]], [[x, x], [foreignOption], x, ['X']]],
     ];
@@ -65,7 +81,9 @@ describe('custom field values on tasks', () => {
       for (const value of bad) {
         const res = await setValue(task.key, f.id, value);
         expect(res.status, `${type} ${JSON.stringify(value)}`).toBe(400);
-        expect(res.body.error.details.fields, `${type} ${JSON.stringify(value)}`).toHaveProperty([`custom_fields.${f.id}`]);
+        expect(res.body.error.details.fields, `${type} ${JSON.stringify(value)}`).toHaveProperty([
+          `custom_fields.${f.id}`,
+        ]);
       }
     }
     // multi_select is a set: stored and shown sorted by option id.
@@ -76,32 +94,51 @@ describe('custom field values on tasks', () => {
     const text = await field('text');
     const multi = await field('multi_select', { options: ['X'] });
     const number = await field('number');
-    const task = await createTask(h, admin, 'VALS', { custom_fields: { [text.id]: 'hi', [multi.id]: [multi.options[0]!.id], [number.id]: null } });
+    const task = await createTask(h, admin, 'VALS', {
+      custom_fields: { [text.id]: 'hi', [multi.id]: [multi.options[0]!.id], [number.id]: null },
+    });
     expect(task.custom_fields).toEqual({ [text.id]: 'hi', [multi.id]: [multi.options[0]!.id] });
-    expect((await put(task.key, { custom_fields: { [text.id]: '', [multi.id]: [] } })).body.data.custom_fields).toEqual({});
+    expect((await put(task.key, { custom_fields: { [text.id]: '', [multi.id]: [] } })).body.data.custom_fields).toEqual(
+      {},
+    );
     expect((await setValue(task.key, number.id, 42)).body.data.custom_fields).toEqual({ [number.id]: 42 });
     expect((await setValue(task.key, number.id, null)).body.data.custom_fields).toEqual({});
     // Only the fields sent change.
     await put(task.key, { custom_fields: { [text.id]: 'a', [number.id]: 1 } });
-    expect((await setValue(task.key, text.id, 'b')).body.data.custom_fields).toEqual({ [text.id]: 'b', [number.id]: 1 });
+    expect((await setValue(task.key, text.id, 'b')).body.data.custom_fields).toEqual({
+      [text.id]: 'b',
+      [number.id]: 1,
+    });
   });
 
-  it('applicability: a field that does not apply to the task\'s project is a 400 naming it; unknown and foreign field ids too', async () => {
+  it("applicability: a field that does not apply to the task's project is a 400 naming it; unknown and foreign field ids too", async () => {
     const onlyVals = await field('text', { name: 'Vals only' });
     const task = await createTask(h, admin, 'OTHER');
     const res = await setValue(task.key, onlyVals.id, 'x');
     expect(res.status).toBe(400);
-    expect(res.body.error.details.fields[`custom_fields.${onlyVals.id}`]).toMatch(/"Vals only" does not apply to this project/);
-    const create = await h.request('POST', '/api/v1/projects/OTHER/tasks/', { token: admin.token, body: { title: 't', custom_fields: { [onlyVals.id]: 'x' } } });
+    expect(res.body.error.details.fields[`custom_fields.${onlyVals.id}`]).toMatch(
+      /"Vals only" does not apply to this project/,
+    );
+    const create = await h.request('POST', '/api/v1/projects/OTHER/tasks/', {
+      token: admin.token,
+      body: { title: 't', custom_fields: { [onlyVals.id]: 'x' } },
+    });
     expect(create.status).toBe(400);
 
     expect((await setValue(task.key, 999999, 'x')).body.error.details.fields).toHaveProperty(['custom_fields.999999']);
-    expect((await setValue(task.key, 9999999999, 'x')).body.error.details.fields).toHaveProperty(['custom_fields.9999999999']);
+    expect((await setValue(task.key, 9999999999, 'x')).body.error.details.fields).toHaveProperty([
+      'custom_fields.9999999999',
+    ]);
     const stranger = await h.actor();
-    const theirs = await h.request('POST', '/api/v1/custom-fields/', { token: stranger.token, body: { name: 'Theirs', type: 'text' } });
+    const theirs = await h.request('POST', '/api/v1/custom-fields/', {
+      token: stranger.token,
+      body: { name: 'Theirs', type: 'text' },
+    });
     expect((await setValue(task.key, theirs.body.data.id, 'x')).status).toBe(400);
     // Keys must be field ids.
-    expect((await put(task.key, { custom_fields: { severity: 'x' } })).body.error.details.fields).toHaveProperty(['custom_fields.severity']);
+    expect((await put(task.key, { custom_fields: { severity: 'x' } })).body.error.details.fields).toHaveProperty([
+      'custom_fields.severity',
+    ]);
     // A field for every project applies to OTHER.
     const everywhere = await field('text', { projects: null });
     expect((await setValue(task.key, everywhere.id, 'x')).status).toBe(200);
@@ -111,14 +148,25 @@ describe('custom field values on tasks', () => {
     await h.project(admin, 'REQ');
     const req = await projectId(h, 'REQ');
     const required = await field('text', { name: 'Must have', required: true, projects: [req] });
-    const missing = await h.request('POST', '/api/v1/projects/REQ/tasks/', { token: admin.token, body: { title: 't' } });
+    const missing = await h.request('POST', '/api/v1/projects/REQ/tasks/', {
+      token: admin.token,
+      body: { title: 't' },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.error.details.fields).toEqual({ [`custom_fields.${required.id}`]: '"Must have" is required' });
-    const asNull = await h.request('POST', '/api/v1/projects/REQ/tasks/', { token: admin.token, body: { title: 't', custom_fields: { [required.id]: null } } });
+    const asNull = await h.request('POST', '/api/v1/projects/REQ/tasks/', {
+      token: admin.token,
+      body: { title: 't', custom_fields: { [required.id]: null } },
+    });
     expect(asNull.status).toBe(400);
-    const bulk = await h.request('POST', '/api/v1/projects/REQ/tasks/bulk/', { token: admin.token, body: { tasks: [{ title: 'ok', custom_fields: { [required.id]: 'v' } }, { title: 'missing' }] } });
+    const bulk = await h.request('POST', '/api/v1/projects/REQ/tasks/bulk/', {
+      token: admin.token,
+      body: { tasks: [{ title: 'ok', custom_fields: { [required.id]: 'v' } }, { title: 'missing' }] },
+    });
     expect(bulk.status).toBe(400);
-    expect(bulk.body.error.details.items).toEqual([expect.objectContaining({ index: 1, fields: { [`custom_fields.${required.id}`]: '"Must have" is required' } })]);
+    expect(bulk.body.error.details.items).toEqual([
+      expect.objectContaining({ index: 1, fields: { [`custom_fields.${required.id}`]: '"Must have" is required' } }),
+    ]);
 
     const task = await createTask(h, admin, 'REQ', { custom_fields: { [required.id]: 'v' } });
     const cleared = await setValue(task.key, required.id, null);
@@ -128,9 +176,15 @@ describe('custom field values on tasks', () => {
     expect((await setValue(task.key, required.id, 'w')).status).toBe(200);
     // Edits that do not touch it are fine; so is a subtask with it.
     expect((await put(task.key, { title: 'renamed' })).status).toBe(200);
-    const sub = await h.request('POST', `/api/v1/tasks/${task.key}/subtasks/`, { token: admin.token, body: { title: 's', custom_fields: { [required.id]: 'v' } } });
+    const sub = await h.request('POST', `/api/v1/tasks/${task.key}/subtasks/`, {
+      token: admin.token,
+      body: { title: 's', custom_fields: { [required.id]: 'v' } },
+    });
     expect(sub.status).toBe(201);
-    expect((await h.request('POST', `/api/v1/tasks/${task.key}/subtasks/`, { token: admin.token, body: { title: 's' } })).status).toBe(400);
+    expect(
+      (await h.request('POST', `/api/v1/tasks/${task.key}/subtasks/`, { token: admin.token, body: { title: 's' } }))
+        .status,
+    ).toBe(400);
     // Tasks of projects it does not apply to are unaffected.
     await createTask(h, admin, 'VALS');
   });
@@ -141,9 +195,13 @@ describe('custom field values on tasks', () => {
     await h.addMember('VALS', extra.accountId, 'member');
     const task = await createTask(h, admin, 'VALS', { custom_fields: { [user.id]: extra.accountId } });
     await removeMember(h, admin, 'VALS', extra.accountId);
-    expect((await put(task.key, { title: 'still fine', custom_fields: { [user.id]: extra.accountId } })).status).toBe(200);
+    expect((await put(task.key, { title: 'still fine', custom_fields: { [user.id]: extra.accountId } })).status).toBe(
+      200,
+    );
     const other = await createTask(h, admin, 'VALS');
-    expect((await setValue(other.key, user.id, extra.accountId)).body.error.details.fields[`custom_fields.${user.id}`]).toMatch(/not a member/);
+    expect(
+      (await setValue(other.key, user.id, extra.accountId)).body.error.details.fields[`custom_fields.${user.id}`],
+    ).toMatch(/not a member/);
   });
 
   it('renaming and reordering options leaves task values (option ids) intact', async () => {
@@ -155,12 +213,39 @@ describe('custom field values on tasks', () => {
     const before = await h.request('GET', `/api/v1/tasks/${task.key}/`, { token: admin.token });
     const stored = await customValueRows(h, [select.id, multi.id]);
 
-    expect((await h.request('PUT', `/api/v1/custom-fields/options/${high}/`, { token: admin.token, body: { value: 'Critical' } })).status).toBe(200);
-    expect((await h.request('POST', '/api/v1/custom-fields/reorder/', { token: admin.token, body: { field: select.id, options: [high, low] } })).status).toBe(200);
-    expect((await h.request('POST', '/api/v1/custom-fields/reorder/', { token: admin.token, body: { field: multi.id, options: [mc, mb, ma] } })).status).toBe(200);
+    expect(
+      (
+        await h.request('PUT', `/api/v1/custom-fields/options/${high}/`, {
+          token: admin.token,
+          body: { value: 'Critical' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await h.request('POST', '/api/v1/custom-fields/reorder/', {
+          token: admin.token,
+          body: { field: select.id, options: [high, low] },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await h.request('POST', '/api/v1/custom-fields/reorder/', {
+          token: admin.token,
+          body: { field: multi.id, options: [mc, mb, ma] },
+        })
+      ).status,
+    ).toBe(200);
     const renamedViaPut = await h.request('PUT', `/api/v1/custom-fields/${multi.id}/`, {
       token: admin.token,
-      body: { options: [{ id: mb, value: 'B' }, { id: mc, value: 'C' }, { id: ma, value: 'A' }] },
+      body: {
+        options: [
+          { id: mb, value: 'B' },
+          { id: mc, value: 'C' },
+          { id: ma, value: 'A' },
+        ],
+      },
     });
     expect(renamedViaPut.status).toBe(200);
 
@@ -172,7 +257,10 @@ describe('custom field values on tasks', () => {
     expect((await changesFor(h, task.key)).map((c) => c.action)).toEqual(['created']);
     // The definition reads with the new names and order.
     const def = (await h.request('GET', `/api/v1/custom-fields/${select.id}/`, { token: admin.token })).body.data;
-    expect(def.options).toEqual([{ id: high, value: 'Critical', position: 0 }, { id: low, value: 'Low', position: 1 }]);
+    expect(def.options).toEqual([
+      { id: high, value: 'Critical', position: 0 },
+      { id: low, value: 'Low', position: 1 },
+    ]);
   });
 
   it('an option tasks hold cannot be deleted: 409 OPTION_IN_USE with details.task_count; it can once they let go', async () => {
@@ -183,23 +271,48 @@ describe('custom field values on tasks', () => {
     const t1 = await createTask(h, admin, 'VALS', { custom_fields: { [select.id]: used, [multi.id]: [m1, m2] } });
     const t2 = await createTask(h, admin, 'VALS', { custom_fields: { [select.id]: used, [multi.id]: [m2] } });
 
-    const refused = await h.request('PUT', `/api/v1/custom-fields/${select.id}/`, { token: admin.token, body: { options: [{ id: keep }] } });
+    const refused = await h.request('PUT', `/api/v1/custom-fields/${select.id}/`, {
+      token: admin.token,
+      body: { options: [{ id: keep }] },
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ code: 'OPTION_IN_USE', details: { task_count: 2, options: [used] } });
-    const multiRefused = await h.request('PUT', `/api/v1/custom-fields/${multi.id}/`, { token: admin.token, body: { options: [{ id: m1 }] } });
+    const multiRefused = await h.request('PUT', `/api/v1/custom-fields/${multi.id}/`, {
+      token: admin.token,
+      body: { options: [{ id: m1 }] },
+    });
     expect(multiRefused.body.error.details).toEqual({ task_count: 2, options: [m2] });
     // Nothing changed, not even the unused option or the new one.
-    expect((await h.request('GET', `/api/v1/custom-fields/${select.id}/`, { token: admin.token })).body.data.options).toEqual(select.options);
+    expect(
+      (await h.request('GET', `/api/v1/custom-fields/${select.id}/`, { token: admin.token })).body.data.options,
+    ).toEqual(select.options);
 
-    const dropUnused = await h.request('PUT', `/api/v1/custom-fields/${select.id}/`, { token: admin.token, body: { options: [{ id: keep }, { id: used }] } });
+    const dropUnused = await h.request('PUT', `/api/v1/custom-fields/${select.id}/`, {
+      token: admin.token,
+      body: { options: [{ id: keep }, { id: used }] },
+    });
     expect(dropUnused.status).toBe(200);
     expect(dropUnused.body.data.options.map((o: { id: number }) => o.id)).not.toContain(unused);
     await setValue(t1.key, select.id, keep);
     await setValue(t2.key, select.id, null);
-    expect((await h.request('PUT', `/api/v1/custom-fields/${select.id}/`, { token: admin.token, body: { options: [{ id: keep }] } })).status).toBe(200);
+    expect(
+      (
+        await h.request('PUT', `/api/v1/custom-fields/${select.id}/`, {
+          token: admin.token,
+          body: { options: [{ id: keep }] },
+        })
+      ).status,
+    ).toBe(200);
     await setValue(t2.key, multi.id, [m1]);
     await setValue(t1.key, multi.id, [m1]);
-    expect((await h.request('PUT', `/api/v1/custom-fields/${multi.id}/`, { token: admin.token, body: { options: [{ id: m1 }] } })).status).toBe(200);
+    expect(
+      (
+        await h.request('PUT', `/api/v1/custom-fields/${multi.id}/`, {
+          token: admin.token,
+          body: { options: [{ id: m1 }] },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('value changes go through the task write path: activity, change record and task.updated changes["custom_fields.<id>"]', async () => {
@@ -223,10 +336,13 @@ describe('custom field values on tasks', () => {
     expect(events[1]!.data).toEqual({ task: updated, changes: expected });
     const changes = await changesFor(h, task.key);
     expect(changes.at(-1)).toMatchObject({ action: 'updated', task: updated });
-    const activity = (await h.request('GET', `/api/v1/tasks/${task.key}/activities/`, { token: admin.token })).body.data;
-    expect(activity.filter((a: { action: string }) => a.action === 'updated').map((a: { field: string; from: unknown; to: unknown }) => [a.field, a.from, a.to])).toEqual(
-      expect.arrayContaining(Object.entries(expected).map(([f, { from, to }]) => [f, from, to])),
-    );
+    const activity = (await h.request('GET', `/api/v1/tasks/${task.key}/activities/`, { token: admin.token })).body
+      .data;
+    expect(
+      activity
+        .filter((a: { action: string }) => a.action === 'updated')
+        .map((a: { field: string; from: unknown; to: unknown }) => [a.field, a.from, a.to]),
+    ).toEqual(expect.arrayContaining(Object.entries(expected).map(([f, { from, to }]) => [f, from, to])));
     // The same values again change nothing.
     const same = await put(task.key, { custom_fields: { [text.id]: 'written', [select.id]: two } });
     expect(same.headers.etag).toBe('"v2"');
@@ -244,9 +360,15 @@ describe('custom field values on tasks', () => {
     expect((await read(t1.key)).custom_fields).toEqual({ [kept.id]: 'stay' });
     expect((await read(t2.key)).custom_fields).toEqual({});
     expect(await customValueRows(h, [doomed.id])).toEqual([]);
-    for (const [task, value] of [[t1, 1], [t2, 2]] as const) {
+    for (const [task, value] of [
+      [t1, 1],
+      [t2, 2],
+    ] as const) {
       const last = (await eventsFor(h, task.key)).at(-1)!;
-      expect(last).toMatchObject({ type: 'task.updated', data: { changes: { [`custom_fields.${doomed.id}`]: { from: value, to: null } } } });
+      expect(last).toMatchObject({
+        type: 'task.updated',
+        data: { changes: { [`custom_fields.${doomed.id}`]: { from: value, to: null } } },
+      });
       expect((await changesFor(h, task.key)).map((c) => c.action)).toEqual(['created', 'updated']);
     }
     expect((await eventsFor(h, untouched.key)).map((e) => e.type)).toEqual(['task.created']);
@@ -263,25 +385,45 @@ describe('custom field values on tasks', () => {
     expect(b1.custom_fields).toEqual({ [number.id]: 1 });
     const updated = await h.request('POST', '/api/v1/projects/VALS/tasks/bulk-update/', {
       token: admin.token,
-      body: { tasks: [{ key: b1.key, custom_fields: { [number.id]: null } }, { key: b2.key, custom_fields: { [number.id]: 7 } }] },
+      body: {
+        tasks: [
+          { key: b1.key, custom_fields: { [number.id]: null } },
+          { key: b2.key, custom_fields: { [number.id]: 7 } },
+        ],
+      },
     });
     expect(updated.status).toBe(200);
     expect(updated.body.data.map((t: { custom_fields: unknown }) => t.custom_fields)).toEqual([{}, { [number.id]: 7 }]);
     const refused = await h.request('POST', '/api/v1/projects/VALS/tasks/bulk-update/', {
       token: admin.token,
-      body: { tasks: [{ key: b1.key, custom_fields: { [number.id]: 3 } }, { key: b2.key, custom_fields: { [number.id]: 'seven' } }] },
+      body: {
+        tasks: [
+          { key: b1.key, custom_fields: { [number.id]: 3 } },
+          { key: b2.key, custom_fields: { [number.id]: 'seven' } },
+        ],
+      },
     });
     expect(refused.status).toBe(400);
-    expect(refused.body.error.details.items).toEqual([expect.objectContaining({ index: 1, key: b2.key, fields: { [`custom_fields.${number.id}`]: expect.any(String) } })]);
+    expect(refused.body.error.details.items).toEqual([
+      expect.objectContaining({
+        index: 1,
+        key: b2.key,
+        fields: { [`custom_fields.${number.id}`]: expect.any(String) },
+      }),
+    ]);
     expect((await read(b1.key)).custom_fields).toEqual({});
   });
 
-  it('lists carry each task\'s values', async () => {
+  it("lists carry each task's values", async () => {
     const text = await field('text');
     await h.project(admin, 'LIST');
     const listProject = await projectId(h, 'LIST');
-    await h.request('PUT', `/api/v1/custom-fields/${text.id}/`, { token: admin.token, body: { projects: [vals.id, listProject] } });
-    for (let i = 0; i < 5; i++) await createTask(h, admin, 'LIST', { custom_fields: i % 2 ? {} : { [text.id]: `v${i}` } });
+    await h.request('PUT', `/api/v1/custom-fields/${text.id}/`, {
+      token: admin.token,
+      body: { projects: [vals.id, listProject] },
+    });
+    for (let i = 0; i < 5; i++)
+      await createTask(h, admin, 'LIST', { custom_fields: i % 2 ? {} : { [text.id]: `v${i}` } });
     const list = await h.request('GET', '/api/v1/projects/LIST/tasks/', { token: admin.token });
     expect(list.body.data.map((t: { custom_fields: unknown }) => t.custom_fields)).toEqual([
       { [text.id]: 'v0' },
@@ -299,12 +441,23 @@ describe('custom field values on tasks', () => {
       const task = await createTask(h, admin, 'VALS');
       const [taskWrite, definitionWrite] = await Promise.all([
         setValue(task.key, select.id, go),
-        h.request('PUT', `/api/v1/custom-fields/${select.id}/`, { token: admin.token, body: { options: [{ id: stay }] } }),
+        h.request('PUT', `/api/v1/custom-fields/${select.id}/`, {
+          token: admin.token,
+          body: { options: [{ id: stay }] },
+        }),
       ]);
       const outcome = [taskWrite.status, definitionWrite.status];
       // Either the task took the option first (the delete is refused) or the delete came first (the value is refused).
-      expect([[200, 409], [400, 200]], `round ${round}`).toContainEqual(outcome);
-      const options = (await h.request('GET', `/api/v1/custom-fields/${select.id}/`, { token: admin.token })).body.data.options.map((o: { id: number }) => o.id);
+      expect(
+        [
+          [200, 409],
+          [400, 200],
+        ],
+        `round ${round}`,
+      ).toContainEqual(outcome);
+      const options = (
+        await h.request('GET', `/api/v1/custom-fields/${select.id}/`, { token: admin.token })
+      ).body.data.options.map((o: { id: number }) => o.id);
       const value = (await read(task.key)).custom_fields[select.id];
       if (value !== undefined) expect(options).toContain(value);
     }
@@ -318,7 +471,10 @@ describe('custom field values on tasks', () => {
         h.request('DELETE', `/api/v1/custom-fields/${doomed.id}/`, { token: admin.token }),
         h.request('DELETE', `/api/v1/tasks/${task.key}/`, { token: admin.token }),
       ]);
-      expect(results.map((r) => r.status), `round ${round}`).toEqual([204, 204]);
+      expect(
+        results.map((r) => r.status),
+        `round ${round}`,
+      ).toEqual([204, 204]);
     }
   });
 
@@ -338,7 +494,9 @@ describe('custom field values on tasks', () => {
         expect([200, 400]).toContain(write.status);
         const actions = (await changesFor(h, task.key)).map((c) => c.action);
         // A value that was written was also removed, visibly.
-        expect(actions, `round ${round} task ${i}`).toEqual(write.status === 200 ? ['created', 'updated', 'updated'] : ['created']);
+        expect(actions, `round ${round} task ${i}`).toEqual(
+          write.status === 200 ? ['created', 'updated', 'updated'] : ['created'],
+        );
       }
     }
   });

@@ -23,7 +23,8 @@ describe('custom field definitions and options', () => {
   let counter = 0;
   const create = (body: Record<string, unknown>, token = admin.token) =>
     h.request('POST', '/api/v1/custom-fields/', { token, body: { name: `Field ${++counter}`, type: 'text', ...body } });
-  const put = (id: number, body: unknown, token = admin.token) => h.request('PUT', `/api/v1/custom-fields/${id}/`, { token, body });
+  const put = (id: number, body: unknown, token = admin.token) =>
+    h.request('PUT', `/api/v1/custom-fields/${id}/`, { token, body });
   const get = (id: number, token = admin.token) => h.request('GET', `/api/v1/custom-fields/${id}/`, { token });
   /** Service accounts cannot be owners: an owner is a person with a token. */
   const owner = async (): Promise<Actor> => {
@@ -32,7 +33,12 @@ describe('custom field definitions and options', () => {
   };
 
   it('POST creates a definition; options come from strings or {value}, positioned in the order given', async () => {
-    const res = await create({ name: 'Severity', type: 'select', description: 'How bad', options: ['High', { value: 'Low' }] });
+    const res = await create({
+      name: 'Severity',
+      type: 'select',
+      description: 'How bad',
+      options: ['High', { value: 'Low' }],
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({
       id: expect.any(Number),
@@ -61,7 +67,9 @@ describe('custom field definitions and options', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.details.fields).toHaveProperty('options');
     expect((await create({ type: 'rating' })).status).toBe(400);
-    expect((await create({ type: 'select', options: ['A', 'A'] })).body.error.details.fields.options).toMatch(/repeated: "A"/);
+    expect((await create({ type: 'select', options: ['A', 'A'] })).body.error.details.fields.options).toMatch(
+      /repeated: "A"/,
+    );
     expect((await create({ type: 'select', options: [''] })).status).toBe(400);
   });
 
@@ -82,8 +90,14 @@ describe('custom field definitions and options', () => {
         await create({}, token),
         await put(field.id, { name: 'renamed' }, token),
         await h.request('DELETE', `/api/v1/custom-fields/${field.id}/`, { token }),
-        await h.request('PUT', `/api/v1/custom-fields/options/${field.options[0].id}/`, { token, body: { value: 'y' } }),
-        await h.request('POST', '/api/v1/custom-fields/reorder/', { token, body: { field: field.id, options: [field.options[0].id] } }),
+        await h.request('PUT', `/api/v1/custom-fields/options/${field.options[0].id}/`, {
+          token,
+          body: { value: 'y' },
+        }),
+        await h.request('POST', '/api/v1/custom-fields/reorder/', {
+          token,
+          body: { field: field.id, options: [field.options[0].id] },
+        }),
       ];
       expect(attempts.map((r) => r.status)).toEqual([403, 403, 403, 403, 403]);
       expect(attempts[0]!.body.error.code).toBe('FORBIDDEN');
@@ -91,13 +105,16 @@ describe('custom field definitions and options', () => {
     }
     expect((await put(field.id, { description: 'by the owner' }, (await owner()).token)).status).toBe(200);
     const readOnly = (await h.tokenFor(admin.accountId, ['customfields:read'])).token;
-    expect((await create({}, readOnly)).body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { required: 'customfields:write' } });
+    expect((await create({}, readOnly)).body.error).toMatchObject({
+      code: 'INSUFFICIENT_SCOPE',
+      details: { required: 'customfields:write' },
+    });
   });
 
   it('projects: ids the caller cannot see are 404 naming them; readers see only projects they can see', async () => {
     const stranger = await h.actor();
     const foreign = await h.project(stranger, 'FOREIGN');
-    const notMember = await h.project(member, 'MEMBERS') as { id: number }; // in admin's workspace, admin not a member
+    const notMember = (await h.project(member, 'MEMBERS')) as { id: number }; // in admin's workspace, admin not a member
     const res = await create({ projects: [alpha.id, foreign.id, notMember.id] });
     expect(res.status).toBe(404);
     expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', details: { projects: [foreign.id, notMember.id] } });
@@ -121,7 +138,7 @@ describe('custom field definitions and options', () => {
     expect((await put(field.id, { projects: null })).body.data.projects).toBeNull();
   });
 
-  it('GET list: paginated, by name; `project` keeps fields applying to that project; other workspaces\' fields are invisible', async () => {
+  it("GET list: paginated, by name; `project` keeps fields applying to that project; other workspaces' fields are invisible", async () => {
     const stranger = await h.actor();
     const theirs = (await create({ name: 'Theirs' }, stranger.token)).body.data;
     expect((await get(theirs.id)).status).toBe(404);
@@ -135,13 +152,23 @@ describe('custom field definitions and options', () => {
     expect(names).not.toContain('Theirs');
     expect(all.body.pagination.count).toBe(names.length);
 
-    const forAlpha = await h.request('GET', `/api/v1/custom-fields/?project=${alpha.id}&limit=200`, { token: admin.token });
+    const forAlpha = await h.request('GET', `/api/v1/custom-fields/?project=${alpha.id}&limit=200`, {
+      token: admin.token,
+    });
     const alphaIds = forAlpha.body.data.map((f: { id: number }) => f.id);
     expect(alphaIds).not.toContain(onlyBeta.id);
-    expect(forAlpha.body.data.every((f: { projects: number[] | null }) => f.projects === null || f.projects.includes(alpha.id))).toBe(true);
-    const forBeta = await h.request('GET', `/api/v1/custom-fields/?project=${beta.id}&limit=200`, { token: admin.token });
+    expect(
+      forAlpha.body.data.every(
+        (f: { projects: number[] | null }) => f.projects === null || f.projects.includes(alpha.id),
+      ),
+    ).toBe(true);
+    const forBeta = await h.request('GET', `/api/v1/custom-fields/?project=${beta.id}&limit=200`, {
+      token: admin.token,
+    });
     expect(forBeta.body.data.map((f: { id: number }) => f.id)).toContain(onlyBeta.id);
-    expect((await h.request('GET', `/api/v1/custom-fields/?project=${beta.id}`, { token: member.token })).status).toBe(404);
+    expect((await h.request('GET', `/api/v1/custom-fields/?project=${beta.id}`, { token: member.token })).status).toBe(
+      404,
+    );
   });
 
   it('PUT changes any subset; the type cannot change', async () => {
@@ -150,7 +177,12 @@ describe('custom field definitions and options', () => {
     h.clock.advance(1000);
     const res = await put(field.id, { description: 'Story points', required: true, type: 'number' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ name: 'Estimate', description: 'Story points', required: true, type: 'number' });
+    expect(res.body.data).toMatchObject({
+      name: 'Estimate',
+      description: 'Story points',
+      required: true,
+      type: 'number',
+    });
     expect(res.body.data.updated_at > field.updated_at).toBe(true);
     const retype = await put(field.id, { type: 'text' });
     expect(retype.status).toBe(400);
@@ -176,9 +208,17 @@ describe('custom field definitions and options', () => {
     const again = await put(field.id, { options: res.body.data.options });
     expect(again.body.data.options).toEqual(res.body.data.options);
     // Values can swap within one PUT.
-    const swapped = await put(field.id, { options: [{ id: c.id, value: 'A' }, { id: a.id, value: 'C!' }] });
+    const swapped = await put(field.id, {
+      options: [
+        { id: c.id, value: 'A' },
+        { id: a.id, value: 'C!' },
+      ],
+    });
     expect(swapped.status).toBe(200);
-    expect(swapped.body.data.options.map((o: { id: number; value: string }) => [o.id, o.value])).toEqual([[c.id, 'A'], [a.id, 'C!']]);
+    expect(swapped.body.data.options.map((o: { id: number; value: string }) => [o.id, o.value])).toEqual([
+      [c.id, 'A'],
+      [a.id, 'C!'],
+    ]);
   });
 
   it('PUT options refuses foreign or repeated ids, items with neither id nor value, and repeated values (400)', async () => {
@@ -200,25 +240,42 @@ describe('custom field definitions and options', () => {
     expect((await get(field.id)).body.data.options).toEqual(field.options);
   });
 
-  it('PUT /custom-fields/options/{id}/ renames one option; a value the field already has is 409; other workspaces\' options are 404', async () => {
+  it("PUT /custom-fields/options/{id}/ renames one option; a value the field already has is 409; other workspaces' options are 404", async () => {
     const field = (await create({ type: 'select', options: ['Low', 'High'] })).body.data;
     const [low, high] = field.options;
-    const res = await h.request('PUT', `/api/v1/custom-fields/options/${high.id}/`, { token: admin.token, body: { value: 'Critical' } });
+    const res = await h.request('PUT', `/api/v1/custom-fields/options/${high.id}/`, {
+      token: admin.token,
+      body: { value: 'Critical' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ id: high.id, field: field.id, value: 'Critical', position: 1 });
-    const clash = await h.request('PUT', `/api/v1/custom-fields/options/${low.id}/`, { token: admin.token, body: { value: 'Critical' } });
+    const clash = await h.request('PUT', `/api/v1/custom-fields/options/${low.id}/`, {
+      token: admin.token,
+      body: { value: 'Critical' },
+    });
     expect(clash.status).toBe(409);
     expect(clash.body.error).toMatchObject({ code: 'ALREADY_EXISTS', details: { field: 'value' } });
-    expect((await h.request('PUT', `/api/v1/custom-fields/options/${low.id}/`, { token: admin.token, body: { value: '' } })).status).toBe(400);
+    expect(
+      (await h.request('PUT', `/api/v1/custom-fields/options/${low.id}/`, { token: admin.token, body: { value: '' } }))
+        .status,
+    ).toBe(400);
     const stranger = await h.actor();
-    expect((await h.request('PUT', `/api/v1/custom-fields/options/${low.id}/`, { token: stranger.token, body: { value: 'Mine' } })).status).toBe(404);
+    expect(
+      (
+        await h.request('PUT', `/api/v1/custom-fields/options/${low.id}/`, {
+          token: stranger.token,
+          body: { value: 'Mine' },
+        })
+      ).status,
+    ).toBe(404);
     expect((await get(field.id)).body.data.options.map((o: { value: string }) => o.value)).toEqual(['Low', 'Critical']);
   });
 
   it('POST /custom-fields/reorder/ sets positions; the list must be every option exactly once', async () => {
     const field = (await create({ type: 'select', options: ['A', 'B', 'C'] })).body.data;
     const [a, b, c] = field.options.map((o: { id: number }) => o.id);
-    const reorder = (body: unknown) => h.request('POST', '/api/v1/custom-fields/reorder/', { token: admin.token, body });
+    const reorder = (body: unknown) =>
+      h.request('POST', '/api/v1/custom-fields/reorder/', { token: admin.token, body });
     const res = await reorder({ field: field.id, options: [c, a, b] });
     expect(res.status).toBe(200);
     expect(res.body.data.options).toEqual([
@@ -226,8 +283,12 @@ describe('custom field definitions and options', () => {
       { id: a, value: 'A', position: 1 },
       { id: b, value: 'B', position: 2 },
     ]);
-    expect((await reorder({ field: field.id, options: [c, a] })).body.error.details.fields.options).toMatch(/missing: /);
-    expect((await reorder({ field: field.id, options: [c, a, b, 999999] })).body.error.details.fields.options).toMatch(/not options of this field: 999999/);
+    expect((await reorder({ field: field.id, options: [c, a] })).body.error.details.fields.options).toMatch(
+      /missing: /,
+    );
+    expect((await reorder({ field: field.id, options: [c, a, b, 999999] })).body.error.details.fields.options).toMatch(
+      /not options of this field: 999999/,
+    );
     expect((await reorder({ field: field.id, options: [c, a, a] })).status).toBe(400);
     expect((await reorder({ field: 999999, options: [] })).status).toBe(404);
   });
@@ -236,7 +297,14 @@ describe('custom field definitions and options', () => {
     const field = (await create({ type: 'select', options: ['A'] })).body.data;
     expect((await h.request('DELETE', `/api/v1/custom-fields/${field.id}/`, { token: admin.token })).status).toBe(204);
     expect((await get(field.id)).status).toBe(404);
-    expect((await h.request('PUT', `/api/v1/custom-fields/options/${field.options[0].id}/`, { token: admin.token, body: { value: 'B' } })).status).toBe(404);
+    expect(
+      (
+        await h.request('PUT', `/api/v1/custom-fields/options/${field.options[0].id}/`, {
+          token: admin.token,
+          body: { value: 'B' },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('narrowing projects is refused (409 FIELD_IN_USE) while tasks of the projects left out hold values', async () => {
@@ -247,7 +315,10 @@ describe('custom field definitions and options', () => {
     expect(res.body.error).toMatchObject({ code: 'FIELD_IN_USE', details: { task_count: 1 } });
     expect((await get(field.id)).body.data.projects).toBeNull();
     expect((await put(field.id, { projects: [alpha.id, beta.id] })).status).toBe(200);
-    await h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: admin.token, body: { custom_fields: { [field.id]: null } } });
+    await h.request('PUT', `/api/v1/tasks/${task.key}/`, {
+      token: admin.token,
+      body: { custom_fields: { [field.id]: null } },
+    });
     expect((await put(field.id, { projects: [alpha.id] })).status).toBe(200);
   });
 });

@@ -13,7 +13,10 @@ describe('envelope and error shape', () => {
   });
   afterAll(() => h.close());
 
-  const expectError = (res: { body: { success: boolean; error: { code: string; message: string; details: object } } }, code: string) => {
+  const expectError = (
+    res: { body: { success: boolean; error: { code: string; message: string; details: object } } },
+    code: string,
+  ) => {
     expect(res.body.success).toBe(false);
     expect(res.body.error.code).toBe(code);
     expect(typeof res.body.error.message).toBe('string');
@@ -23,7 +26,11 @@ describe('envelope and error shape', () => {
   it('list responses carry success, data array and offset pagination', async () => {
     const res = await h.request('GET', '/api/v1/projects/', { token: actor.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, data: [expect.objectContaining({ key: 'ENV' })], pagination: { count: 1, limit: 50, offset: 0 } });
+    expect(res.body).toEqual({
+      success: true,
+      data: [expect.objectContaining({ key: 'ENV' })],
+      pagination: { count: 1, limit: 50, offset: 0 },
+    });
   });
 
   it('unknown routes answer 404 NOT_FOUND in the error shape', async () => {
@@ -84,7 +91,10 @@ describe('envelope and error shape', () => {
 
   it('body values are not coerced: a numeric string is not an integer', async () => {
     const project = (await h.request('GET', '/api/v1/projects/', { token: actor.token })).body.data[0];
-    const res = await h.request('POST', '/api/v1/memberships/', { token: actor.token, body: { project: String(project.id), user: actor.accountId } });
+    const res = await h.request('POST', '/api/v1/memberships/', {
+      token: actor.token,
+      body: { project: String(project.id), user: actor.accountId },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details.fields).toHaveProperty('project');
   });
@@ -95,9 +105,15 @@ describe('envelope and error shape', () => {
   });
 
   it('every response carries X-Request-Id, echoing a well-formed incoming one', async () => {
-    const res = await h.request('GET', '/api/v1/projects/', { token: actor.token, headers: { 'x-request-id': 'trace-123' } });
+    const res = await h.request('GET', '/api/v1/projects/', {
+      token: actor.token,
+      headers: { 'x-request-id': 'trace-123' },
+    });
     expect(res.headers['x-request-id']).toBe('trace-123');
-    const fresh = await h.request('GET', '/api/v1/projects/', { token: actor.token, headers: { 'x-request-id': 'bad id with spaces' } });
+    const fresh = await h.request('GET', '/api/v1/projects/', {
+      token: actor.token,
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 

@@ -28,10 +28,15 @@ describe('front door', () => {
       message: 'No route GET /api/v1/me. Paths end with a slash: GET /api/v1/me/',
       details: { path: '/api/v1/me/' },
     });
-    const tasks = await h.request('POST', '/api/v1/projects/DOOR/tasks?x=1', { token: owner.token, body: { title: 'x' } });
+    const tasks = await h.request('POST', '/api/v1/projects/DOOR/tasks?x=1', {
+      token: owner.token,
+      body: { title: 'x' },
+    });
     expect(tasks.status).toBe(404);
     expect(tasks.body.error.details).toEqual({ path: '/api/v1/projects/DOOR/tasks/' });
-    expect((await h.request('GET', '/api/v1/projects/DOOR/tasks/', { token: owner.token })).body.pagination.count).toBe(0);
+    expect((await h.request('GET', '/api/v1/projects/DOOR/tasks/', { token: owner.token })).body.pagination.count).toBe(
+      0,
+    );
     const unknown = await h.request('GET', '/api/v1/nowhere', { token: owner.token });
     expect(unknown.body.error).toEqual({ code: 'NOT_FOUND', message: 'No route GET /api/v1/nowhere.', details: {} });
   });
@@ -40,7 +45,10 @@ describe('front door', () => {
     const res = await h.request('PATCH', '/api/v1/tasks/DOOR-1/', { token: owner.token, body: {} });
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('DELETE, GET, HEAD, PUT');
-    expect(res.body.error).toMatchObject({ code: 'METHOD_NOT_ALLOWED', details: { allow: ['DELETE', 'GET', 'HEAD', 'PUT'] } });
+    expect(res.body.error).toMatchObject({
+      code: 'METHOD_NOT_ALLOWED',
+      details: { allow: ['DELETE', 'GET', 'HEAD', 'PUT'] },
+    });
   });
 
   it('every 401 names the Bearer scheme (RFC 6750)', async () => {
@@ -57,7 +65,10 @@ describe('front door', () => {
     expect(byKey.status).toBe(200);
     const id = byKey.body.data.id;
     expect((await h.request('GET', `/api/v1/projects/${id}/`, { token: owner.token })).body).toEqual(byKey.body);
-    const renamed = await h.request('PATCH', '/api/v1/projects/DOOR/', { token: owner.token, body: { name: 'Front door' } });
+    const renamed = await h.request('PATCH', '/api/v1/projects/DOOR/', {
+      token: owner.token,
+      body: { name: 'Front door' },
+    });
     expect(renamed.body.data).toMatchObject({ id, key: 'DOOR', name: 'Front door' });
 
     const stranger = await h.actor();
@@ -78,11 +89,17 @@ describe('front door', () => {
 
   it('one log line per request at info, with the request and the response', async () => {
     const lines: Array<Record<string, unknown>> = [];
-    const log = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) }) as unknown as FastifyBaseLogger;
+    const log = createLogger('info', {
+      write: (line: string) => void lines.push(JSON.parse(line)),
+    }) as unknown as FastifyBaseLogger;
     const app = await buildApp(h.ctx, { logger: log });
     await app.ready();
     try {
-      const res = await app.inject({ method: 'GET', url: '/api/v1/me/', headers: { authorization: `Bearer ${owner.token}` } });
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/v1/me/',
+        headers: { authorization: `Bearer ${owner.token}` },
+      });
       expect(res.statusCode).toBe(200);
       const requestLines = lines.filter((line) => line.request_id === res.headers['x-request-id']);
       expect(requestLines).toHaveLength(1);
@@ -99,7 +116,10 @@ describe('front door', () => {
 });
 
 describe('graceful shutdown', () => {
-  function get(port: number, path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  function get(
+    port: number,
+    path: string,
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
     return new Promise((resolve, reject) => {
       http
         .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
@@ -171,12 +191,18 @@ describe('graceful shutdown', () => {
 
 describe('configuration errors', () => {
   it('names the variable, the value and what is valid', () => {
-    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"');
+    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow(
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
+    );
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must be sqlite:<path>/);
     expect(() => loadConfig({ PORT: '80000' })).toThrow('PORT must be between 0 and 65535, got "80000"');
-    expect(() => loadConfig({ PUBLIC_BASE_URL: 'tracker.example.com' })).toThrow(/PUBLIC_BASE_URL must be an absolute http\(s\) URL/);
+    expect(() => loadConfig({ PUBLIC_BASE_URL: 'tracker.example.com' })).toThrow(
+      /PUBLIC_BASE_URL must be an absolute http\(s\) URL/,
+    );
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '0' })).toThrow('SHUTDOWN_TIMEOUT_SECONDS must be at least 1');
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://tracker.example.com/' }).publicBaseUrl).toBe('https://tracker.example.com');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://tracker.example.com/' }).publicBaseUrl).toBe(
+      'https://tracker.example.com',
+    );
   });
 
   it('sqlite paths resolve against the working directory; no path is refused; a PostgreSQL password never shows', () => {
@@ -184,14 +210,19 @@ describe('configuration errors', () => {
     expect(sqliteFile('sqlite://data/x.db', '/srv/app')).toBe('/srv/app/data/x.db');
     expect(sqliteFile('sqlite:///var/lib/x.db', '/srv/app')).toBe('/var/lib/x.db');
     expect(sqliteFile('sqlite::memory:')).toBe(':memory:');
-    for (const url of ['sqlite:', 'sqlite://', 'sqlite:///']) expect(() => sqliteFile(url), url).toThrow(/names no file/);
-    expect(describeDatabase('postgres://app:s3cret@db.internal:5432/tracker?sslmode=require')).toBe('postgres://app@db.internal:5432/tracker');
+    for (const url of ['sqlite:', 'sqlite://', 'sqlite:///'])
+      expect(() => sqliteFile(url), url).toThrow(/names no file/);
+    expect(describeDatabase('postgres://app:s3cret@db.internal:5432/tracker?sslmode=require')).toBe(
+      'postgres://app@db.internal:5432/tracker',
+    );
   });
 
   it('demo names the URL serve listens on', () => {
     expect(serviceBaseUrl({ publicBaseUrl: null, host: '0.0.0.0', port: 9090 })).toBe('http://localhost:9090');
     expect(serviceBaseUrl({ publicBaseUrl: null, host: '127.0.0.2', port: 8080 })).toBe('http://127.0.0.2:8080');
     expect(serviceBaseUrl({ publicBaseUrl: null, host: '::1', port: 8080 })).toBe('http://[::1]:8080');
-    expect(serviceBaseUrl({ publicBaseUrl: 'https://tracker.example.com', host: '0.0.0.0', port: 8080 })).toBe('https://tracker.example.com');
+    expect(serviceBaseUrl({ publicBaseUrl: 'https://tracker.example.com', host: '0.0.0.0', port: 8080 })).toBe(
+      'https://tracker.example.com',
+    );
   });
 });

@@ -28,7 +28,8 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
           ...ctx,
           db: ctx.db.withPlugin({
             transformQuery: (args) => {
-              if (args.node.kind === 'UpdateQueryNode' && JSON.stringify(args.node).includes('"idempotency_keys"')) storing = args.queryId;
+              if (args.node.kind === 'UpdateQueryNode' && JSON.stringify(args.node).includes('"idempotency_keys"'))
+                storing = args.queryId;
               return args.node;
             },
             transformResult: async (args) => {
@@ -39,7 +40,13 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
         };
         app.post('/api/v1/test-store-then-fail/', { config: { scope: 'projects:write' } }, async (request, reply) => {
           reply.code(201);
-          return commitWrite(failingOnce, request, reply, async () => ++storeAttempts, (attempt: number) => ({ success: true, data: { attempt } }));
+          return commitWrite(
+            failingOnce,
+            request,
+            reply,
+            async () => ++storeAttempts,
+            (attempt: number) => ({ success: true, data: { attempt } }),
+          );
         });
       },
     });
@@ -48,8 +55,13 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
   afterAll(() => h.close());
 
   const create = (key: string | undefined, body: object, token = actor.token) =>
-    h.request('POST', '/api/v1/projects/', { token, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
-  const projectCount = async () => (await h.request('GET', '/api/v1/projects/', { token: actor.token })).body.pagination.count;
+    h.request('POST', '/api/v1/projects/', {
+      token,
+      body,
+      headers: key === undefined ? {} : { 'idempotency-key': key },
+    });
+  const projectCount = async () =>
+    (await h.request('GET', '/api/v1/projects/', { token: actor.token })).body.pagination.count;
 
   it('a repeat with the same key and body replays the stored response without repeating the work', async () => {
     const first = await create('k-replay', { name: 'One', key: 'ONE' });
@@ -83,7 +95,9 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
 
   it('20 concurrent POSTs with one key create exactly one project; the others get 409 or the replay', async () => {
     const before = await projectCount();
-    const results = await Promise.all(Array.from({ length: 20 }, () => create('k-race', { name: 'Race', key: 'RACE' })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => create('k-race', { name: 'Race', key: 'RACE' })),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
     expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
@@ -102,7 +116,8 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
   });
 
   it('5xx responses are not stored; a retry runs again', async () => {
-    const send = () => h.request('POST', '/api/v1/test-flaky/', { token: actor.token, headers: { 'idempotency-key': 'k-5xx' } });
+    const send = () =>
+      h.request('POST', '/api/v1/test-flaky/', { token: actor.token, headers: { 'idempotency-key': 'k-5xx' } });
     const crash = await send();
     expect(crash.status).toBe(500);
     expect(crash.body.error.code).toBe('INTERNAL_ERROR');
@@ -117,7 +132,11 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
   });
 
   it('a response stored in a transaction that then fails is not stored; a retry runs again', async () => {
-    const send = () => h.request('POST', '/api/v1/test-store-then-fail/', { token: actor.token, headers: { 'idempotency-key': 'k-store-fail' } });
+    const send = () =>
+      h.request('POST', '/api/v1/test-store-then-fail/', {
+        token: actor.token,
+        headers: { 'idempotency-key': 'k-store-fail' },
+      });
     expect((await send()).status).toBe(500);
     const ok = await send();
     expect(ok.status).toBe(201);
@@ -129,17 +148,27 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
 
   describe('task creation, whose response is stored by the transaction that creates the task', () => {
     const storedRecord = (key: string) => storedResponse(h, key, { tokenId: actor.tokenId });
-    const taskCount = async (project: string) => (await h.request('GET', `/api/v1/projects/${project}/tasks/`, { token: actor.token })).body.pagination.count;
+    const taskCount = async (project: string) =>
+      (await h.request('GET', `/api/v1/projects/${project}/tasks/`, { token: actor.token })).body.pagination.count;
 
     it('create task stores exactly the response sent, and a repeat replays it without a second task', async () => {
       await h.project(actor, 'IDT');
-      const send = () => h.request('POST', '/api/v1/projects/IDT/tasks/', { token: actor.token, body: { title: 'Once' }, headers: { 'idempotency-key': 'k-task' } });
+      const send = () =>
+        h.request('POST', '/api/v1/projects/IDT/tasks/', {
+          token: actor.token,
+          body: { title: 'Once' },
+          headers: { 'idempotency-key': 'k-task' },
+        });
       const first = await send();
       expect(first.status).toBe(201);
       expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(first.headers.etag).toBe('"v1"');
       expect(first.body.data).toMatchObject({ key: 'IDT-1', title: 'Once' });
-      expect(await storedRecord('k-task')).toEqual({ state: 'complete', response_status: 201, response_body: first.text });
+      expect(await storedRecord('k-task')).toEqual({
+        state: 'complete',
+        response_status: 201,
+        response_body: first.text,
+      });
       const again = await send();
       expect(again.status).toBe(201);
       expect(again.headers['idempotent-replayed']).toBe('true');
@@ -149,7 +178,8 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
 
     it('subtask, bulk create and bulk update store the response sent and replay it', async () => {
       await h.project(actor, 'IDB');
-      const post = (path: string, key: string, body: object) => h.request('POST', `/api/v1${path}`, { token: actor.token, body, headers: { 'idempotency-key': key } });
+      const post = (path: string, key: string, body: object) =>
+        h.request('POST', `/api/v1${path}`, { token: actor.token, body, headers: { 'idempotency-key': key } });
       const calls: Array<[path: string, key: string, body: object, status: number]> = [
         ['/projects/IDB/tasks/bulk/', 'k-bulk', { tasks: [{ title: 'A' }, { title: 'B' }] }, 201],
         ['/tasks/IDB-1/subtasks/', 'k-sub', { title: 'Child' }, 201],
@@ -158,7 +188,11 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
       for (const [path, key, body, status] of calls) {
         const first = await post(path, key, body);
         expect(first.status, path).toBe(status);
-        expect(await storedRecord(key)).toEqual({ state: 'complete', response_status: status, response_body: first.text });
+        expect(await storedRecord(key)).toEqual({
+          state: 'complete',
+          response_status: status,
+          response_body: first.text,
+        });
         const again = await post(path, key, body);
         expect(again.headers['idempotent-replayed'], path).toBe('true');
         expect(again.text, path).toBe(first.text);
@@ -169,10 +203,19 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
 
     it('a refused create (4xx) is stored and replayed, and creates nothing', async () => {
       await h.project(actor, 'IDR');
-      const send = () => h.request('POST', '/api/v1/projects/IDR/tasks/', { token: actor.token, body: { title: 'Bad', priority: 'Nope' }, headers: { 'idempotency-key': 'k-task-4xx' } });
+      const send = () =>
+        h.request('POST', '/api/v1/projects/IDR/tasks/', {
+          token: actor.token,
+          body: { title: 'Bad', priority: 'Nope' },
+          headers: { 'idempotency-key': 'k-task-4xx' },
+        });
       const first = await send();
       expect(first.status).toBe(400);
-      expect(await storedRecord('k-task-4xx')).toEqual({ state: 'complete', response_status: 400, response_body: first.text });
+      expect(await storedRecord('k-task-4xx')).toEqual({
+        state: 'complete',
+        response_status: 400,
+        response_body: first.text,
+      });
       const again = await send();
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.text).toBe(first.text);
@@ -208,7 +251,13 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
 
   it('a claim left in flight by a crashed process is taken over after the lease', async () => {
     const now = h.clock.nowIso();
-    await forgeInFlightClaim(h, { tokenId: actor.tokenId, key: 'k-crash', requestHash: 'x', leaseExpiresAt: now, createdAt: now });
+    await forgeInFlightClaim(h, {
+      tokenId: actor.tokenId,
+      key: 'k-crash',
+      requestHash: 'x',
+      leaseExpiresAt: now,
+      createdAt: now,
+    });
     h.clock.advance(1000);
     const res = await create('k-crash', { name: 'C', key: 'CRASH' });
     expect(res.status).toBe(201);
@@ -217,7 +266,13 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
   it('a claim still within its lease answers 409', async () => {
     const now = h.clock.nowIso();
     const later = new Date(h.clock.nowMs() + 60_000).toISOString();
-    await forgeInFlightClaim(h, { tokenId: actor.tokenId, key: 'k-busy', requestHash: 'x', leaseExpiresAt: later, createdAt: now });
+    await forgeInFlightClaim(h, {
+      tokenId: actor.tokenId,
+      key: 'k-busy',
+      requestHash: 'x',
+      leaseExpiresAt: later,
+      createdAt: now,
+    });
     const res = await create('k-busy', { name: 'B', key: 'BUSY' });
     expect(res.status).toBe(409);
     expect(res.body.error.message).toMatch(/in progress|different/);
@@ -226,16 +281,27 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
   it('the header is ignored on PUT, PATCH, DELETE and GET', async () => {
     const p = (await create(undefined, { name: 'Ign', key: 'IGN' })).body.data;
     for (const name of ['a', 'b']) {
-      const res = await h.request('PATCH', `/api/v1/projects/${p.id}/`, { token: actor.token, body: { name }, headers: { 'idempotency-key': 'k-patch' } });
+      const res = await h.request('PATCH', `/api/v1/projects/${p.id}/`, {
+        token: actor.token,
+        body: { name },
+        headers: { 'idempotency-key': 'k-patch' },
+      });
       expect(res.body.data.name).toBe(name);
     }
-    const get = await h.request('GET', '/api/v1/projects/', { token: actor.token, headers: { 'idempotency-key': 'k-patch' } });
+    const get = await h.request('GET', '/api/v1/projects/', {
+      token: actor.token,
+      headers: { 'idempotency-key': 'k-patch' },
+    });
     expect(get.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('keys must be 1-255 printable ASCII characters', async () => {
     for (const key of ['x'.repeat(256), 'tab\there', 'é']) {
-      const res = await h.request('POST', '/api/v1/projects/', { token: actor.token, body: { name: 'K', key: 'KEYS' }, headers: { 'idempotency-key': key } });
+      const res = await h.request('POST', '/api/v1/projects/', {
+        token: actor.token,
+        body: { name: 'K', key: 'KEYS' },
+        headers: { 'idempotency-key': key },
+      });
       expect(res.status, key).toBe(400);
       expect(res.body.error.details.fields).toHaveProperty('Idempotency-Key');
     }

@@ -14,7 +14,8 @@ describe('dependency cycles: deep graphs and concurrent link creation (422 DEPEN
   });
   afterAll(() => h.close());
 
-  const link = (key: string, task: string, type: string) => h.request('POST', `/api/v1/tasks/${key}/link/`, { token: admin.token, body: { task, type } });
+  const link = (key: string, task: string, type: string) =>
+    h.request('POST', `/api/v1/tasks/${key}/link/`, { token: admin.token, body: { task, type } });
   const newTask = async (project = 'RACE') => (await createTask(h, admin, project)).key as string;
 
   const blocksEdgesAmong = (keys: string[]) => blockingEdges(h.ctx.db, keys);

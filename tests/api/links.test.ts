@@ -22,14 +22,15 @@ describe('dependency links: one row per relationship, seen from either task, no 
     expect(res.status, res.text).toBe(200);
     return res.body.data as Array<{ id: number; type: string; task: { key: string; title: string; status: string } }>;
   };
-  const unlink = (key: string, id: number, token = admin.token) => h.request('DELETE', `/api/v1/tasks/${key}/links/${id}/`, { token });
+  const unlink = (key: string, id: number, token = admin.token) =>
+    h.request('DELETE', `/api/v1/tasks/${key}/links/${id}/`, { token });
   const tasks = async (n: number, project = 'LNK') => {
     const keys: string[] = [];
     for (let i = 0; i < n; i++) keys.push((await createTask(h, admin, project, { title: `T${i + 1}` })).key);
     return keys;
   };
 
-  it('POST link answers 201 with the link from the requesting task\'s side', async () => {
+  it("POST link answers 201 with the link from the requesting task's side", async () => {
     const [a, b] = await tasks(2);
     const res = await link(a!, b!, 'blocks');
     expect(res.status).toBe(201);
@@ -42,7 +43,7 @@ describe('dependency links: one row per relationship, seen from either task, no 
     });
   });
 
-  it('reading either task shows the same link (same id) from that task\'s side', async () => {
+  it("reading either task shows the same link (same id) from that task's side", async () => {
     const [a, b, c, d] = await tasks(4);
     const blocks = (await link(a!, b!, 'blocked_by')).body.data;
     const dup = (await link(a!, c!, 'duplicated_by')).body.data;
@@ -111,10 +112,17 @@ describe('dependency links: one row per relationship, seen from either task, no 
     const blocks = (await link(a!, b!, 'blocks')).body.data;
     const mirror = await link(b!, a!, 'blocked_by');
     expect(mirror.status).toBe(409);
-    expect(mirror.body.error).toMatchObject({ code: 'DUPLICATE_LINK', details: { link_id: blocks.id, type: 'blocked_by' } });
+    expect(mirror.body.error).toMatchObject({
+      code: 'DUPLICATE_LINK',
+      details: { link_id: blocks.id, type: 'blocked_by' },
+    });
 
     const dup = (await link(a!, c!, 'duplicates')).body.data;
-    for (const [from, to, type] of [[c, a, 'duplicated_by'], [c, a, 'duplicates'], [a, c, 'duplicates']]) {
+    for (const [from, to, type] of [
+      [c, a, 'duplicated_by'],
+      [c, a, 'duplicates'],
+      [a, c, 'duplicates'],
+    ]) {
       const res = await link(from!, to!, type!);
       expect(res.status, `${from} ${type} ${to}`).toBe(409);
       expect(res.body.error.details.link_id).toBe(dup.id);
@@ -140,9 +148,14 @@ describe('dependency links: one row per relationship, seen from either task, no 
     const [a] = await tasks(1);
     const self = await link(a!, a!, 'relates_to');
     expect(self.status).toBe(400);
-    expect(self.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: { task: expect.any(String) } } });
+    expect(self.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { fields: { task: expect.any(String) } },
+    });
     expect((await link(a!, 'LNK-1', 'causes')).status).toBe(400);
-    expect((await h.request('POST', `/api/v1/tasks/${a}/link/`, { token: admin.token, body: { task: 'LNK-1' } })).status).toBe(400);
+    expect(
+      (await h.request('POST', `/api/v1/tasks/${a}/link/`, { token: admin.token, body: { task: 'LNK-1' } })).status,
+    ).toBe(400);
     expect((await link(a!, 'LNK-99999', 'blocks')).status).toBe(404);
     expect((await link('LNK-99999', a!, 'blocks')).status).toBe(404);
   });
@@ -230,14 +243,21 @@ describe('dependency links: one row per relationship, seen from either task, no 
     expect((await unlink(a!, created.id, viewer.token)).status).toBe(403);
     // Read scope alone cannot write.
     const reader = (await h.tokenFor(admin.accountId, ['tasks:read'])).token;
-    expect((await link(a!, b!, 'blocks', reader)).body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { required: 'tasks:write' } });
+    expect((await link(a!, b!, 'blocks', reader)).body.error).toMatchObject({
+      code: 'INSUFFICIENT_SCOPE',
+      details: { required: 'tasks:write' },
+    });
     expect(await links(a!, reader)).toHaveLength(1);
   });
 
   it('Idempotency-Key: a retried link creation replays the first response instead of answering 409', async () => {
     const [a, b] = await tasks(2);
     const send = () =>
-      h.request('POST', `/api/v1/tasks/${a}/link/`, { token: admin.token, body: { task: b, type: 'blocks' }, headers: { 'idempotency-key': `link-${a}-${b}` } });
+      h.request('POST', `/api/v1/tasks/${a}/link/`, {
+        token: admin.token,
+        body: { task: b, type: 'blocks' },
+        headers: { 'idempotency-key': `link-${a}-${b}` },
+      });
     const first = await send();
     const second = await send();
     expect(second.status).toBe(201);

@@ -22,7 +22,9 @@ async function listen(h: TestHarness): Promise<string> {
 
 /** Opens a stream with `who`'s session cookie and waits for its `ready` event (the stream's starting position). */
 async function stream(base: string, who: { cookie: string }, lastEventId?: string): Promise<LiveClient> {
-  const client = await openLive(base, { headers: { ...cookie(who), ...(lastEventId ? { 'last-event-id': lastEventId } : {}) } });
+  const client = await openLive(base, {
+    headers: { ...cookie(who), ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+  });
   expect(client.status, client.body).toBe(200);
   await client.waitFor((e) => e.event === 'ready');
   return client;
@@ -59,17 +61,25 @@ describe('live updates', () => {
 
     const put = await h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: bot.token, body: { title: 'Watched' } });
     expect(put.status, put.text).toBe(200);
-    const comment = await h.request('POST', `/api/v1/tasks/${task.key}/comments/`, { token: bot.token, body: { body: 'Hello' } });
+    const comment = await h.request('POST', `/api/v1/tasks/${task.key}/comments/`, {
+      token: bot.token,
+      body: { body: 'Hello' },
+    });
     expect(comment.status, comment.text).toBe(201);
     const project = await h.request('GET', '/api/v1/projects/?limit=100', { token: bot.token });
     const liv = project.body.data.find((p: { key: string }) => p.key === 'LIV');
-    const patch = await h.request('PATCH', `/api/v1/projects/${liv.id}/`, { token: bot.token, body: { description: 'Now live' } });
+    const patch = await h.request('PATCH', `/api/v1/projects/${liv.id}/`, {
+      token: bot.token,
+      body: { description: 'Now live' },
+    });
     expect(patch.status, patch.text).toBe(200);
     const deleted = await h.request('DELETE', `/api/v1/tasks/${task.key}/`, { token: bot.token });
     expect(deleted.status, deleted.text).toBe(204);
 
     const from = client.events.indexOf(created) + 1;
-    await client.waitFor((e) => isChange(e) && changeOf(e).action === 'deleted' && changeOf(e).kind === 'task', { from });
+    await client.waitFor((e) => isChange(e) && changeOf(e).action === 'deleted' && changeOf(e).kind === 'task', {
+      from,
+    });
     const after = client.events.slice(from).filter(isChange).map(changeOf);
     expect(after).toEqual([
       { kind: 'task', project: 'LIV', key: task.key, action: 'updated', version: 2 },
@@ -92,7 +102,10 @@ describe('live updates', () => {
     const task = created.body.data;
     await client.waitFor((e) => isChange(e) && changeOf(e).key === task.key);
     // Changes of LIV made before the stream opened may come first (see the test above).
-    const changes = client.events.filter(isChange).map(changeOf).filter((c) => c.project === 'NEW');
+    const changes = client.events
+      .filter(isChange)
+      .map(changeOf)
+      .filter((c) => c.project === 'NEW');
     expect(changes[0]).toEqual({ kind: 'project', project: 'NEW', key: null, action: 'created', version: null });
     const settings = changes.filter((c) => c.kind === 'project').map((c) => c.action);
     expect(settings).toContain('members');
@@ -102,7 +115,7 @@ describe('live updates', () => {
     client.close();
   });
 
-  it("never sends changes of projects the person cannot see, and follows membership changes while open", async () => {
+  it('never sends changes of projects the person cannot see, and follows membership changes while open', async () => {
     const stranger = await h.actor({ role: 'admin' });
     await h.project(stranger, 'HID');
     const colleague = await h.actor({ org: ann.org, role: 'admin' });
@@ -141,8 +154,14 @@ describe('live updates', () => {
 
     // Written while nobody listens.
     const missed = await createTask(h, bot, 'LIV', { title: 'During the drop' });
-    await h.request('PUT', `/api/v1/tasks/${before.key}/`, { token: bot.token, body: { title: 'Changed during the drop' } });
-    await h.request('POST', `/api/v1/tasks/${missed.key}/comments/`, { token: bot.token, body: { body: 'Also during' } });
+    await h.request('PUT', `/api/v1/tasks/${before.key}/`, {
+      token: bot.token,
+      body: { title: 'Changed during the drop' },
+    });
+    await h.request('POST', `/api/v1/tasks/${missed.key}/comments/`, {
+      token: bot.token,
+      body: { body: 'Also during' },
+    });
 
     const second = await stream(base, ann, seen.id);
     expect(second.events[0]!.id).toBe(seen.id);
@@ -215,35 +234,52 @@ describe('live updates', () => {
     for (const client of [...open, again!]) client.close();
   });
 
-  it.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL: re-opens its LISTEN connection when it drops, and sends what committed meanwhile', async () => {
-    const client = await stream(base, ann);
-    const { rows } = await sql<{ ended: number }>`select count(pg_terminate_backend(pid))::int as ended from pg_stat_activity
-      where datname = current_database() and query = ${'LISTEN tasktracker_live'} and pid <> pg_backend_pid()`.execute(h.ctx.db);
-    expect(rows[0]!.ended).toBeGreaterThan(0);
-    const task = await createTask(h, bot, 'LIV');
-    const change = await client.waitFor((e) => isChange(e) && changeOf(e).key === task.key, { timeoutMs: 30_000 });
-    expect(changeOf(change).action).toBe('created');
-    client.close();
-  });
-
-  it('carries a change made through an API token in another process to an open stream of this one', { timeout: 120_000 }, async () => {
-    const client = await stream(base, ann);
-    const server = await startServe(processUrl(h.ctx.database));
-    try {
-      const res = await fetch(`${server.url}/api/v1/projects/LIV/tasks/`, {
-        method: 'POST',
-        headers: { ...bearer(bot), 'content-type': 'application/json' },
-        body: JSON.stringify({ title: 'From elsewhere' }),
-      });
-      expect(res.status).toBe(201);
-      const { data } = (await res.json()) as { data: { key: string } };
-      const change = await client.waitFor((e) => isChange(e) && changeOf(e).key === data.key, { timeoutMs: 30_000 });
-      expect(changeOf(change)).toEqual({ kind: 'task', project: 'LIV', key: data.key, action: 'created', version: 1 });
-    } finally {
-      await server.stop();
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'PostgreSQL: re-opens its LISTEN connection when it drops, and sends what committed meanwhile',
+    async () => {
+      const client = await stream(base, ann);
+      const { rows } = await sql<{
+        ended: number;
+      }>`select count(pg_terminate_backend(pid))::int as ended from pg_stat_activity
+      where datname = current_database() and query = ${'LISTEN tasktracker_live'} and pid <> pg_backend_pid()`.execute(
+        h.ctx.db,
+      );
+      expect(rows[0]!.ended).toBeGreaterThan(0);
+      const task = await createTask(h, bot, 'LIV');
+      const change = await client.waitFor((e) => isChange(e) && changeOf(e).key === task.key, { timeoutMs: 30_000 });
+      expect(changeOf(change).action).toBe('created');
       client.close();
-    }
-  });
+    },
+  );
+
+  it(
+    'carries a change made through an API token in another process to an open stream of this one',
+    { timeout: 120_000 },
+    async () => {
+      const client = await stream(base, ann);
+      const server = await startServe(processUrl(h.ctx.database));
+      try {
+        const res = await fetch(`${server.url}/api/v1/projects/LIV/tasks/`, {
+          method: 'POST',
+          headers: { ...bearer(bot), 'content-type': 'application/json' },
+          body: JSON.stringify({ title: 'From elsewhere' }),
+        });
+        expect(res.status).toBe(201);
+        const { data } = (await res.json()) as { data: { key: string } };
+        const change = await client.waitFor((e) => isChange(e) && changeOf(e).key === data.key, { timeoutMs: 30_000 });
+        expect(changeOf(change)).toEqual({
+          kind: 'task',
+          project: 'LIV',
+          key: data.key,
+          action: 'created',
+          version: 1,
+        });
+      } finally {
+        await server.stop();
+        client.close();
+      }
+    },
+  );
 });
 
 describe('live stream lifetime', () => {
@@ -305,8 +341,15 @@ async function startServe(databaseUrl: string): Promise<{ url: string; stop(): P
   proc.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
-    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`serve exited during start: ${stderr.join('')}`);
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) break;
+    if (proc.exitCode !== null || proc.signalCode !== null)
+      throw new Error(`serve exited during start: ${stderr.join('')}`);
+    if (
+      await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await sleep(50);
   }
   return {

@@ -19,7 +19,13 @@ describe('memberships', () => {
     const res = await h.request('GET', `/api/v1/memberships/?project=${project.id}`, { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([
-      expect.objectContaining({ project: project.id, project_key: 'TEAM', user: admin.accountId, role: 'admin', user_kind: 'service' }),
+      expect.objectContaining({
+        project: project.id,
+        project_key: 'TEAM',
+        user: admin.accountId,
+        role: 'admin',
+        user_kind: 'service',
+      }),
     ]);
     const all = await h.request('GET', '/api/v1/memberships/', { token: admin.token });
     expect(all.body.pagination.count).toBe(2);
@@ -27,14 +33,20 @@ describe('memberships', () => {
 
   it('a project admin adds, changes and removes members', async () => {
     const bot = await h.actor({ org: admin.org, role: 'member' });
-    const created = await h.request('POST', '/api/v1/memberships/', { token: admin.token, body: { project: project.id, user: bot.accountId } });
+    const created = await h.request('POST', '/api/v1/memberships/', {
+      token: admin.token,
+      body: { project: project.id, user: bot.accountId },
+    });
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ project: project.id, user: bot.accountId, role: 'member' });
     const id = created.body.data.id;
 
     expect((await h.request('GET', `/api/v1/projects/${project.id}/`, { token: bot.token })).status).toBe(200);
 
-    const dup = await h.request('POST', '/api/v1/memberships/', { token: admin.token, body: { project: project.id, user: bot.accountId } });
+    const dup = await h.request('POST', '/api/v1/memberships/', {
+      token: admin.token,
+      body: { project: project.id, user: bot.accountId },
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.error.code).toBe('ALREADY_EXISTS');
 
@@ -62,14 +74,20 @@ describe('memberships', () => {
     const member = await h.actor({ org: admin.org, role: 'member' });
     await h.addMember('TEAM', member.accountId, 'member');
     const other = await h.actor({ org: admin.org, role: 'member' });
-    const res = await h.request('POST', '/api/v1/memberships/', { token: member.token, body: { project: project.id, user: other.accountId } });
+    const res = await h.request('POST', '/api/v1/memberships/', {
+      token: member.token,
+      body: { project: project.id, user: other.accountId },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('FORBIDDEN');
   });
 
   it('users of another workspace cannot be added', async () => {
     const foreign = await h.actor();
-    const res = await h.request('POST', '/api/v1/memberships/', { token: admin.token, body: { project: project.id, user: foreign.accountId } });
+    const res = await h.request('POST', '/api/v1/memberships/', {
+      token: admin.token,
+      body: { project: project.id, user: foreign.accountId },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details.fields).toHaveProperty('user');
   });
@@ -79,7 +97,10 @@ describe('memberships', () => {
     const p = await h.project(solo, 'SOLO');
     const list = await h.request('GET', `/api/v1/memberships/?project=${p.id}`, { token: solo.token });
     const id = list.body.data[0].id;
-    const demote = await h.request('PATCH', `/api/v1/memberships/${id}/`, { token: solo.token, body: { role: 'member' } });
+    const demote = await h.request('PATCH', `/api/v1/memberships/${id}/`, {
+      token: solo.token,
+      body: { role: 'member' },
+    });
     expect(demote.status).toBe(409);
     expect(demote.body.error.code).toBe('LAST_ADMIN');
     expect((await h.request('DELETE', `/api/v1/memberships/${id}/`, { token: solo.token })).status).toBe(409);

@@ -26,7 +26,15 @@ describe('/metrics behind METRICS_TOKEN', () => {
     expect(ok.text).toContain('http_requests_total');
     expect(timingSafeEqual).toHaveBeenCalledTimes(1);
 
-    for (const authorization of [undefined, '', `Bearer ${TOKEN.slice(0, -1)}`, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.toUpperCase()}`, TOKEN, 'Bearer']) {
+    for (const authorization of [
+      undefined,
+      '',
+      `Bearer ${TOKEN.slice(0, -1)}`,
+      `Bearer ${TOKEN}x`,
+      `Bearer ${TOKEN.toUpperCase()}`,
+      TOKEN,
+      'Bearer',
+    ]) {
       const res = await h.request('GET', '/metrics', { headers: authorization === undefined ? {} : { authorization } });
       expect([res.status, res.body?.error?.code], String(authorization)).toEqual([401, 'UNAUTHENTICATED']);
     }

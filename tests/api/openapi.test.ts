@@ -19,7 +19,9 @@ describe('published OpenAPI document', () => {
       expect(path.startsWith('/api/v1/') && path.endsWith('/'), path).toBe(true);
       for (const [method, op] of Object.entries(ops)) {
         expect(op, `${method} ${path}`).toHaveProperty('x-required-scope');
-        expect(Object.keys(op.responses as object), `${method} ${path}`).toEqual(expect.arrayContaining(['401', '403']));
+        expect(Object.keys(op.responses as object), `${method} ${path}`).toEqual(
+          expect.arrayContaining(['401', '403']),
+        );
       }
     }
   });
@@ -29,7 +31,9 @@ describe('published OpenAPI document', () => {
     expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
     expect(doc.info.contact).toBeDefined();
     expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
-    const declaredTags = new Set((doc.tags as Array<{ name: string; description: string }>).map((tag) => tag.description && tag.name));
+    const declaredTags = new Set(
+      (doc.tags as Array<{ name: string; description: string }>).map((tag) => tag.description && tag.name),
+    );
     const ids: string[] = [];
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, Record<string, any>>>)) {
       for (const [method, op] of Object.entries(ops)) {
@@ -43,17 +47,34 @@ describe('published OpenAPI document', () => {
           expect(op.parameters, name).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
         }
         for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
-          expect(response.headers['X-Request-Id'], `${name} ${status}`).toEqual({ $ref: '#/components/headers/XRequestId' });
+          expect(response.headers['X-Request-Id'], `${name} ${status}`).toEqual({
+            $ref: '#/components/headers/XRequestId',
+          });
           if (Number(status) >= 400) {
-            expect(response.content['application/json'].schema, `${name} ${status}`).toEqual({ $ref: `#/components/schemas/Error${status}` });
+            expect(response.content['application/json'].schema, `${name} ${status}`).toEqual({
+              $ref: `#/components/schemas/Error${status}`,
+            });
           }
         }
         expect(op.responses['429'].headers['Retry-After'], name).toBeDefined();
       }
     }
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual(expect.arrayContaining(['listTasks', 'createTask', 'getTask', 'updateTask', 'listProjects', 'getMe', 'updateWebhookEndpoint', 'listTaskChanges']));
-    expect(doc.components.schemas.Error409.properties.error.properties.code.enum).toEqual(expect.arrayContaining(['CONFLICT', 'ALREADY_EXISTS', 'LAST_ADMIN']));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'listTasks',
+        'createTask',
+        'getTask',
+        'updateTask',
+        'listProjects',
+        'getMe',
+        'updateWebhookEndpoint',
+        'listTaskChanges',
+      ]),
+    );
+    expect(doc.components.schemas.Error409.properties.error.properties.code.enum).toEqual(
+      expect.arrayContaining(['CONFLICT', 'ALREADY_EXISTS', 'LAST_ADMIN']),
+    );
     expect(doc.components.schemas.Error401.properties.error.properties.code.enum).toEqual(['UNAUTHENTICATED']);
     expect(Object.keys(doc.paths['/api/v1/attachments/{id}/content/'].get.responses['200'].content)).toEqual(['*/*']);
   });
@@ -64,14 +85,18 @@ describe('published OpenAPI document', () => {
     expect(served.body.servers).toEqual([{ url: 'http://tracker.example.test:8443' }]);
     await h.close();
     const configured = await createHarness({ config: { publicBaseUrl: 'https://api.example.test/' } });
-    expect((await configured.request('GET', '/api/v1/openapi.json')).body.servers).toEqual([{ url: 'https://api.example.test' }]);
+    expect((await configured.request('GET', '/api/v1/openapi.json')).body.servers).toEqual([
+      { url: 'https://api.example.test' },
+    ]);
     await configured.close();
   });
 
   it('a body the client may leave out is not marked required; every other body is', async () => {
     const doc = JSON.parse(await buildOpenApiDocument());
     const optional: string[] = [];
-    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: { required: boolean } }>>)) {
+    for (const [path, ops] of Object.entries(
+      doc.paths as Record<string, Record<string, { requestBody?: { required: boolean } }>>,
+    )) {
       for (const [method, op] of Object.entries(ops)) {
         if (op.requestBody && !op.requestBody.required) optional.push(`${method} ${path}`);
         expect(op, `${method} ${path}`).not.toHaveProperty('x-optional-body');

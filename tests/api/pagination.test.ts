@@ -10,7 +10,8 @@ describe('pagination: offset and cursor modes', () => {
   beforeAll(async () => {
     h = await createHarness();
     actor = await h.actor();
-    for (let i = 0; i < TOTAL; i++) await h.project(actor, `P${String(i).padStart(3, '0')}`, `name ${String(TOTAL - i).padStart(3, '0')}`);
+    for (let i = 0; i < TOTAL; i++)
+      await h.project(actor, `P${String(i).padStart(3, '0')}`, `name ${String(TOTAL - i).padStart(3, '0')}`);
   });
   afterAll(() => h.close());
 

@@ -22,7 +22,8 @@ describe('people: the organization console', () => {
   });
   afterAll(() => h.close());
 
-  const publicPost = (url: string, body: unknown) => h.request('POST', url, { body, headers: { host: HOST, origin: ORIGIN } });
+  const publicPost = (url: string, body: unknown) =>
+    h.request('POST', url, { body, headers: { host: HOST, origin: ORIGIN } });
 
   it('throttles failed sign-ins per account, known or not, and a success clears the count', async () => {
     const p = await person(h);
@@ -35,7 +36,9 @@ describe('people: the organization console', () => {
     for (let i = 0; i < 5; i++) expect((await signIn(h, 'ghost@example.test', 'wrong password!!')).status).toBe(401);
     const ghost = await signIn(h, 'ghost@example.test', 'wrong password!!');
     expect(ghost.status).toBe(429);
-    expect(ghost.body.error.message).toBe(locked.body.error.message.replace(/\d+ seconds/, ghost.body.error.message.match(/\d+ seconds/)![0]));
+    expect(ghost.body.error.message).toBe(
+      locked.body.error.message.replace(/\d+ seconds/, ghost.body.error.message.match(/\d+ seconds/)![0]),
+    );
 
     const q = await person(h);
     for (let i = 0; i < 4; i++) await signIn(h, q.email, 'wrong password!!');
@@ -48,7 +51,8 @@ describe('people: the organization console', () => {
     const strict = await createHarness({ config: { signIn: { perAccount: 100, perAddress: 3, windowSeconds: 900 } } });
     try {
       const p = await person(strict);
-      for (let i = 0; i < 3; i++) expect((await signIn(strict, `someone${i}@example.test`, 'wrong password!!')).status).toBe(401);
+      for (let i = 0; i < 3; i++)
+        expect((await signIn(strict, `someone${i}@example.test`, 'wrong password!!')).status).toBe(401);
       expect((await signIn(strict, p.email)).status).toBe(429);
       // Without TRUST_PROXY a forged X-Forwarded-For does not make it another address.
       expect((await signIn(strict, p.email, PASSWORD, { 'x-forwarded-for': '203.0.113.9' })).status).toBe(429);
@@ -72,7 +76,7 @@ describe('people: the organization console', () => {
     expect(unknown).toEqual(wrong);
   });
 
-  it('lists one\'s sessions and revokes one from another session', async () => {
+  it("lists one's sessions and revokes one from another session", async () => {
     const first = await person(h);
     const second = browserFrom(h, await signIn(h, first.email, PASSWORD, { 'user-agent': 'Phone/1.0' }));
     const list = await first.request('GET', '/api/console/sessions/');
@@ -117,7 +121,9 @@ describe('people: the organization console', () => {
     const lastOwner = await owner.request('PATCH', `/api/console/people/${owner.userId}/`, { role: 'admin' });
     expect(lastOwner.status).toBe(409);
     expect(lastOwner.body.error.code).toBe('LAST_OWNER');
-    expect((await owner.request('PATCH', `/api/console/people/${owner.userId}/`, { active: false })).body.error.code).toBe('LAST_OWNER');
+    expect(
+      (await owner.request('PATCH', `/api/console/people/${owner.userId}/`, { active: false })).body.error.code,
+    ).toBe('LAST_OWNER');
     expect((await owner.request('PATCH', `/api/console/people/${admin.userId}/`, { role: 'owner' })).status).toBe(200);
     expect((await owner.request('PATCH', `/api/console/people/${owner.userId}/`, { role: 'admin' })).status).toBe(200);
 
@@ -137,15 +143,27 @@ describe('people: the organization console', () => {
   it('invitations: shown once, e-mailed, accepted once, expired after their time, revocable', async () => {
     const owner = await person(h, { role: 'owner' });
     mails.length = 0;
-    const res = await owner.request('POST', '/api/console/invitations/', { email: 'New.Person@Example.test', role: 'member' });
+    const res = await owner.request('POST', '/api/console/invitations/', {
+      email: 'New.Person@Example.test',
+      role: 'member',
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ email: 'new.person@example.test', role: 'member', emailed: true, invited_by: { id: owner.userId } });
+    expect(res.body.data).toMatchObject({
+      email: 'new.person@example.test',
+      role: 'member',
+      emailed: true,
+      invited_by: { id: owner.userId },
+    });
     expect(res.body.data.url).toMatch(new RegExp(`^${ORIGIN}/invite#token=[A-Za-z0-9_-]{43}$`));
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toEqual(['new.person@example.test']);
     expect(mails[0]!.text).toContain(res.body.data.url);
     const token = tokenOfLink(res.body.data.url);
-    const stored = await h.ctx.db.selectFrom('invitations').select('token_hash').where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
+    const stored = await h.ctx.db
+      .selectFrom('invitations')
+      .select('token_hash')
+      .where('id', '=', res.body.data.id)
+      .executeTakeFirstOrThrow();
     expect(stored.token_hash).not.toContain(token);
 
     const listed = await owner.request('GET', '/api/console/invitations/');
@@ -153,50 +171,105 @@ describe('people: the organization console', () => {
     expect(listed.body.data[0]).not.toHaveProperty('url');
 
     const lookup = await h.request('GET', `/api/console/invitations/lookup/?token=${token}`);
-    expect(lookup.body.data).toMatchObject({ email: 'new.person@example.test', role: 'member', organization: { name: `Org ${owner.org}` } });
+    expect(lookup.body.data).toMatchObject({
+      email: 'new.person@example.test',
+      role: 'member',
+      organization: { name: `Org ${owner.org}` },
+    });
 
-    const accepted = await publicPost('/api/console/invitations/accept/', { token, name: 'New Person', password: PASSWORD });
+    const accepted = await publicPost('/api/console/invitations/accept/', {
+      token,
+      name: 'New Person',
+      password: PASSWORD,
+    });
     expect(accepted.status).toBe(201);
-    expect(accepted.body.data.user).toMatchObject({ email: 'new.person@example.test', name: 'New Person', role: 'member' });
+    expect(accepted.body.data.user).toMatchObject({
+      email: 'new.person@example.test',
+      name: 'New Person',
+      role: 'member',
+    });
     const newcomer = browserFrom(h, accepted);
     expect((await newcomer.request('GET', '/api/console/session/')).status).toBe(200);
     const twice = await publicPost('/api/console/invitations/accept/', { token, name: 'Again', password: PASSWORD });
     expect(twice.status).toBe(400);
     expect((await h.request('GET', `/api/console/invitations/lookup/?token=${token}`)).status).toBe(404);
     expect((await owner.request('GET', '/api/console/invitations/')).body.data).toEqual([]);
-    expect((await owner.request('POST', '/api/console/invitations/', { email: 'new.person@example.test', role: 'member' })).body.error.code).toBe('ALREADY_EXISTS');
+    expect(
+      (await owner.request('POST', '/api/console/invitations/', { email: 'new.person@example.test', role: 'member' }))
+        .body.error.code,
+    ).toBe('ALREADY_EXISTS');
 
-    const later = await owner.request('POST', '/api/console/invitations/', { email: 'late@example.test', role: 'guest' });
+    const later = await owner.request('POST', '/api/console/invitations/', {
+      email: 'late@example.test',
+      role: 'guest',
+    });
     h.clock.advance(h.ctx.config.links.invitationMs + 1000);
-    expect((await h.request('GET', `/api/console/invitations/lookup/?token=${tokenOfLink(later.body.data.url)}`)).status).toBe(404);
-    expect((await publicPost('/api/console/invitations/accept/', { token: tokenOfLink(later.body.data.url), name: 'Late', password: PASSWORD })).status).toBe(400);
+    expect(
+      (await h.request('GET', `/api/console/invitations/lookup/?token=${tokenOfLink(later.body.data.url)}`)).status,
+    ).toBe(404);
+    expect(
+      (
+        await publicPost('/api/console/invitations/accept/', {
+          token: tokenOfLink(later.body.data.url),
+          name: 'Late',
+          password: PASSWORD,
+        })
+      ).status,
+    ).toBe(400);
 
     // A week idle ended the owner's session too.
     expect((await owner.request('GET', '/api/console/session/')).status).toBe(401);
     const back = browserFrom(h, await signIn(h, owner.email));
-    const revoked = await back.request('POST', '/api/console/invitations/', { email: 'revoked@example.test', role: 'guest' });
+    const revoked = await back.request('POST', '/api/console/invitations/', {
+      email: 'revoked@example.test',
+      role: 'guest',
+    });
     expect((await back.request('DELETE', `/api/console/invitations/${revoked.body.data.id}/`)).status).toBe(204);
-    expect((await publicPost('/api/console/invitations/accept/', { token: tokenOfLink(revoked.body.data.url), name: 'R', password: PASSWORD })).status).toBe(400);
+    expect(
+      (
+        await publicPost('/api/console/invitations/accept/', {
+          token: tokenOfLink(revoked.body.data.url),
+          name: 'R',
+          password: PASSWORD,
+        })
+      ).status,
+    ).toBe(400);
 
     const member = await person(h, { org: owner.org, role: 'member' });
-    expect((await member.request('POST', '/api/console/invitations/', { email: 'x@example.test', role: 'member' })).status).toBe(403);
+    expect(
+      (await member.request('POST', '/api/console/invitations/', { email: 'x@example.test', role: 'member' })).status,
+    ).toBe(403);
     const admin = await person(h, { org: owner.org, role: 'admin' });
-    expect((await admin.request('POST', '/api/console/invitations/', { email: 'y@example.test', role: 'owner' })).status).toBe(403);
+    expect(
+      (await admin.request('POST', '/api/console/invitations/', { email: 'y@example.test', role: 'owner' })).status,
+    ).toBe(403);
   });
 
-  it('password resets: an admin\'s link, self-service by e-mail, each used once; sessions end', async () => {
+  it("password resets: an admin's link, self-service by e-mail, each used once; sessions end", async () => {
     const admin = await person(h, { role: 'admin' });
     const member = await person(h, { org: admin.org, role: 'member' });
     const issued = await admin.request('POST', `/api/console/people/${member.userId}/password-reset/`);
     expect(issued.status).toBe(201);
     expect(issued.body.data.url).toMatch(/\/reset-password#token=/);
-    const done = await publicPost('/api/console/password-resets/complete/', { token: tokenOfLink(issued.body.data.url), password: 'a brand new password' });
+    const done = await publicPost('/api/console/password-resets/complete/', {
+      token: tokenOfLink(issued.body.data.url),
+      password: 'a brand new password',
+    });
     expect(done.status).toBe(200);
     expect(done.body.data.user.id).toBe(member.userId);
     expect((await member.request('GET', '/api/console/session/')).status).toBe(401);
     expect((await signIn(h, member.email, 'a brand new password')).status).toBe(200);
-    expect((await publicPost('/api/console/password-resets/complete/', { token: tokenOfLink(issued.body.data.url), password: 'another new password' })).status).toBe(400);
-    expect((await browserFrom(h, done).request('POST', `/api/console/people/${admin.userId}/password-reset/`)).status).toBe(403);
+    expect(
+      (
+        await publicPost('/api/console/password-resets/complete/', {
+          token: tokenOfLink(issued.body.data.url),
+          password: 'another new password',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await browserFrom(h, done).request('POST', `/api/console/people/${admin.userId}/password-reset/`)).status,
+    ).toBe(403);
 
     mails.length = 0;
     const asked = await publicPost('/api/console/password-resets/', { email: member.email.toUpperCase() });
@@ -208,21 +281,44 @@ describe('people: the organization console', () => {
     expect(mails).toHaveLength(1);
     const link = /(http\S+reset-password#token=\S+)/.exec(mails[0]!.text)![1]!;
     h.clock.advance(h.ctx.config.links.passwordResetMs + 1000);
-    expect((await publicPost('/api/console/password-resets/complete/', { token: tokenOfLink(link), password: 'too late password' })).status).toBe(400);
+    expect(
+      (
+        await publicPost('/api/console/password-resets/complete/', {
+          token: tokenOfLink(link),
+          password: 'too late password',
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('tokens: create (shown once), list with last use, revoke', async () => {
     const admin = await person(h, { role: 'admin' });
     const bot = await admin.request('POST', '/api/console/service-accounts/', { name: 'Sync bot', role: 'member' });
     expect(bot.status).toBe(201);
-    expect(bot.body.data).toMatchObject({ kind: 'service', name: 'Sync bot', role: 'member', active: true, email: null });
+    expect(bot.body.data).toMatchObject({
+      kind: 'service',
+      name: 'Sync bot',
+      role: 'member',
+      active: true,
+      email: null,
+    });
     await admin.request('POST', '/api/v1/projects/', { name: 'Web', key: `W${admin.userId}` });
 
     const created = await admin.request('POST', '/api/console/tokens/', {
-      name: 'CI', account: bot.body.data.id, scopes: ['tasks:read'], projects: [`W${admin.userId}`], expires_in_hours: 48,
+      name: 'CI',
+      account: bot.body.data.id,
+      scopes: ['tasks:read'],
+      projects: [`W${admin.userId}`],
+      expires_in_hours: 48,
     });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ name: 'CI', account: { id: bot.body.data.id, name: 'Sync bot' }, scopes: ['tasks:read'], projects: [`W${admin.userId}`], last_used_at: null });
+    expect(created.body.data).toMatchObject({
+      name: 'CI',
+      account: { id: bot.body.data.id, name: 'Sync bot' },
+      scopes: ['tasks:read'],
+      projects: [`W${admin.userId}`],
+      last_used_at: null,
+    });
     expect(created.body.data.token).toMatch(/^tt_/);
     expect(Date.parse(created.body.data.expires_at) - h.clock.nowMs()).toBeGreaterThan(47 * 3600 * 1000);
 
@@ -234,31 +330,70 @@ describe('people: the organization console', () => {
 
     const member = await person(h, { org: admin.org, role: 'member' });
     expect((await member.request('GET', '/api/console/tokens/')).body.data).toEqual([]);
-    expect((await member.request('POST', '/api/console/tokens/', { name: 'x', account: bot.body.data.id, scopes: ['tasks:read'] })).status).toBe(403);
+    expect(
+      (
+        await member.request('POST', '/api/console/tokens/', {
+          name: 'x',
+          account: bot.body.data.id,
+          scopes: ['tasks:read'],
+        })
+      ).status,
+    ).toBe(403);
     expect((await member.request('DELETE', `/api/console/tokens/${created.body.data.id}/`)).status).toBe(404);
-    const own = await member.request('POST', '/api/console/tokens/', { name: 'mine', account: member.userId, scopes: ['tasks:read'] });
+    const own = await member.request('POST', '/api/console/tokens/', {
+      name: 'mine',
+      account: member.userId,
+      scopes: ['tasks:read'],
+    });
     expect(own.status).toBe(201);
-    expect((await member.request('GET', '/api/console/tokens/')).body.data.map((t: { id: number }) => t.id)).toEqual([own.body.data.id]);
+    expect((await member.request('GET', '/api/console/tokens/')).body.data.map((t: { id: number }) => t.id)).toEqual([
+      own.body.data.id,
+    ]);
 
     expect((await admin.request('DELETE', `/api/console/tokens/${created.body.data.id}/`)).status).toBe(204);
     expect((await h.request('GET', '/api/v1/me/', { token: created.body.data.token })).status).toBe(401);
-    expect((await admin.request('GET', '/api/console/tokens/')).body.data.some((t: { id: number }) => t.id === created.body.data.id)).toBe(false);
+    expect(
+      (await admin.request('GET', '/api/console/tokens/')).body.data.some(
+        (t: { id: number }) => t.id === created.body.data.id,
+      ),
+    ).toBe(false);
   });
 
   it('organization, profile and password', async () => {
     const owner = await person(h, { role: 'owner' });
     const other = browserFrom(h, await signIn(h, owner.email));
-    expect((await owner.request('PATCH', '/api/console/organization/', { name: 'Renamed' })).body.data.name).toBe('Renamed');
+    expect((await owner.request('PATCH', '/api/console/organization/', { name: 'Renamed' })).body.data.name).toBe(
+      'Renamed',
+    );
     const member = await person(h, { org: owner.org });
     expect((await member.request('GET', '/api/console/organization/')).body.data.name).toBe('Renamed');
     expect((await member.request('PATCH', '/api/console/organization/', { name: 'Mine' })).status).toBe(403);
 
-    expect((await owner.request('PATCH', '/api/console/profile/', { name: 'Ann Owner' })).body.data.name).toBe('Ann Owner');
-    const wrong = await owner.request('POST', '/api/console/profile/password/', { current_password: 'not it at all', new_password: 'a new password here' });
+    expect((await owner.request('PATCH', '/api/console/profile/', { name: 'Ann Owner' })).body.data.name).toBe(
+      'Ann Owner',
+    );
+    const wrong = await owner.request('POST', '/api/console/profile/password/', {
+      current_password: 'not it at all',
+      new_password: 'a new password here',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.details.fields).toHaveProperty('current_password');
-    expect((await owner.request('POST', '/api/console/profile/password/', { current_password: PASSWORD, new_password: 'short' })).status).toBe(400);
-    expect((await owner.request('POST', '/api/console/profile/password/', { current_password: PASSWORD, new_password: 'a new password here' })).status).toBe(204);
+    expect(
+      (
+        await owner.request('POST', '/api/console/profile/password/', {
+          current_password: PASSWORD,
+          new_password: 'short',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await owner.request('POST', '/api/console/profile/password/', {
+          current_password: PASSWORD,
+          new_password: 'a new password here',
+        })
+      ).status,
+    ).toBe(204);
     // The session that changed it stays; the others end.
     expect((await owner.request('GET', '/api/console/session/')).status).toBe(200);
     expect((await other.request('GET', '/api/console/session/')).status).toBe(401);
@@ -267,9 +402,24 @@ describe('people: the organization console', () => {
 
   it('notifications with read state', async () => {
     const owner = await person(h, { role: 'owner' });
-    const row = { id: await addNotification(h, owner.userId, { subject: 'Webhook endpoint 7 was disabled', body: '...', data: { endpoint_id: 7 } }) };
+    const row = {
+      id: await addNotification(h, owner.userId, {
+        subject: 'Webhook endpoint 7 was disabled',
+        body: '...',
+        data: { endpoint_id: 7 },
+      }),
+    };
     const list = await owner.request('GET', '/api/console/notifications/');
-    expect(list.body.data).toEqual([{ id: row.id, kind: 'webhook_endpoint_disabled', message: 'Webhook endpoint 7 was disabled', endpoint: 7, created_at: expect.any(String), read_at: null }]);
+    expect(list.body.data).toEqual([
+      {
+        id: row.id,
+        kind: 'webhook_endpoint_disabled',
+        message: 'Webhook endpoint 7 was disabled',
+        endpoint: 7,
+        created_at: expect.any(String),
+        read_at: null,
+      },
+    ]);
     expect((await owner.request('POST', `/api/console/notifications/${row.id}/read/`)).status).toBe(204);
     expect((await owner.request('GET', '/api/console/notifications/')).body.data[0].read_at).not.toBeNull();
     const member = await person(h, { org: owner.org });

@@ -21,7 +21,13 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
     expect((await h.request('GET', '/api/console/setup/')).body.data).toEqual({ needed: true });
     const first = (await inTransaction(h.ctx, issueSetupToken))!;
     const second = (await inTransaction(h.ctx, issueSetupToken))!;
-    const body = { token: first.token, organization: { name: 'Acme', slug: 'acme' }, name: 'Ann', email: 'Ann@Acme.test', password: PASSWORD };
+    const body = {
+      token: first.token,
+      organization: { name: 'Acme', slug: 'acme' },
+      name: 'Ann',
+      email: 'Ann@Acme.test',
+      password: PASSWORD,
+    };
 
     const short = await publicPost('/api/console/setup/', { ...body, password: 'short' });
     expect(short.status).toBe(400);
@@ -29,7 +35,10 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
 
     const res = await publicPost('/api/console/setup/', body);
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ user: { kind: 'human', email: 'ann@acme.test', name: 'Ann', role: 'owner' }, organization: { slug: 'acme', name: 'Acme' } });
+    expect(res.body.data).toMatchObject({
+      user: { kind: 'human', email: 'ann@acme.test', name: 'Ann', role: 'owner' },
+      organization: { slug: 'acme', name: 'Acme' },
+    });
     expect(res.body.data.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const cookie = String(res.headers['set-cookie']);
     expect(cookie).toMatch(/^tt_session=[A-Za-z0-9_-]{43}; /);
@@ -40,7 +49,11 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
 
     // Used once: the same link, and the other link printed before, no longer work.
     for (const token of [first.token, second.token]) {
-      const again = await publicPost('/api/console/setup/', { ...body, token, organization: { name: 'Evil', slug: 'evil' } });
+      const again = await publicPost('/api/console/setup/', {
+        ...body,
+        token,
+        organization: { name: 'Evil', slug: 'evil' },
+      });
       expect(again.status).toBe(400);
       expect(again.body.error.details.fields.token).toMatch(/not a valid setup link/);
     }
@@ -60,7 +73,10 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
     const unknown = await signIn(h, 'nobody@nowhere.test', 'not the password at all');
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
-    expect(wrong.body).toEqual({ success: false, error: { code: 'INVALID_CREDENTIALS', message: 'Wrong e-mail or password.', details: {} } });
+    expect(wrong.body).toEqual({
+      success: false,
+      error: { code: 'INVALID_CREDENTIALS', message: 'Wrong e-mail or password.', details: {} },
+    });
     expect(unknown.body).toEqual(wrong.body);
     expect(sessionCookieOf(wrong)).toBeUndefined();
     // Case of the address does not matter; each sign-in is a new session.
@@ -95,19 +111,37 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
     const p = await person(h, { org: 'acme', role: 'admin' });
     const count = () => rowCount(h, 'projects');
     const before = await count();
-    const noHeader = await h.request('POST', '/api/v1/projects/', { body: { name: 'X', key: 'CSRFA' }, headers: { host: HOST, cookie: p.cookie, origin: ORIGIN } });
+    const noHeader = await h.request('POST', '/api/v1/projects/', {
+      body: { name: 'X', key: 'CSRFA' },
+      headers: { host: HOST, cookie: p.cookie, origin: ORIGIN },
+    });
     expect(noHeader.status).toBe(403);
     expect(noHeader.body.error.code).toBe('CSRF_FAILED');
     expect(noHeader.body.error.message).toMatch(/X-CSRF-Token/);
-    const wrongToken = await p.request('POST', '/api/v1/projects/', { name: 'X', key: 'CSRFA' }, { 'x-csrf-token': 'x'.repeat(43) });
+    const wrongToken = await p.request(
+      'POST',
+      '/api/v1/projects/',
+      { name: 'X', key: 'CSRFA' },
+      { 'x-csrf-token': 'x'.repeat(43) },
+    );
     expect(wrongToken.status).toBe(403);
-    const foreign = await p.request('POST', '/api/v1/projects/', { name: 'X', key: 'CSRFA' }, { origin: 'https://evil.example' });
+    const foreign = await p.request(
+      'POST',
+      '/api/v1/projects/',
+      { name: 'X', key: 'CSRFA' },
+      { origin: 'https://evil.example' },
+    );
     expect(foreign.status).toBe(403);
     expect(foreign.body.error).toMatchObject({ code: 'CSRF_FAILED' });
     expect(foreign.body.error.message).toMatch(/another origin/);
-    const noOrigin = await h.request('POST', '/api/v1/projects/', { body: { name: 'X', key: 'CSRFA' }, headers: { host: HOST, cookie: p.cookie, 'x-csrf-token': p.csrf } });
+    const noOrigin = await h.request('POST', '/api/v1/projects/', {
+      body: { name: 'X', key: 'CSRFA' },
+      headers: { host: HOST, cookie: p.cookie, 'x-csrf-token': p.csrf },
+    });
     expect(noOrigin.status).toBe(403);
-    const console_ = await h.request('POST', '/api/console/sign-out/', { headers: { host: HOST, cookie: p.cookie, origin: ORIGIN } });
+    const console_ = await h.request('POST', '/api/console/sign-out/', {
+      headers: { host: HOST, cookie: p.cookie, origin: ORIGIN },
+    });
     expect(console_.status).toBe(403);
     expect(await count()).toBe(before);
     expect((await p.request('GET', '/api/console/session/')).status).toBe(200);
@@ -115,7 +149,11 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
     const created = await p.request('POST', '/api/v1/projects/', { name: 'X', key: 'CSRFA' });
     expect(created.status).toBe(201);
     const bot = await h.actor({ org: 'acme' });
-    const bearer = await h.request('POST', '/api/v1/projects/', { token: bot.token, body: { name: 'Y', key: 'CSRFB' }, headers: { origin: 'https://evil.example' } });
+    const bearer = await h.request('POST', '/api/v1/projects/', {
+      token: bot.token,
+      body: { name: 'Y', key: 'CSRFB' },
+      headers: { origin: 'https://evil.example' },
+    });
     expect(bearer.status).toBe(201);
     // A foreign page cannot sign the browser in either.
     const forged = await signIn(h, p.email, PASSWORD, { origin: 'https://evil.example' });
@@ -127,14 +165,29 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
     const p = await person(h, { org: 'acme', role: 'admin' });
     const created = await p.request('POST', '/api/v1/projects/', { name: 'App', key: 'APPEV' });
     expect(created.status).toBe(201);
-    const first = await p.request('POST', '/api/v1/projects/APPEV/tasks/', { title: 'From the browser' }, { 'idempotency-key': 'k1' });
+    const first = await p.request(
+      'POST',
+      '/api/v1/projects/APPEV/tasks/',
+      { title: 'From the browser' },
+      { 'idempotency-key': 'k1' },
+    );
     expect(first.status).toBe(201);
-    const replay = await p.request('POST', '/api/v1/projects/APPEV/tasks/', { title: 'From the browser' }, { 'idempotency-key': 'k1' });
+    const replay = await p.request(
+      'POST',
+      '/api/v1/projects/APPEV/tasks/',
+      { title: 'From the browser' },
+      { 'idempotency-key': 'k1' },
+    );
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body.data.key).toBe(first.body.data.key);
     // Another session of the same person has its own keys.
     const other = browserFrom(h, await signIn(h, p.email));
-    const fresh = await other.request('POST', '/api/v1/projects/APPEV/tasks/', { title: 'From the browser' }, { 'idempotency-key': 'k1' });
+    const fresh = await other.request(
+      'POST',
+      '/api/v1/projects/APPEV/tasks/',
+      { title: 'From the browser' },
+      { 'idempotency-key': 'k1' },
+    );
     expect(fresh.status).toBe(201);
     expect(fresh.headers['idempotent-replayed']).toBeUndefined();
     expect(fresh.body.data.key).not.toBe(first.body.data.key);
@@ -221,7 +274,9 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
       const me = await proxied.request('GET', '/api/v1/me/', { headers: { ...headers, host: HOST, cookie: name } });
       expect(me.status).toBe(200);
       // Over https the unprefixed name is not accepted (a sibling host could have set it).
-      const plain = await proxied.request('GET', '/api/v1/me/', { headers: { ...headers, host: HOST, cookie: name.replace('__Host-', '') } });
+      const plain = await proxied.request('GET', '/api/v1/me/', {
+        headers: { ...headers, host: HOST, cookie: name.replace('__Host-', '') },
+      });
       expect(plain.status).toBe(401);
     } finally {
       await proxied.close();

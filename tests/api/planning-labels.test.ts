@@ -10,8 +10,10 @@ describe('labels', () => {
   let admin: Actor;
   let project: Json;
 
-  const create = (body: unknown, token = admin.token, key = 'PLAN') => h.request('POST', `/api/v1/projects/${key}/labels/`, { token, body });
-  const label = async (name: string, extra: Record<string, unknown> = {}) => (await create({ name, ...extra })).body.data;
+  const create = (body: unknown, token = admin.token, key = 'PLAN') =>
+    h.request('POST', `/api/v1/projects/${key}/labels/`, { token, body });
+  const label = async (name: string, extra: Record<string, unknown> = {}) =>
+    (await create({ name, ...extra })).body.data;
 
   beforeAll(async () => {
     h = await createHarness();
@@ -35,16 +37,20 @@ describe('labels', () => {
     });
     const colored = await create({ name: 'ux', color: '#A1B2C3', description: 'User experience' });
     expect(colored.body.data).toMatchObject({ color: '#a1b2c3', description: 'User experience' });
-    expect((await h.request('GET', `/api/v1/labels/${colored.body.data.id}/`, { token: admin.token })).body.data).toEqual(colored.body.data);
+    expect(
+      (await h.request('GET', `/api/v1/labels/${colored.body.data.id}/`, { token: admin.token })).body.data,
+    ).toEqual(colored.body.data);
   });
 
-  it('lists a project\'s labels by name by default, in both pagination modes', async () => {
+  it("lists a project's labels by name by default, in both pagination modes", async () => {
     const p = await h.project(admin, 'LIST');
     for (const name of ['zeta', 'alpha', 'mid']) await create({ name }, admin.token, 'LIST');
     const res = await h.request('GET', '/api/v1/projects/LIST/labels/', { token: admin.token });
     expect(res.body.data.map((l: Json) => l.name)).toEqual(['alpha', 'mid', 'zeta']);
     expect(res.body.pagination).toEqual({ count: 3, limit: 50, offset: 0 });
-    const desc = await h.request('GET', '/api/v1/projects/LIST/labels/?ordering=-name&limit=2&offset=1', { token: admin.token });
+    const desc = await h.request('GET', '/api/v1/projects/LIST/labels/?ordering=-name&limit=2&offset=1', {
+      token: admin.token,
+    });
     expect(desc.body.data.map((l: Json) => l.name)).toEqual(['mid', 'alpha']);
     const cursor = await h.request('GET', '/api/v1/projects/LIST/labels/?cursor=&limit=2', { token: admin.token });
     expect(cursor.body.data.map((l: Json) => l.name)).toEqual(['zeta', 'alpha']);
@@ -62,7 +68,14 @@ describe('labels', () => {
     await h.project(admin, 'PLANB');
     expect((await create({ name: 'dup' }, admin.token, 'PLANB')).status).toBe(201);
 
-    for (const body of [{ name: 'x', color: '#fff' }, { name: 'x', color: 'red' }, { name: ' x' }, { name: '' }, {}, { name: 'x', colour: '#ffffff' }]) {
+    for (const body of [
+      { name: 'x', color: '#fff' },
+      { name: 'x', color: 'red' },
+      { name: ' x' },
+      { name: '' },
+      {},
+      { name: 'x', colour: '#ffffff' },
+    ]) {
       const res = await create(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
@@ -72,11 +85,17 @@ describe('labels', () => {
   it('PUT changes only the fields sent; renaming onto another label is 409', async () => {
     const l = await label('edit-me', { color: '#112233', description: 'before' });
     h.clock.advance(1000);
-    const res = await h.request('PUT', `/api/v1/labels/${l.id}/`, { token: admin.token, body: { description: 'after' } });
+    const res = await h.request('PUT', `/api/v1/labels/${l.id}/`, {
+      token: admin.token,
+      body: { description: 'after' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: 'edit-me', color: '#112233', description: 'after' });
     expect(res.body.data.updated_at > l.updated_at).toBe(true);
-    const recolor = await h.request('PUT', `/api/v1/labels/${l.id}/`, { token: admin.token, body: { color: '#FFAA00', name: 'edited' } });
+    const recolor = await h.request('PUT', `/api/v1/labels/${l.id}/`, {
+      token: admin.token,
+      body: { color: '#FFAA00', name: 'edited' },
+    });
     expect(recolor.body.data).toMatchObject({ name: 'edited', color: '#ffaa00', description: 'after' });
     await label('taken');
     const clash = await h.request('PUT', `/api/v1/labels/${l.id}/`, { token: admin.token, body: { name: 'taken' } });
@@ -98,7 +117,9 @@ describe('labels', () => {
       [t2, kept.id],
       [untouched, kept.id],
     ]);
-    expect((await h.request('GET', `/api/v1/labels/${doomed.id}/`, { token: admin.token })).body.data.task_count).toBe(2);
+    expect((await h.request('GET', `/api/v1/labels/${doomed.id}/`, { token: admin.token })).body.data.task_count).toBe(
+      2,
+    );
     const before = await taskRows(h, project.id);
 
     h.clock.advance(60_000);
@@ -116,7 +137,10 @@ describe('labels', () => {
     }
     // Each detached task goes through the task write path: a change record and a task.updated event.
     const changes = (await changesFor(h)).map(({ task_id, action }) => ({ task_id, action }));
-    expect(changes).toEqual([{ task_id: t1, action: 'updated' }, { task_id: t2, action: 'updated' }]);
+    expect(changes).toEqual([
+      { task_id: t1, action: 'updated' },
+      { task_id: t2, action: 'updated' },
+    ]);
     const updated = await events(h, 'task.updated');
     expect(updated.map((e) => (e.data.changes as { labels: unknown }).labels)).toEqual([
       { from: ['doomed'], to: [] },
@@ -136,7 +160,9 @@ describe('labels', () => {
     expect((await h.request('GET', '/api/v1/projects/PLAN/labels/', { token: stranger.token })).status).toBe(404);
     expect((await create({ name: 'mine' }, stranger.token)).status).toBe(404);
     expect((await h.request('GET', `/api/v1/labels/${l.id}/`, { token: stranger.token })).status).toBe(404);
-    expect((await h.request('PUT', `/api/v1/labels/${l.id}/`, { token: stranger.token, body: { name: 'x' } })).status).toBe(404);
+    expect(
+      (await h.request('PUT', `/api/v1/labels/${l.id}/`, { token: stranger.token, body: { name: 'x' } })).status,
+    ).toBe(404);
     expect((await h.request('DELETE', `/api/v1/labels/${l.id}/`, { token: stranger.token })).status).toBe(404);
     const restricted = await h.tokenFor(admin.accountId, ['tasks:write'], ['PLANB']);
     expect((await h.request('GET', `/api/v1/labels/${l.id}/`, { token: restricted.token })).status).toBe(404);
@@ -165,14 +191,31 @@ describe('labels', () => {
     await h.addMember('PLAN', member.accountId, 'member');
     const made = await create({ name: 'by-member' }, member.token);
     expect(made.status).toBe(201);
-    expect((await h.request('PUT', `/api/v1/labels/${made.body.data.id}/`, { token: member.token, body: { color: '#000000' } })).status).toBe(200);
-    expect((await h.request('DELETE', `/api/v1/labels/${made.body.data.id}/`, { token: member.token })).status).toBe(204);
+    expect(
+      (
+        await h.request('PUT', `/api/v1/labels/${made.body.data.id}/`, {
+          token: member.token,
+          body: { color: '#000000' },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await h.request('DELETE', `/api/v1/labels/${made.body.data.id}/`, { token: member.token })).status).toBe(
+      204,
+    );
   });
 
   it('creation is safely retryable with an Idempotency-Key', async () => {
     const headers = { 'idempotency-key': 'label-retry-1' };
-    const first = await h.request('POST', '/api/v1/projects/PLAN/labels/', { token: admin.token, body: { name: 'retry' }, headers });
-    const second = await h.request('POST', '/api/v1/projects/PLAN/labels/', { token: admin.token, body: { name: 'retry' }, headers });
+    const first = await h.request('POST', '/api/v1/projects/PLAN/labels/', {
+      token: admin.token,
+      body: { name: 'retry' },
+      headers,
+    });
+    const second = await h.request('POST', '/api/v1/projects/PLAN/labels/', {
+      token: admin.token,
+      body: { name: 'retry' },
+      headers,
+    });
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
     expect(second.headers['idempotent-replayed']).toBe('true');

@@ -14,7 +14,8 @@ describe('milestones and sprints', () => {
     h.request('POST', `/api/v1/projects/${key}/${kind}/`, { token, body });
   const put = (kind: 'milestones' | 'sprints', id: number, body: unknown, token = admin.token) =>
     h.request('PUT', `/api/v1/${kind}/${id}/`, { token, body });
-  const names = async (url: string) => (await h.request('GET', url, { token: admin.token })).body.data.map((x: Json) => x.name);
+  const names = async (url: string) =>
+    (await h.request('GET', url, { token: admin.token })).body.data.map((x: Json) => x.name);
 
   beforeAll(async () => {
     h = await createHarness();
@@ -75,7 +76,12 @@ describe('milestones and sprints', () => {
     it('PUT is partial; null clears the due date; a taken name is 409', async () => {
       const m = (await post('milestones', { name: 'edit-ms', due_date: '2026-12-24', description: 'keep' })).body.data;
       const closed = await put('milestones', m.id, { state: 'closed' });
-      expect(closed.body.data).toMatchObject({ name: 'edit-ms', due_date: '2026-12-24', description: 'keep', state: 'closed' });
+      expect(closed.body.data).toMatchObject({
+        name: 'edit-ms',
+        due_date: '2026-12-24',
+        description: 'keep',
+        state: 'closed',
+      });
       const cleared = await put('milestones', m.id, { due_date: null });
       expect(cleared.body.data).toMatchObject({ due_date: null, state: 'closed', description: 'keep' });
       await post('milestones', { name: 'other-ms' });
@@ -90,7 +96,9 @@ describe('milestones and sprints', () => {
       const a = await insertTask(h, project.id, { milestone_id: m.id });
       const b = await insertTask(h, project.id, { milestone_id: m.id });
       const c = await insertTask(h, project.id, { milestone_id: other.id });
-      expect((await h.request('GET', `/api/v1/milestones/${m.id}/`, { token: admin.token })).body.data.task_count).toBe(2);
+      expect((await h.request('GET', `/api/v1/milestones/${m.id}/`, { token: admin.token })).body.data.task_count).toBe(
+        2,
+      );
       const before = await taskRows(h, project.id);
 
       h.clock.advance(1000);
@@ -110,7 +118,12 @@ describe('milestones and sprints', () => {
 
   describe('sprints', () => {
     it('creates a planned sprint; end_date before start_date is a 400, equal dates are fine', async () => {
-      const res = await post('sprints', { name: 'Sprint 1', goal: 'Ship login', start_date: '2026-11-23', end_date: '2026-12-04' });
+      const res = await post('sprints', {
+        name: 'Sprint 1',
+        goal: 'Ship login',
+        start_date: '2026-11-23',
+        end_date: '2026-12-04',
+      });
       expect(res.status).toBe(201);
       expect(res.body.data).toEqual({
         id: expect.any(Number),
@@ -127,7 +140,9 @@ describe('milestones and sprints', () => {
       const backwards = await post('sprints', { name: 'Backwards', start_date: '2026-12-04', end_date: '2026-12-03' });
       expect(backwards.status).toBe(400);
       expect(backwards.body.error.details.fields).toEqual({ end_date: 'must not be before start_date' });
-      expect((await post('sprints', { name: 'One day', start_date: '2026-12-04', end_date: '2026-12-04' })).status).toBe(201);
+      expect(
+        (await post('sprints', { name: 'One day', start_date: '2026-12-04', end_date: '2026-12-04' })).status,
+      ).toBe(201);
       expect((await post('sprints', { name: 'Open ended', start_date: '2026-12-04' })).body.data.end_date).toBeNull();
     });
 
@@ -177,10 +192,22 @@ describe('milestones and sprints', () => {
     it('the database itself refuses a second active sprint, so concurrent starts cannot both win', async () => {
       const p = await h.project(admin, 'RACE');
       const now = h.clock.nowIso();
-      const row = (name: string) => ({ project_id: p.id, name, goal: '', start_date: null, end_date: null, state: 'active' as const, created_at: now, updated_at: now });
+      const row = (name: string) => ({
+        project_id: p.id,
+        name,
+        goal: '',
+        start_date: null,
+        end_date: null,
+        state: 'active' as const,
+        created_at: now,
+        updated_at: now,
+      });
       await h.ctx.db.insertInto('sprints').values(row('one')).execute();
       await expect(h.ctx.db.insertInto('sprints').values(row('two')).execute()).rejects.toThrow();
-      await h.ctx.db.insertInto('sprints').values({ ...row('three'), state: 'completed' }).execute();
+      await h.ctx.db
+        .insertInto('sprints')
+        .values({ ...row('three'), state: 'completed' })
+        .execute();
     });
 
     it('names are unique per project (409 ALREADY_EXISTS), also when renaming', async () => {
@@ -198,7 +225,11 @@ describe('milestones and sprints', () => {
       await h.project(admin, 'SPO');
       await post('sprints', { name: 'S3', start_date: '2027-01-11' }, 'SPO');
       await post('sprints', { name: 'Backlog' }, 'SPO');
-      await post('sprints', { name: 'S1', start_date: '2026-12-01', end_date: '2026-12-14', state: 'completed' }, 'SPO');
+      await post(
+        'sprints',
+        { name: 'S1', start_date: '2026-12-01', end_date: '2026-12-14', state: 'completed' },
+        'SPO',
+      );
       expect(await names('/api/v1/projects/SPO/sprints/')).toEqual(['S1', 'S3', 'Backlog']);
       expect(await names('/api/v1/projects/SPO/sprints/?ordering=-start_date')).toEqual(['Backlog', 'S3', 'S1']);
       expect(await names('/api/v1/projects/SPO/sprints/?ordering=end_date')).toEqual(['S1', 'S3', 'Backlog']);

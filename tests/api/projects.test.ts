@@ -12,7 +12,10 @@ describe('projects', () => {
   afterAll(() => h.close());
 
   it('creates a project, makes the creator its admin, and provisions defaults in the same call', async () => {
-    const res = await h.request('POST', '/api/v1/projects/', { token: admin.token, body: { name: 'Website', key: 'WEB', description: 'd' } });
+    const res = await h.request('POST', '/api/v1/projects/', {
+      token: admin.token,
+      body: { name: 'Website', key: 'WEB', description: 'd' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       key: 'WEB',
@@ -25,9 +28,18 @@ describe('projects', () => {
       default_priority: 'Medium',
     });
     expect(res.body.data.workflow).toBeTypeOf('number');
-    const statuses = await h.ctx.db.selectFrom('statuses').select(['name', 'category']).where('project_id', '=', res.body.data.id).orderBy('position').execute();
+    const statuses = await h.ctx.db
+      .selectFrom('statuses')
+      .select(['name', 'category'])
+      .where('project_id', '=', res.body.data.id)
+      .orderBy('position')
+      .execute();
     expect(statuses.map((s) => s.category)).toEqual(['todo', 'in_progress', 'in_progress', 'done']);
-    const transitions = await h.ctx.db.selectFrom('transitions').select('id').where('workflow_id', '=', res.body.data.workflow).execute();
+    const transitions = await h.ctx.db
+      .selectFrom('transitions')
+      .select('id')
+      .where('workflow_id', '=', res.body.data.workflow)
+      .execute();
     expect(transitions.length).toBeGreaterThan(0);
   });
 
@@ -41,21 +53,32 @@ describe('projects', () => {
 
   it('a key is unique in the workspace: a second WEB is 409 ALREADY_EXISTS', async () => {
     await h.project(admin, 'DUP');
-    const res = await h.request('POST', '/api/v1/projects/', { token: admin.token, body: { name: 'again', key: 'DUP' } });
+    const res = await h.request('POST', '/api/v1/projects/', {
+      token: admin.token,
+      body: { name: 'again', key: 'DUP' },
+    });
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'ALREADY_EXISTS', details: { field: 'key' } });
   });
 
   it('the same key is fine in another workspace', async () => {
     const other = await h.actor();
-    expect((await h.request('POST', '/api/v1/projects/', { token: other.token, body: { name: 'x', key: 'DUP' } })).status).toBe(201);
+    expect(
+      (await h.request('POST', '/api/v1/projects/', { token: other.token, body: { name: 'x', key: 'DUP' } })).status,
+    ).toBe(201);
   });
 
   it('PATCH changes only what is sent; PUT replaces writable fields', async () => {
     const p = await h.project(admin, 'UPD');
-    const patched = await h.request('PATCH', `/api/v1/projects/${p.id}/`, { token: admin.token, body: { description: 'hello' } });
+    const patched = await h.request('PATCH', `/api/v1/projects/${p.id}/`, {
+      token: admin.token,
+      body: { description: 'hello' },
+    });
     expect(patched.body.data).toMatchObject({ name: p.name, description: 'hello' });
-    const put = await h.request('PUT', `/api/v1/projects/${p.id}/`, { token: admin.token, body: { name: 'Renamed', key: 'UPD' } });
+    const put = await h.request('PUT', `/api/v1/projects/${p.id}/`, {
+      token: admin.token,
+      body: { name: 'Renamed', key: 'UPD' },
+    });
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({ name: 'Renamed', description: '', key: 'UPD' });
     expect(put.body.data.updated_at > p.updated_at).toBe(true);
@@ -63,18 +86,27 @@ describe('projects', () => {
 
   it('the key is immutable: changing it is a 400 and changes nothing', async () => {
     const p = await h.project(admin, 'IMM');
-    const res = await h.request('PATCH', `/api/v1/projects/${p.id}/`, { token: admin.token, body: { key: 'NEW', name: 'changed' } });
+    const res = await h.request('PATCH', `/api/v1/projects/${p.id}/`, {
+      token: admin.token,
+      body: { key: 'NEW', name: 'changed' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details.fields).toEqual({ key: 'is immutable after creation' });
     const after = await h.request('GET', `/api/v1/projects/${p.id}/`, { token: admin.token });
     expect(after.body.data).toMatchObject({ key: 'IMM', name: p.name });
   });
 
-  it('defaults can be changed to one of the project\'s own values only', async () => {
+  it("defaults can be changed to one of the project's own values only", async () => {
     const p = await h.project(admin, 'DEF');
-    const ok = await h.request('PATCH', `/api/v1/projects/${p.id}/`, { token: admin.token, body: { default_priority: 'High', default_task_type: 'Bug' } });
+    const ok = await h.request('PATCH', `/api/v1/projects/${p.id}/`, {
+      token: admin.token,
+      body: { default_priority: 'High', default_task_type: 'Bug' },
+    });
     expect(ok.body.data).toMatchObject({ default_priority: 'High', default_task_type: 'Bug' });
-    const bad = await h.request('PATCH', `/api/v1/projects/${p.id}/`, { token: admin.token, body: { default_status: 'Nope' } });
+    const bad = await h.request('PATCH', `/api/v1/projects/${p.id}/`, {
+      token: admin.token,
+      body: { default_status: 'Nope' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.fields).toHaveProperty('default_status');
   });
@@ -94,14 +126,18 @@ describe('projects', () => {
       expect(res.body.error.code).toBe('FORBIDDEN');
       expect((await h.request('DELETE', `/api/v1/projects/${p.id}/`, { token: who.token })).status).toBe(403);
     }
-    expect((await h.request('PATCH', `/api/v1/projects/${p.id}/`, { token: outsider.token, body: { name: 'x' } })).status).toBe(404);
+    expect(
+      (await h.request('PATCH', `/api/v1/projects/${p.id}/`, { token: outsider.token, body: { name: 'x' } })).status,
+    ).toBe(404);
   });
 
   it('a workspace admin who can see a project may administer it without a project admin role', async () => {
     const p = await h.project(admin, 'WSADM');
     const wsAdmin = await h.actor({ org: admin.org, role: 'admin' });
     await h.addMember('WSADM', wsAdmin.accountId, 'viewer');
-    expect((await h.request('PATCH', `/api/v1/projects/${p.id}/`, { token: wsAdmin.token, body: { name: 'ok' } })).status).toBe(200);
+    expect(
+      (await h.request('PATCH', `/api/v1/projects/${p.id}/`, { token: wsAdmin.token, body: { name: 'ok' } })).status,
+    ).toBe(200);
   });
 
   it('DELETE removes the project and every row that belonged to it', async () => {
@@ -114,7 +150,11 @@ describe('projects', () => {
       const rows = await h.ctx.db.selectFrom(table).select('id').where('project_id', '=', p.id).execute();
       expect(rows, table).toEqual([]);
     }
-    const transitions = await h.ctx.db.selectFrom('transitions').select('id').where('workflow_id', '=', p.workflow).execute();
+    const transitions = await h.ctx.db
+      .selectFrom('transitions')
+      .select('id')
+      .where('workflow_id', '=', p.workflow)
+      .execute();
     expect(transitions).toEqual([]);
   });
 

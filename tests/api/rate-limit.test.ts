@@ -8,13 +8,29 @@ describe('rate limits: per-token burst, per-organization sustained, search', () 
 
   beforeAll(async () => {
     // Every token may use the whole organization budget here; the fair share has its own test below.
-    h = await createHarness({ config: { rateLimit: { tokenBurst: 5, tokenBurstWindowSeconds: 10, orgHourly: 8, tokenHourlySharePercent: 100, searchPerMinute: 60 } } });
+    h = await createHarness({
+      config: {
+        rateLimit: {
+          tokenBurst: 5,
+          tokenBurstWindowSeconds: 10,
+          orgHourly: 8,
+          tokenHourlySharePercent: 100,
+          searchPerMinute: 60,
+        },
+      },
+    });
     actor = await h.actor();
   });
   afterAll(() => h.close());
 
   it('defaults: 100 per 10 s per token, 5,000 per hour per organization, search 60 per minute', () => {
-    expect(loadConfig({}).rateLimit).toEqual({ tokenBurst: 100, tokenBurstWindowSeconds: 10, orgHourly: 5000, tokenHourlySharePercent: 20, searchPerMinute: 60 });
+    expect(loadConfig({}).rateLimit).toEqual({
+      tokenBurst: 100,
+      tokenBurstWindowSeconds: 10,
+      orgHourly: 5000,
+      tokenHourlySharePercent: 20,
+      searchPerMinute: 60,
+    });
     expect(loadConfig({ RATE_LIMIT_TOKEN_BURST: '7' }).rateLimit.tokenBurst).toBe(7);
     expect(() => loadConfig({ RATE_LIMIT_ORG_HOURLY: 'lots' })).toThrow(/RATE_LIMIT_ORG_HOURLY/);
   });

@@ -18,8 +18,13 @@ describe('read paths honour access changes immediately', () => {
     owner = await h.actor();
     member = await h.actor({ org: owner.org, role: 'member' });
     await h.project(owner, 'FRESH');
-    expect((await h.request('POST', '/api/v1/projects/FRESH/labels/', { token: owner.token, body: { name: 'bug' } })).status).toBe(201);
-    const created = await h.request('POST', '/api/v1/projects/FRESH/tasks/', { token: owner.token, body: { title: 'Zebra crossing', labels: ['bug'] } });
+    expect(
+      (await h.request('POST', '/api/v1/projects/FRESH/labels/', { token: owner.token, body: { name: 'bug' } })).status,
+    ).toBe(201);
+    const created = await h.request('POST', '/api/v1/projects/FRESH/tasks/', {
+      token: owner.token,
+      body: { title: 'Zebra crossing', labels: ['bug'] },
+    });
     expect(created.status).toBe(201);
     await h.addMember('FRESH', member.accountId, 'member');
   });
@@ -48,10 +53,13 @@ describe('read paths honour access changes immediately', () => {
     expect(after.search.body.pagination.count).toBe(0);
   });
 
-  it('the label filter counts only the project\'s own label of that name', async () => {
+  it("the label filter counts only the project's own label of that name", async () => {
     await h.project(owner, 'OTHER');
     await h.request('POST', '/api/v1/projects/OTHER/labels/', { token: owner.token, body: { name: 'bug' } });
-    await h.request('POST', '/api/v1/projects/OTHER/tasks/', { token: owner.token, body: { title: 'Other bug', labels: ['bug'] } });
+    await h.request('POST', '/api/v1/projects/OTHER/tasks/', {
+      token: owner.token,
+      body: { title: 'Other bug', labels: ['bug'] },
+    });
     const res = await h.request('GET', '/api/v1/projects/FRESH/tasks/?label=bug', { token: owner.token });
     expect(res.body.data.map((t: { key: string }) => t.key)).toEqual(['FRESH-1']);
     expect(res.body.pagination.count).toBe(1);

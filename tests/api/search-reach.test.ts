@@ -14,9 +14,14 @@ describe('search reaches the first 1,000 matches of an offset walk', () => {
     // REACH-1..600 match in their title, REACH-601..1100 through their description only.
     for (let start = 1; start <= 1100; start += 100) {
       const tasks = Array.from({ length: 100 }, (_, i) =>
-        start + i <= 600 ? { title: `Summit ${start + i}`, description: 'plain' } : { title: `Plain ${start + i}`, description: 'on the way to the summit' },
+        start + i <= 600
+          ? { title: `Summit ${start + i}`, description: 'plain' }
+          : { title: `Plain ${start + i}`, description: 'on the way to the summit' },
       );
-      const res = await h.request('POST', '/api/v1/projects/REACH/tasks/bulk/', { token: actor.token, body: { tasks } });
+      const res = await h.request('POST', '/api/v1/projects/REACH/tasks/bulk/', {
+        token: actor.token,
+        body: { tasks },
+      });
       expect(res.status, res.text).toBe(201);
     }
   }, 120_000);

@@ -6,7 +6,10 @@ describe('search', () => {
   let actor: Actor;
 
   const task = async (project: string, title: string, description = '', who = actor) => {
-    const res = await h.request('POST', `/api/v1/projects/${project}/tasks/`, { token: who.token, body: { title, description } });
+    const res = await h.request('POST', `/api/v1/projects/${project}/tasks/`, {
+      token: who.token,
+      body: { title, description },
+    });
     expect(res.status).toBe(201);
     return res.body.data;
   };
@@ -29,7 +32,12 @@ describe('search', () => {
     const res = await search('q=bounce');
     expect(res.status).toBe(200);
     expect(keys(res)).toEqual(['SRCH-1']);
-    expect(res.body.data[0]).toMatchObject({ key: 'SRCH-1', title: 'Fix login redirect', project: 'SRCH', status: 'To Do' });
+    expect(res.body.data[0]).toMatchObject({
+      key: 'SRCH-1',
+      title: 'Fix login redirect',
+      project: 'SRCH',
+      status: 'To Do',
+    });
     expect(res.body.pagination).toEqual({ count: 1, limit: 50, offset: 0 });
   });
 
@@ -52,7 +60,10 @@ describe('search', () => {
     expect(keys(await search('q=login&project=OTHER'))).toEqual(['OTHER-1']);
     expect(keys(await search('q=login&status=Done'))).toEqual([]);
     expect(keys(await search(`q=login&assignee=${actor.accountId}`))).toEqual([]);
-    await h.request('POST', '/api/v1/tasks/SRCH-2/assign/', { token: actor.token, body: { assignee: actor.accountId } });
+    await h.request('POST', '/api/v1/tasks/SRCH-2/assign/', {
+      token: actor.token,
+      body: { assignee: actor.accountId },
+    });
     expect(keys(await search(`q=login&assignee=${actor.accountId}`))).toEqual(['SRCH-2']);
   });
 
@@ -100,7 +111,22 @@ describe('search', () => {
   });
 
   it('query syntax characters never produce a 500', async () => {
-    const hostile = ['"login', 'login*', '-login', 'NEAR(login footer)', '(login', 'login)', 'a AND OR NOT', '^login', 'col:login', 'login & | !', "o'brien", '\u0000login', 'ло гин', '🙂 login'];
+    const hostile = [
+      '"login',
+      'login*',
+      '-login',
+      'NEAR(login footer)',
+      '(login',
+      'login)',
+      'a AND OR NOT',
+      '^login',
+      'col:login',
+      'login & | !',
+      "o'brien",
+      '\u0000login',
+      'ло гин',
+      '🙂 login',
+    ];
     for (const q of hostile) {
       const res = await search(`q=${encodeURIComponent(q)}`);
       expect([200, 400]).toContain(res.status);
@@ -116,12 +142,14 @@ describe('search', () => {
   });
 });
 
-describe('search rate limit: 60 per minute per token, independent of the token\'s own limits', () => {
+describe("search rate limit: 60 per minute per token, independent of the token's own limits", () => {
   let h: TestHarness;
   afterAll(() => h.close());
 
   it('answers 429 RATE_LIMITED on the 61st search in a minute, while other endpoints still work', async () => {
-    h = await createHarness({ config: { rateLimit: { tokenBurst: 1000, tokenBurstWindowSeconds: 10, orgHourly: 100000, searchPerMinute: 60 } } });
+    h = await createHarness({
+      config: { rateLimit: { tokenBurst: 1000, tokenBurstWindowSeconds: 10, orgHourly: 100000, searchPerMinute: 60 } },
+    });
     const actor = await h.actor();
     for (let i = 1; i <= 60; i++) {
       const res = await h.request('GET', '/api/v1/search/?q=anything', { token: actor.token });
@@ -144,7 +172,8 @@ describe('search relevance tiers: title matches first, then description matches'
   let h: TestHarness;
   let actor: Actor;
   const keys = (res: { body: { data: Array<{ key: string }> } }) => res.body.data.map((t) => t.key);
-  const search = (query: string) => h.request('GET', `/api/v1/search/?q=quasar&project=TIER&${query}`, { token: actor.token });
+  const search = (query: string) =>
+    h.request('GET', `/api/v1/search/?q=quasar&project=TIER&${query}`, { token: actor.token });
   let tierProjectId: number;
 
   beforeAll(async () => {
@@ -163,7 +192,10 @@ describe('search relevance tiers: title matches first, then description matches'
       ['TIER', 'Dome motor', 'Quasar season'],
     ];
     for (const [project, title, description] of tasks) {
-      const res = await h.request('POST', `/api/v1/projects/${project}/tasks/`, { token: actor.token, body: { title, description } });
+      const res = await h.request('POST', `/api/v1/projects/${project}/tasks/`, {
+        token: actor.token,
+        body: { title, description },
+      });
       expect(res.status).toBe(201);
     }
   });
@@ -190,7 +222,14 @@ describe('search relevance tiers: title matches first, then description matches'
   });
 
   it('ascending relevance, other orderings and cursor mode see the same matches', async () => {
-    expect(keys(await search('ordering=relevance'))).toEqual(['TIER-2', 'TIER-4', 'TIER-6', 'TIER-1', 'TIER-3', 'TIER-5']);
+    expect(keys(await search('ordering=relevance'))).toEqual([
+      'TIER-2',
+      'TIER-4',
+      'TIER-6',
+      'TIER-1',
+      'TIER-3',
+      'TIER-5',
+    ]);
     expect(keys(await search('ordering=-key'))).toEqual(['TIER-6', 'TIER-5', 'TIER-4', 'TIER-3', 'TIER-2', 'TIER-1']);
     const first = await search('cursor=&limit=4');
     expect(keys(first)).toEqual(['TIER-1', 'TIER-2', 'TIER-3', 'TIER-4']);
@@ -200,8 +239,14 @@ describe('search relevance tiers: title matches first, then description matches'
   });
 
   it('a filter on a task column keeps the tiers', async () => {
-    await h.request('POST', '/api/v1/tasks/TIER-4/assign/', { token: actor.token, body: { assignee: actor.accountId } });
-    await h.request('POST', '/api/v1/tasks/TIER-3/assign/', { token: actor.token, body: { assignee: actor.accountId } });
+    await h.request('POST', '/api/v1/tasks/TIER-4/assign/', {
+      token: actor.token,
+      body: { assignee: actor.accountId },
+    });
+    await h.request('POST', '/api/v1/tasks/TIER-3/assign/', {
+      token: actor.token,
+      body: { assignee: actor.accountId },
+    });
     const res = await search(`assignee=${actor.accountId}&limit=1&offset=1`);
     expect(keys(res)).toEqual(['TIER-4']);
     expect(res.body.pagination).toEqual({ count: 2, limit: 1, offset: 1 });
@@ -219,4 +264,3 @@ describe('search relevance tiers: title matches first, then description matches'
     expect(keys(res)).toEqual([]);
   });
 });
-

@@ -22,8 +22,14 @@ describe('security matrix: every route × {no token, wrong scope}', () => {
     h = await createHarness();
     accountId = (await h.actor()).accountId;
     const doc = (await h.request('GET', '/api/v1/openapi.json')).body;
-    operations = Object.entries(doc.paths as Record<string, Record<string, { 'x-required-scope'?: string | null }>>).flatMap(([path, ops]) =>
-      Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path, scope: op['x-required-scope'] ?? null })),
+    operations = Object.entries(
+      doc.paths as Record<string, Record<string, { 'x-required-scope'?: string | null }>>,
+    ).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path,
+        scope: op['x-required-scope'] ?? null,
+      })),
     );
   });
   afterAll(() => h.close());
@@ -36,7 +42,9 @@ describe('security matrix: every route × {no token, wrong scope}', () => {
 
   it('every operation answers 401 UNAUTHENTICATED without a token', async () => {
     for (const op of operations) {
-      const res = await h.request(op.method as 'GET', concrete(op.path), { body: op.method === 'GET' || op.method === 'DELETE' ? undefined : {} });
+      const res = await h.request(op.method as 'GET', concrete(op.path), {
+        body: op.method === 'GET' || op.method === 'DELETE' ? undefined : {},
+      });
       expect(res.status, `${op.method} ${op.path}`).toBe(401);
       expect(res.body.error.code).toBe('UNAUTHENTICATED');
     }
@@ -45,9 +53,14 @@ describe('security matrix: every route × {no token, wrong scope}', () => {
   it('every scoped operation answers 403 INSUFFICIENT_SCOPE to a token with every other scope', async () => {
     for (const op of operations.filter((o) => o.scope)) {
       const area = op.scope!.split(':')[0];
-      const others = ALL_SCOPES.filter((s) => (op.scope!.endsWith(':write') ? s !== op.scope : !s.startsWith(`${area}:`)));
+      const others = ALL_SCOPES.filter((s) =>
+        op.scope!.endsWith(':write') ? s !== op.scope : !s.startsWith(`${area}:`),
+      );
       const { token } = await h.tokenFor(accountId, others);
-      const res = await h.request(op.method as 'GET', concrete(op.path), { token, body: op.method === 'GET' || op.method === 'DELETE' ? undefined : {} });
+      const res = await h.request(op.method as 'GET', concrete(op.path), {
+        token,
+        body: op.method === 'GET' || op.method === 'DELETE' ? undefined : {},
+      });
       expect(res.status, `${op.method} ${op.path}`).toBe(403);
       expect(res.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { required: op.scope } });
     }

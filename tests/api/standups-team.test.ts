@@ -11,7 +11,7 @@ const link = insertLink;
 
 const keys = (body: { data: Array<{ key: string }> }) => body.data.map((item) => item.key).sort();
 
-describe('standup worklist: live, from the person\'s tasks', () => {
+describe("standup worklist: live, from the person's tasks", () => {
   let h: TestHarness;
 
   beforeAll(async () => {
@@ -19,13 +19,22 @@ describe('standup worklist: live, from the person\'s tasks', () => {
   });
   afterAll(() => h.close());
 
-  it('lists the person\'s assigned in-progress tasks plus those they changed today, live', async () => {
+  it("lists the person's assigned in-progress tasks plus those they changed today, live", async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
     const { lead, ann } = await standupTeam(h, ['ann']);
-    const inProgress = await createTaskAlong(h, lead, 'WEB', 'In flight', { assignee: ann.accountId, path: ['In Progress'] });
-    const inReview = await createTaskAlong(h, lead, 'WEB', 'Under review', { assignee: ann.accountId, path: ['In Progress', 'In Review'] });
+    const inProgress = await createTaskAlong(h, lead, 'WEB', 'In flight', {
+      assignee: ann.accountId,
+      path: ['In Progress'],
+    });
+    const inReview = await createTaskAlong(h, lead, 'WEB', 'Under review', {
+      assignee: ann.accountId,
+      path: ['In Progress', 'In Review'],
+    });
     await createTaskAlong(h, lead, 'WEB', 'Backlog', { assignee: ann.accountId });
-    const finishedToday = await createTaskAlong(h, lead, 'WEB', 'Finished', { assignee: ann.accountId, path: ['In Progress'] });
+    const finishedToday = await createTaskAlong(h, lead, 'WEB', 'Finished', {
+      assignee: ann.accountId,
+      path: ['In Progress'],
+    });
     await update(h, ann, finishedToday, { status: 'Done' });
     const editedToday = await createTaskAlong(h, lead, 'WEB', 'Edited', { assignee: ann.accountId });
     await update(h, ann, editedToday, { priority: 'High' });
@@ -57,7 +66,8 @@ describe('standup worklist: live, from the person\'s tasks', () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
     const { lead, ann, bob } = await standupTeam(h, ['ann', 'bob']);
     const key = await createTaskAlong(h, lead, 'WEB', 'Handover', { assignee: ann.accountId, path: ['In Progress'] });
-    const of = (person: Actor) => h.request('GET', `/api/v1/standups/worklist/${person.accountId}/`, { token: lead.token });
+    const of = (person: Actor) =>
+      h.request('GET', `/api/v1/standups/worklist/${person.accountId}/`, { token: lead.token });
     expect(keys((await of(ann)).body)).toEqual([key]);
     expect(keys((await of(bob)).body)).toEqual([]);
 
@@ -65,7 +75,10 @@ describe('standup worklist: live, from the person\'s tasks', () => {
     expect(keys((await of(ann)).body)).toEqual([]);
     expect(keys((await of(bob)).body)).toEqual([key]);
 
-    const assign = await h.request('POST', `/api/v1/tasks/${key}/assign/`, { token: lead.token, body: { assignee: null } });
+    const assign = await h.request('POST', `/api/v1/tasks/${key}/assign/`, {
+      token: lead.token,
+      body: { assignee: null },
+    });
     expect(assign.status).toBe(200);
     expect(keys((await of(bob)).body)).toEqual([]);
   });
@@ -82,7 +95,11 @@ describe('standup worklist: live, from the person\'s tasks', () => {
     expect(keys((await h.request('GET', url, { token: restricted.token })).body)).toEqual([ops]);
 
     const stranger = await h.actor();
-    for (const path of [`/api/v1/standups/worklist/${ann.accountId}/`, `/api/v1/standups/history/${ann.accountId}/`, '/api/v1/standups/worklist/999999/']) {
+    for (const path of [
+      `/api/v1/standups/worklist/${ann.accountId}/`,
+      `/api/v1/standups/history/${ann.accountId}/`,
+      '/api/v1/standups/worklist/999999/',
+    ]) {
       const res = await h.request('GET', path, { token: stranger.token });
       expect(res.status, path).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
@@ -102,10 +119,17 @@ describe('standup history and team list visibility: frozen entries, only what th
     h.clock.set(`${DAY1}T09:00:00Z`);
     const { lead, ann, vic } = await standupTeam(h, ['ann', 'vic'], { ops: ['ann'] });
     const web = await createTaskAlong(h, lead, 'WEB', 'Web work', { assignee: ann.accountId, path: ['In Progress'] });
-    const ops = await createTaskAlong(h, lead, 'OPS', 'Secret ops work', { assignee: ann.accountId, path: ['In Progress'] });
+    const ops = await createTaskAlong(h, lead, 'OPS', 'Secret ops work', {
+      assignee: ann.accountId,
+      path: ['In Progress'],
+    });
     const written = await submit(h, ann, {
       done: 'things',
-      blockers: [{ text: 'General', task: null }, { text: 'Ops outage', task: ops }, { text: 'Web review', task: web }],
+      blockers: [
+        { text: 'General', task: null },
+        { text: 'Ops outage', task: ops },
+        { text: 'Web review', task: web },
+      ],
     });
     expect(written.tasks.map((t: { key: string }) => t.key).sort()).toEqual([ops, web].sort());
 
@@ -113,7 +137,10 @@ describe('standup history and team list visibility: frozen entries, only what th
     const asVic = await h.request('GET', `/api/v1/standups/history/${ann.accountId}/`, { token: vic.token });
     expect(asVic.body.data).toHaveLength(1);
     expect(asVic.body.data[0].tasks.map((t: { key: string }) => t.key)).toEqual([web]);
-    expect(asVic.body.data[0].blockers).toEqual([{ text: 'General', task: null }, { text: 'Web review', task: web }]);
+    expect(asVic.body.data[0].blockers).toEqual([
+      { text: 'General', task: null },
+      { text: 'Web review', task: web },
+    ]);
     expect(JSON.stringify(asVic.body)).not.toContain('Secret');
 
     const asLead = await h.request('GET', `/api/v1/standups/history/${ann.accountId}/`, { token: lead.token });
@@ -127,7 +154,10 @@ describe('standup history and team list visibility: frozen entries, only what th
     expect(own.body.data[0].blockers).toHaveLength(2);
 
     // A deleted project's tasks stay hidden rather than becoming visible to everyone.
-    const projects = (await h.request('GET', '/api/v1/projects/', { token: lead.token })).body.data as Array<{ id: number; key: string }>;
+    const projects = (await h.request('GET', '/api/v1/projects/', { token: lead.token })).body.data as Array<{
+      id: number;
+      key: string;
+    }>;
     const opsId = projects.find((p) => p.key === 'OPS')!.id;
     expect((await h.request('DELETE', `/api/v1/projects/${opsId}/`, { token: lead.token })).status).toBe(204);
     const afterDelete = await h.request('GET', `/api/v1/standups/history/${ann.accountId}/`, { token: lead.token });
@@ -135,7 +165,7 @@ describe('standup history and team list visibility: frozen entries, only what th
     expect(afterDelete.body.data[0].blockers.map((b: { text: string }) => b.text)).toEqual(['General', 'Web review']);
   });
 
-  it('the team list shows only the caller\'s organization', async () => {
+  it("the team list shows only the caller's organization", async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
     const first = await standupTeam(h, ['ann']);
     const second = await standupTeam(h, ['zed']);
@@ -148,7 +178,7 @@ describe('standup history and team list visibility: frozen entries, only what th
   });
 });
 
-describe('standup blockers: declared in today\'s entries or by blocks links', () => {
+describe("standup blockers: declared in today's entries or by blocks links", () => {
   let h: TestHarness;
 
   beforeAll(async () => {
@@ -156,7 +186,7 @@ describe('standup blockers: declared in today\'s entries or by blocks links', ()
   });
   afterAll(() => h.close());
 
-  it('lists today\'s declared blockers and open tasks blocked by unfinished tasks, with who and since when', async () => {
+  it("lists today's declared blockers and open tasks blocked by unfinished tasks, with who and since when", async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
     const { lead, ann, bob, vic } = await standupTeam(h, ['ann', 'bob', 'vic'], { ops: ['ann'] });
     const opsTask = await createTaskAlong(h, lead, 'OPS', 'Ops incident');
@@ -197,7 +227,16 @@ describe('standup blockers: declared in today\'s entries or by blocks links', ()
         entry: today.id,
         link: null,
       },
-      { source: 'standup', text: 'Ops is down', task: opsTask, blocked_by: null, declared_by: ann.accountId, since: today.submitted_at, entry: today.id, link: null },
+      {
+        source: 'standup',
+        text: 'Ops is down',
+        task: opsTask,
+        blocked_by: null,
+        declared_by: ann.accountId,
+        since: today.submitted_at,
+        entry: today.id,
+        link: null,
+      },
       {
         source: 'link',
         text: `Blocked by ${blocking} API design`,
@@ -208,8 +247,19 @@ describe('standup blockers: declared in today\'s entries or by blocks links', ()
         entry: null,
         link: open.id,
       },
-      expect.objectContaining({ source: 'link', task: hiddenBlocked, blocked_by: blocking, declared_by: lead.accountId }),
-      expect.objectContaining({ source: 'link', task: webBlockedByOps, blocked_by: opsTask, declared_by: null, since: cross.created_at }),
+      expect.objectContaining({
+        source: 'link',
+        task: hiddenBlocked,
+        blocked_by: blocking,
+        declared_by: lead.accountId,
+      }),
+      expect.objectContaining({
+        source: 'link',
+        task: webBlockedByOps,
+        blocked_by: opsTask,
+        declared_by: null,
+        since: cross.created_at,
+      }),
     ]);
 
     // Vic sees WEB only: no OPS blocker, and the WEB task blocked from OPS without naming its blocker.
@@ -235,11 +285,15 @@ describe('standup blockers: declared in today\'s entries or by blocks links', ()
       if (!page.body.pagination.has_more) break;
       cursor = page.body.pagination.next_cursor;
     }
-    expect(seen.sort()).toEqual((await h.request('GET', '/api/v1/standups/blockers/', { token: lead.token })).body.data.map((b: { text: string }) => b.text).sort());
+    expect(seen.sort()).toEqual(
+      (await h.request('GET', '/api/v1/standups/blockers/', { token: lead.token })).body.data
+        .map((b: { text: string }) => b.text)
+        .sort(),
+    );
     expect(seen).toHaveLength(3);
   });
 
-  it('yesterday\'s blockers and other organizations\' are not today\'s', async () => {
+  it("yesterday's blockers and other organizations' are not today's", async () => {
     h.clock.set(`${DAY1}T09:00:00Z`);
     const { ann } = await standupTeam(h, ['ann']);
     await submit(h, ann, { blockers: [{ text: 'Old news' }] });
@@ -267,20 +321,39 @@ describe('standup settings', () => {
       timezone: 'UTC',
       days: ['mon', 'tue', 'wed', 'thu', 'fri'],
       reminder_time: '09:30',
-      questions: ['What did you do since your last check-in?', 'What are you working on today?', 'Is anything blocking you?'],
+      questions: [
+        'What did you do since your last check-in?',
+        'What are you working on today?',
+        'Is anything blocking you?',
+      ],
     });
   });
 
-  it('PATCH changes any subset (canonical timezone, days in week order) for the caller\'s organization only', async () => {
+  it("PATCH changes any subset (canonical timezone, days in week order) for the caller's organization only", async () => {
     const { lead } = await standupTeam(h, []);
     const other = await standupTeam(h, []);
-    const res = await h.request('PATCH', '/api/v1/standups/settings/', { token: lead.token, body: { timezone: 'europe/berlin', days: ['fri', 'mon'] } });
+    const res = await h.request('PATCH', '/api/v1/standups/settings/', {
+      token: lead.token,
+      body: { timezone: 'europe/berlin', days: ['fri', 'mon'] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ timezone: 'Europe/Berlin', days: ['mon', 'fri'], reminder_time: '09:30' });
-    const next = await h.request('PATCH', '/api/v1/standups/settings/', { token: lead.token, body: { reminder_time: '10:15', questions: ['Anything?'] } });
-    expect(next.body.data).toEqual({ timezone: 'Europe/Berlin', days: ['mon', 'fri'], reminder_time: '10:15', questions: ['Anything?'] });
-    expect((await h.request('GET', '/api/v1/standups/settings/', { token: lead.token })).body.data).toEqual(next.body.data);
-    expect((await h.request('GET', '/api/v1/standups/settings/', { token: other.lead.token })).body.data.timezone).toBe('UTC');
+    const next = await h.request('PATCH', '/api/v1/standups/settings/', {
+      token: lead.token,
+      body: { reminder_time: '10:15', questions: ['Anything?'] },
+    });
+    expect(next.body.data).toEqual({
+      timezone: 'Europe/Berlin',
+      days: ['mon', 'fri'],
+      reminder_time: '10:15',
+      questions: ['Anything?'],
+    });
+    expect((await h.request('GET', '/api/v1/standups/settings/', { token: lead.token })).body.data).toEqual(
+      next.body.data,
+    );
+    expect((await h.request('GET', '/api/v1/standups/settings/', { token: other.lead.token })).body.data.timezone).toBe(
+      'UTC',
+    );
   });
 
   it('an invalid timezone, day, time or question list is a 400 naming the field; nothing changes', async () => {
@@ -303,16 +376,24 @@ describe('standup settings', () => {
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
       expect(Object.keys(res.body.error.details.fields), JSON.stringify(body)).toContain(field);
     }
-    expect((await h.request('GET', '/api/v1/standups/settings/', { token: lead.token })).body.data.timezone).toBe('UTC');
+    expect((await h.request('GET', '/api/v1/standups/settings/', { token: lead.token })).body.data.timezone).toBe(
+      'UTC',
+    );
   });
 
   it('only workspace owners and admins may PATCH (403 FORBIDDEN); scopes are standups:read / standups:write', async () => {
     const { lead, ann } = await standupTeam(h, ['ann']);
-    const member = await h.request('PATCH', '/api/v1/standups/settings/', { token: ann.token, body: { timezone: 'UTC' } });
+    const member = await h.request('PATCH', '/api/v1/standups/settings/', {
+      token: ann.token,
+      body: { timezone: 'UTC' },
+    });
     expect(member.status).toBe(403);
     expect(member.body.error.code).toBe('FORBIDDEN');
     const readOnly = await h.tokenFor(lead.accountId, ['standups:read']);
-    const scoped = await h.request('PATCH', '/api/v1/standups/settings/', { token: readOnly.token, body: { timezone: 'UTC' } });
+    const scoped = await h.request('PATCH', '/api/v1/standups/settings/', {
+      token: readOnly.token,
+      body: { timezone: 'UTC' },
+    });
     expect(scoped.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { required: 'standups:write' } });
     expect((await h.request('GET', '/api/v1/standups/settings/', { token: readOnly.token })).status).toBe(200);
     const writeOnly = await h.tokenFor(ann.accountId, ['standups:write']);

@@ -15,11 +15,15 @@ describe('bulk create and bulk update: all or nothing, every refused item report
   afterAll(() => h.close());
 
   const taskCount = async () => (await taskRows(h, await projectId(h, 'BULK'))).length;
-  const bulk = (body: unknown, token = admin.token) => h.request('POST', '/api/v1/projects/BULK/tasks/bulk/', { token, body });
-  const bulkUpdate = (body: unknown, token = admin.token) => h.request('POST', '/api/v1/projects/BULK/tasks/bulk-update/', { token, body });
+  const bulk = (body: unknown, token = admin.token) =>
+    h.request('POST', '/api/v1/projects/BULK/tasks/bulk/', { token, body });
+  const bulkUpdate = (body: unknown, token = admin.token) =>
+    h.request('POST', '/api/v1/projects/BULK/tasks/bulk-update/', { token, body });
 
   it('creates every task in order with consecutive keys, each with its own change record and task.created', async () => {
-    const res = await bulk({ tasks: [{ title: 'one' }, { title: 'two', labels: ['ops'], priority: 'Low' }, { title: 'three' }] });
+    const res = await bulk({
+      tasks: [{ title: 'one' }, { title: 'two', labels: ['ops'], priority: 'Low' }, { title: 'three' }],
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.map((t: { key: string; title: string }) => [t.key, t.title])).toEqual([
       ['BULK-1', 'one'],
@@ -35,12 +39,29 @@ describe('bulk create and bulk update: all or nothing, every refused item report
 
   it('all or nothing: one bad item fails the call with per-item errors, and nothing is created or numbered', async () => {
     const before = await taskCount();
-    const res = await bulk({ tasks: [{ title: 'fine' }, { title: 'bad', priority: 'Nope' }, { title: 'fine too' }, { title: 'x', labels: ['zzz'] }] });
+    const res = await bulk({
+      tasks: [
+        { title: 'fine' },
+        { title: 'bad', priority: 'Nope' },
+        { title: 'fine too' },
+        { title: 'x', labels: ['zzz'] },
+      ],
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(res.body.error.details.items).toEqual([
-      { index: 1, code: 'VALIDATION_ERROR', message: expect.any(String), fields: { priority: expect.stringMatching(/Nope/) } },
-      { index: 3, code: 'VALIDATION_ERROR', message: expect.any(String), fields: { labels: expect.stringMatching(/zzz/) } },
+      {
+        index: 1,
+        code: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        fields: { priority: expect.stringMatching(/Nope/) },
+      },
+      {
+        index: 3,
+        code: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        fields: { labels: expect.stringMatching(/zzz/) },
+      },
     ]);
     expect(await taskCount()).toBe(before);
     expect((await bulk({ tasks: [{ title: 'next' }] })).body.data[0].key).toBe('BULK-4');
@@ -50,7 +71,12 @@ describe('bulk create and bulk update: all or nothing, every refused item report
     const res = await bulk({ tasks: [{ title: 'ok' }, { nope: 1 }, { title: '' }] });
     expect(res.status).toBe(400);
     expect(res.body.error.details.items).toEqual([
-      { index: 1, code: 'VALIDATION_ERROR', message: expect.any(String), fields: { title: 'is required', nope: 'is not a known field' } },
+      {
+        index: 1,
+        code: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        fields: { title: 'is required', nope: 'is not a known field' },
+      },
       { index: 2, code: 'VALIDATION_ERROR', message: expect.any(String), fields: { title: expect.any(String) } },
     ]);
     for (const body of [{ tasks: [] }, { tasks: Array.from({ length: 101 }, () => ({ title: 'x' })) }, {}]) {
@@ -72,13 +98,24 @@ describe('bulk create and bulk update: all or nothing, every refused item report
   it('bulk-update applies each item, with its own change record and events; a status move follows the workflow', async () => {
     const a = await createTask(h, admin, 'BULK', { title: 'a' });
     const b = await createTask(h, admin, 'BULK', { title: 'b' });
-    const res = await bulkUpdate({ tasks: [{ key: a.key, status: 'In Progress' }, { key: b.key, title: 'b2', labels: ['ops'] }] });
+    const res = await bulkUpdate({
+      tasks: [
+        { key: a.key, status: 'In Progress' },
+        { key: b.key, title: 'b2', labels: ['ops'] },
+      ],
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data.map((t: { key: string; status: string; title: string }) => [t.key, t.status, t.title])).toEqual([
+    expect(
+      res.body.data.map((t: { key: string; status: string; title: string }) => [t.key, t.status, t.title]),
+    ).toEqual([
       [a.key, 'In Progress', 'a'],
       [b.key, 'To Do', 'b2'],
     ]);
-    expect((await eventsFor(h, a.key)).map((e) => e.type)).toEqual(['task.created', 'task.updated', 'task.status_changed']);
+    expect((await eventsFor(h, a.key)).map((e) => e.type)).toEqual([
+      'task.created',
+      'task.updated',
+      'task.status_changed',
+    ]);
     expect((await eventsFor(h, b.key)).map((e) => e.type)).toEqual(['task.created', 'task.updated']);
     expect((await changesFor(h, b.key)).map((c) => c.action)).toEqual(['created', 'updated']);
   });
@@ -99,10 +136,36 @@ describe('bulk create and bulk update: all or nothing, every refused item report
     });
     expect(res.status).toBe(400);
     expect(res.body.error.details.items).toEqual([
-      { index: 1, key: b.key, code: 'INVALID_TRANSITION', message: expect.any(String), fields: { status: expect.any(String) }, from: 'To Do', to: 'Done' },
-      { index: 2, key: 'BULK-99999', code: 'NOT_FOUND', message: expect.any(String), fields: { key: expect.any(String) } },
-      { index: 3, key: foreign.key, code: 'NOT_FOUND', message: expect.any(String), fields: { key: expect.any(String) } },
-      { index: 4, key: a.key, code: 'VALIDATION_ERROR', message: expect.any(String), fields: { assignee: expect.any(String) } },
+      {
+        index: 1,
+        key: b.key,
+        code: 'INVALID_TRANSITION',
+        message: expect.any(String),
+        fields: { status: expect.any(String) },
+        from: 'To Do',
+        to: 'Done',
+      },
+      {
+        index: 2,
+        key: 'BULK-99999',
+        code: 'NOT_FOUND',
+        message: expect.any(String),
+        fields: { key: expect.any(String) },
+      },
+      {
+        index: 3,
+        key: foreign.key,
+        code: 'NOT_FOUND',
+        message: expect.any(String),
+        fields: { key: expect.any(String) },
+      },
+      {
+        index: 4,
+        key: a.key,
+        code: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        fields: { assignee: expect.any(String) },
+      },
     ]);
     const after = await h.request('GET', `/api/v1/tasks/${a.key}/`, { token: admin.token });
     expect(after.body.data).toEqual(a);
@@ -114,8 +177,18 @@ describe('bulk create and bulk update: all or nothing, every refused item report
     const a = await createTask(h, admin, 'BULK');
     const b = await createTask(h, admin, 'BULK');
     const results = await Promise.all([
-      bulkUpdate({ tasks: [{ key: a.key, description: '1' }, { key: b.key, description: '1' }] }),
-      bulkUpdate({ tasks: [{ key: b.key, description: '2' }, { key: a.key, description: '2' }] }),
+      bulkUpdate({
+        tasks: [
+          { key: a.key, description: '1' },
+          { key: b.key, description: '1' },
+        ],
+      }),
+      bulkUpdate({
+        tasks: [
+          { key: b.key, description: '2' },
+          { key: a.key, description: '2' },
+        ],
+      }),
       h.request('PUT', `/api/v1/tasks/${b.key}/`, { token: admin.token, body: { title: 'solo' } }),
     ]);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
@@ -125,13 +198,24 @@ describe('bulk create and bulk update: all or nothing, every refused item report
 
   it('bulk-update items are applied in order, so the same task can move twice in one call', async () => {
     const a = await createTask(h, admin, 'BULK');
-    const res = await bulkUpdate({ tasks: [{ key: a.key, status: 'In Progress' }, { key: a.key, status: 'Done' }] });
+    const res = await bulkUpdate({
+      tasks: [
+        { key: a.key, status: 'In Progress' },
+        { key: a.key, status: 'Done' },
+      ],
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.map((t: { status: string }) => t.status)).toEqual(['In Progress', 'Done']);
     const schema = await bulkUpdate({ tasks: [{ title: 'no key' }, { key: a.key, status: 5 }] });
     expect(schema.body.error.details.items).toEqual([
       { index: 0, code: 'VALIDATION_ERROR', message: expect.any(String), fields: { key: 'is required' } },
-      { index: 1, key: a.key, code: 'VALIDATION_ERROR', message: expect.any(String), fields: { status: expect.any(String) } },
+      {
+        index: 1,
+        key: a.key,
+        code: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        fields: { status: expect.any(String) },
+      },
     ]);
   });
 });

@@ -75,7 +75,9 @@ describe('listing tasks (filters, ordering, both pagination modes) and following
     expect(await keys('?parent=none')).toEqual(['LIST-1', 'LIST-2', 'LIST-3', 'LIST-4']);
     expect(await keys(`?updated_since=${encodeURIComponent(since)}`)).toEqual(['LIST-2', 'LIST-4']);
     // Any offset and precision are normalized before comparing.
-    const plusOne = since.replace(/T(\d\d)/, (_m, hh: string) => `T${String(Number(hh) + 1).padStart(2, '0')}`).replace('Z', '+01:00');
+    const plusOne = since
+      .replace(/T(\d\d)/, (_m, hh: string) => `T${String(Number(hh) + 1).padStart(2, '0')}`)
+      .replace('Z', '+01:00');
     expect(await keys(`?updated_since=${encodeURIComponent(plusOne)}`)).toEqual(['LIST-2', 'LIST-4']);
     expect(await keys('?due_before=2026-12-10')).toEqual(['LIST-1', 'LIST-3']);
     expect(await keys('?due_after=2026-12-10')).toEqual(['LIST-1', 'LIST-5']);
@@ -83,14 +85,21 @@ describe('listing tasks (filters, ordering, both pagination modes) and following
   });
 
   it('bad filter values are 400s naming the parameter', async () => {
-    for (const query of ['?status_category=open', '?assignee=me', '?parent=LIST', '?updated_since=yesterday', '?due_before=2026-13-01', '?assignee=9999999999']) {
+    for (const query of [
+      '?status_category=open',
+      '?assignee=me',
+      '?parent=LIST',
+      '?updated_since=yesterday',
+      '?due_before=2026-13-01',
+      '?assignee=9999999999',
+    ]) {
       const res = await h.request('GET', `/api/v1/projects/LIST/tasks/${query}`, { token: admin.token });
       expect(res.status, query).toBe(400);
       expect(Object.keys(res.body.error.details.fields)[0], query).toBe(query.slice(1).split('=')[0]);
     }
   });
 
-  it('ordering: priority by the project\'s priority order, due_date with undated last, created_at, updated_at, key', async () => {
+  it("ordering: priority by the project's priority order, due_date with undated last, created_at, updated_at, key", async () => {
     // Ties fall back to creation order, in the direction of the last ordering field.
     expect(await keys('?ordering=-priority')).toEqual(['LIST-2', 'LIST-6', 'LIST-3', 'LIST-4', 'LIST-5', 'LIST-1']);
     expect(await keys('?ordering=due_date')).toEqual(['LIST-3', 'LIST-1', 'LIST-5', 'LIST-2', 'LIST-4', 'LIST-6']);
@@ -104,13 +113,17 @@ describe('listing tasks (filters, ordering, both pagination modes) and following
   });
 
   it('offset pagination counts the filtered set; cursor mode walks every task once', async () => {
-    const page = await h.request('GET', '/api/v1/projects/LIST/tasks/?limit=2&offset=2&priority=Low,High', { token: admin.token });
+    const page = await h.request('GET', '/api/v1/projects/LIST/tasks/?limit=2&offset=2&priority=Low,High', {
+      token: admin.token,
+    });
     expect(page.body.pagination).toEqual({ count: 4, limit: 2, offset: 2 });
     expect(page.body.data.map((t: { key: string }) => t.key)).toEqual(['LIST-5', 'LIST-6']);
     const seen: string[] = [];
     let cursor = '';
     for (;;) {
-      const res = await h.request('GET', `/api/v1/projects/LIST/tasks/?cursor=${encodeURIComponent(cursor)}&limit=4`, { token: admin.token });
+      const res = await h.request('GET', `/api/v1/projects/LIST/tasks/?cursor=${encodeURIComponent(cursor)}&limit=4`, {
+        token: admin.token,
+      });
       seen.push(...res.body.data.map((t: { key: string }) => t.key));
       cursor = res.body.pagination.next_cursor;
       if (!res.body.pagination.has_more) break;
@@ -119,7 +132,9 @@ describe('listing tasks (filters, ordering, both pagination modes) and following
   });
 
   it('a page past the end of the filtered set still counts it, and a filter matching nothing counts zero', async () => {
-    const past = await h.request('GET', '/api/v1/projects/LIST/tasks/?limit=2&offset=10&priority=Low,High', { token: admin.token });
+    const past = await h.request('GET', '/api/v1/projects/LIST/tasks/?limit=2&offset=10&priority=Low,High', {
+      token: admin.token,
+    });
     expect(past.body).toMatchObject({ data: [], pagination: { count: 4, limit: 2, offset: 10 } });
     const none = await h.request('GET', '/api/v1/projects/LIST/tasks/?priority=Nope', { token: admin.token });
     expect(none.body).toMatchObject({ data: [], pagination: { count: 0, limit: 50, offset: 0 } });
@@ -131,10 +146,15 @@ describe('listing tasks (filters, ordering, both pagination modes) and following
     expect((await h.request('GET', '/api/v1/tasks/LIST-3/', { token: admin.token })).body.data).toEqual(first);
   });
 
-  it('follow / unfollow are idempotent and act for the token\'s account; followers are paginated', async () => {
+  it("follow / unfollow are idempotent and act for the token's account; followers are paginated", async () => {
     const follow = await h.request('POST', '/api/v1/tasks/LIST-1/follow/', { token: dev.token });
     expect(follow.status).toBe(200);
-    expect(follow.body.data).toEqual({ task: 'LIST-1', user: dev.accountId, following: true, followed_at: expect.any(String) });
+    expect(follow.body.data).toEqual({
+      task: 'LIST-1',
+      user: dev.accountId,
+      following: true,
+      followed_at: expect.any(String),
+    });
     h.clock.advance(1000);
     const again = await h.request('POST', '/api/v1/tasks/LIST-1/follow/', { token: dev.token });
     expect(again.body.data).toEqual(follow.body.data);
@@ -146,7 +166,9 @@ describe('listing tasks (filters, ordering, both pagination modes) and following
       { user: admin.accountId, name: expect.any(String), kind: 'service', followed_at: expect.any(String) },
     ]);
     expect(followers.body.pagination).toEqual({ count: 2, limit: 50, offset: 0 });
-    const newest = await h.request('GET', '/api/v1/tasks/LIST-1/followers/?ordering=-followed_at&limit=1', { token: admin.token });
+    const newest = await h.request('GET', '/api/v1/tasks/LIST-1/followers/?ordering=-followed_at&limit=1', {
+      token: admin.token,
+    });
     expect(newest.body.data[0].user).toBe(admin.accountId);
 
     expect((await h.request('DELETE', '/api/v1/tasks/LIST-1/follow/', { token: dev.token })).status).toBe(204);

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { activitiesOf, addLabel, changesFor, createTask, eventsFor, projectRow, removeTransition } from '../helpers/factory.ts';
+import {
+  activitiesOf,
+  addLabel,
+  changesFor,
+  createTask,
+  eventsFor,
+  projectRow,
+  removeTransition,
+} from '../helpers/factory.ts';
 
 describe('task status, events, change records and activity', () => {
   let h: TestHarness;
@@ -16,11 +24,16 @@ describe('task status, events, change records and activity', () => {
   });
   afterAll(() => h.close());
 
-  const put = (key: string, body: unknown, token = admin.token) => h.request('PUT', `/api/v1/tasks/${key}/`, { token, body });
+  const put = (key: string, body: unknown, token = admin.token) =>
+    h.request('PUT', `/api/v1/tasks/${key}/`, { token, body });
 
   it('a status change along a workflow transition succeeds (To Do → In Progress → Done → To Do)', async () => {
     const task = await createTask(h, admin, 'FLOW');
-    for (const [status, category] of [['In Progress', 'in_progress'], ['Done', 'done'], ['To Do', 'todo']]) {
+    for (const [status, category] of [
+      ['In Progress', 'in_progress'],
+      ['Done', 'done'],
+      ['To Do', 'todo'],
+    ]) {
       const res = await put(task.key, { status });
       expect(res.status, status).toBe(200);
       expect(res.body.data).toMatchObject({ status, status_category: category });
@@ -81,7 +94,15 @@ describe('task status, events, change records and activity', () => {
     });
     const activity = await h.request('GET', `/api/v1/tasks/${task.key}/activities/`, { token: admin.token });
     expect(activity.body.data).toEqual([
-      { id: expect.any(Number), action: 'created', field: null, from: null, to: null, actor: { id: admin.accountId, name: expect.any(String) }, created_at: task.created_at },
+      {
+        id: expect.any(Number),
+        action: 'created',
+        field: null,
+        from: null,
+        to: null,
+        actor: { id: admin.accountId, name: expect.any(String) },
+        created_at: task.created_at,
+      },
     ]);
   });
 
@@ -120,32 +141,51 @@ describe('task status, events, change records and activity', () => {
     const [, updatedEvent, statusEvent, assignedEvent] = events;
     expect(updatedEvent!.data).toEqual({ task: updated, changes: expected });
     expect(statusEvent!.data).toEqual({ task: { key: task.key, title: 'After' }, from: 'To Do', to: 'In Progress' });
-    expect(assignedEvent!.data).toEqual({ task: { key: task.key, title: 'After' }, from: null, to: teammate.accountId });
+    expect(assignedEvent!.data).toEqual({
+      task: { key: task.key, title: 'After' },
+      from: null,
+      to: teammate.accountId,
+    });
     // One action, one correlation id across its events.
     expect(new Set(events.slice(1).map((e) => e.correlation_id)).size).toBe(1);
 
     const activity = await h.request('GET', `/api/v1/tasks/${task.key}/activities/`, { token: admin.token });
     const rows = activity.body.data.filter((a: { action: string }) => a.action === 'updated');
-    expect(Object.fromEntries(rows.map((a: { field: string; from: unknown; to: unknown }) => [a.field, { from: a.from, to: a.to }]))).toEqual(expected);
+    expect(
+      Object.fromEntries(
+        rows.map((a: { field: string; from: unknown; to: unknown }) => [a.field, { from: a.from, to: a.to }]),
+      ),
+    ).toEqual(expected);
     expect(rows.every((a: { created_at: string }) => a.created_at === updated.updated_at)).toBe(true);
   });
 
   it('assign: {assignee} sets or clears, fires task.assigned (and task.updated); the assignee must be a project member', async () => {
     const task = await createTask(h, admin, 'FLOW');
-    const res = await h.request('POST', `/api/v1/tasks/${task.key}/assign/`, { token: admin.token, body: { assignee: teammate.accountId } });
+    const res = await h.request('POST', `/api/v1/tasks/${task.key}/assign/`, {
+      token: admin.token,
+      body: { assignee: teammate.accountId },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.assignee).toBe(teammate.accountId);
     expect(res.headers.etag).toBe('"v2"');
-    const cleared = await h.request('POST', `/api/v1/tasks/${task.key}/assign/`, { token: admin.token, body: { assignee: null } });
+    const cleared = await h.request('POST', `/api/v1/tasks/${task.key}/assign/`, {
+      token: admin.token,
+      body: { assignee: null },
+    });
     expect(cleared.body.data.assignee).toBeNull();
     const types = (await eventsFor(h, task.key)).map((e) => e.type);
     expect(types).toEqual(['task.created', 'task.updated', 'task.assigned', 'task.updated', 'task.assigned']);
 
     const stranger = await h.actor({ org: admin.org });
-    const bad = await h.request('POST', `/api/v1/tasks/${task.key}/assign/`, { token: admin.token, body: { assignee: stranger.accountId } });
+    const bad = await h.request('POST', `/api/v1/tasks/${task.key}/assign/`, {
+      token: admin.token,
+      body: { assignee: stranger.accountId },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.fields).toHaveProperty('assignee');
-    expect((await h.request('POST', `/api/v1/tasks/${task.key}/assign/`, { token: admin.token, body: {} })).status).toBe(400);
+    expect(
+      (await h.request('POST', `/api/v1/tasks/${task.key}/assign/`, { token: admin.token, body: {} })).status,
+    ).toBe(400);
     const stale = await h.request('POST', `/api/v1/tasks/${task.key}/assign/`, {
       token: admin.token,
       headers: { 'if-match': '"v1"' },
@@ -158,7 +198,10 @@ describe('task status, events, change records and activity', () => {
     const task = await createTask(h, admin, 'FLOW', { title: 'Doomed' });
     expect((await h.request('DELETE', `/api/v1/tasks/${task.key}/`, { token: admin.token })).status).toBe(204);
     const changes = await changesFor(h, task.key);
-    expect(changes.map((c) => [c.action, c.task])).toEqual([['created', task], ['deleted', null]]);
+    expect(changes.map((c) => [c.action, c.task])).toEqual([
+      ['created', task],
+      ['deleted', null],
+    ]);
     const events = await eventsFor(h, task.key);
     expect(events.at(-1)).toMatchObject({ type: 'task.deleted', data: { task: { key: task.key, title: 'Doomed' } } });
     expect(await activitiesOf(h, changes[0]!.task_id)).toEqual([]);
@@ -174,10 +217,22 @@ describe('task status, events, change records and activity', () => {
     expect(page.body.pagination).toEqual({ count: 5, limit: 2, offset: 0 });
     expect(page.body.data.map((a: { to: unknown }) => a.to)).toEqual(['t4', 't3']);
     expect(page.body.data[1].actor.id).toBe(teammate.accountId);
-    const oldest = await h.request('GET', `/api/v1/tasks/${task.key}/activities/?ordering=created_at`, { token: admin.token });
-    expect(oldest.body.data.map((a: { action: string; to: unknown }) => a.to ?? a.action)).toEqual(['created', 't1', 't2', 't3', 't4']);
-    const cursor = await h.request('GET', `/api/v1/tasks/${task.key}/activities/?cursor=&limit=3`, { token: admin.token });
+    const oldest = await h.request('GET', `/api/v1/tasks/${task.key}/activities/?ordering=created_at`, {
+      token: admin.token,
+    });
+    expect(oldest.body.data.map((a: { action: string; to: unknown }) => a.to ?? a.action)).toEqual([
+      'created',
+      't1',
+      't2',
+      't3',
+      't4',
+    ]);
+    const cursor = await h.request('GET', `/api/v1/tasks/${task.key}/activities/?cursor=&limit=3`, {
+      token: admin.token,
+    });
     expect(cursor.body.pagination.has_more).toBe(true);
-    expect((await h.request('GET', `/api/v1/tasks/${task.key}/activities/?ordering=field`, { token: admin.token })).status).toBe(400);
+    expect(
+      (await h.request('GET', `/api/v1/tasks/${task.key}/activities/?ordering=field`, { token: admin.token })).status,
+    ).toBe(400);
   });
 });

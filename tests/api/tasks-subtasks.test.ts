@@ -34,7 +34,13 @@ describe('subtasks and parents', () => {
     const res = await subtask(parent.key, { title: 'Part 1', priority: 'High' });
     expect(res.status).toBe(201);
     expect(res.headers.etag).toBe('"v1"');
-    expect(res.body.data).toMatchObject({ project: 'TREE', parent: parent.key, title: 'Part 1', priority: 'High', status: 'To Do' });
+    expect(res.body.data).toMatchObject({
+      project: 'TREE',
+      parent: parent.key,
+      title: 'Part 1',
+      priority: 'High',
+      status: 'To Do',
+    });
     await subtask(parent.key, { title: 'Part 2' });
     await subtask(res.body.data.key, { title: 'Grandchild' });
     const list = await h.request('GET', `/api/v1/tasks/${parent.key}/subtasks/`, { token: admin.token });
@@ -77,7 +83,11 @@ describe('subtasks and parents', () => {
     const b = (await createTask(h, admin, 'TREE', { title: 'B' })).key;
     const results = await Promise.all([put(a, { parent: b }), put(b, { parent: a })]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
-    const parents = await Promise.all([a, b].map(async (key) => (await h.request('GET', `/api/v1/tasks/${key}/`, { token: admin.token })).body.data.parent));
+    const parents = await Promise.all(
+      [a, b].map(
+        async (key) => (await h.request('GET', `/api/v1/tasks/${key}/`, { token: admin.token })).body.data.parent,
+      ),
+    );
     expect(parents.filter((p) => p !== null)).toHaveLength(1);
   });
 
@@ -87,9 +97,15 @@ describe('subtasks and parents', () => {
     const res = await put(top!, { parent: other.key });
     expect(res.status).toBe(400);
     expect(res.body.error.details.fields.parent).toMatch(/same project/);
-    const create = await h.request('POST', '/api/v1/projects/TREE/tasks/', { token: admin.token, body: { title: 'x', parent: other.key } });
+    const create = await h.request('POST', '/api/v1/projects/TREE/tasks/', {
+      token: admin.token,
+      body: { title: 'x', parent: other.key },
+    });
     expect(create.status).toBe(400);
-    const viaCreate = await h.request('POST', '/api/v1/projects/TREE/tasks/', { token: admin.token, body: { title: 'x', parent: top } });
+    const viaCreate = await h.request('POST', '/api/v1/projects/TREE/tasks/', {
+      token: admin.token,
+      body: { title: 'x', parent: top },
+    });
     expect(viaCreate.body.data.parent).toBe(top);
     const detached = await put(child!, { parent: null });
     expect(detached.body.data.parent).toBeNull();
@@ -107,12 +123,17 @@ describe('subtasks and parents', () => {
       const changes = await changesFor(h, key);
       expect(changes.at(-1)).toMatchObject({ action: 'updated', task: { key, parent: null } });
       const events = await eventsFor(h, key);
-      expect(events.at(-1)).toMatchObject({ type: 'task.updated', data: { changes: { parent: { from: top, to: null } } } });
+      expect(events.at(-1)).toMatchObject({
+        type: 'task.updated',
+        data: { changes: { parent: { from: top, to: null } } },
+      });
     }
     // Only direct children are detached; deeper levels keep their parent.
     expect((await h.request('GET', `/api/v1/tasks/${grandchild}/`, { token: admin.token })).body.data.parent).toBe(a);
     // The detach and the deletion are one action.
-    const related = [...(await eventsFor(h, a!)), ...(await eventsFor(h, top!))].filter((e) => ['task.updated', 'task.deleted'].includes(e.type)).slice(-2);
+    const related = [...(await eventsFor(h, a!)), ...(await eventsFor(h, top!))]
+      .filter((e) => ['task.updated', 'task.deleted'].includes(e.type))
+      .slice(-2);
     expect(new Set(related.map((e) => e.correlation_id)).size).toBe(1);
   });
 });

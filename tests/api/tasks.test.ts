@@ -15,7 +15,10 @@ describe('tasks: create, read, update, delete', () => {
   afterAll(() => h.close());
 
   it('creates a task with project defaults and returns the full task JSON, an ETag and 201', async () => {
-    const res = await h.request('POST', '/api/v1/projects/WEB/tasks/', { token: admin.token, body: { title: 'First' } });
+    const res = await h.request('POST', '/api/v1/projects/WEB/tasks/', {
+      token: admin.token,
+      body: { title: 'First' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({
       key: 'WEB-1',
@@ -76,11 +79,24 @@ describe('tasks: create, read, update, delete', () => {
     const otherMilestone = await addMilestone(h, 'OPS', 'elsewhere');
     const res = await h.request('POST', '/api/v1/projects/WEB/tasks/', {
       token: admin.token,
-      body: { title: 'x', task_type: 'Saga', priority: 'Meh', labels: ['nope'], milestone: otherMilestone, sprint: 999999 },
+      body: {
+        title: 'x',
+        task_type: 'Saga',
+        priority: 'Meh',
+        labels: ['nope'],
+        milestone: otherMilestone,
+        sprint: 999999,
+      },
     });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
-    expect(Object.keys(res.body.error.details.fields).sort()).toEqual(['labels', 'milestone', 'priority', 'sprint', 'task_type']);
+    expect(Object.keys(res.body.error.details.fields).sort()).toEqual([
+      'labels',
+      'milestone',
+      'priority',
+      'sprint',
+      'task_type',
+    ]);
   });
 
   it('bodies are strict: no status on create, title required 1..500 and not blank, description ≤ 64 KiB, real dates', async () => {
@@ -101,12 +117,18 @@ describe('tasks: create, read, update, delete', () => {
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(res.body.error.details.fields).toHaveProperty(field);
     }
-    expect((await h.request('POST', '/api/v1/projects/WEB/tasks/', { token: admin.token, body: { title: 'x'.repeat(500) } })).status).toBe(201);
+    expect(
+      (await h.request('POST', '/api/v1/projects/WEB/tasks/', { token: admin.token, body: { title: 'x'.repeat(500) } }))
+        .status,
+    ).toBe(201);
   });
 
   it('the assignee must be a member of the project', async () => {
     const stranger = await h.actor({ org: admin.org });
-    const res = await h.request('POST', '/api/v1/projects/WEB/tasks/', { token: admin.token, body: { title: 'x', assignee: stranger.accountId } });
+    const res = await h.request('POST', '/api/v1/projects/WEB/tasks/', {
+      token: admin.token,
+      body: { title: 'x', assignee: stranger.accountId },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details.fields.assignee).toMatch(/not a member/);
   });
@@ -114,14 +136,16 @@ describe('tasks: create, read, update, delete', () => {
   it('50 concurrent creates get 50 distinct consecutive keys', async () => {
     await h.project(admin, 'RACE');
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => h.request('POST', '/api/v1/projects/RACE/tasks/', { token: admin.token, body: { title: `t${i}` } })),
+      Array.from({ length: 50 }, (_, i) =>
+        h.request('POST', '/api/v1/projects/RACE/tasks/', { token: admin.token, body: { title: `t${i}` } }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(201));
     const numbers = results.map((r) => Number(r.body.data.key.split('-')[1])).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   });
 
-  it('a deleted task\'s key is never reused; the next create takes the next number', async () => {
+  it("a deleted task's key is never reused; the next create takes the next number", async () => {
     await h.project(admin, 'DEL');
     await createTask(h, admin, 'DEL');
     const second = await createTask(h, admin, 'DEL');
@@ -133,28 +157,52 @@ describe('tasks: create, read, update, delete', () => {
 
   it('a refused create consumes no number', async () => {
     await h.project(admin, 'GAP');
-    await h.request('POST', '/api/v1/projects/GAP/tasks/', { token: admin.token, body: { title: 'x', priority: 'Nope' } });
+    await h.request('POST', '/api/v1/projects/GAP/tasks/', {
+      token: admin.token,
+      body: { title: 'x', priority: 'Nope' },
+    });
     expect((await createTask(h, admin, 'GAP')).key).toBe('GAP-1');
   });
 
   it('PUT changes only the fields sent; null clears nullable ones; version and ETag move', async () => {
     const sprint = await addSprint(h, 'WEB', 'S-put');
-    const task = await createTask(h, admin, 'WEB', { title: 'Put me', description: 'keep', due_date: '2026-12-01', sprint, assignee: admin.accountId });
+    const task = await createTask(h, admin, 'WEB', {
+      title: 'Put me',
+      description: 'keep',
+      due_date: '2026-12-01',
+      sprint,
+      assignee: admin.accountId,
+    });
     h.clock.advance(1000);
-    const res = await h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: admin.token, body: { title: 'Renamed', due_date: null, sprint: null } });
+    const res = await h.request('PUT', `/api/v1/tasks/${task.key}/`, {
+      token: admin.token,
+      body: { title: 'Renamed', due_date: null, sprint: null },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.etag).toBe('"v2"');
-    expect(res.body.data).toMatchObject({ title: 'Renamed', description: 'keep', due_date: null, sprint: null, assignee: admin.accountId });
+    expect(res.body.data).toMatchObject({
+      title: 'Renamed',
+      description: 'keep',
+      due_date: null,
+      sprint: null,
+      assignee: admin.accountId,
+    });
     expect(res.body.data.updated_at > task.updated_at).toBe(true);
     expect(res.body.data.created_at).toBe(task.created_at);
 
-    const cleared = await h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: admin.token, body: { assignee: null } });
+    const cleared = await h.request('PUT', `/api/v1/tasks/${task.key}/`, {
+      token: admin.token,
+      body: { assignee: null },
+    });
     expect(cleared.body.data.assignee).toBeNull();
   });
 
   it('a PUT that changes nothing writes nothing (no version bump, no event, no change record)', async () => {
     const task = await createTask(h, admin, 'WEB', { title: 'Same' });
-    const res = await h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: admin.token, body: { title: 'Same', status: 'To Do' } });
+    const res = await h.request('PUT', `/api/v1/tasks/${task.key}/`, {
+      token: admin.token,
+      body: { title: 'Same', status: 'To Do' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.etag).toBe('"v1"');
     expect(res.body.data.updated_at).toBe(task.updated_at);
@@ -166,18 +214,33 @@ describe('tasks: create, read, update, delete', () => {
     const task = await createTask(h, admin, 'WEB', { title: 'Etag' });
     const first = await h.request('GET', `/api/v1/tasks/${task.key}/`, { token: admin.token });
     const etag = first.headers.etag as string;
-    const ok = await h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: admin.token, headers: { 'if-match': etag }, body: { title: 'One' } });
+    const ok = await h.request('PUT', `/api/v1/tasks/${task.key}/`, {
+      token: admin.token,
+      headers: { 'if-match': etag },
+      body: { title: 'One' },
+    });
     expect(ok.status).toBe(200);
 
-    const stale = await h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: admin.token, headers: { 'if-match': etag }, body: { title: 'Two' } });
+    const stale = await h.request('PUT', `/api/v1/tasks/${task.key}/`, {
+      token: admin.token,
+      headers: { 'if-match': etag },
+      body: { title: 'Two' },
+    });
     expect(stale.status).toBe(412);
     expect(stale.body.error).toMatchObject({ code: 'PRECONDITION_FAILED', details: { etag: ok.headers.etag } });
     const after = await h.request('GET', `/api/v1/tasks/${task.key}/`, { token: admin.token });
     expect(after.body.data).toEqual(ok.body.data);
     expect(await changesFor(h, task.key)).toHaveLength(2);
 
-    expect((await h.request('DELETE', `/api/v1/tasks/${task.key}/`, { token: admin.token, headers: { 'if-match': etag } })).status).toBe(412);
-    const star = await h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: admin.token, headers: { 'if-match': '*' }, body: { title: 'Three' } });
+    expect(
+      (await h.request('DELETE', `/api/v1/tasks/${task.key}/`, { token: admin.token, headers: { 'if-match': etag } }))
+        .status,
+    ).toBe(412);
+    const star = await h.request('PUT', `/api/v1/tasks/${task.key}/`, {
+      token: admin.token,
+      headers: { 'if-match': '*' },
+      body: { title: 'Three' },
+    });
     expect(star.status).toBe(200);
     const list = await h.request('PUT', `/api/v1/tasks/${task.key}/`, {
       token: admin.token,
@@ -190,7 +253,9 @@ describe('tasks: create, read, update, delete', () => {
   it('concurrent PUTs on one task lose no update: every change is recorded and the version counts them all', async () => {
     const task = await createTask(h, admin, 'WEB', { title: 'Busy' });
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: admin.token, body: { description: `d${i}` } })),
+      Array.from({ length: 10 }, (_, i) =>
+        h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: admin.token, body: { description: `d${i}` } }),
+      ),
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(new Set(results.map((r) => r.headers.etag)).size).toBe(10);
@@ -204,9 +269,15 @@ describe('tasks: create, read, update, delete', () => {
   it('labels are replaced as a set by PUT; unknown ones are a 400 and change nothing', async () => {
     await addLabel(h, 'WEB', 'frontend');
     const task = await createTask(h, admin, 'WEB', { labels: ['ux'] });
-    const res = await h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: admin.token, body: { labels: ['frontend', 'backend'] } });
+    const res = await h.request('PUT', `/api/v1/tasks/${task.key}/`, {
+      token: admin.token,
+      body: { labels: ['frontend', 'backend'] },
+    });
     expect(res.body.data.labels).toEqual(['backend', 'frontend']);
-    const bad = await h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: admin.token, body: { labels: ['frontend', 'ghost'], title: 'changed' } });
+    const bad = await h.request('PUT', `/api/v1/tasks/${task.key}/`, {
+      token: admin.token,
+      body: { labels: ['frontend', 'ghost'], title: 'changed' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.fields).toEqual({ labels: 'not labels of this project: "ghost"' });
     expect((await h.request('GET', `/api/v1/tasks/${task.key}/`, { token: admin.token })).body.data).toMatchObject({
@@ -219,7 +290,9 @@ describe('tasks: create, read, update, delete', () => {
     expect((await h.request('GET', '/api/v1/tasks/web-1/', { token: admin.token })).status).toBe(400);
     expect((await h.request('GET', '/api/v1/tasks/WEB-0/', { token: admin.token })).status).toBe(400);
     expect((await h.request('GET', '/api/v1/tasks/WEB-999999/', { token: admin.token })).status).toBe(404);
-    expect((await h.request('POST', '/api/v1/projects/NOPE/tasks/', { token: admin.token, body: { title: 'x' } })).status).toBe(404);
+    expect(
+      (await h.request('POST', '/api/v1/projects/NOPE/tasks/', { token: admin.token, body: { title: 'x' } })).status,
+    ).toBe(404);
   });
 
   it('a project viewer reads but every write is 403 FORBIDDEN and changes nothing (following excepted)', async () => {
@@ -275,7 +348,9 @@ describe('tasks: create, read, update, delete', () => {
         expect(res.body.error.code).toBe('NOT_FOUND');
       }
     }
-    expect((await h.request('GET', `/api/v1/tasks/${task.key}/`, { token: admin.token })).body.data.title).toBe(task.title);
+    expect((await h.request('GET', `/api/v1/tasks/${task.key}/`, { token: admin.token })).body.data.title).toBe(
+      task.title,
+    );
   });
 
   it('reading needs tasks:read and writing tasks:write', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { changesFor, createTask, eventsFor, projectTeam } from '../helpers/factory.ts';
 
-describe('time entries and the task\'s time_spent_minutes', () => {
+describe("time entries and the task's time_spent_minutes", () => {
   let h: TestHarness;
   let owner: Actor;
   let alice: Actor;
@@ -17,7 +17,8 @@ describe('time entries and the task\'s time_spent_minutes', () => {
   });
   afterAll(() => h.close());
 
-  const log = (key: string, body: unknown, token = alice.token) => h.request('POST', `/api/v1/tasks/${key}/time-entries/`, { token, body });
+  const log = (key: string, body: unknown, token = alice.token) =>
+    h.request('POST', `/api/v1/tasks/${key}/time-entries/`, { token, body });
   const getTask = (key: string) => h.request('GET', `/api/v1/tasks/${key}/`, { token: alice.token });
 
   it('logging returns 201 with the entry, attributed to the token\'s account; note defaults to ""', async () => {
@@ -38,7 +39,7 @@ describe('time entries and the task\'s time_spent_minutes', () => {
     expect(read.body.data).toEqual(res.body.data);
   });
 
-  it('time_spent_minutes is the sum of the task\'s entries, in the task JSON of reads and of lists', async () => {
+  it("time_spent_minutes is the sum of the task's entries, in the task JSON of reads and of lists", async () => {
     const task = await createTask(h, owner, 'TIME');
     const other = await createTask(h, owner, 'TIME');
     const untouched = await createTask(h, owner, 'TIME');
@@ -49,7 +50,9 @@ describe('time entries and the task\'s time_spent_minutes', () => {
     expect((await getTask(task.key)).body.data.time_spent_minutes).toBe(75);
 
     const list = await h.request('GET', '/api/v1/projects/TIME/tasks/?limit=200', { token: alice.token });
-    const spent = Object.fromEntries(list.body.data.map((t: { key: string; time_spent_minutes: number }) => [t.key, t.time_spent_minutes]));
+    const spent = Object.fromEntries(
+      list.body.data.map((t: { key: string; time_spent_minutes: number }) => [t.key, t.time_spent_minutes]),
+    );
     expect(spent).toMatchObject({ [task.key]: 75, [other.key]: 1440, [untouched.key]: 0 });
   });
 
@@ -105,33 +108,60 @@ describe('time entries and the task\'s time_spent_minutes', () => {
 
     const events = await eventsFor(h, task.key);
     expect(events.map((e) => e.type)).toEqual(['task.created', 'task.updated']);
-    expect(events[1]).toMatchObject({ actor: { id: bob.accountId }, data: { task: after.body.data, changes: { time_spent_minutes: { from: 0, to: 25 } } } });
+    expect(events[1]).toMatchObject({
+      actor: { id: bob.accountId },
+      data: { task: after.body.data, changes: { time_spent_minutes: { from: 0, to: 25 } } },
+    });
 
     const activity = await h.request('GET', `/api/v1/tasks/${task.key}/activities/`, { token: alice.token });
-    expect(activity.body.data[0]).toMatchObject({ action: 'updated', field: 'time_spent_minutes', from: 0, to: 25, actor: { id: bob.accountId } });
+    expect(activity.body.data[0]).toMatchObject({
+      action: 'updated',
+      field: 'time_spent_minutes',
+      from: 0,
+      to: 25,
+      actor: { id: bob.accountId },
+    });
 
     // A PUT of the task with the old ETag is now refused: the task changed since that read.
-    const stale = await h.request('PUT', `/api/v1/tasks/${task.key}/`, { token: alice.token, body: { title: 'x' }, headers: { 'if-match': '"v1"' } });
+    const stale = await h.request('PUT', `/api/v1/tasks/${task.key}/`, {
+      token: alice.token,
+      body: { title: 'x' },
+      headers: { 'if-match': '"v1"' },
+    });
     expect(stale.status).toBe(412);
     expect(res.body.data.user).toBe(bob.accountId);
   });
 
-  it('editing an entry\'s date or note leaves the task as it is; editing minutes or deleting moves the total', async () => {
+  it("editing an entry's date or note leaves the task as it is; editing minutes or deleting moves the total", async () => {
     const task = await createTask(h, owner, 'TIME');
     const entry = (await log(task.key, { minutes: 60, date: '2026-11-18' })).body.data;
     const etag = (await getTask(task.key)).headers.etag;
 
     h.clock.advance(1000);
-    const noteOnly = await h.request('PUT', `/api/v1/time-entries/${entry.id}/`, { token: alice.token, body: { note: 'pairing', date: '2026-11-17' } });
+    const noteOnly = await h.request('PUT', `/api/v1/time-entries/${entry.id}/`, {
+      token: alice.token,
+      body: { note: 'pairing', date: '2026-11-17' },
+    });
     expect(noteOnly.status).toBe(200);
-    expect(noteOnly.body.data).toEqual({ ...entry, note: 'pairing', date: '2026-11-17', updated_at: expect.any(String) });
+    expect(noteOnly.body.data).toEqual({
+      ...entry,
+      note: 'pairing',
+      date: '2026-11-17',
+      updated_at: expect.any(String),
+    });
     expect(noteOnly.body.data.updated_at > entry.updated_at).toBe(true);
     expect((await getTask(task.key)).headers.etag).toBe(etag);
 
-    const unchanged = await h.request('PUT', `/api/v1/time-entries/${entry.id}/`, { token: alice.token, body: { minutes: 60 } });
+    const unchanged = await h.request('PUT', `/api/v1/time-entries/${entry.id}/`, {
+      token: alice.token,
+      body: { minutes: 60 },
+    });
     expect(unchanged.body.data).toEqual(noteOnly.body.data);
 
-    const minutes = await h.request('PUT', `/api/v1/time-entries/${entry.id}/`, { token: alice.token, body: { minutes: 15 } });
+    const minutes = await h.request('PUT', `/api/v1/time-entries/${entry.id}/`, {
+      token: alice.token,
+      body: { minutes: 15 },
+    });
     expect(minutes.body.data.minutes).toBe(15);
     const afterEdit = await getTask(task.key);
     expect(afterEdit.body.data.time_spent_minutes).toBe(15);
@@ -173,7 +203,10 @@ describe('time entries and the task\'s time_spent_minutes', () => {
     expect(edges.status).toBe(201);
     const entry = edges.body.data;
     for (const body of [{ minutes: 0 }, { date: 'yesterday' }, { user: bob.accountId }, { task: 'TIME-1' }]) {
-      expect((await h.request('PUT', `/api/v1/time-entries/${entry.id}/`, { token: alice.token, body })).status, JSON.stringify(body)).toBe(400);
+      expect(
+        (await h.request('PUT', `/api/v1/time-entries/${entry.id}/`, { token: alice.token, body })).status,
+        JSON.stringify(body),
+      ).toBe(400);
     }
     expect((await getTask(task.key)).body.data.time_spent_minutes).toBe(1440);
   });
@@ -182,19 +215,26 @@ describe('time entries and the task\'s time_spent_minutes', () => {
     const task = await createTask(h, owner, 'TIME');
     const entry = (await log(task.key, { minutes: 30, date: '2026-11-20' })).body.data;
     for (const actor of [bob, projectAdmin, owner]) {
-      const put = await h.request('PUT', `/api/v1/time-entries/${entry.id}/`, { token: actor.token, body: { minutes: 1 } });
+      const put = await h.request('PUT', `/api/v1/time-entries/${entry.id}/`, {
+        token: actor.token,
+        body: { minutes: 1 },
+      });
       expect(put.status).toBe(403);
       expect(put.body.error.code).toBe('FORBIDDEN');
       expect((await h.request('DELETE', `/api/v1/time-entries/${entry.id}/`, { token: actor.token })).status).toBe(403);
     }
-    expect((await h.request('GET', `/api/v1/time-entries/${entry.id}/`, { token: bob.token })).body.data).toEqual(entry);
+    expect((await h.request('GET', `/api/v1/time-entries/${entry.id}/`, { token: bob.token })).body.data).toEqual(
+      entry,
+    );
     expect((await getTask(task.key)).body.data.time_spent_minutes).toBe(30);
   });
 
   it('project viewers read time entries but cannot log time (403)', async () => {
     const task = await createTask(h, owner, 'TIME');
     await log(task.key, { minutes: 30, date: '2026-11-20' });
-    expect((await h.request('GET', `/api/v1/tasks/${task.key}/time-entries/`, { token: viewer.token })).status).toBe(200);
+    expect((await h.request('GET', `/api/v1/tasks/${task.key}/time-entries/`, { token: viewer.token })).status).toBe(
+      200,
+    );
     const res = await log(task.key, { minutes: 30, date: '2026-11-20' }, viewer.token);
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('FORBIDDEN');
@@ -207,7 +247,9 @@ describe('time entries and the task\'s time_spent_minutes', () => {
     const b = (await log(task.key, { minutes: 50, date: '2026-11-18' }, bob.token)).body.data;
     const c = (await log(task.key, { minutes: 30, date: '2026-11-19' })).body.data;
     const ids = async (query: string) =>
-      (await h.request('GET', `/api/v1/tasks/${task.key}/time-entries/${query}`, { token: viewer.token })).body.data.map((e: { id: number }) => e.id);
+      (
+        await h.request('GET', `/api/v1/tasks/${task.key}/time-entries/${query}`, { token: viewer.token })
+      ).body.data.map((e: { id: number }) => e.id);
     expect(await ids('')).toEqual([b.id, c.id, a.id]);
     expect(await ids('?ordering=-minutes')).toEqual([b.id, c.id, a.id]);
     expect(await ids('?ordering=created_at')).toEqual([a.id, b.id, c.id]);
@@ -225,7 +267,9 @@ describe('time entries and the task\'s time_spent_minutes', () => {
       expect((await h.request('GET', `/api/v1/tasks/${task.key}/time-entries/`, { token })).status).toBe(404);
       expect((await log(task.key, { minutes: 1, date: '2026-11-20' }, token)).status).toBe(404);
       expect((await h.request('GET', `/api/v1/time-entries/${entry.id}/`, { token })).status).toBe(404);
-      expect((await h.request('PUT', `/api/v1/time-entries/${entry.id}/`, { token, body: { minutes: 1 } })).status).toBe(404);
+      expect(
+        (await h.request('PUT', `/api/v1/time-entries/${entry.id}/`, { token, body: { minutes: 1 } })).status,
+      ).toBe(404);
       expect((await h.request('DELETE', `/api/v1/time-entries/${entry.id}/`, { token })).status).toBe(404);
     }
     expect((await log('TIME-99999', { minutes: 1, date: '2026-11-20' })).status).toBe(404);
@@ -240,12 +284,18 @@ describe('time entries and the task\'s time_spent_minutes', () => {
 
   it('concurrent logs on one task all count: the total is exact and each change is recorded', async () => {
     const task = await createTask(h, owner, 'TIME');
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => log(task.key, { minutes: i + 1, date: '2026-11-20' }, i % 2 ? alice.token : bob.token)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        log(task.key, { minutes: i + 1, date: '2026-11-20' }, i % 2 ? alice.token : bob.token),
+      ),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
     const after = await getTask(task.key);
     expect(after.body.data.time_spent_minutes).toBe(36);
     expect(after.headers.etag).toBe('"v9"');
-    const tos = (await eventsFor(h, task.key)).filter((e) => e.type === 'task.updated').map((e) => (e.data.changes as { time_spent_minutes: { to: number } }).time_spent_minutes.to);
+    const tos = (await eventsFor(h, task.key))
+      .filter((e) => e.type === 'task.updated')
+      .map((e) => (e.data.changes as { time_spent_minutes: { to: number } }).time_spent_minutes.to);
     expect(tos.at(-1)).toBe(36);
     expect(tos).toHaveLength(8);
   });

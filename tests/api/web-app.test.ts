@@ -35,10 +35,20 @@ describe.skipIf(!built)('the web app served at /', () => {
   });
 
   it('leaves the server paths alone: unknown API routes, missing assets and /docs', async () => {
-    for (const url of ['/api/v1/nope/', '/api/console/nope/', '/api', '/healthz/x', '/assets/missing.js', '/favicon.ico']) {
+    for (const url of [
+      '/api/v1/nope/',
+      '/api/console/nope/',
+      '/api',
+      '/healthz/x',
+      '/assets/missing.js',
+      '/favicon.ico',
+    ]) {
       const res = await h.request('GET', url);
       expect(res.status, url).toBe(404);
-      expect(res.body, url).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String), details: {} } });
+      expect(res.body, url).toEqual({
+        success: false,
+        error: { code: 'NOT_FOUND', message: expect.any(String), details: {} },
+      });
     }
     expect((await h.request('GET', '/healthz')).body).toEqual({ status: 'ok' });
     expect((await h.request('GET', '/docs/')).status).toBe(200);

@@ -32,7 +32,16 @@ describe('statuses', () => {
       ['In Review', 'in_progress', 2, false],
       ['Done', 'done', 3, false],
     ]);
-    expect(Object.keys(res.body.data[0]).sort()).toEqual(['category', 'created_at', 'id', 'is_default', 'name', 'position', 'project', 'updated_at']);
+    expect(Object.keys(res.body.data[0]).sort()).toEqual([
+      'category',
+      'created_at',
+      'id',
+      'is_default',
+      'name',
+      'position',
+      'project',
+      'updated_at',
+    ]);
     expect(res.body.data[0].project).toBe(project.id);
     expect(res.body.data[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
   });
@@ -53,7 +62,9 @@ describe('statuses', () => {
     const bad = await h.request('GET', `/api/v1/statuses/?category=closed`, { token: admin.token });
     expect(bad.status).toBe(400);
 
-    const byName = await h.request('GET', `/api/v1/statuses/?project=${project.id}&ordering=-name`, { token: admin.token });
+    const byName = await h.request('GET', `/api/v1/statuses/?project=${project.id}&ordering=-name`, {
+      token: admin.token,
+    });
     expect(byName.body.data.map((s: Json) => s.name)).toEqual(['To Do', 'In Review', 'In Progress', 'Done']);
   });
 
@@ -61,7 +72,9 @@ describe('statuses', () => {
     const seen: number[] = [];
     let cursor = '';
     for (;;) {
-      const res = await h.request('GET', `/api/v1/statuses/?project=${project.id}&cursor=${cursor}&limit=3`, { token: admin.token });
+      const res = await h.request('GET', `/api/v1/statuses/?project=${project.id}&cursor=${cursor}&limit=3`, {
+        token: admin.token,
+      });
       seen.push(...res.body.data.map((s: Json) => s.id));
       if (!res.body.pagination.has_more) break;
       cursor = res.body.pagination.next_cursor;
@@ -74,12 +87,17 @@ describe('statuses', () => {
     const stranger = await h.actor();
     const [status] = await statusesOf(project.id);
     expect((await h.request('GET', `/api/v1/statuses/${status.id}/`, { token: stranger.token })).status).toBe(404);
-    expect((await h.request('PUT', `/api/v1/statuses/${status.id}/`, { token: stranger.token, body: { name: 'x' } })).status).toBe(404);
+    expect(
+      (await h.request('PUT', `/api/v1/statuses/${status.id}/`, { token: stranger.token, body: { name: 'x' } })).status,
+    ).toBe(404);
     expect((await h.request('DELETE', `/api/v1/statuses/${status.id}/`, { token: stranger.token })).status).toBe(404);
     const create404 = await create({ project: project.id, name: 'Sneaky', category: 'todo' }, stranger.token);
     expect(create404.status).toBe(404);
     expect(create404.body.error.code).toBe('NOT_FOUND');
-    const reorder = await h.request('POST', '/api/v1/statuses/reorder/', { token: stranger.token, body: { project: project.id, statuses: [status.id] } });
+    const reorder = await h.request('POST', '/api/v1/statuses/reorder/', {
+      token: stranger.token,
+      body: { project: project.id, statuses: [status.id] },
+    });
     expect(reorder.status).toBe(404);
     const listed = await h.request('GET', `/api/v1/statuses/?project=${project.id}`, { token: stranger.token });
     expect(listed.body.data).toEqual([]);
@@ -115,7 +133,13 @@ describe('statuses', () => {
     const p = await h.project(admin, 'POS');
     const appended = await create({ project: p.id, name: 'Blocked', category: 'in_progress' });
     expect(appended.status).toBe(201);
-    expect(appended.body.data).toMatchObject({ project: p.id, name: 'Blocked', category: 'in_progress', position: 4, is_default: false });
+    expect(appended.body.data).toMatchObject({
+      project: p.id,
+      name: 'Blocked',
+      category: 'in_progress',
+      position: 4,
+      is_default: false,
+    });
 
     const inserted = await create({ project: p.id, name: 'Triage', category: 'todo', position: 0 });
     expect(inserted.body.data.position).toBe(0);
@@ -135,7 +159,9 @@ describe('statuses', () => {
   it('concurrent creates still leave one status per board position', async () => {
     const p = await h.project(admin, 'CONC');
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => create({ project: p.id, name: `Lane ${i}`, category: 'in_progress', position: 1 })),
+      Array.from({ length: 6 }, (_, i) =>
+        create({ project: p.id, name: `Lane ${i}`, category: 'in_progress', position: 1 }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
     expect((await statusesOf(p.id)).map((s) => s.position)).toEqual([...Array(10).keys()]);
@@ -169,23 +195,41 @@ describe('statuses', () => {
     const p = await h.project(admin, 'REN');
     const [todo, , review] = await statusesOf(p.id);
     h.clock.advance(1000);
-    const renamed = await h.request('PUT', `/api/v1/statuses/${review.id}/`, { token: admin.token, body: { name: 'Code Review' } });
+    const renamed = await h.request('PUT', `/api/v1/statuses/${review.id}/`, {
+      token: admin.token,
+      body: { name: 'Code Review' },
+    });
     expect(renamed.status).toBe(200);
-    expect(renamed.body.data).toMatchObject({ id: review.id, name: 'Code Review', category: 'in_progress', position: 2 });
+    expect(renamed.body.data).toMatchObject({
+      id: review.id,
+      name: 'Code Review',
+      category: 'in_progress',
+      position: 2,
+    });
     expect(renamed.body.data.updated_at > review.updated_at).toBe(true);
 
-    const recat = await h.request('PUT', `/api/v1/statuses/${review.id}/`, { token: admin.token, body: { category: 'done' } });
+    const recat = await h.request('PUT', `/api/v1/statuses/${review.id}/`, {
+      token: admin.token,
+      body: { category: 'done' },
+    });
     expect(recat.body.data).toMatchObject({ name: 'Code Review', category: 'done' });
 
     const same = await h.request('PUT', `/api/v1/statuses/${review.id}/`, { token: admin.token, body: {} });
     expect(same.body.data).toEqual(recat.body.data);
 
-    const taken = await h.request('PUT', `/api/v1/statuses/${todo.id}/`, { token: admin.token, body: { name: 'Done' } });
+    const taken = await h.request('PUT', `/api/v1/statuses/${todo.id}/`, {
+      token: admin.token,
+      body: { name: 'Done' },
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.error.code).toBe('ALREADY_EXISTS');
 
-    const transitions = await h.request('GET', `/api/v1/transitions/?workflow=${p.workflow}&limit=200`, { token: admin.token });
-    expect(transitions.body.data.some((t: Json) => t.to_status === review.id && t.to_status_name === 'Code Review')).toBe(true);
+    const transitions = await h.request('GET', `/api/v1/transitions/?workflow=${p.workflow}&limit=200`, {
+      token: admin.token,
+    });
+    expect(
+      transitions.body.data.some((t: Json) => t.to_status === review.id && t.to_status_name === 'Code Review'),
+    ).toBe(true);
   });
 
   it('a status that tasks reference cannot be deleted (409 STATUS_IN_USE), nothing cascades', async () => {
@@ -194,14 +238,18 @@ describe('statuses', () => {
     const a = await insertTask(h, p.id, { status_id: progress.id });
     await insertTask(h, p.id, { status_id: progress.id });
     const before = await taskRows(h, p.id);
-    const transitionsBefore = await h.request('GET', `/api/v1/transitions/?workflow=${p.workflow}&limit=200`, { token: admin.token });
+    const transitionsBefore = await h.request('GET', `/api/v1/transitions/?workflow=${p.workflow}&limit=200`, {
+      token: admin.token,
+    });
 
     const res = await h.request('DELETE', `/api/v1/statuses/${progress.id}/`, { token: admin.token });
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'STATUS_IN_USE', details: { task_count: 2 } });
     expect((await h.request('GET', `/api/v1/statuses/${progress.id}/`, { token: admin.token })).status).toBe(200);
     expect(await taskRows(h, p.id)).toEqual(before);
-    const transitionsAfter = await h.request('GET', `/api/v1/transitions/?workflow=${p.workflow}&limit=200`, { token: admin.token });
+    const transitionsAfter = await h.request('GET', `/api/v1/transitions/?workflow=${p.workflow}&limit=200`, {
+      token: admin.token,
+    });
     expect(transitionsAfter.body.data).toEqual(transitionsBefore.body.data);
 
     // Once the tasks have moved on, the delete goes through.
@@ -212,48 +260,54 @@ describe('statuses', () => {
   });
 
   // PostgreSQL only: SQLite runs one transaction at a time, so the race cannot happen there.
-  it.runIf(Boolean(process.env.TEST_DATABASE_URL))('deleting a status in use, under a race: a task moved in during the delete still makes it 409, never 500', async () => {
-    const p = await h.project(admin, 'RACE');
-    const [, , review] = await statusesOf(p.id);
-    const taskId = await insertTask(h, p.id);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let moved!: () => void;
-    const taskMoved = new Promise<void>((resolve) => (moved = resolve));
-    // A concurrent writer moves a task into the status and keeps its transaction open.
-    const writer = h.ctx.db.transaction().execute(async (trx) => {
-      await trx.updateTable('tasks').set({ status_id: review.id }).where('id', '=', taskId).execute();
-      moved();
-      await gate;
-    });
-    await taskMoved;
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'deleting a status in use, under a race: a task moved in during the delete still makes it 409, never 500',
+    async () => {
+      const p = await h.project(admin, 'RACE');
+      const [, , review] = await statusesOf(p.id);
+      const taskId = await insertTask(h, p.id);
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let moved!: () => void;
+      const taskMoved = new Promise<void>((resolve) => (moved = resolve));
+      // A concurrent writer moves a task into the status and keeps its transaction open.
+      const writer = h.ctx.db.transaction().execute(async (trx) => {
+        await trx.updateTable('tasks').set({ status_id: review.id }).where('id', '=', taskId).execute();
+        moved();
+        await gate;
+      });
+      await taskMoved;
 
-    const deletion = h.request('DELETE', `/api/v1/statuses/${review.id}/`, { token: admin.token });
-    // The delete counts no committed task, then waits on the writer's lock on the status; let the writer commit then.
-    let blocked = false;
-    for (let attempt = 0; attempt < 2000 && !blocked; attempt++) {
-      const waiting = await h.ctx.db
-        .selectFrom(sql<{ query: string; wait_event_type: string | null }>`pg_stat_activity`.as('a'))
-        .select('a.query')
-        .where('a.wait_event_type', '=', 'Lock')
-        .where('a.query', 'like', 'delete from "statuses"%')
-        .execute();
-      blocked = waiting.length > 0;
-    }
-    release();
-    await writer;
-    expect(blocked).toBe(true);
+      const deletion = h.request('DELETE', `/api/v1/statuses/${review.id}/`, { token: admin.token });
+      // The delete counts no committed task, then waits on the writer's lock on the status; let the writer commit then.
+      let blocked = false;
+      for (let attempt = 0; attempt < 2000 && !blocked; attempt++) {
+        const waiting = await h.ctx.db
+          .selectFrom(sql<{ query: string; wait_event_type: string | null }>`pg_stat_activity`.as('a'))
+          .select('a.query')
+          .where('a.wait_event_type', '=', 'Lock')
+          .where('a.query', 'like', 'delete from "statuses"%')
+          .execute();
+        blocked = waiting.length > 0;
+      }
+      release();
+      await writer;
+      expect(blocked).toBe(true);
 
-    const res = await deletion;
-    expect(res.status).toBe(409);
-    expect(res.body.error).toMatchObject({ code: 'STATUS_IN_USE', details: { task_count: 1 } });
-    expect((await h.request('GET', `/api/v1/statuses/${review.id}/`, { token: admin.token })).status).toBe(200);
-  });
+      const res = await deletion;
+      expect(res.status).toBe(409);
+      expect(res.body.error).toMatchObject({ code: 'STATUS_IN_USE', details: { task_count: 1 } });
+      expect((await h.request('GET', `/api/v1/statuses/${review.id}/`, { token: admin.token })).status).toBe(200);
+    },
+  );
 
   it('deleting an unreferenced status drops its transitions in every workflow and closes the board gap', async () => {
     const p = await h.project(admin, 'DROP');
     const [todo, progress, review, done] = await statusesOf(p.id);
-    const spare = await h.request('POST', '/api/v1/workflows/', { token: admin.token, body: { project: p.id, name: 'Spare' } });
+    const spare = await h.request('POST', '/api/v1/workflows/', {
+      token: admin.token,
+      body: { project: p.id, name: 'Spare' },
+    });
     await h.request('POST', '/api/v1/transitions/', {
       token: admin.token,
       body: { workflow: spare.body.data.id, from_status: review.id, to_status: todo.id },
@@ -278,7 +332,10 @@ describe('statuses', () => {
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'STATUS_IS_DEFAULT', details: { status: todo.id } });
 
-    await h.request('PATCH', `/api/v1/projects/${p.id}/`, { token: admin.token, body: { default_status: 'In Progress' } });
+    await h.request('PATCH', `/api/v1/projects/${p.id}/`, {
+      token: admin.token,
+      body: { default_status: 'In Progress' },
+    });
     const after = await statusesOf(p.id);
     expect(after.find((s) => s.id === progress.id).is_default).toBe(true);
     expect((await h.request('DELETE', `/api/v1/statuses/${todo.id}/`, { token: admin.token })).status).toBe(204);
@@ -294,12 +351,19 @@ describe('statuses', () => {
 
     h.clock.advance(5000);
     const order = [done.id, review.id, todo.id, progress.id];
-    const res = await h.request('POST', '/api/v1/statuses/reorder/', { token: admin.token, body: { project: p.id, statuses: order } });
+    const res = await h.request('POST', '/api/v1/statuses/reorder/', {
+      token: admin.token,
+      body: { project: p.id, statuses: order },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.map((s: Json) => [s.id, s.position])).toEqual(order.map((id, i) => [id, i]));
     expect(res.body.data.map((s: Json) => s.name)).toEqual(['Done', 'In Review', 'To Do', 'In Progress']);
     // Names, categories and the default are untouched; only moved statuses count as updated.
-    expect(res.body.data.find((s: Json) => s.id === todo.id)).toMatchObject({ name: 'To Do', category: 'todo', is_default: true });
+    expect(res.body.data.find((s: Json) => s.id === todo.id)).toMatchObject({
+      name: 'To Do',
+      category: 'todo',
+      is_default: true,
+    });
 
     expect(await taskRows(h, p.id)).toEqual(tasksBefore);
     expect((await statusesOf(p.id)).map((s) => s.id)).toEqual(order);
@@ -310,7 +374,8 @@ describe('statuses', () => {
     const other = await h.project(admin, 'ORDX');
     const ids = (await statusesOf(p.id)).map((s) => s.id);
     const foreign = (await statusesOf(other.id))[0].id;
-    const reorder = (statuses: unknown) => h.request('POST', '/api/v1/statuses/reorder/', { token: admin.token, body: { project: p.id, statuses } });
+    const reorder = (statuses: unknown) =>
+      h.request('POST', '/api/v1/statuses/reorder/', { token: admin.token, body: { project: p.id, statuses } });
 
     const missing = await reorder(ids.slice(1));
     expect(missing.status).toBe(400);

@@ -14,7 +14,9 @@ describe('transitions and workflows', () => {
   const put = (url: string, body: unknown, token = admin.token) => h.request('PUT', url, { token, body });
   const del = (url: string, token = admin.token) => h.request('DELETE', url, { token });
   const statusIds = async (projectId: number) =>
-    Object.fromEntries((await get(`/api/v1/statuses/?project=${projectId}`)).body.data.map((s: Json) => [s.name, s.id])) as Record<string, number>;
+    Object.fromEntries(
+      (await get(`/api/v1/statuses/?project=${projectId}`)).body.data.map((s: Json) => [s.name, s.id]),
+    ) as Record<string, number>;
 
   beforeAll(async () => {
     h = await createHarness();
@@ -28,8 +30,23 @@ describe('transitions and workflows', () => {
     expect(workflows.status).toBe(200);
     expect(workflows.body.data).toHaveLength(1);
     const wf = workflows.body.data[0];
-    expect(wf).toMatchObject({ id: p.workflow, project: p.id, name: 'Default workflow', description: '', active: true });
-    expect(Object.keys(wf).sort()).toEqual(['active', 'created_at', 'description', 'id', 'name', 'project', 'transitions', 'updated_at']);
+    expect(wf).toMatchObject({
+      id: p.workflow,
+      project: p.id,
+      name: 'Default workflow',
+      description: '',
+      active: true,
+    });
+    expect(Object.keys(wf).sort()).toEqual([
+      'active',
+      'created_at',
+      'description',
+      'id',
+      'name',
+      'project',
+      'transitions',
+      'updated_at',
+    ]);
     expect(wf.transitions.map((t: Json) => [t.from_status_name, t.to_status_name])).toEqual(DEFAULT_TRANSITIONS);
 
     const transitions = await get(`/api/v1/transitions/?workflow=${p.workflow}`);
@@ -56,13 +73,17 @@ describe('transitions and workflows', () => {
     });
   });
 
-  it('creates a transition between two statuses of the workflow\'s project', async () => {
+  it("creates a transition between two statuses of the workflow's project", async () => {
     const p = await h.project(admin, 'ADD');
     const ids = await statusIds(p.id);
     const wfBefore = (await get(`/api/v1/workflows/${p.workflow}/`)).body.data;
     h.clock.advance(1000);
 
-    const created = await post('/api/v1/transitions/', { workflow: p.workflow, from_status: ids['To Do'], to_status: ids.Done });
+    const created = await post('/api/v1/transitions/', {
+      workflow: p.workflow,
+      from_status: ids['To Do'],
+      to_status: ids.Done,
+    });
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({
       workflow: p.workflow,
@@ -72,7 +93,12 @@ describe('transitions and workflows', () => {
       from_status_name: 'To Do',
       to_status_name: 'Done',
     });
-    const named = await post('/api/v1/transitions/', { workflow: p.workflow, from_status: ids.Done, to_status: ids['In Review'], name: 'Reopen for review' });
+    const named = await post('/api/v1/transitions/', {
+      workflow: p.workflow,
+      from_status: ids.Done,
+      to_status: ids['In Review'],
+      name: 'Reopen for review',
+    });
     expect(named.body.data.name).toBe('Reopen for review');
 
     const wf = (await get(`/api/v1/workflows/${p.workflow}/`)).body.data;
@@ -88,15 +114,30 @@ describe('transitions and workflows', () => {
     const foreign = await statusIds(other.id);
     const existing = (await get(`/api/v1/transitions/?workflow=${p.workflow}`)).body.data[0];
 
-    const dup = await post('/api/v1/transitions/', { workflow: p.workflow, from_status: existing.from_status, to_status: existing.to_status });
+    const dup = await post('/api/v1/transitions/', {
+      workflow: p.workflow,
+      from_status: existing.from_status,
+      to_status: existing.to_status,
+    });
     expect(dup.status).toBe(409);
-    expect(dup.body.error).toMatchObject({ code: 'ALREADY_EXISTS', details: { field: 'to_status', transition: existing.id } });
+    expect(dup.body.error).toMatchObject({
+      code: 'ALREADY_EXISTS',
+      details: { field: 'to_status', transition: existing.id },
+    });
 
-    const loop = await post('/api/v1/transitions/', { workflow: p.workflow, from_status: ids.Done, to_status: ids.Done });
+    const loop = await post('/api/v1/transitions/', {
+      workflow: p.workflow,
+      from_status: ids.Done,
+      to_status: ids.Done,
+    });
     expect(loop.status).toBe(400);
     expect(loop.body.error.details.fields).toEqual({ to_status: 'must differ from from_status' });
 
-    const cross = await post('/api/v1/transitions/', { workflow: p.workflow, from_status: ids.Done, to_status: foreign['To Do'] });
+    const cross = await post('/api/v1/transitions/', {
+      workflow: p.workflow,
+      from_status: ids.Done,
+      to_status: foreign['To Do'],
+    });
     expect(cross.status).toBe(400);
     expect(cross.body.error.details.fields).toHaveProperty('to_status');
 
@@ -104,18 +145,29 @@ describe('transitions and workflows', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.error.details.fields).toHaveProperty('to_status');
 
-    const noWorkflow = await post('/api/v1/transitions/', { workflow: 999999, from_status: ids.Done, to_status: ids['To Do'] });
+    const noWorkflow = await post('/api/v1/transitions/', {
+      workflow: 999999,
+      from_status: ids.Done,
+      to_status: ids['To Do'],
+    });
     expect(noWorkflow.status).toBe(404);
   });
 
   it('PUT changes the pair or the name; a default name follows the pair, a chosen one stays', async () => {
     const p = await h.project(admin, 'EDIT');
     const ids = await statusIds(p.id);
-    const t = (await post('/api/v1/transitions/', { workflow: p.workflow, from_status: ids['To Do'], to_status: ids.Done })).body.data;
+    const t = (
+      await post('/api/v1/transitions/', { workflow: p.workflow, from_status: ids['To Do'], to_status: ids.Done })
+    ).body.data;
 
     const moved = await put(`/api/v1/transitions/${t.id}/`, { to_status: ids['In Review'] });
     expect(moved.status).toBe(200);
-    expect(moved.body.data).toMatchObject({ from_status: ids['To Do'], to_status: ids['In Review'], name: 'To Do → In Review', to_status_name: 'In Review' });
+    expect(moved.body.data).toMatchObject({
+      from_status: ids['To Do'],
+      to_status: ids['In Review'],
+      name: 'To Do → In Review',
+      to_status_name: 'In Review',
+    });
 
     const renamed = await put(`/api/v1/transitions/${t.id}/`, { name: 'Fast track' });
     expect(renamed.body.data).toMatchObject({ name: 'Fast track', to_status: ids['In Review'] });
@@ -143,13 +195,19 @@ describe('transitions and workflows', () => {
     expect(wf.transitions).toHaveLength(DEFAULT_TRANSITIONS.length - 1);
   });
 
-  it('a second workflow starts inactive and empty; activating it switches the project\'s workflow', async () => {
+  it("a second workflow starts inactive and empty; activating it switches the project's workflow", async () => {
     const p = await h.project(admin, 'SWAP');
     const ids = await statusIds(p.id);
     const created = await post('/api/v1/workflows/', { project: p.id, name: 'Strict', description: 'Review required' });
     expect(created.status).toBe(201);
     const strict = created.body.data;
-    expect(strict).toMatchObject({ project: p.id, name: 'Strict', description: 'Review required', active: false, transitions: [] });
+    expect(strict).toMatchObject({
+      project: p.id,
+      name: 'Strict',
+      description: 'Review required',
+      active: false,
+      transitions: [],
+    });
 
     await post('/api/v1/transitions/', { workflow: strict.id, from_status: ids['To Do'], to_status: ids['In Review'] });
     h.clock.advance(1000);
@@ -181,7 +239,9 @@ describe('transitions and workflows', () => {
     const spare = (await post('/api/v1/workflows/', { project: p.id, name: 'Spare' })).body.data;
     const noop = await put(`/api/v1/workflows/${spare.id}/`, { active: false, name: 'Spare 2' });
     expect(noop.body.data).toMatchObject({ active: false, name: 'Spare 2' });
-    const t = (await post('/api/v1/transitions/', { workflow: spare.id, from_status: ids.Done, to_status: ids['To Do'] })).body.data;
+    const t = (
+      await post('/api/v1/transitions/', { workflow: spare.id, from_status: ids.Done, to_status: ids['To Do'] })
+    ).body.data;
     expect((await del(`/api/v1/workflows/${spare.id}/`)).status).toBe(204);
     expect((await get(`/api/v1/workflows/${spare.id}/`)).status).toBe(404);
     expect((await get(`/api/v1/transitions/${t.id}/`)).status).toBe(404);
@@ -228,7 +288,15 @@ describe('transitions and workflows', () => {
     expect((await get(`/api/v1/transitions/?workflow=${p.workflow}`, stranger.token)).body.data).toEqual([]);
     expect((await get(`/api/v1/workflows/?project=${p.id}`, stranger.token)).body.data).toEqual([]);
     expect((await post('/api/v1/workflows/', { project: p.id, name: 'Mine' }, stranger.token)).status).toBe(404);
-    expect((await post('/api/v1/transitions/', { workflow: p.workflow, from_status: ids.Done, to_status: ids['In Review'] }, stranger.token)).status).toBe(404);
+    expect(
+      (
+        await post(
+          '/api/v1/transitions/',
+          { workflow: p.workflow, from_status: ids.Done, to_status: ids['In Review'] },
+          stranger.token,
+        )
+      ).status,
+    ).toBe(404);
     expect((await put(`/api/v1/workflows/${p.workflow}/`, { name: 'x' }, stranger.token)).status).toBe(404);
     expect((await del(`/api/v1/transitions/${t.id}/`, stranger.token)).status).toBe(404);
 
@@ -240,7 +308,11 @@ describe('transitions and workflows', () => {
         await post('/api/v1/workflows/', { project: p.id, name: `By ${role}` }, actor.token),
         await put(`/api/v1/workflows/${p.workflow}/`, { name: 'x' }, actor.token),
         await del(`/api/v1/workflows/${p.workflow}/`, actor.token),
-        await post('/api/v1/transitions/', { workflow: p.workflow, from_status: ids.Done, to_status: ids['In Review'] }, actor.token),
+        await post(
+          '/api/v1/transitions/',
+          { workflow: p.workflow, from_status: ids.Done, to_status: ids['In Review'] },
+          actor.token,
+        ),
         await put(`/api/v1/transitions/${t.id}/`, { name: 'x' }, actor.token),
         await del(`/api/v1/transitions/${t.id}/`, actor.token),
       ];
@@ -283,7 +355,7 @@ describe('priorities and task types', () => {
   });
   afterAll(() => h.close());
 
-  it('lists a project\'s priorities and task types in order, flagging the defaults', async () => {
+  it("lists a project's priorities and task types in order, flagging the defaults", async () => {
     const priorities = await h.request('GET', '/api/v1/projects/OPT/priorities/', { token: admin.token });
     expect(priorities.status).toBe(200);
     expect(priorities.body.data.map((p: Json) => [p.name, p.position, p.is_default])).toEqual([
@@ -305,9 +377,13 @@ describe('priorities and task types', () => {
   });
 
   it('follows a changed project default', async () => {
-    const p = (await h.request('GET', '/api/v1/projects/', { token: admin.token })).body.data.find((x: Json) => x.key === 'OPT');
+    const p = (await h.request('GET', '/api/v1/projects/', { token: admin.token })).body.data.find(
+      (x: Json) => x.key === 'OPT',
+    );
     await h.request('PATCH', `/api/v1/projects/${p.id}/`, { token: admin.token, body: { default_priority: 'High' } });
-    const priorities = await h.request('GET', '/api/v1/projects/OPT/priorities/?ordering=-position', { token: admin.token });
+    const priorities = await h.request('GET', '/api/v1/projects/OPT/priorities/?ordering=-position', {
+      token: admin.token,
+    });
     expect(priorities.body.data.map((x: Json) => [x.name, x.is_default])).toEqual([
       ['Urgent', false],
       ['High', true],

@@ -9,7 +9,8 @@ noteSkip();
 describe.skipIf(skipReason !== null)('the board in Chromium', { timeout: 180_000 }, () => {
   let w: BrowserWorld;
   let owner: SignedIn;
-  const status = async (key: string) => (await w.h.request('GET', `/api/v1/tasks/${key}/`, { token: owner.bot.token })).body.data.status;
+  const status = async (key: string) =>
+    (await w.h.request('GET', `/api/v1/tasks/${key}/`, { token: owner.bot.token })).body.data.status;
   beforeAll(async () => {
     w = await openWorld();
     owner = await signIn(w);
@@ -106,12 +107,31 @@ describe.skipIf(skipReason !== null)('the board in Chromium', { timeout: 180_000
     // The tick follows the server, so it shows once the transition exists: click, then wait for it.
     await cell.click();
     await expect.poll(() => cell.isChecked()).toBe(true);
-    const project = (await w.h.request('GET', '/api/v1/projects/', { token: owner.bot.token })).body.data.find((p: { key: string }) => p.key === 'WEB');
+    const project = (await w.h.request('GET', '/api/v1/projects/', { token: owner.bot.token })).body.data.find(
+      (p: { key: string }) => p.key === 'WEB',
+    );
     // The tick may show before the server has committed the transition: poll the API for it.
-    const transitions = async () => (await w.h.request('GET', `/api/v1/transitions/?workflow=${project.workflow}&limit=100`, { token: owner.bot.token })).body.data;
-    await expect.poll(async () => (await transitions()).map((t: { from_status_name: string; to_status_name: string }) => `${t.from_status_name}>${t.to_status_name}`)).toContain('To Do>Done');
+    const transitions = async () =>
+      (
+        await w.h.request('GET', `/api/v1/transitions/?workflow=${project.workflow}&limit=100`, {
+          token: owner.bot.token,
+        })
+      ).body.data;
+    await expect
+      .poll(async () =>
+        (await transitions()).map(
+          (t: { from_status_name: string; to_status_name: string }) => `${t.from_status_name}>${t.to_status_name}`,
+        ),
+      )
+      .toContain('To Do>Done');
     await page.getByRole('button', { name: 'Move Done up' }).click();
-    await expect.poll(async () => (await w.h.request('GET', `/api/v1/statuses/?project=${project.id}`, { token: owner.bot.token })).body.data.map((s: { name: string }) => s.name)).toEqual(['To Do', 'In Progress', 'Done', 'In Review']);
+    await expect
+      .poll(async () =>
+        (await w.h.request('GET', `/api/v1/statuses/?project=${project.id}`, { token: owner.bot.token })).body.data.map(
+          (s: { name: string }) => s.name,
+        ),
+      )
+      .toEqual(['To Do', 'In Progress', 'Done', 'In Review']);
     await expectAccessible(page, 'project settings');
   });
 
@@ -122,13 +142,20 @@ describe.skipIf(skipReason !== null)('the board in Chromium', { timeout: 180_000
     // A reload would lose this mark.
     await page.evaluate(() => Object.assign(window, { ttSamePage: true }));
     // The board does not poll and the page keeps its focus: only the live stream can bring these changes.
-    const created = await w.h.request('POST', '/api/v1/projects/WEB/tasks/', { token: owner.bot.token, body: { title: 'Made by a script' } });
+    const created = await w.h.request('POST', '/api/v1/projects/WEB/tasks/', {
+      token: owner.bot.token,
+      body: { title: 'Made by a script' },
+    });
     expect(created.status, created.text).toBe(201);
     const key: string = created.body.data.key;
-    const card = (column: string) => page.getByRole('region', { name: column }).getByRole('button', { name: new RegExp(`${key} Made by a script`) });
+    const card = (column: string) =>
+      page.getByRole('region', { name: column }).getByRole('button', { name: new RegExp(`${key} Made by a script`) });
     await card('To Do').waitFor({ timeout: 60_000 });
 
-    const moved = await w.h.request('PUT', `/api/v1/tasks/${key}/`, { token: owner.bot.token, body: { status: 'In Progress' } });
+    const moved = await w.h.request('PUT', `/api/v1/tasks/${key}/`, {
+      token: owner.bot.token,
+      body: { status: 'In Progress' },
+    });
     expect(moved.status, moved.text).toBe(200);
     await card('In Progress').waitFor({ timeout: 60_000 });
     expect(await card('To Do').count()).toBe(0);

@@ -35,7 +35,9 @@ export interface BrowserWorld {
 }
 
 /** The real app listening on a loopback port over a fresh database, and one Chromium with one page. */
-export async function openWorld<H extends TestHarness = TestHarness>(make: () => Promise<H> = () => createHarness() as Promise<H>): Promise<BrowserWorld & { h: H }> {
+export async function openWorld<H extends TestHarness = TestHarness>(
+  make: () => Promise<H> = () => createHarness() as Promise<H>,
+): Promise<BrowserWorld & { h: H }> {
   const h = await make();
   await h.app.listen({ host: '127.0.0.1', port: 0 });
   const address = h.app.server.address();
@@ -45,7 +47,14 @@ export async function openWorld<H extends TestHarness = TestHarness>(make: () =>
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     baseURL: baseUrl,
     viewport: { width: 1280, height: 800 },
   });
@@ -72,5 +81,7 @@ export async function openWorld<H extends TestHarness = TestHarness>(make: () =>
 export async function pickUpWithKeyboard(page: Page, dragging: Locator): Promise<void> {
   await page.keyboard.press('Space');
   await dragging.waitFor();
-  await page.evaluate(() => new Promise((resolve) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(resolve)), 0)));
+  await page.evaluate(
+    () => new Promise((resolve) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(resolve)), 0)),
+  );
 }

@@ -4,7 +4,13 @@ import { noteSkip, openWorld, skipReason, type BrowserWorld } from './browser.ts
 import { signIn, type SignedIn } from './session.ts';
 import { deliverDue } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
-import { captureLogger, createWebhookHarness, startReceiver, type Receiver, type WebhookHarness } from '../helpers/webhooks.ts';
+import {
+  captureLogger,
+  createWebhookHarness,
+  startReceiver,
+  type Receiver,
+  type WebhookHarness,
+} from '../helpers/webhooks.ts';
 
 noteSkip();
 
@@ -13,7 +19,8 @@ describe.skipIf(skipReason !== null)('standups and settings in Chromium', { time
   let w: BrowserWorld & { h: WebhookHarness };
   let owner: SignedIn;
   let receiver: Receiver;
-  const api = (method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown, token = owner.bot.token) => w.h.request(method, url, { token, body });
+  const api = (method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown, token = owner.bot.token) =>
+    w.h.request(method, url, { token, body });
   beforeAll(async () => {
     // Webhook receivers here listen on loopback; the test resolver maps hooks.test to it.
     w = await openWorld(() => createWebhookHarness({ allowPrivate: true }));
@@ -21,7 +28,10 @@ describe.skipIf(skipReason !== null)('standups and settings in Chromium', { time
     owner = await signIn(w);
     await w.h.project(owner.bot, 'STD', 'Standup demo');
     await w.h.addMember('STD', owner.userId, 'member');
-    expect((await api('POST', '/api/v1/projects/STD/tasks/', { title: 'Migrate the mail server', assignee: owner.userId })).status).toBe(201);
+    expect(
+      (await api('POST', '/api/v1/projects/STD/tasks/', { title: 'Migrate the mail server', assignee: owner.userId }))
+        .status,
+    ).toBe(201);
     expect((await api('PUT', '/api/v1/tasks/STD-1/', { status: 'In Progress' })).status).toBe(200);
   });
   afterAll(async () => {
@@ -48,7 +58,12 @@ describe.skipIf(skipReason !== null)('standups and settings in Chromium', { time
     await page.getByRole('heading', { name: /Today.*submitted/ }).waitFor();
     await page.getByRole('heading', { name: 'Worklist as submitted' }).waitFor();
     expect((await api('GET', '/api/v1/standups/?date=2026-11-21')).body.data).toEqual([
-      expect.objectContaining({ user: owner.userId, state: 'submitted', done: '- Moved DNS', blockers: [{ text: 'Waiting for the new certificate', task: 'STD-1' }] }),
+      expect.objectContaining({
+        user: owner.userId,
+        state: 'submitted',
+        done: '- Moved DNS',
+        blockers: [{ text: 'Waiting for the new certificate', task: 'STD-1' }],
+      }),
     ]);
     await expectAccessible(page, 'standup check-in');
     await page.getByRole('link', { name: 'Blockers' }).click();
@@ -95,7 +110,10 @@ describe.skipIf(skipReason !== null)('standups and settings in Chromium', { time
     await page.getByLabel('E-mail').fill('grace@example.test');
     await page.getByRole('button', { name: 'Invite' }).click();
     // The token created before is still shown on this screen: wait for the invitation's own link.
-    const link = await page.locator('.secret', { hasText: 'Invitation link for grace@example.test' }).locator('code').textContent();
+    const link = await page
+      .locator('.secret', { hasText: 'Invitation link for grace@example.test' })
+      .locator('code')
+      .textContent();
     expect(link).toMatch(/\/invite#token=/);
     await page.getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('cell', { name: /this one/ }).waitFor();

@@ -43,7 +43,8 @@ describe('live_events: what the triggers record and how readers follow commits',
       await sleep(20);
     }
   };
-  const summary = (events: Awaited<ReturnType<typeof read>>['events']) => events.map((e) => `${e.kind}:${e.action}:${e.key ?? '-'}:${e.version ?? '-'}`);
+  const summary = (events: Awaited<ReturnType<typeof read>>['events']) =>
+    events.map((e) => `${e.kind}:${e.action}:${e.key ?? '-'}:${e.version ?? '-'}`);
 
   it('records one row per task change (the task counter a creation moves is not a project setting)', async () => {
     const start = await settledPosition();
@@ -54,19 +55,36 @@ describe('live_events: what the triggers record and how readers follow commits',
     expect(summary(events)).toEqual([`task:created:${task.key}:1`, `task:updated:${task.key}:2`]);
   });
 
-  it("records a link for both of its tasks and an attachment for its task, without a new version", async () => {
+  it('records a link for both of its tasks and an attachment for its task, without a new version', async () => {
     const [a, b] = [await createTask(h, ann, 'EVT'), await createTask(h, ann, 'EVT')];
     const start = await settledPosition();
-    const link = await h.request('POST', `/api/v1/tasks/${a.key}/link/`, { token: ann.token, body: { task: b.key, type: 'blocks' } });
+    const link = await h.request('POST', `/api/v1/tasks/${a.key}/link/`, {
+      token: ann.token,
+      body: { task: b.key, type: 'blocks' },
+    });
     expect(link.status, link.text).toBe(201);
     const attachment = await h.ctx.db
       .insertInto('attachments')
-      .values({ task_id: await taskId(h, b.key), storage_name: 'x', filename: 'x.txt', content_type: 'text/plain', size: 1, sha256: '0'.repeat(64), uploaded_by: null, created_at: h.clock.nowIso() })
+      .values({
+        task_id: await taskId(h, b.key),
+        storage_name: 'x',
+        filename: 'x.txt',
+        content_type: 'text/plain',
+        size: 1,
+        sha256: '0'.repeat(64),
+        uploaded_by: null,
+        created_at: h.clock.nowIso(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await h.ctx.db.deleteFrom('attachments').where('id', '=', attachment.id).execute();
     const { events } = await read(start);
-    expect(summary(events)).toEqual([`task:links:${a.key}:1`, `task:links:${b.key}:1`, `task:attachments:${b.key}:1`, `task:attachments:${b.key}:1`]);
+    expect(summary(events)).toEqual([
+      `task:links:${a.key}:1`,
+      `task:links:${b.key}:1`,
+      `task:attachments:${b.key}:1`,
+      `task:attachments:${b.key}:1`,
+    ]);
   });
 
   it('records changes of project settings written by any hand', async () => {
@@ -77,7 +95,13 @@ describe('live_events: what the triggers record and how readers follow commits',
     await h.ctx.db.updateTable('labels').set({ color: '#ff0000' }).where('id', '=', label).execute();
     await h.ctx.db.deleteFrom('labels').where('id', '=', label).execute();
     const { events } = await read(start);
-    expect(summary(events)).toEqual(['project:labels:-:-', 'project:milestones:-:-', 'project:sprints:-:-', 'project:labels:-:-', 'project:labels:-:-']);
+    expect(summary(events)).toEqual([
+      'project:labels:-:-',
+      'project:milestones:-:-',
+      'project:sprints:-:-',
+      'project:labels:-:-',
+      'project:labels:-:-',
+    ]);
     expect(events.every((e) => e.project === 'EVT')).toBe(true);
   });
 
@@ -91,33 +115,36 @@ describe('live_events: what the triggers record and how readers follow commits',
     expect(await currentPosition(h.ctx.db, h.ctx.dialect)).toEqual(all[2]!.position);
   });
 
-  it.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL: does not move past a row a transaction still running may commit before it', async () => {
-    const project = await projectId(h, 'EVT');
-    const config = h.ctx.database.pgClientConfig!;
-    const early = new pg.Client(config);
-    const late = new pg.Client(config);
-    await early.connect();
-    await late.connect();
-    try {
-      const start = await settledPosition();
-      const insert = `INSERT INTO live_events (project_id, kind, action) VALUES (${project}, 'project', $1)`;
-      // `early` takes its sequence value first but commits last: ids alone would let a reader skip it.
-      await early.query('BEGIN');
-      await early.query(insert, ['early']);
-      await late.query('BEGIN');
-      await late.query(insert, ['late']);
-      await late.query('COMMIT');
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'PostgreSQL: does not move past a row a transaction still running may commit before it',
+    async () => {
+      const project = await projectId(h, 'EVT');
+      const config = h.ctx.database.pgClientConfig!;
+      const early = new pg.Client(config);
+      const late = new pg.Client(config);
+      await early.connect();
+      await late.connect();
+      try {
+        const start = await settledPosition();
+        const insert = `INSERT INTO live_events (project_id, kind, action) VALUES (${project}, 'project', $1)`;
+        // `early` takes its sequence value first but commits last: ids alone would let a reader skip it.
+        await early.query('BEGIN');
+        await early.query(insert, ['early']);
+        await late.query('BEGIN');
+        await late.query(insert, ['late']);
+        await late.query('COMMIT');
 
-      const waiting = await readOnce(start);
-      expect(waiting).toEqual({ events: [], held: true });
+        const waiting = await readOnce(start);
+        expect(waiting).toEqual({ events: [], held: true });
 
-      await early.query('COMMIT');
-      const done = await read(start);
-      expect(done.held).toBe(false);
-      expect(done.events.map((e) => e.action)).toEqual(['early', 'late']);
-    } finally {
-      await early.end();
-      await late.end();
-    }
-  });
+        await early.query('COMMIT');
+        const done = await read(start);
+        expect(done.held).toBe(false);
+        expect(done.events.map((e) => e.action)).toEqual(['early', 'late']);
+      } finally {
+        await early.end();
+        await late.end();
+      }
+    },
+  );
 });

@@ -47,12 +47,15 @@ describe('migrations at process start', () => {
     }
   });
 
-  it.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL: a schema chosen by the URL search_path, as a spawned worker gets it, is recognised as migrated', async () => {
-    const worker = openDatabase(processUrl(handle));
-    try {
-      expect(await migrateToLatest(worker)).toEqual([]);
-    } finally {
-      await worker.close();
-    }
-  });
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'PostgreSQL: a schema chosen by the URL search_path, as a spawned worker gets it, is recognised as migrated',
+    async () => {
+      const worker = openDatabase(processUrl(handle));
+      try {
+        expect(await migrateToLatest(worker)).toEqual([]);
+      } finally {
+        await worker.close();
+      }
+    },
+  );
 });

@@ -18,30 +18,59 @@ describe('U+0000 is refused in every body string and URL, on both databases (VAL
 
   it('a task title with U+0000 is a 400 naming the field, and nothing is written (regression: a 500 on PostgreSQL)', async () => {
     const before = Number(await tasks());
-    const res = await h.request('POST', '/api/v1/projects/NUL/tasks/', { token: owner.token, body: { title: 'a\u0000b' } });
+    const res = await h.request('POST', '/api/v1/projects/NUL/tasks/', {
+      token: owner.token,
+      body: { title: 'a\u0000b' },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       success: false,
-      error: { code: 'VALIDATION_ERROR', message: 'Invalid body: title.', details: { location: 'body', fields: { title: 'must not contain U+0000 or a lone surrogate' } } },
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'Invalid body: title.',
+        details: { location: 'body', fields: { title: 'must not contain U+0000 or a lone surrogate' } },
+      },
     });
     expect(Number(await tasks())).toBe(before);
   });
 
   it('nested strings and object keys are checked too, with their field path', async () => {
-    const nested = await h.request('POST', '/api/v1/projects/NUL/tasks/bulk/', { token: owner.token, body: { tasks: [{ title: 'ok' }, { title: 'x', labels: ['a', '\u0000'] }] } });
+    const nested = await h.request('POST', '/api/v1/projects/NUL/tasks/bulk/', {
+      token: owner.token,
+      body: { tasks: [{ title: 'ok' }, { title: 'x', labels: ['a', '\u0000'] }] },
+    });
     expect(nested.status).toBe(400);
-    expect(nested.body.error.details.fields).toEqual({ 'tasks[1].labels[1]': 'must not contain U+0000 or a lone surrogate' });
-    const key = await h.request('POST', '/api/v1/projects/NUL/tasks/', { token: owner.token, body: { title: 'x', custom_fields: { 'a\u0000': 1 } } });
+    expect(nested.body.error.details.fields).toEqual({
+      'tasks[1].labels[1]': 'must not contain U+0000 or a lone surrogate',
+    });
+    const key = await h.request('POST', '/api/v1/projects/NUL/tasks/', {
+      token: owner.token,
+      body: { title: 'x', custom_fields: { 'a\u0000': 1 } },
+    });
     expect(key.status).toBe(400);
-    expect(key.body.error.details.fields).toEqual({ 'custom_fields.a\u0000': 'must not contain U+0000 or a lone surrogate' });
+    expect(key.body.error.details.fields).toEqual({
+      'custom_fields.a\u0000': 'must not contain U+0000 or a lone surrogate',
+    });
   });
 
   it('fuzz regression: a body nested deeper than 32 levels is a 400, with or without an Idempotency-Key (was a 500: stack overflow)', async () => {
-    for (const body of [`${'['.repeat(10000)}${']'.repeat(10000)}`, `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`, `{"title":"x","custom_fields":${'['.repeat(40)}${']'.repeat(40)}}`]) {
+    for (const body of [
+      `${'['.repeat(10000)}${']'.repeat(10000)}`,
+      `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`,
+      `{"title":"x","custom_fields":${'['.repeat(40)}${']'.repeat(40)}}`,
+    ]) {
       for (const key of [{}, { 'idempotency-key': `deep-${body.length}` }] as Array<Record<string, string>>) {
-        const res = await h.request('POST', '/api/v1/projects/NUL/tasks/', { token: owner.token, body, headers: { 'content-type': 'application/json', ...key } });
+        const res = await h.request('POST', '/api/v1/projects/NUL/tasks/', {
+          token: owner.token,
+          body,
+          headers: { 'content-type': 'application/json', ...key },
+        });
         expect(res.status).toBe(400);
-        expect(res.body.error).toEqual({ code: 'VALIDATION_ERROR', message: 'The body is nested more than 32 levels deep.', details: { location: 'body' } });
+        expect(res.body.error).toEqual({
+          code: 'VALIDATION_ERROR',
+          message: 'The body is nested more than 32 levels deep.',
+          details: { location: 'body' },
+        });
       }
     }
   });
@@ -49,14 +78,26 @@ describe('U+0000 is refused in every body string and URL, on both databases (VAL
   it('a body over the size limit is a 413 in the error shape, and nothing is written', async () => {
     const before = Number(await tasks());
     const body = JSON.stringify({ title: 'x', description: 'y'.repeat(h.ctx.config.bodyLimitBytes) });
-    const res = await h.request('POST', '/api/v1/projects/NUL/tasks/', { token: owner.token, body, headers: { 'content-type': 'application/json' } });
+    const res = await h.request('POST', '/api/v1/projects/NUL/tasks/', {
+      token: owner.token,
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ success: false, error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String), details: {} } });
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String), details: {} },
+    });
     expect(Number(await tasks())).toBe(before);
   });
 
   it('%00 in a path segment or a query value is a 400 before any lookup', async () => {
-    for (const url of ['/api/v1/tasks/NUL-1%00/', '/api/v1/search/?q=a%00b', '/api/v1/projects/NUL/tasks/?assignee=%00', '/api/v1/changes/tasks/?since=%00']) {
+    for (const url of [
+      '/api/v1/tasks/NUL-1%00/',
+      '/api/v1/search/?q=a%00b',
+      '/api/v1/projects/NUL/tasks/?assignee=%00',
+      '/api/v1/changes/tasks/?since=%00',
+    ]) {
       const res = await h.request('GET', url, { token: owner.token });
       expect(res.status, url).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { location: 'url' } });
@@ -67,21 +108,40 @@ describe('U+0000 is refused in every body string and URL, on both databases (VAL
     for (const field of ['__proto__', 'constructor', 'toString', '-hasOwnProperty']) {
       const res = await h.request('GET', `/api/v1/projects/?ordering=${field}`, { token: owner.token });
       expect(res.status, field).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: { ordering: expect.stringContaining('unknown field') } } });
+      expect(res.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { fields: { ordering: expect.stringContaining('unknown field') } },
+      });
     }
   });
 
   it('fuzz regression: a path that is not valid percent-encoding answers in the error shape', async () => {
     const res = await h.request('GET', '/api/v1/projects/%ZZ/', { token: owner.token });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: 'The URL is not valid percent-encoding.', details: { location: 'url' } } });
+    expect(res.body).toEqual({
+      success: false,
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'The URL is not valid percent-encoding.',
+        details: { location: 'url' },
+      },
+    });
   });
 
   it('fuzz regression: an integer beyond 32 bits in a body or query is a 400 naming the field (was a 500 on PostgreSQL)', async () => {
-    const verify = await h.request('POST', '/api/v1/webhooks/verify/', { token: owner.token, body: { endpoint: 6.2e86, timestamp: '1', signature: 'x', payload: '' } });
+    const verify = await h.request('POST', '/api/v1/webhooks/verify/', {
+      token: owner.token,
+      body: { endpoint: 6.2e86, timestamp: '1', signature: 'x', payload: '' },
+    });
     expect(verify.status).toBe(400);
-    expect(verify.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: { endpoint: 'must be <= 2147483647' } } });
-    const assign = await h.request('POST', '/api/v1/projects/NUL/tasks/', { token: owner.token, body: { title: 'x', assignee: 2 ** 31 } });
+    expect(verify.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { fields: { endpoint: 'must be <= 2147483647' } },
+    });
+    const assign = await h.request('POST', '/api/v1/projects/NUL/tasks/', {
+      token: owner.token,
+      body: { title: 'x', assignee: 2 ** 31 },
+    });
     expect(assign.status).toBe(400);
     const list = await h.request('GET', `/api/v1/memberships/?project=${2 ** 40}`, { token: owner.token });
     expect(list.status).toBe(400);
@@ -91,9 +151,19 @@ describe('U+0000 is refused in every body string and URL, on both databases (VAL
     const title = 'שלום \u202e مرحبا 🚀👩🏽‍💻 e\u0301 \u2028';
     const res = await h.request('POST', '/api/v1/projects/NUL/tasks/', { token: owner.token, body: { title } });
     expect(res.status).toBe(201);
-    expect((await h.request('GET', `/api/v1/tasks/${res.body.data.key}/`, { token: owner.token })).body.data.title).toBe(title);
-    for (const text of ['{"title":"a\\ud800b"}', '{"title":"a\\udfffb"}', '{"title":"x","labels":["\\udc00\\ud800"]}']) {
-      const surrogate = await h.request('POST', '/api/v1/projects/NUL/tasks/', { token: owner.token, body: text, headers: { 'content-type': 'application/json' } });
+    expect(
+      (await h.request('GET', `/api/v1/tasks/${res.body.data.key}/`, { token: owner.token })).body.data.title,
+    ).toBe(title);
+    for (const text of [
+      '{"title":"a\\ud800b"}',
+      '{"title":"a\\udfffb"}',
+      '{"title":"x","labels":["\\udc00\\ud800"]}',
+    ]) {
+      const surrogate = await h.request('POST', '/api/v1/projects/NUL/tasks/', {
+        token: owner.token,
+        body: text,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(surrogate.status, text).toBe(400);
       expect(surrogate.body.error.code).toBe('VALIDATION_ERROR');
     }
@@ -110,7 +180,11 @@ describe('security headers for a JSON API', () => {
 
   it('/api/ responses forbid rendering, framing, sniffing, caching and referrers, errors included', async () => {
     const actor = await h.actor();
-    for (const [url, token] of [['/api/v1/me/', actor.token], ['/api/v1/me/', undefined], ['/api/v1/nowhere/', actor.token]] as const) {
+    for (const [url, token] of [
+      ['/api/v1/me/', actor.token],
+      ['/api/v1/me/', undefined],
+      ['/api/v1/nowhere/', actor.token],
+    ] as const) {
       const res = await h.request('GET', url, { token });
       expect(res.headers, url).toMatchObject({
         'content-security-policy': "default-src 'none'; frame-ancestors 'none'",

@@ -48,7 +48,8 @@ describe('isolation matrix: every route × {restricted token, other organization
   };
 
   it('every operation has a binding for its path parameters', () => {
-    for (const op of operations) expect(() => probeFor(op.method, op.path, w.b), `${op.method} ${op.path}`).not.toThrow();
+    for (const op of operations)
+      expect(() => probeFor(op.method, op.path, w.b), `${op.method} ${op.path}`).not.toThrow();
   });
 
   it("B's row answers exactly like a row that does not exist (404, same body), for both callers", async () => {
@@ -65,7 +66,8 @@ describe('isolation matrix: every route × {restricted token, other organization
       const missing = probeFor(op.method, op.path, MISSING);
       for (const [who, token] of callers()) {
         // Writing definitions is refused (403) to both before any lookup, whatever the target.
-        if ((who === 'restricted' || who === 'member of A only') && WORKSPACE_WIDE.test(op.path) && op.method !== 'GET') continue;
+        if ((who === 'restricted' || who === 'member of A only') && WORKSPACE_WIDE.test(op.path) && op.method !== 'GET')
+          continue;
         const label = `${who} ${op.method} ${invisible.url}`;
         const gone = await send(op, token, missing);
         const hidden = await send(op, token, invisible);
@@ -73,7 +75,8 @@ describe('isolation matrix: every route × {restricted token, other organization
           failures.push(`${label}: a missing row answers ${gone.status} ${gone.text}`);
         }
         const [a, b] = [shape(hidden), shape(gone)];
-        if (a.status !== b.status || a.body !== b.body) failures.push(`${label}: ${a.status} ${a.body} ≠ missing ${b.status} ${b.body}`);
+        if (a.status !== b.status || a.body !== b.body)
+          failures.push(`${label}: ${a.status} ${a.body} ≠ missing ${b.status} ${b.body}`);
         if (hidden.text.includes(MARKER)) failures.push(`${label}: shows ${MARKER}`);
         checked.push(label);
       }
@@ -109,7 +112,8 @@ describe('isolation matrix: every route × {restricted token, other organization
       for (const [who, token] of callers()) {
         const [hidden, gone] = [await send(op, token, target), await send(op, token, missing)];
         const shape = (res: { status: number; text: string }) => `${res.status} ${res.text.replace(/\b\d+\b/g, '<n>')}`;
-        if (shape(hidden) !== shape(gone)) failures.push(`${who} ${op.method} ${target.url}: ${shape(hidden)} ≠ missing ${shape(gone)}`);
+        if (shape(hidden) !== shape(gone))
+          failures.push(`${who} ${op.method} ${target.url}: ${shape(hidden)} ≠ missing ${shape(gone)}`);
       }
     }
     expect(failures).toEqual([]);

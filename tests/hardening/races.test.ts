@@ -27,7 +27,10 @@ describe('races with real concurrency', () => {
   it('status change vs delete of the same task: the delete wins or comes second, never a 500; the feed and events agree', async () => {
     const outcomes: Record<string, number> = {};
     for (let round = 0; round < ROUNDS; round++) {
-      const created = await h.request('POST', '/api/v1/projects/RACE/tasks/', { token: admin.token, body: { title: `Race ${round}` } });
+      const created = await h.request('POST', '/api/v1/projects/RACE/tasks/', {
+        token: admin.token,
+        body: { title: `Race ${round}` },
+      });
       expect(created.status).toBe(201);
       const key: string = created.body.data.key;
       const [moved, deleted] = await Promise.all([
@@ -41,7 +44,9 @@ describe('races with real concurrency', () => {
 
       expect((await h.request('GET', `/api/v1/tasks/${key}/`, { token: admin.token })).status).toBe(404);
       const changes = await changesFor(h, key);
-      expect(changes.map((c) => c.action)).toEqual(moved.status === 200 ? ['created', 'updated', 'deleted'] : ['created', 'deleted']);
+      expect(changes.map((c) => c.action)).toEqual(
+        moved.status === 200 ? ['created', 'updated', 'deleted'] : ['created', 'deleted'],
+      );
       const mine = (await eventsFor(h, key)).map((e) => e.type);
       expect(mine.at(-1)).toBe('task.deleted');
       expect(mine.includes('task.status_changed')).toBe(moved.status === 200);
@@ -49,7 +54,8 @@ describe('races with real concurrency', () => {
     // The feed as an integrator sees it ends every raced task with its deletion.
     const feed = await h.request('GET', '/api/v1/changes/tasks/?page_size=200', { token: admin.token });
     const last = new Map<string, string>();
-    for (const change of feed.body.data.changes as Array<{ key: string; action: string }>) last.set(change.key, change.action);
+    for (const change of feed.body.data.changes as Array<{ key: string; action: string }>)
+      last.set(change.key, change.action);
     expect([...last.values()].every((action) => action === 'deleted')).toBe(true);
     console.info(`status vs delete outcomes (PUT/DELETE): ${JSON.stringify(outcomes)}`);
   });
@@ -57,8 +63,15 @@ describe('races with real concurrency', () => {
   it('task key allocation: 20 concurrent creates (single and bulk) get distinct consecutive keys', async () => {
     await h.project(admin, 'KEYS');
     const results = await Promise.all([
-      ...Array.from({ length: 16 }, (_, i) => h.request('POST', '/api/v1/projects/KEYS/tasks/', { token: admin.token, body: { title: `Concurrent ${i}` } })),
-      ...Array.from({ length: 2 }, (_, i) => h.request('POST', '/api/v1/projects/KEYS/tasks/bulk/', { token: admin.token, body: { tasks: [{ title: `Bulk ${i}a` }, { title: `Bulk ${i}b` }] } })),
+      ...Array.from({ length: 16 }, (_, i) =>
+        h.request('POST', '/api/v1/projects/KEYS/tasks/', { token: admin.token, body: { title: `Concurrent ${i}` } }),
+      ),
+      ...Array.from({ length: 2 }, (_, i) =>
+        h.request('POST', '/api/v1/projects/KEYS/tasks/bulk/', {
+          token: admin.token,
+          body: { tasks: [{ title: `Bulk ${i}a` }, { title: `Bulk ${i}b` }] },
+        }),
+      ),
     ]);
     for (const res of results) expect(res.status, res.text).toBe(201);
     const rows = await taskRows(h, (await projectRow(h, 'KEYS')).id);
@@ -69,12 +82,18 @@ describe('races with real concurrency', () => {
   it('membership removal vs in-flight requests: each request fully succeeds or is a 404; afterwards the member is locked out', async () => {
     const outcomes: Record<number, number> = {};
     for (let round = 0; round < ROUNDS; round++) {
-      const added = await h.request('POST', '/api/v1/memberships/', { token: admin.token, body: { project: projectId, user: member.accountId, role: 'member' } });
+      const added = await h.request('POST', '/api/v1/memberships/', {
+        token: admin.token,
+        body: { project: projectId, user: member.accountId, role: 'member' },
+      });
       expect(added.status, added.text).toBe(201);
       const before = await taskRows(h, projectId);
       const [removed, ...writes] = await Promise.all([
         h.request('DELETE', `/api/v1/memberships/${added.body.data.id}/`, { token: admin.token }),
-        h.request('POST', '/api/v1/projects/RACE/tasks/', { token: member.token, body: { title: `By member ${round}` } }),
+        h.request('POST', '/api/v1/projects/RACE/tasks/', {
+          token: member.token,
+          body: { title: `By member ${round}` },
+        }),
         h.request('GET', '/api/v1/projects/RACE/tasks/', { token: member.token }),
         h.request('POST', '/api/v1/projects/RACE/labels/', { token: member.token, body: { name: `label ${round}` } }),
       ]);
@@ -86,7 +105,10 @@ describe('races with real concurrency', () => {
       const [task] = writes;
       const after = await taskRows(h, projectId);
       expect(after.length - before.length).toBe(task!.status === 201 ? 1 : 0);
-      const locked = await h.request('POST', '/api/v1/projects/RACE/tasks/', { token: member.token, body: { title: 'too late' } });
+      const locked = await h.request('POST', '/api/v1/projects/RACE/tasks/', {
+        token: member.token,
+        body: { title: 'too late' },
+      });
       expect(locked.status).toBe(404);
     }
     console.info(`membership removal race outcomes: ${JSON.stringify(outcomes)}`);

@@ -1,6 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoFromMs } from '../../src/clock.ts';
 import type { Db } from '../../src/db/database.ts';
@@ -122,14 +129,22 @@ describe('races under fast-check scheduled interleavings', () => {
     }
   }
 
-  const post = (url: string, body: unknown, headers?: Record<string, string>) => h.request('POST', url, { token: admin.token, body, headers });
+  const post = (url: string, body: unknown, headers?: Record<string, string>) =>
+    h.request('POST', url, { token: admin.token, body, headers });
 
   describe('4.1: twins with one Idempotency-Key', () => {
     let round = 0;
 
     /** Exactly one twin did the work; every other got 409 CONFLICT (in progress) or a replay of that same answer. */
-    async function expectOneWinner(name: string, results: Awaited<ReturnType<typeof post>>[], title: string): Promise<void> {
-      outcome(name, results.map((r) => (r.status === 201 && r.headers['idempotent-replayed'] ? 'replay' : r.status)).join(','));
+    async function expectOneWinner(
+      name: string,
+      results: Awaited<ReturnType<typeof post>>[],
+      title: string,
+    ): Promise<void> {
+      outcome(
+        name,
+        results.map((r) => (r.status === 201 && r.headers['idempotent-replayed'] ? 'replay' : r.status)).join(','),
+      );
       const fresh = results.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined);
       expect(fresh, JSON.stringify(results.map((r) => [r.status, r.text]))).toHaveLength(1);
       for (const r of results) {
@@ -156,7 +171,10 @@ describe('races under fast-check scheduled interleavings', () => {
           const results = await scheduled(
             'idempotency twins',
             s,
-            Array.from({ length: n }, () => () => post('/api/v1/projects/IDEM/tasks/', { title }, { 'idempotency-key': key })),
+            Array.from(
+              { length: n },
+              () => () => post('/api/v1/projects/IDEM/tasks/', { title }, { 'idempotency-key': key }),
+            ),
           );
           await expectOneWinner('idempotency twins', results, title);
           const { state, response_status } = await storedResponse(h, key, { db: plain });
@@ -174,13 +192,22 @@ describe('races under fast-check scheduled interleavings', () => {
           // A claim whose request died mid-flight: its lease ended a second ago.
           await forgeInFlightClaim(
             h,
-            { tokenId: admin.tokenId, key, requestHash: 'from-a-dead-request', leaseExpiresAt: isoFromMs(h.clock.nowMs() - 1000), createdAt: isoFromMs(h.clock.nowMs() - 60_000) },
+            {
+              tokenId: admin.tokenId,
+              key,
+              requestHash: 'from-a-dead-request',
+              leaseExpiresAt: isoFromMs(h.clock.nowMs() - 1000),
+              createdAt: isoFromMs(h.clock.nowMs() - 60_000),
+            },
             plain,
           );
           const results = await scheduled(
             'idempotency takeover',
             s,
-            Array.from({ length: n }, () => () => post('/api/v1/projects/IDEM/tasks/', { title }, { 'idempotency-key': key })),
+            Array.from(
+              { length: n },
+              () => () => post('/api/v1/projects/IDEM/tasks/', { title }, { 'idempotency-key': key }),
+            ),
           );
           await expectOneWinner('idempotency takeover', results, title);
         }),
@@ -194,13 +221,16 @@ describe('races under fast-check scheduled interleavings', () => {
 
     async function tasks(count: number): Promise<string[]> {
       const keys: string[] = [];
-      for (let i = 0; i < count; i++) keys.push((await post('/api/v1/projects/LINK/tasks/', { title: `Link race ${round}.${i}` })).body.data.key);
+      for (let i = 0; i < count; i++)
+        keys.push((await post('/api/v1/projects/LINK/tasks/', { title: `Link race ${round}.${i}` })).body.data.key);
       return keys;
     }
 
     /** "from blocks to", asked on either end: as `blocks` on `from` or as `blocked_by` on `to`. */
     const block = (from: string, to: string, onBlocker: boolean) =>
-      onBlocker ? post(`/api/v1/tasks/${from}/link/`, { task: to, type: 'blocks' }) : post(`/api/v1/tasks/${to}/link/`, { task: from, type: 'blocked_by' });
+      onBlocker
+        ? post(`/api/v1/tasks/${from}/link/`, { task: to, type: 'blocks' })
+        : post(`/api/v1/tasks/${to}/link/`, { task: from, type: 'blocked_by' });
 
     async function blockingEdges(keys: string[]): Promise<string[]> {
       const rows = await storedBlockingEdges(plain, keys);
@@ -212,7 +242,10 @@ describe('races under fast-check scheduled interleavings', () => {
         fc.asyncProperty(fc.scheduler(), fc.boolean(), fc.boolean(), async (s, firstOnBlocker, secondOnBlocker) => {
           round++;
           const [a, b] = (await tasks(2)) as [string, string];
-          const results = await scheduled('links A<->B', s, [() => block(a, b, firstOnBlocker), () => block(b, a, secondOnBlocker)]);
+          const results = await scheduled('links A<->B', s, [
+            () => block(a, b, firstOnBlocker),
+            () => block(b, a, secondOnBlocker),
+          ]);
           outcome('links A<->B', results.map((r) => r.status).join(','));
           expect(results.map((r) => r.status).sort(), JSON.stringify(results.map((r) => r.text))).toEqual([201, 422]);
           const loser = results.find((r) => r.status === 422)!;
@@ -227,27 +260,37 @@ describe('races under fast-check scheduled interleavings', () => {
 
     it('a triangle A→B, B→C, C→A requested at once: exactly two links are made and one is 422 with the whole loop', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.scheduler(), fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), async (s, onBlocker) => {
-          round++;
-          const [a, b, c] = (await tasks(3)) as [string, string, string];
-          const edges: Array<[string, string]> = [
-            [a, b],
-            [b, c],
-            [c, a],
-          ];
-          const results = await scheduled(
-            'links triangle',
-            s,
-            edges.map(([from, to], i) => () => block(from, to, onBlocker[i]!)),
-          );
-          outcome('links triangle', results.map((r) => r.status).join(','));
-          expect(results.map((r) => r.status).sort(), JSON.stringify(results.map((r) => r.text))).toEqual([201, 201, 422]);
-          const loser = results.find((r) => r.status === 422)!;
-          expect(loser.body.error.code).toBe('DEPENDENCY_CYCLE');
-          expect(new Set(loser.body.error.details.path)).toEqual(new Set([a, b, c]));
-          const made = edges.filter((_, i) => results[i]!.status === 201).map(([from, to]) => `${from}>${to}`);
-          expect(await blockingEdges([a, b, c])).toEqual(made.sort());
-        }),
+        fc.asyncProperty(
+          fc.scheduler(),
+          fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+          async (s, onBlocker) => {
+            round++;
+            const [a, b, c] = (await tasks(3)) as [string, string, string];
+            const edges: Array<[string, string]> = [
+              [a, b],
+              [b, c],
+              [c, a],
+            ];
+            const results = await scheduled(
+              'links triangle',
+              s,
+              edges.map(
+                ([from, to], i) =>
+                  () =>
+                    block(from, to, onBlocker[i]!),
+              ),
+            );
+            outcome('links triangle', results.map((r) => r.status).join(','));
+            expect(results.map((r) => r.status).sort(), JSON.stringify(results.map((r) => r.text))).toEqual([
+              201, 201, 422,
+            ]);
+            const loser = results.find((r) => r.status === 422)!;
+            expect(loser.body.error.code).toBe('DEPENDENCY_CYCLE');
+            expect(new Set(loser.body.error.details.path)).toEqual(new Set([a, b, c]));
+            const made = edges.filter((_, i) => results[i]!.status === 201).map(([from, to]) => `${from}>${to}`);
+            expect(await blockingEdges([a, b, c])).toEqual(made.sort());
+          },
+        ),
         { seed: SEED, numRuns: 15 },
       );
     });
@@ -269,7 +312,11 @@ describe('races under fast-check scheduled interleavings', () => {
             round++;
             await disableEndpointsExcept(h, [], plain);
             for (let i = 0; i < endpoints; i++) {
-              const res = await post('/api/v1/webhooks/endpoints/', { url: receiver.url(`/w${round}/${i}`), project: project.id, events: ['task.updated'] });
+              const res = await post('/api/v1/webhooks/endpoints/', {
+                url: receiver.url(`/w${round}/${i}`),
+                project: project.id,
+                events: ['task.updated'],
+              });
               expect(res.status, res.text).toBe(201);
             }
             await emitEvent(h, project.id);
@@ -280,17 +327,26 @@ describe('races under fast-check scheduled interleavings', () => {
 
             const worker = async () => {
               let attempted = 0;
-              for (let claimed; (claimed = await deliverDue(h.ctx, log, limit)) > 0; ) attempted += claimed;
+              for (let claimed; (claimed = await deliverDue(h.ctx, log, limit)) > 0;) attempted += claimed;
               return attempted;
             };
-            const attempted = await scheduled('delivery workers', s, Array.from({ length: workers }, () => worker));
+            const attempted = await scheduled(
+              'delivery workers',
+              s,
+              Array.from({ length: workers }, () => worker),
+            );
 
             outcome('delivery workers', `attempted per worker ${attempted.join('/')}`);
             expect(attempted.reduce((x, y) => x + y, 0)).toBe(endpoints);
-            const posted = receiver.requests.map((r) => Number(r.headers['x-service-delivery-id'])).sort((x, y) => x - y);
+            const posted = receiver.requests
+              .map((r) => Number(r.headers['x-service-delivery-id']))
+              .sort((x, y) => x - y);
             expect(posted).toEqual(due.map((d) => d.id).sort((x, y) => x - y));
             const rows = await deliveriesOf(h, { ids: due.map((d) => d.id) }, plain);
-            expect(rows.every((r) => r.status === 'delivered' && r.attempts === 1), JSON.stringify(rows)).toBe(true);
+            expect(
+              rows.every((r) => r.status === 'delivered' && r.attempts === 1),
+              JSON.stringify(rows),
+            ).toBe(true);
             const attempts = await attemptsOf(h, { deliveries: due.map((d) => d.id) }, plain);
             expect(attempts).toHaveLength(endpoints);
             expect(attempts.every((a) => a.error === null && a.response_status === 200)).toBe(true);

@@ -26,9 +26,15 @@ describe('Idempotency-Key: every POST commits its stored response with its work'
       });
     });
     const doc = (await w.h.request('GET', '/api/v1/openapi.json')).body;
-    posts = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => ('post' in ops ? [path] : []));
+    posts = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      'post' in ops ? [path] : [],
+    );
     // A replay needs a finished delivery.
-    await w.h.ctx.db.updateTable('webhook_deliveries').set({ status: 'delivered' }).where('id', '=', w.a.delivery).execute();
+    await w.h.ctx.db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'delivered' })
+      .where('id', '=', w.a.delivery)
+      .execute();
   }, 60_000);
   afterAll(() => w.h.close());
 
@@ -40,8 +46,13 @@ describe('Idempotency-Key: every POST commits its stored response with its work'
     '/api/v1/memberships/': async () => ({ project: w.a.project, user: w.spare.accountId }),
     // Every status of the project, including one this test may have just added.
     '/api/v1/statuses/reorder/': async () => {
-      const listed = await w.h.request('GET', `/api/v1/statuses/?project=${w.a.project}&limit=200`, { token: w.owner.token });
-      return { project: w.a.project, statuses: (listed.body.data as Array<{ id: number }>).map((status) => status.id).reverse() };
+      const listed = await w.h.request('GET', `/api/v1/statuses/?project=${w.a.project}&limit=200`, {
+        token: w.owner.token,
+      });
+      return {
+        project: w.a.project,
+        statuses: (listed.body.data as Array<{ id: number }>).map((status) => status.id).reverse(),
+      };
     },
   };
 
@@ -57,7 +68,12 @@ describe('Idempotency-Key: every POST commits its stored response with its work'
       const probe = probeFor('POST', path, w.a);
       const body = (await bodies[path]?.()) ?? probe.body ?? {};
       const key = `stored-${index}`;
-      const send = () => w.h.request('POST', probe.url, { token: w.owner.token, body, headers: { ...probe.headers, 'idempotency-key': key } });
+      const send = () =>
+        w.h.request('POST', probe.url, {
+          token: w.owner.token,
+          body,
+          headers: { ...probe.headers, 'idempotency-key': key },
+        });
 
       const first = await send();
       if (first.status >= 300) {

@@ -110,30 +110,61 @@ export async function buildWorld(beforeReady?: BeforeReady): Promise<World> {
   const side = async (key: string, tag: string): Promise<Refs> => {
     const project = await h.project(owner, key, `${tag} project`);
     await h.addMember(key, member.accountId, 'member');
-    const task = await call('POST', `/api/v1/projects/${key}/tasks/`, { title: `${tag} task one`, description: `${tag} description`, assignee: member.accountId });
+    const task = await call('POST', `/api/v1/projects/${key}/tasks/`, {
+      title: `${tag} task one`,
+      description: `${tag} description`,
+      assignee: member.accountId,
+    });
     const task2 = await call('POST', `/api/v1/projects/${key}/tasks/`, { title: `${tag} task two` });
     const comment = await call('POST', `/api/v1/tasks/${task.key}/comments/`, { body: `${tag} comment` });
-    const upload = multipartBody([{ name: 'file', filename: `${tag}.txt`, contentType: 'text/plain', data: `${tag} file` }]);
-    const attachment = await h.request('POST', `/api/v1/tasks/${task.key}/attachments/`, { token: owner.token, body: upload.body, headers: upload.headers });
+    const upload = multipartBody([
+      { name: 'file', filename: `${tag}.txt`, contentType: 'text/plain', data: `${tag} file` },
+    ]);
+    const attachment = await h.request('POST', `/api/v1/tasks/${task.key}/attachments/`, {
+      token: owner.token,
+      body: upload.body,
+      headers: upload.headers,
+    });
     expect(attachment.status, attachment.text).toBe(201);
-    const timeEntry = await call('POST', `/api/v1/tasks/${task.key}/time-entries/`, { minutes: 30, date: STANDUP_DAY, note: `${tag} note` });
+    const timeEntry = await call('POST', `/api/v1/tasks/${task.key}/time-entries/`, {
+      minutes: 30,
+      date: STANDUP_DAY,
+      note: `${tag} note`,
+    });
     await call('POST', `/api/v1/tasks/${task.key}/link/`, { task: task2.key, type: 'blocks' });
     const links = await call('GET', `/api/v1/tasks/${task.key}/links/`);
     const label = await call('POST', `/api/v1/projects/${key}/labels/`, { name: `${tag} label`, description: tag });
     const milestone = await call('POST', `/api/v1/projects/${key}/milestones/`, { name: `${tag} milestone` });
     const sprint = await call('POST', `/api/v1/projects/${key}/sprints/`, { name: `${tag} sprint` });
-    const workflow = await call('POST', '/api/v1/workflows/', { project: project.id, name: `${tag} workflow`, description: tag });
-    const status = await call('POST', '/api/v1/statuses/', { project: project.id, name: `${tag} status`, category: 'todo' });
+    const workflow = await call('POST', '/api/v1/workflows/', {
+      project: project.id,
+      name: `${tag} workflow`,
+      description: tag,
+    });
+    const status = await call('POST', '/api/v1/statuses/', {
+      project: project.id,
+      name: `${tag} status`,
+      category: 'todo',
+    });
     const statuses = await call('GET', `/api/v1/statuses/?project=${project.id}`);
     const status2 = statuses.find((s: { id: number }) => s.id !== status.id);
-    const transition = await call('POST', '/api/v1/transitions/', { workflow: workflow.id, from_status: status.id, to_status: status2.id, name: `${tag} move` });
+    const transition = await call('POST', '/api/v1/transitions/', {
+      workflow: workflow.id,
+      from_status: status.id,
+      to_status: status2.id,
+      name: `${tag} move`,
+    });
     const field = await call('POST', '/api/v1/custom-fields/', {
       name: `Field of ${key}`,
       type: 'select',
       projects: [project.id],
       options: [{ value: `${key} option` }],
     });
-    const endpoint = await call('POST', '/api/v1/webhooks/endpoints/', { url: 'https://hooks.test/hook', description: tag, project: project.id });
+    const endpoint = await call('POST', '/api/v1/webhooks/endpoints/', {
+      url: 'https://hooks.test/hook',
+      description: tag,
+      project: project.id,
+    });
     const memberships = await call('GET', `/api/v1/memberships/?project=${project.id}`);
     return {
       project: project.id,
@@ -155,7 +186,10 @@ export async function buildWorld(beforeReady?: BeforeReady): Promise<World> {
       option: field.options[0].id,
       endpoint: endpoint.id,
       delivery: 0,
-      membership: memberships.find((m: { user: { id: number } | number }) => (typeof m.user === 'number' ? m.user : m.user.id) === member.accountId).id,
+      membership: memberships.find(
+        (m: { user: { id: number } | number }) =>
+          (typeof m.user === 'number' ? m.user : m.user.id) === member.accountId,
+      ).id,
       user: member.accountId,
     };
   };
@@ -169,14 +203,22 @@ export async function buildWorld(beforeReady?: BeforeReady): Promise<World> {
   await h.addMember('AAA', workspaceAdmin.accountId, 'member');
   await h.addMember('AAA', memberOfA.accountId, 'member');
   // An endpoint spanning the organization also receives B's events; the restricted token must not see them through it.
-  const orgWide = await call('POST', '/api/v1/webhooks/endpoints/', { url: 'https://hooks.test/all', description: 'everything' });
-  await call('PUT', '/api/v1/standups/me/', {
-    done: 'worked',
-    blockers: [
-      { text: `${MARKER} blocker`, task: b.task },
-      { text: 'Visible blocker', task: a.task },
-    ],
-  }, member.token);
+  const orgWide = await call('POST', '/api/v1/webhooks/endpoints/', {
+    url: 'https://hooks.test/all',
+    description: 'everything',
+  });
+  await call(
+    'PUT',
+    '/api/v1/standups/me/',
+    {
+      done: 'worked',
+      blockers: [
+        { text: `${MARKER} blocker`, task: b.task },
+        { text: 'Visible blocker', task: a.task },
+      ],
+    },
+    member.token,
+  );
   await fanOut(h.ctx);
   const deliveries = await deliveriesOf(h);
   a.delivery = deliveries.find((d) => d.endpoint_id === a.endpoint)!.id;
@@ -184,7 +226,21 @@ export async function buildWorld(beforeReady?: BeforeReady): Promise<World> {
   const orgWideDeliveries = deliveries.filter((d) => d.endpoint_id === orgWide.id).map((d) => d.id);
   const bEvents = (await outboxRows(h)).filter((e) => e.project_id === b.project);
   h.clock.set(`${NEXT_DAY}T09:00:00Z`);
-  return { h, owner, restricted, outsider, member, spare, workspaceAdmin, memberOfA, a, b, orgWide: orgWide.id, orgWideDeliveries, bEventIds: bEvents.map((e) => e.event_id) };
+  return {
+    h,
+    owner,
+    restricted,
+    outsider,
+    member,
+    spare,
+    workspaceAdmin,
+    memberOfA,
+    a,
+    b,
+    orgWide: orgWide.id,
+    orgWideDeliveries,
+    bEventIds: bEvents.map((e) => e.event_id),
+  };
 }
 
 export interface Probe {
@@ -259,7 +315,10 @@ export function bodyFor(method: string, path: string, r: Refs): { body?: unknown
     'POST /api/v1/statuses/reorder/': { body: { project: r.project, statuses: [r.status2, r.status] }, bodyRef: true },
     'PUT /api/v1/statuses/{id}/': { body: { name: 'x' } },
     'GET /api/v1/transitions/': { query: `workflow=${r.workflow}` },
-    'POST /api/v1/transitions/': { body: { workflow: r.workflow, from_status: r.status2, to_status: r.status }, bodyRef: true },
+    'POST /api/v1/transitions/': {
+      body: { workflow: r.workflow, from_status: r.status2, to_status: r.status },
+      bodyRef: true,
+    },
     'PUT /api/v1/transitions/{id}/': { body: { name: 'x' } },
     'GET /api/v1/workflows/': { query: `project=${r.project}` },
     'POST /api/v1/workflows/': { body: { project: r.project, name: 'x' }, bodyRef: true },
@@ -273,7 +332,10 @@ export function bodyFor(method: string, path: string, r: Refs): { body?: unknown
     'POST /api/v1/webhooks/endpoints/': { body: { url: 'https://hooks.test/new', project: r.project }, bodyRef: true },
     'PATCH /api/v1/webhooks/endpoints/{id}/': { body: { description: 'x' } },
     'GET /api/v1/webhooks/deliveries/': { query: `endpoint=${r.endpoint}` },
-    'POST /api/v1/webhooks/verify/': { body: { endpoint: r.endpoint, timestamp: '1', signature: 'v1,x', payload: '{}' }, bodyRef: true },
+    'POST /api/v1/webhooks/verify/': {
+      body: { endpoint: r.endpoint, timestamp: '1', signature: 'v1,x', payload: '{}' },
+      bodyRef: true,
+    },
     'GET /api/v1/standups/': { query: `user=${r.user}` },
     'PUT /api/v1/standups/me/': { body: { blockers: [{ text: 'x', task: r.task }] }, bodyRef: true },
     'PATCH /api/v1/standups/settings/': { body: { timezone: 'UTC' } },
@@ -288,7 +350,10 @@ export function probeFor(method: string, path: string, r: Refs): Probe {
   // user_id paths name a person, not a project-scoped row: their isolation is checked by the leak scan.
   const pathRef = bound !== path && !path.includes('{user_id}');
   // The one multipart operation gets a well-formed upload, so only the task reference can fail.
-  const upload = method === 'POST' && path.endsWith('/attachments/') ? multipartBody([{ name: 'file', filename: 'a.txt', contentType: 'text/plain', data: 'x' }]) : undefined;
+  const upload =
+    method === 'POST' && path.endsWith('/attachments/')
+      ? multipartBody([{ name: 'file', filename: 'a.txt', contentType: 'text/plain', data: 'x' }])
+      : undefined;
   return {
     url: query ? `${bound}?${query}` : bound,
     body: upload?.body ?? body,

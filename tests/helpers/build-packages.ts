@@ -4,5 +4,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
 export default function setup(): void {
-  execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/build-packages.mjs')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/build-packages.mjs')], {
+    stdio: 'inherit',
+  });
 }

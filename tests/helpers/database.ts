@@ -67,7 +67,11 @@ export async function freshDatabase(): Promise<DatabaseHandle> {
 
 const SCHEMA_LOCK = 7_342_001;
 
-async function withSchemaLock(url: string, mode: 'shared' | 'exclusive', work: (admin: pg.Client) => Promise<unknown>): Promise<void> {
+async function withSchemaLock(
+  url: string,
+  mode: 'shared' | 'exclusive',
+  work: (admin: pg.Client) => Promise<unknown>,
+): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   const suffix = mode === 'shared' ? '_shared' : '';

@@ -19,7 +19,10 @@ import type { Actor, TestHarness } from './harness.ts';
 
 /** Creates a task through the API as `actor` and returns its JSON. */
 export async function createTask(h: TestHarness, actor: Actor, projectKey: string, body: Record<string, unknown> = {}) {
-  const res = await h.request('POST', `/api/v1/projects/${projectKey}/tasks/`, { token: actor.token, body: { title: 'A task', ...body } });
+  const res = await h.request('POST', `/api/v1/projects/${projectKey}/tasks/`, {
+    token: actor.token,
+    body: { title: 'A task', ...body },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body.data;
 }
@@ -45,7 +48,11 @@ export function principalOf(h: TestHarness, actor: Actor): Promise<Principal> {
 let correlations = 0;
 
 /** Runs `work` as `actor` in one unit of work, as a route would: the same rules as the API, without HTTP. */
-export async function asActor<R>(h: TestHarness, actor: Actor, work: (tx: Tx, caller: Caller) => Promise<R>): Promise<R> {
+export async function asActor<R>(
+  h: TestHarness,
+  actor: Actor,
+  work: (tx: Tx, caller: Caller) => Promise<R>,
+): Promise<R> {
   const principal = await principalOf(h, actor);
   const caller = { principal, origin: originFromPrincipal(principal, `test-${++correlations}`) };
   return inTransaction(h.ctx, (tx) => work(tx, caller));
@@ -63,7 +70,13 @@ export async function removeMember(h: TestHarness, by: Actor, projectKey: string
 }
 
 /** Deletes the transition between two statuses (by name) of the project's workflow, through the transitions service. */
-export async function removeTransition(h: TestHarness, by: Actor, projectKey: string, from: string, to: string): Promise<void> {
+export async function removeTransition(
+  h: TestHarness,
+  by: Actor,
+  projectKey: string,
+  from: string,
+  to: string,
+): Promise<void> {
   const project = await projectRow(h, projectKey);
   const transition = await h.ctx.db
     .selectFrom('transitions as t')
@@ -79,8 +92,16 @@ export async function removeTransition(h: TestHarness, by: Actor, projectKey: st
 }
 
 /** A notification for one person, as the webhook worker records one when it disables an endpoint. */
-export async function addNotification(h: TestHarness, userId: number, fields: { subject?: string; body?: string; data?: Record<string, unknown> } = {}): Promise<number> {
-  const user = await h.ctx.db.selectFrom('users').select('organization_id').where('id', '=', userId).executeTakeFirstOrThrow();
+export async function addNotification(
+  h: TestHarness,
+  userId: number,
+  fields: { subject?: string; body?: string; data?: Record<string, unknown> } = {},
+): Promise<number> {
+  const user = await h.ctx.db
+    .selectFrom('users')
+    .select('organization_id')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
   return insertNotification(h.ctx.db, {
     organization_id: user.organization_id,
     user_id: userId,
@@ -98,7 +119,14 @@ export async function addLabel(h: TestHarness, projectKey: string, name: string)
   const now = h.clock.nowIso();
   const row = await h.ctx.db
     .insertInto('labels')
-    .values({ project_id: await projectId(h, projectKey), name, color: '', description: '', created_at: now, updated_at: now })
+    .values({
+      project_id: await projectId(h, projectKey),
+      name,
+      color: '',
+      description: '',
+      created_at: now,
+      updated_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -108,7 +136,15 @@ export async function addMilestone(h: TestHarness, projectKey: string, name: str
   const now = h.clock.nowIso();
   const row = await h.ctx.db
     .insertInto('milestones')
-    .values({ project_id: await projectId(h, projectKey), name, description: '', due_date: null, state: 'open', created_at: now, updated_at: now })
+    .values({
+      project_id: await projectId(h, projectKey),
+      name,
+      description: '',
+      due_date: null,
+      state: 'open',
+      created_at: now,
+      updated_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -118,7 +154,16 @@ export async function addSprint(h: TestHarness, projectKey: string, name: string
   const now = h.clock.nowIso();
   const row = await h.ctx.db
     .insertInto('sprints')
-    .values({ project_id: await projectId(h, projectKey), name, goal: '', start_date: null, end_date: null, state: 'planned', created_at: now, updated_at: now })
+    .values({
+      project_id: await projectId(h, projectKey),
+      name,
+      goal: '',
+      start_date: null,
+      end_date: null,
+      state: 'planned',
+      created_at: now,
+      updated_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -133,7 +178,13 @@ export function outboxRows(h: TestHarness, type?: string) {
 
 /** Outbox events (of one type, or all), oldest first, as parsed envelopes. */
 export async function events(h: TestHarness, type?: string) {
-  return (await outboxRows(h, type)).map((r) => ({ type: r.type, ...(JSON.parse(r.envelope) as { data: { task: { key: string } } & Record<string, unknown>; correlation_id: string }) }));
+  return (await outboxRows(h, type)).map((r) => ({
+    type: r.type,
+    ...(JSON.parse(r.envelope) as {
+      data: { task: { key: string } } & Record<string, unknown>;
+      correlation_id: string;
+    }),
+  }));
 }
 
 /** Outbox events of one task key, oldest first, as parsed envelopes. */
@@ -204,7 +255,10 @@ export async function setStatusOfAllTasks(h: TestHarness, projectId: number, sta
 
 /** Labels tasks directly, like insertTask: `[task id, label id]` pairs. */
 export async function insertTaskLabels(h: TestHarness, pairs: Array<[number, number]>): Promise<void> {
-  await h.ctx.db.insertInto('task_labels').values(pairs.map(([task_id, label_id]) => ({ task_id, label_id }))).execute();
+  await h.ctx.db
+    .insertInto('task_labels')
+    .values(pairs.map(([task_id, label_id]) => ({ task_id, label_id })))
+    .execute();
 }
 
 /** Every task's labels as `{ task_id, label_id }`, by task. */
@@ -216,10 +270,22 @@ export function taskLabelRows(h: TestHarness) {
  * Links two tasks (by key) directly, like insertTask, for modules that must not depend on the
  * links API; `by` null is a link whose creator is gone. `from` blocks `to`.
  */
-export async function insertLink(h: TestHarness, from: string, to: string, by: Actor | null, type: 'blocks' | 'relates_to' = 'blocks') {
+export async function insertLink(
+  h: TestHarness,
+  from: string,
+  to: string,
+  by: Actor | null,
+  type: 'blocks' | 'relates_to' = 'blocks',
+) {
   return h.ctx.db
     .insertInto('task_links')
-    .values({ from_task_id: await taskId(h, from), to_task_id: await taskId(h, to), type, created_by: by?.accountId ?? null, created_at: h.clock.nowIso() })
+    .values({
+      from_task_id: await taskId(h, from),
+      to_task_id: await taskId(h, to),
+      type,
+      created_by: by?.accountId ?? null,
+      created_at: h.clock.nowIso(),
+    })
     .returning(['id', 'created_at'])
     .executeTakeFirstOrThrow();
 }
@@ -284,7 +350,11 @@ export async function seedBlockingChain(h: TestHarness, projectKey: string, leng
     ids.push(...inserted.map((r) => r.id));
     keys.push(...inserted.map((r) => r.key));
   }
-  await db.updateTable('projects').set({ task_counter: first + length - 1 }).where('id', '=', project.id).execute();
+  await db
+    .updateTable('projects')
+    .set({ task_counter: first + length - 1 })
+    .where('id', '=', project.id)
+    .execute();
   for (let start = 0; start < length - 1; start += BATCH) {
     const rows = ids.slice(start, Math.min(start + BATCH, length - 1)).map((id, i) => ({
       from_task_id: id,
@@ -311,7 +381,14 @@ export interface ProjectTeam {
 export async function projectTeam(h: TestHarness, projectKey: string): Promise<ProjectTeam> {
   const owner = await h.actor();
   const member = () => h.actor({ org: owner.org, role: 'member' });
-  const team = { owner, alice: await member(), bob: await member(), projectAdmin: await member(), viewer: await member(), outsider: await member() };
+  const team = {
+    owner,
+    alice: await member(),
+    bob: await member(),
+    projectAdmin: await member(),
+    viewer: await member(),
+    outsider: await member(),
+  };
   await h.project(owner, projectKey);
   await h.addMember(projectKey, team.alice.accountId, 'member');
   await h.addMember(projectKey, team.bob.accountId, 'member');
@@ -324,7 +401,11 @@ export async function projectTeam(h: TestHarness, projectKey: string): Promise<P
  * A fresh organization for one standup scenario: `lead` (workspace admin) owns projects WEB and
  * OPS; every other person is a member of WEB only unless listed in `ops`.
  */
-export async function standupTeam<N extends string>(h: TestHarness, names: N[], options: { ops?: N[] } = {}): Promise<{ lead: Actor } & Record<N, Actor>> {
+export async function standupTeam<N extends string>(
+  h: TestHarness,
+  names: N[],
+  options: { ops?: N[] } = {},
+): Promise<{ lead: Actor } & Record<N, Actor>> {
   const lead = await h.actor({ role: 'admin' });
   await h.project(lead, 'WEB');
   await h.project(lead, 'OPS');
@@ -339,8 +420,17 @@ export async function standupTeam<N extends string>(h: TestHarness, names: N[], 
 }
 
 /** Creates a task through the API as `actor`, moves it along the default workflow's `path`, and returns its key. */
-export async function createTaskAlong(h: TestHarness, actor: Actor, projectKey: string, title: string, options: { assignee?: number; path?: string[] } = {}): Promise<string> {
-  const { key } = await createTask(h, actor, projectKey, { title, ...(options.assignee !== undefined ? { assignee: options.assignee } : {}) });
+export async function createTaskAlong(
+  h: TestHarness,
+  actor: Actor,
+  projectKey: string,
+  title: string,
+  options: { assignee?: number; path?: string[] } = {},
+): Promise<string> {
+  const { key } = await createTask(h, actor, projectKey, {
+    title,
+    ...(options.assignee !== undefined ? { assignee: options.assignee } : {}),
+  });
   for (const status of options.path ?? []) {
     const res = await h.request('PUT', `/api/v1/tasks/${key}/`, { token: actor.token, body: { status } });
     expect(res.status, res.text).toBe(200);

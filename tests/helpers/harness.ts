@@ -7,7 +7,12 @@ import { ManualClock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { type AppContext, createAppContext } from '../../src/context.ts';
 import type { ProjectRole, WorkspaceRole } from '../../src/db/schema.ts';
-import { addProjectMember, createOrganization, createToken, createUser } from '../../src/modules/accounts/accounts.service.ts';
+import {
+  addProjectMember,
+  createOrganization,
+  createToken,
+  createUser,
+} from '../../src/modules/accounts/accounts.service.ts';
 import { ALL_SCOPES } from '../../src/modules/auth/scopes.ts';
 import { freshDatabase } from './database.ts';
 import { enforceResponseContract } from './response-contract.ts';
@@ -32,11 +37,20 @@ export interface TestHarness {
   app: FastifyInstance;
   ctx: AppContext;
   clock: ManualClock;
-  request(method: InjectOptions['method'], url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  request(
+    method: InjectOptions['method'],
+    url: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
   /** A new organization with one service account holding the given role and a token with the given scopes. */
   actor(options?: { org?: string; role?: WorkspaceRole; scopes?: string[]; projects?: string[] }): Promise<Actor>;
   /** Another token for an existing account. */
-  tokenFor(accountId: number, scopes?: string[], projects?: string[], expiresInDays?: number): Promise<{ token: string; tokenId: number }>;
+  tokenFor(
+    accountId: number,
+    scopes?: string[],
+    projects?: string[],
+    expiresInDays?: number,
+  ): Promise<{ token: string; tokenId: number }>;
   /** Creates a project through the API as `actor` and returns its JSON. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   project(actor: Actor, key: string, name?: string): Promise<any>;
@@ -55,14 +69,22 @@ export type ConfigOverrides = Partial<Omit<Config, 'attachments' | 'rateLimit'>>
 /** Adds routes or hooks to the app before it starts. */
 export type BeforeReady = (app: FastifyInstance, ctx: AppContext) => void;
 
-export async function createHarness(options: { config?: ConfigOverrides; beforeReady?: BeforeReady } = {}): Promise<TestHarness> {
+export async function createHarness(
+  options: { config?: ConfigOverrides; beforeReady?: BeforeReady } = {},
+): Promise<TestHarness> {
   const database = await freshDatabase();
   const base = loadConfig({});
   const attachmentsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-files-'));
   const config: Config = {
     ...base,
     ...options.config,
-    rateLimit: { ...base.rateLimit, tokenBurst: 1_000_000, orgHourly: 1_000_000, searchPerMinute: 1_000_000, ...options.config?.rateLimit },
+    rateLimit: {
+      ...base.rateLimit,
+      tokenBurst: 1_000_000,
+      orgHourly: 1_000_000,
+      searchPerMinute: 1_000_000,
+      ...options.config?.rateLimit,
+    },
     attachments: { ...base.attachments, dir: attachmentsDir, ...options.config?.attachments },
   };
   const clock = new ManualClock('2026-11-21T09:00:00Z');
@@ -92,7 +114,12 @@ export async function createHarness(options: { config?: ConfigOverrides; beforeR
   };
 
   const tokenFor: TestHarness['tokenFor'] = async (accountId, scopes = ALL_SCOPES, projects, expiresInDays) => {
-    const t = await createToken(ctx, { accountId, scopes, projectKeys: projects, expiresInHours: expiresInDays === undefined ? undefined : expiresInDays * 24 });
+    const t = await createToken(ctx, {
+      accountId,
+      scopes,
+      projectKeys: projects,
+      expiresInHours: expiresInDays === undefined ? undefined : expiresInDays * 24,
+    });
     return { token: t.token, tokenId: t.id };
   };
 
@@ -104,7 +131,10 @@ export async function createHarness(options: { config?: ConfigOverrides; beforeR
     tokenFor,
     async actor({ org, role = 'admin', scopes = ALL_SCOPES, projects } = {}) {
       const slug = org ?? `org-${process.pid}-${++orgCounter}`;
-      if (!org || !(await ctx.db.selectFrom('organizations').select('id').where('slug', '=', slug).executeTakeFirst())) {
+      if (
+        !org ||
+        !(await ctx.db.selectFrom('organizations').select('id').where('slug', '=', slug).executeTakeFirst())
+      ) {
         await createOrganization(ctx, { name: slug, slug });
       }
       const account = await createUser(ctx, { org: slug, kind: 'service', name: `bot-${++orgCounter}`, role });

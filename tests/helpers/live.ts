@@ -12,7 +12,10 @@ export interface LiveClient {
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
   /** The first event from index `from` on that matches, waiting for it up to `timeoutMs`. */
-  waitFor(match: (event: EventSourceMessage) => boolean, options?: { from?: number; timeoutMs?: number }): Promise<EventSourceMessage>;
+  waitFor(
+    match: (event: EventSourceMessage) => boolean,
+    options?: { from?: number; timeoutMs?: number },
+  ): Promise<EventSourceMessage>;
   /** Waits until a comment line arrives. */
   waitForComment(text: string, timeoutMs?: number): Promise<void>;
   /** Drops the connection (as a network failure would). */
@@ -20,9 +23,14 @@ export interface LiveClient {
 }
 
 /** Opens GET `path` on a real socket and parses the answer as Server-Sent Events. */
-export function openLive(baseUrl: string, options: { path?: string; headers?: Record<string, string> } = {}): Promise<LiveClient> {
+export function openLive(
+  baseUrl: string,
+  options: { path?: string; headers?: Record<string, string> } = {},
+): Promise<LiveClient> {
   return new Promise((resolve, reject) => {
-    const request = http.get(new URL(options.path ?? '/api/console/live/', baseUrl), { headers: { accept: 'text/event-stream', ...options.headers } });
+    const request = http.get(new URL(options.path ?? '/api/console/live/', baseUrl), {
+      headers: { accept: 'text/event-stream', ...options.headers },
+    });
     request.on('error', reject);
     request.on('response', (response) => {
       const events: EventSourceMessage[] = [];
@@ -90,7 +98,8 @@ export function openLive(baseUrl: string, options: { path?: string; headers?: Re
           return body;
         },
         ended,
-        waitFor: (match, { from = 0, timeoutMs = 10_000 } = {}) => until(() => events.slice(from).find(match), timeoutMs, 'a matching event'),
+        waitFor: (match, { from = 0, timeoutMs = 10_000 } = {}) =>
+          until(() => events.slice(from).find(match), timeoutMs, 'a matching event'),
         waitForComment: async (text, timeoutMs = 10_000) => {
           await until(() => (comments.includes(text) ? true : undefined), timeoutMs, `comment "${text}"`);
         },
@@ -101,7 +110,13 @@ export function openLive(baseUrl: string, options: { path?: string; headers?: Re
 }
 
 /** The `data` of a `change` event. */
-export function changeOf(event: EventSourceMessage): { kind: string; project: string; key: string | null; action: string; version: number | null } {
+export function changeOf(event: EventSourceMessage): {
+  kind: string;
+  project: string;
+  key: string | null;
+  action: string;
+  version: number | null;
+} {
   return JSON.parse(event.data);
 }
 

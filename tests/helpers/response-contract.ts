@@ -42,19 +42,31 @@ const escapePointer = (part: string): string => part.replace(/~/g, '~0').replace
 /** `/api/v1/tasks/:task_key/` -> `/api/v1/tasks/{task_key}/`. */
 const openApiPath = (routeUrl: string): string => routeUrl.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-const mediaType = (contentType: unknown): string => String(contentType ?? '').split(';')[0]!.trim().toLowerCase();
+const mediaType = (contentType: unknown): string =>
+  String(contentType ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
 
 /**
  * Checks one answer of a published operation against the document: the status is declared, the
  * content type is one the response declares, and a JSON body matches its schema.
  */
-export function contractViolation(document: Document, method: string, routeUrl: string, status: number, contentType: unknown, text: string): string | null {
+export function contractViolation(
+  document: Document,
+  method: string,
+  routeUrl: string,
+  status: number,
+  contentType: unknown,
+  text: string,
+): string | null {
   const path = openApiPath(routeUrl);
   const operation = document.paths[path]?.[method.toLowerCase()];
   if (!operation) return null; // console, static and health routes are not published
   const where = `${method} ${path} answered ${status}`;
   const response = operation.responses[String(status)];
-  if (!response) return `${where}, a status the OpenAPI document does not declare (declared: ${Object.keys(operation.responses).join(', ')})`;
+  if (!response)
+    return `${where}, a status the OpenAPI document does not declare (declared: ${Object.keys(operation.responses).join(', ')})`;
   const declared = Object.keys(response.content ?? {});
   if (declared.length === 0) {
     return text === '' ? null : `${where} with a body, but the document declares none`;
@@ -69,7 +81,9 @@ export function contractViolation(document: Document, method: string, routeUrl: 
   } catch {
     return `${where} with a body that is not JSON`;
   }
-  const pointer = ['paths', path, method.toLowerCase(), 'responses', String(status), 'content', match, 'schema'].map(escapePointer).join('/');
+  const pointer = ['paths', path, method.toLowerCase(), 'responses', String(status), 'content', match, 'schema']
+    .map(escapePointer)
+    .join('/');
   const validate = validatorFor(document, `/${pointer}`);
   if (validate(body)) return null;
   const problems = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(root)'} ${e.message}`);
@@ -102,12 +116,21 @@ export function enforceResponseContract(app: FastifyInstance): void {
     const route = routes.get(response.raw.req);
     const method = response.raw.req.method ?? 'GET';
     if (route && method !== 'HEAD') {
-      const violation = contractViolation(publishedDocument(), method, route, response.statusCode, response.headers['content-type'], response.body);
+      const violation = contractViolation(
+        publishedDocument(),
+        method,
+        route,
+        response.statusCode,
+        response.headers['content-type'],
+        response.body,
+      );
       if (violation) throw new Error(`Response contract: ${violation}`);
     }
     return response;
   };
   // The tests use the promise form, app.inject(options); the chained and callback forms pass through unchecked.
   app.inject = ((options?: unknown, callback?: unknown) =>
-    options === undefined || callback !== undefined ? original(options, callback) : checked(options)) as typeof app.inject;
+    options === undefined || callback !== undefined
+      ? original(options, callback)
+      : checked(options)) as typeof app.inject;
 }

@@ -38,7 +38,10 @@ export function idempotencyRecords(h: TestHarness, key: string, options: { token
 
 /** What the idempotency record of one key stored as the response. */
 export function storedResponse(h: TestHarness, key: string, options: { tokenId?: number; db?: Db } = {}) {
-  let query = (options.db ?? h.ctx.db).selectFrom('idempotency_keys').select(['state', 'response_status', 'response_body']).where('key', '=', key);
+  let query = (options.db ?? h.ctx.db)
+    .selectFrom('idempotency_keys')
+    .select(['state', 'response_status', 'response_body'])
+    .where('key', '=', key);
   if (options.tokenId !== undefined) query = query.where('token_id', '=', options.tokenId);
   return query.executeTakeFirstOrThrow();
 }
@@ -66,7 +69,13 @@ export async function forgeInFlightClaim(
 
 /** Custom field values as stored (option ids, JSON), of the given fields, by field; for API tests and service tests alike. */
 export function customValueRows(h: Pick<TestHarness, 'ctx'>, fieldIds: number[]) {
-  return h.ctx.db.selectFrom('task_custom_values').select(['id', 'field_id', 'value']).where('field_id', 'in', fieldIds).orderBy('field_id').orderBy('id').execute();
+  return h.ctx.db
+    .selectFrom('task_custom_values')
+    .select(['id', 'field_id', 'value'])
+    .where('field_id', 'in', fieldIds)
+    .orderBy('field_id')
+    .orderBy('id')
+    .execute();
 }
 
 /** Task link rows as stored: one per relationship, whichever end it was asked from. */

@@ -63,7 +63,11 @@ export interface ReceivedRequest {
   body: Buffer;
 }
 
-export type Responder = (request: ReceivedRequest) => { status: number; body?: string; headers?: Record<string, string> };
+export type Responder = (request: ReceivedRequest) => {
+  status: number;
+  body?: string;
+  headers?: Record<string, string>;
+};
 
 export interface Receiver {
   port: number;
@@ -93,7 +97,12 @@ export async function startReceiver(respond: Responder = () => ({ status: 200, b
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+      const received = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
       requests.push(received);
       const answer = receiver.respond(received);
       res.writeHead(answer.status, answer.headers ?? {});
@@ -181,7 +190,9 @@ export async function startCanary(): Promise<Canary> {
 }
 
 /** A resolver answering from a table the test can change between save time and delivery time. */
-export function tableResolver(table: Record<string, string[]>): Resolver & { table: Record<string, string[]>; calls: string[] } {
+export function tableResolver(
+  table: Record<string, string[]>,
+): Resolver & { table: Record<string, string[]>; calls: string[] } {
   const calls: string[] = [];
   const resolver = async (hostname: string): Promise<ResolvedAddress[]> => {
     calls.push(hostname);
@@ -195,9 +206,15 @@ export function tableResolver(table: Record<string, string[]>): Resolver & { tab
 }
 
 /** A logger whose lines the test can read. */
-export function captureLogger(): { log: FastifyBaseLogger; lines: Array<{ level: number; msg: string; [key: string]: unknown }> } {
+export function captureLogger(): {
+  log: FastifyBaseLogger;
+  lines: Array<{ level: number; msg: string; [key: string]: unknown }>;
+} {
   const lines: Array<{ level: number; msg: string }> = [];
-  const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) }) as unknown as FastifyBaseLogger;
+  const log = pino(
+    { level: 'debug' },
+    { write: (line: string) => lines.push(JSON.parse(line)) },
+  ) as unknown as FastifyBaseLogger;
   return { log, lines };
 }
 
@@ -210,10 +227,17 @@ export interface WebhookHarness extends TestHarness {
  * The app over a fresh database with the test CA trusted by the deliverer and a table resolver
  * (hooks.test and *.hooks.test → 127.0.0.1). `allowPrivate` is for tests with local receivers only.
  */
-export async function createWebhookHarness(options: { allowPrivate: boolean; config?: Partial<Config>; beforeReady?: BeforeReady }): Promise<WebhookHarness> {
+export async function createWebhookHarness(options: {
+  allowPrivate: boolean;
+  config?: Partial<Config>;
+  beforeReady?: BeforeReady;
+}): Promise<WebhookHarness> {
   const base = loadConfig({});
   const h = await createHarness({
-    config: { ...options.config, webhooks: { ...base.webhooks, ...options.config?.webhooks, allowPrivateTargets: options.allowPrivate } },
+    config: {
+      ...options.config,
+      webhooks: { ...base.webhooks, ...options.config?.webhooks, allowPrivateTargets: options.allowPrivate },
+    },
     beforeReady: options.beforeReady,
   });
   const resolver = tableResolver({ 'hooks.test': ['127.0.0.1'] });
@@ -227,7 +251,12 @@ export async function createWebhookHarness(options: { allowPrivate: boolean; con
 }
 
 /** Writes an outbox event for a project the way a task change does (inside a transaction). */
-export async function emitEvent(h: TestHarness, projectId: number, type: EventType = 'task.updated', data: Record<string, unknown> = {}): Promise<string> {
+export async function emitEvent(
+  h: TestHarness,
+  projectId: number,
+  type: EventType = 'task.updated',
+  data: Record<string, unknown> = {},
+): Promise<string> {
   const org = await h.ctx.db
     .selectFrom('projects as p')
     .innerJoin('organizations as o', 'o.id', 'p.organization_id')
@@ -237,7 +266,12 @@ export async function emitEvent(h: TestHarness, projectId: number, type: EventTy
   return h.ctx.db.transaction().execute((trx) =>
     recordEvent(trx, {
       type,
-      origin: { organization: org, actor: { id: 1, email: 'ann@example.test', name: 'Ann' }, source: 'api', correlationId: 'req-test' },
+      origin: {
+        organization: org,
+        actor: { id: 1, email: 'ann@example.test', name: 'Ann' },
+        source: 'api',
+        correlationId: 'req-test',
+      },
       projectId,
       occurredAt: h.ctx.clock.nowIso(),
       data: { task: { key: 'T-1', title: 'Prénom «quoted» \u2028 emoji 🚀' }, ...data },
@@ -246,8 +280,17 @@ export async function emitEvent(h: TestHarness, projectId: number, type: EventTy
 }
 
 /** Deliveries (of one endpoint, of one status, with given ids), oldest first, with the project of their event. */
-export function deliveriesOf(h: TestHarness, filter: { endpoint?: number; status?: DeliveryStatus; ids?: number[] } = {}, db: Db = h.ctx.db) {
-  let query = db.selectFrom('webhook_deliveries as d').innerJoin('event_outbox as o', 'o.id', 'd.outbox_id').selectAll('d').select('o.project_id').orderBy('d.id');
+export function deliveriesOf(
+  h: TestHarness,
+  filter: { endpoint?: number; status?: DeliveryStatus; ids?: number[] } = {},
+  db: Db = h.ctx.db,
+) {
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('event_outbox as o', 'o.id', 'd.outbox_id')
+    .selectAll('d')
+    .select('o.project_id')
+    .orderBy('d.id');
   if (filter.endpoint !== undefined) query = query.where('d.endpoint_id', '=', filter.endpoint);
   if (filter.status !== undefined) query = query.where('d.status', '=', filter.status);
   if (filter.ids !== undefined) query = query.where('d.id', 'in', filter.ids);

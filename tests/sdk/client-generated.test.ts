@@ -8,7 +8,10 @@ import { expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '../..');
 
 it('packages/client/src/generated/openapi.ts is what `npm run generate` makes from docs/openapi.json', () => {
-  const cli = path.join(path.dirname(createRequire(import.meta.url).resolve('openapi-typescript/package.json')), 'bin/cli.js');
+  const cli = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('openapi-typescript/package.json')),
+    'bin/cli.js',
+  );
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'client-types-')), 'openapi.ts');
   execFileSync(process.execPath, [cli, path.join(root, 'docs/openapi.json'), '--output', out], { stdio: 'pipe' });
   const committed = fs.readFileSync(path.join(root, 'packages/client/src/generated/openapi.ts'), 'utf8');

@@ -35,7 +35,9 @@ function diagnostics(snippets: Map<string, string>): string[] {
   };
   const program = ts.createProgram([...snippets.keys()], options, host);
   return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file ? `${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
+    const where = d.file
+      ? `${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}`
+      : '';
     return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
 }
@@ -47,7 +49,9 @@ describe('README usage snippets', () => {
     for (const file of ['packages/webhooks/README.md', 'packages/client/README.md', 'README.md']) {
       const blocks = tsBlocks(file);
       expect(blocks.length, file).toBeGreaterThan(0);
-      blocks.forEach((code, i) => snippets.set(path.join(root, 'tests/sdk', `${file.replace(/\W/g, '_')}-${i}.mts`), code));
+      blocks.forEach((code, i) =>
+        snippets.set(path.join(root, 'tests/sdk', `${file.replace(/\W/g, '_')}-${i}.mts`), code),
+      );
     }
     expect(diagnostics(snippets)).toEqual([]);
   });

@@ -1,4 +1,10 @@
-import { createClient, syncTaskChanges, type HighWaterStore, type Task, type TaskTrackerClient } from '@tasktracker/client';
+import {
+  createClient,
+  syncTaskChanges,
+  type HighWaterStore,
+  type Task,
+  type TaskTrackerClient,
+} from '@tasktracker/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncTasks } from '../../examples/sync-tasks.ts';
 import { isoFromMicros } from '../../src/clock.ts';
@@ -44,7 +50,13 @@ describe('syncTaskChanges keeps the high-water mark as the changes feed requires
   });
   afterAll(() => h.close());
 
-  const create = async (title: string) => (await tt.post('/api/v1/projects/{project_key}/tasks/', { params: { path: { project_key: 'HW' } }, body: { title } })).data;
+  const create = async (title: string) =>
+    (
+      await tt.post('/api/v1/projects/{project_key}/tasks/', {
+        params: { path: { project_key: 'HW' } },
+        body: { title },
+      })
+    ).data;
 
   it('the mark is the largest changed_at of the walk (the feed is in id order), saved once the walk is done; deletes remove', async () => {
     // A change committed later in id order can carry an earlier changed_at.
@@ -56,9 +68,19 @@ describe('syncTaskChanges keeps the high-water mark as the changes feed requires
 
     const store = memoryStore();
     const copy = new Map<string, Task>();
-    const result = await syncTaskChanges(tt, { store, pageSize: 1, upsert: (task) => void copy.set(task.key, task), remove: (key) => void copy.delete(key) });
+    const result = await syncTaskChanges(tt, {
+      store,
+      pageSize: 1,
+      upsert: (task) => void copy.set(task.key, task),
+      remove: (key) => void copy.delete(key),
+    });
     // (The test clock moves a microsecond per reading.)
-    expect(result).toEqual({ changes: 3, pages: 3, previous: null, highWater: expect.stringMatching(/^2026-11-21T10:00:10\.00000\dZ$/) });
+    expect(result).toEqual({
+      changes: 3,
+      pages: 3,
+      previous: null,
+      highWater: expect.stringMatching(/^2026-11-21T10:00:10\.00000\dZ$/),
+    });
     expect(store.saves).toEqual([result.highWater]);
     expect([...copy.keys()]).toEqual([late.key]);
   });
@@ -88,7 +110,12 @@ describe('syncTaskChanges keeps the high-water mark as the changes feed requires
     feedRequests.length = 0;
     const rerun = await syncTaskChanges(tt, { store, pageSize: 2, ...handlers });
     // The three new changes, and the one from the first test inside the overlap, applied again.
-    expect(rerun).toEqual({ changes: 4, pages: 2, previous: '2026-11-21T10:00:10.000000Z', highWater: expect.stringMatching(/^2026-11-21T10:05:00\.00000\dZ$/) });
+    expect(rerun).toEqual({
+      changes: 4,
+      pages: 2,
+      previous: '2026-11-21T10:00:10.000000Z',
+      highWater: expect.stringMatching(/^2026-11-21T10:05:00\.00000\dZ$/),
+    });
     expect(store.saves).toEqual([rerun.highWater]);
     // Five seconds of overlap before the mark, sent with Z (never a bare +), and honoured.
     expect(feedRequests[0]!.url.searchParams.get('since')).toBe('2026-11-21T10:00:05.000Z');
@@ -98,7 +125,12 @@ describe('syncTaskChanges keeps the high-water mark as the changes feed requires
   it('a walk that finds nothing keeps the mark and saves nothing', async () => {
     const store = memoryStore('2026-11-21T11:00:00.000000Z');
     const result = await syncTaskChanges(tt, { store, upsert: () => undefined, remove: () => undefined });
-    expect(result).toEqual({ changes: 0, pages: 1, previous: '2026-11-21T11:00:00.000000Z', highWater: '2026-11-21T11:00:00.000000Z' });
+    expect(result).toEqual({
+      changes: 0,
+      pages: 1,
+      previous: '2026-11-21T11:00:00.000000Z',
+      highWater: '2026-11-21T11:00:00.000000Z',
+    });
     expect(store.saves).toEqual([]);
   });
 });
@@ -131,7 +163,8 @@ describe('examples/sync-tasks.ts walks a feed of 10,000 changes', () => {
     }
     const renames = Array.from({ length: 100 }, (_, i) => ({ key: `BIG-${i + 1}`, title: `Task ${i + 1}, renamed` }));
     await tt.post('/api/v1/projects/{project_key}/tasks/bulk-update/', { ...inBig, body: { tasks: renames } });
-    for (let n = 281; n <= 300; n++) await tt.delete('/api/v1/tasks/{task_key}/', { params: { path: { task_key: `BIG-${n}` } } });
+    for (let n = 281; n <= 300; n++)
+      await tt.delete('/api/v1/tasks/{task_key}/', { params: { path: { task_key: `BIG-${n}` } } });
 
     const server: Record<string, Task> = {};
     for await (const task of tt.walk('/api/v1/projects/{project_key}/tasks/', inBig)) server[task.key] = task;
@@ -148,14 +181,39 @@ describe('examples/sync-tasks.ts walks a feed of 10,000 changes', () => {
       const phantom = 1_000 + Math.floor(i / 4);
       if (i % 4 < 2) {
         const task = live[i % live.length]!;
-        return { project_id: projectId, task_id: 0, task_key: task.key, action: 'updated' as const, task: JSON.stringify(task), changed_at };
+        return {
+          project_id: projectId,
+          task_id: 0,
+          task_key: task.key,
+          action: 'updated' as const,
+          task: JSON.stringify(task),
+          changed_at,
+        };
       }
       const key = `BIG-${phantom}`;
       return i % 4 === 2
-        ? { project_id: projectId, task_id: phantom, task_key: key, action: 'created' as const, task: JSON.stringify({ ...live[0]!, key }), changed_at }
-        : { project_id: projectId, task_id: phantom, task_key: key, action: 'deleted' as const, task: null, changed_at };
+        ? {
+            project_id: projectId,
+            task_id: phantom,
+            task_key: key,
+            action: 'created' as const,
+            task: JSON.stringify({ ...live[0]!, key }),
+            changed_at,
+          }
+        : {
+            project_id: projectId,
+            task_id: phantom,
+            task_key: key,
+            action: 'deleted' as const,
+            task: null,
+            changed_at,
+          };
     });
-    for (let i = 0; i < rows.length; i += 500) await h.ctx.db.insertInto('task_changes').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await h.ctx.db
+        .insertInto('task_changes')
+        .values(rows.slice(i, i + 500))
+        .execute();
 
     const started = performance.now();
     const synced = await syncTasks(tt, { highWater: null, tasks: {} });

@@ -20,7 +20,17 @@ const SECRET = 'whsec_package_test';
 const NOW = 1_795_000_000;
 const now = () => NOW;
 const envelope = (id: string) =>
-  JSON.stringify({ id, type: 'task.created', api_version: 'v1', occurred_at: '2026-11-21T10:15:30.123456Z', source: 'api', correlation_id: 'c', organization: { id: 1, slug: 'o', name: 'O' }, actor: { id: 2, email: '', name: 'bot' }, data: { task: { key: 'A-1' } } });
+  JSON.stringify({
+    id,
+    type: 'task.created',
+    api_version: 'v1',
+    occurred_at: '2026-11-21T10:15:30.123456Z',
+    source: 'api',
+    correlation_id: 'c',
+    organization: { id: 1, slug: 'o', name: 'O' },
+    actor: { id: 2, email: '', name: 'bot' },
+    data: { task: { key: 'A-1' } },
+  });
 const signedHeaders = (body: string, timestamp = NOW, secret = SECRET): Record<string, string> => ({
   'content-type': 'application/json',
   'x-service-timestamp': String(timestamp),
@@ -32,13 +42,26 @@ const signedHeaders = (body: string, timestamp = NOW, secret = SECRET): Record<s
 describe('@tasktracker/webhooks: the signature check', () => {
   it('agrees with an independent HMAC for random bodies, secrets and timestamps, and refuses any other signature', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), fc.string({ minLength: 1 }), fc.integer({ min: -300, max: 300 }), fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex')), (body, secret, skew, other) => {
-        const timestamp = String(NOW + skew);
-        const hex = createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.concat([Buffer.from(`${timestamp}.`), body])).digest('hex');
-        expect(verifyWebhook({ rawBody: body, secret, timestamp, signature: `sha256=${hex}`, nowSeconds: NOW })).toEqual({ valid: true });
-        const forged = other === hex ? `sha256=${'0'.repeat(64)}` : `sha256=${other}`;
-        expect(verifyWebhook({ rawBody: body, secret, timestamp, signature: forged, nowSeconds: NOW })).toEqual({ valid: false, reason: 'bad_signature' });
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.string({ minLength: 1 }),
+        fc.integer({ min: -300, max: 300 }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex')),
+        (body, secret, skew, other) => {
+          const timestamp = String(NOW + skew);
+          const hex = createHmac('sha256', Buffer.from(secret, 'utf8'))
+            .update(Buffer.concat([Buffer.from(`${timestamp}.`), body]))
+            .digest('hex');
+          expect(
+            verifyWebhook({ rawBody: body, secret, timestamp, signature: `sha256=${hex}`, nowSeconds: NOW }),
+          ).toEqual({ valid: true });
+          const forged = other === hex ? `sha256=${'0'.repeat(64)}` : `sha256=${other}`;
+          expect(verifyWebhook({ rawBody: body, secret, timestamp, signature: forged, nowSeconds: NOW })).toEqual({
+            valid: false,
+            reason: 'bad_signature',
+          });
+        },
+      ),
       { numRuns: 300, seed: 19 },
     );
   });
@@ -46,15 +69,31 @@ describe('@tasktracker/webhooks: the signature check', () => {
   it('parses strictly: uppercase hex, padding, other algorithms and trailing bytes are refused', () => {
     const body = envelope('evt_1');
     const good = computeSignature(SECRET, String(NOW), body);
-    for (const signature of [good.toUpperCase(), `${good} `, ` ${good}`, `${good}0`, good.slice(0, -1), good.replace('sha256=', 'sha512='), good.replace('sha256=', ''), `${good},${good}`]) {
-      expect(verifyWebhook({ rawBody: body, secret: SECRET, timestamp: String(NOW), signature, nowSeconds: NOW })).toEqual({ valid: false, reason: 'bad_signature' });
+    for (const signature of [
+      good.toUpperCase(),
+      `${good} `,
+      ` ${good}`,
+      `${good}0`,
+      good.slice(0, -1),
+      good.replace('sha256=', 'sha512='),
+      good.replace('sha256=', ''),
+      `${good},${good}`,
+    ]) {
+      expect(
+        verifyWebhook({ rawBody: body, secret: SECRET, timestamp: String(NOW), signature, nowSeconds: NOW }),
+      ).toEqual({ valid: false, reason: 'bad_signature' });
     }
-    expect(verifyWebhook({ rawBody: body, secret: SECRET, timestamp: String(NOW), signature: good, nowSeconds: NOW })).toEqual({ valid: true });
+    expect(
+      verifyWebhook({ rawBody: body, secret: SECRET, timestamp: String(NOW), signature: good, nowSeconds: NOW }),
+    ).toEqual({ valid: true });
   });
 
   it('verifyWebhookRequest reads fetch Headers or Node headers, parses the envelope, and names the status to answer', () => {
     const body = envelope('evt_7');
-    const verified = verifyWebhookRequest(new Headers(signedHeaders(body)), new TextEncoder().encode(body), { secret: SECRET, now });
+    const verified = verifyWebhookRequest(new Headers(signedHeaders(body)), new TextEncoder().encode(body), {
+      secret: SECRET,
+      now,
+    });
     expect(verified.event).toMatchObject({ id: 'evt_7', type: 'task.created', data: { task: { key: 'A-1' } } });
     expect(verified.deliveryId).toBe('42');
     expect(verified.rawBody.toString()).toBe(body);

@@ -21,8 +21,10 @@ describe('task numbering and hierarchy (services)', () => {
 
   const create = async (project: string, input: Partial<TaskCreateInput> = {}) =>
     (await w.run(admin, (tx, caller) => createTask(tx, caller, project, { title: 'A task', ...input }))).task;
-  const subtask = async (parent: string, title: string) => (await w.run(admin, (tx, caller) => createSubtask(tx, caller, parent, { title }))).task;
-  const update = async (key: string, input: TaskUpdateInput) => (await w.run(admin, (tx, caller) => updateTask(tx, caller, key, input))).task;
+  const subtask = async (parent: string, title: string) =>
+    (await w.run(admin, (tx, caller) => createSubtask(tx, caller, parent, { title }))).task;
+  const update = async (key: string, input: TaskUpdateInput) =>
+    (await w.run(admin, (tx, caller) => updateTask(tx, caller, key, input))).task;
   const read = async (key: string) => (await getTask(w.ctx, key, async () => admin.principal)).task;
 
   /** A chain of `levels` tasks, top first. */
@@ -32,12 +34,18 @@ describe('task numbering and hierarchy (services)', () => {
     return keys;
   }
 
-  const parentRefusal = (reason: RegExp) => ({ code: 'VALIDATION_ERROR', details: { fields: { parent: expect.stringMatching(reason) } } });
+  const parentRefusal = (reason: RegExp) => ({
+    code: 'VALIDATION_ERROR',
+    details: { fields: { parent: expect.stringMatching(reason) } },
+  });
 
   it('keys count up per project; a refused create takes no number and a deleted key is never reused', async () => {
     expect((await create('NUM')).key).toBe('NUM-1');
     expect((await create('NUM')).key).toBe('NUM-2');
-    expect(await refusal(create('NUM', { priority: 'Nope' }))).toEqual({ code: 'VALIDATION_ERROR', details: { fields: { priority: expect.stringMatching(/Nope/) } } });
+    expect(await refusal(create('NUM', { priority: 'Nope' }))).toEqual({
+      code: 'VALIDATION_ERROR',
+      details: { fields: { priority: expect.stringMatching(/Nope/) } },
+    });
     expect((await create('NUM')).key).toBe('NUM-3');
     await w.run(admin, (tx, caller) => deleteTask(tx, caller, 'NUM-3'));
     expect((await create('NUM')).key).toBe('NUM-4');
@@ -46,11 +54,15 @@ describe('task numbering and hierarchy (services)', () => {
 
   it('concurrent creates, each in its own unit of work, get distinct consecutive numbers', async () => {
     await w.project(admin, 'RACE');
-    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => create('RACE', { title: `Concurrent ${i}` })));
-    expect(created.map((t) => Number(t.key.split('-')[1])).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => create('RACE', { title: `Concurrent ${i}` })),
+    );
+    expect(created.map((t) => Number(t.key.split('-')[1])).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
   });
 
-  it('a subtask is a task of the parent\'s project with the parent set', async () => {
+  it("a subtask is a task of the parent's project with the parent set", async () => {
     const parent = await create('TREE', { title: 'Epic' });
     const child = await subtask(parent.key, 'Part 1');
     expect(child).toMatchObject({ project: 'TREE', parent: parent.key, title: 'Part 1', status: 'To Do' });

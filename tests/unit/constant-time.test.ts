@@ -16,7 +16,15 @@ describe('secretsEqual: constant-time comparison of secrets', () => {
   it('is true only for the identical string', () => {
     const secret = 'Bearer m3tr1cs-t0ken-Ω';
     expect(secretsEqual(secret, secret)).toBe(true);
-    for (const other of ['', 'Bearer', `${secret} `, secret.slice(0, -1), `x${secret.slice(1)}`, `${secret.slice(0, -1)}ω`, secret.toLowerCase()]) {
+    for (const other of [
+      '',
+      'Bearer',
+      `${secret} `,
+      secret.slice(0, -1),
+      `x${secret.slice(1)}`,
+      `${secret.slice(0, -1)}ω`,
+      secret.toLowerCase(),
+    ]) {
       expect(secretsEqual(other, secret), JSON.stringify(other)).toBe(false);
     }
   });

@@ -4,7 +4,16 @@ import { fts5Query, searchTerms, tsQuery } from '../../src/modules/search/search
 
 describe('search query building', () => {
   it('keeps only words, so engine syntax is inert', () => {
-    expect(searchTerms('"login" -bug* NEAR(a b) (unbalanced OR ^x')).toEqual(['login', 'bug', 'near', 'a', 'b', 'unbalanced', 'or', 'x']);
+    expect(searchTerms('"login" -bug* NEAR(a b) (unbalanced OR ^x')).toEqual([
+      'login',
+      'bug',
+      'near',
+      'a',
+      'b',
+      'unbalanced',
+      'or',
+      'x',
+    ]);
     expect(searchTerms('***()"')).toEqual([]);
     expect(searchTerms('Ünïcode 日本語 café')).toEqual(['ünïcode', '日本語', 'café']);
   });

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDue } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
 import type { Actor } from '../helpers/harness.ts';
-import { captureLogger, createWebhookHarness, disableEndpointsExcept, emitEvent, testPki, type WebhookHarness } from '../helpers/webhooks.ts';
+import {
+  captureLogger,
+  createWebhookHarness,
+  disableEndpointsExcept,
+  emitEvent,
+  testPki,
+  type WebhookHarness,
+} from '../helpers/webhooks.ts';
 
 /** An HTTPS receiver that tells which TLS connection each request came on, and which of them closed. */
 interface ConnectionReceiver {
@@ -28,7 +35,8 @@ async function startConnectionReceiver(host: string, port = 0): Promise<Connecti
     requests: [],
     connections: 0,
     closed: new Set(),
-    whenClosed: (id) => (receiver.closed.has(id) ? Promise.resolve() : new Promise((resolve) => waiters.set(id, resolve))),
+    whenClosed: (id) =>
+      receiver.closed.has(id) ? Promise.resolve() : new Promise((resolve) => waiters.set(id, resolve)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -144,12 +152,15 @@ describe('pooled delivery connections and the SSRF guard', () => {
     expect(h.resolver.calls).toEqual(['rebind.hooks.test']);
     expect(first.requests).toHaveLength(2);
     expect(first.connections).toBe(connectionsBefore + 1);
-    const res = await h.request('GET', `/api/v1/webhooks/deliveries/?endpoint=${id}&ordering=-id`, { token: admin.token });
+    const res = await h.request('GET', `/api/v1/webhooks/deliveries/?endpoint=${id}&ordering=-id`, {
+      token: admin.token,
+    });
     expect(res.body.data[0]).toMatchObject({
       status: 'pending',
       attempts: 1,
       response_status: null,
-      error: 'refused before connecting: the URL host rebind.hooks.test resolves to 10.0.0.7, a private (RFC 1918) address',
+      error:
+        'refused before connecting: the URL host rebind.hooks.test resolves to 10.0.0.7, a private (RFC 1918) address',
     });
   });
 
@@ -177,7 +188,11 @@ describe('pooled delivery connections and the SSRF guard', () => {
     try {
       const res = await h.request('POST', '/api/v1/webhooks/endpoints/', {
         token: admin.token,
-        body: { url: `https://hooks.test:${(server.address() as AddressInfo).port}/hook`, project: project.id, events: ['task.updated'] },
+        body: {
+          url: `https://hooks.test:${(server.address() as AddressInfo).port}/hook`,
+          project: project.id,
+          events: ['task.updated'],
+        },
       });
       expect(res.status, res.text).toBe(201);
       await disableEndpointsExcept(h, [res.body.data.id]);
@@ -186,7 +201,9 @@ describe('pooled delivery connections and the SSRF guard', () => {
 
       expect(answered).toBe(2);
       expect(connections).toBe(2);
-      const deliveries = await h.request('GET', `/api/v1/webhooks/deliveries/?endpoint=${res.body.data.id}`, { token: admin.token });
+      const deliveries = await h.request('GET', `/api/v1/webhooks/deliveries/?endpoint=${res.body.data.id}`, {
+        token: admin.token,
+      });
       expect(deliveries.body.data.map((d: { status: string; attempts: number }) => [d.status, d.attempts])).toEqual([
         ['delivered', 1],
         ['delivered', 1],

@@ -58,11 +58,14 @@ describe('webhook delivery to a real HTTPS receiver', () => {
   }
 
   async function deliveriesOf(endpointId: number) {
-    const res = await h.request('GET', `/api/v1/webhooks/deliveries/?endpoint=${endpointId}&ordering=id`, { token: admin.token });
+    const res = await h.request('GET', `/api/v1/webhooks/deliveries/?endpoint=${endpointId}&ordering=id`, {
+      token: admin.token,
+    });
     return res.body.data as Array<Record<string, unknown> & { id: number }>;
   }
 
-  const detail = async (id: number) => (await h.request('GET', `/api/v1/webhooks/deliveries/${id}/`, { token: admin.token })).body.data;
+  const detail = async (id: number) =>
+    (await h.request('GET', `/api/v1/webhooks/deliveries/${id}/`, { token: admin.token })).body.data;
 
   /** Runs the worker through every attempt the schedule allows, moving the clock by each delay. */
   async function runWholeSchedule() {
@@ -94,20 +97,61 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     expect(timestamp).toBe(String(Math.floor(h.clock.nowMs() / 1000)));
     expect(request!.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(
-      verifyWebhook({ rawBody: request!.body, signature: request!.headers['x-service-signature'] as string, timestamp, secret: ep.secret, nowSeconds: Number(timestamp) }),
+      verifyWebhook({
+        rawBody: request!.body,
+        signature: request!.headers['x-service-signature'] as string,
+        timestamp,
+        secret: ep.secret,
+        nowSeconds: Number(timestamp),
+      }),
     ).toEqual({ valid: true });
 
     const envelope = JSON.parse(request!.body.toString('utf8'));
-    expect(Object.keys(envelope)).toEqual(['id', 'type', 'api_version', 'occurred_at', 'source', 'correlation_id', 'organization', 'actor', 'data']);
-    expect(envelope).toMatchObject({ id: eventId, type: 'task.updated', api_version: 'v1', source: 'api', correlation_id: 'req-test' });
+    expect(Object.keys(envelope)).toEqual([
+      'id',
+      'type',
+      'api_version',
+      'occurred_at',
+      'source',
+      'correlation_id',
+      'organization',
+      'actor',
+      'data',
+    ]);
+    expect(envelope).toMatchObject({
+      id: eventId,
+      type: 'task.updated',
+      api_version: 'v1',
+      source: 'api',
+      correlation_id: 'req-test',
+    });
     expect(envelope.occurred_at).toMatch(/\.\d{6}Z$/);
 
     const [delivery] = await deliveriesOf(ep.id);
     expect(request!.headers['x-service-delivery-id']).toBe(String(delivery!.id));
-    expect(delivery).toMatchObject({ event_id: eventId, event_type: 'task.updated', status: 'delivered', attempts: 1, next_attempt_at: null, response_status: 200, error: null, test: false, replay_of: null });
+    expect(delivery).toMatchObject({
+      event_id: eventId,
+      event_type: 'task.updated',
+      status: 'delivered',
+      attempts: 1,
+      next_attempt_at: null,
+      response_status: 200,
+      error: null,
+      test: false,
+      replay_of: null,
+    });
     expect(delivery!.delivered_at).toMatch(/Z$/);
     const history = (await detail(delivery!.id)).attempt_history;
-    expect(history).toEqual([{ number: 1, started_at: expect.any(String), duration_ms: expect.any(Number), response_status: 200, error: null, response_body: 'ok' }]);
+    expect(history).toEqual([
+      {
+        number: 1,
+        started_at: expect.any(String),
+        duration_ms: expect.any(Number),
+        response_status: 200,
+        error: null,
+        response_body: 'ok',
+      },
+    ]);
   });
 
   it('retries after exactly 1 min, 5 min, 30 min, 2 h, 6 h (no jitter), then abandons after the 6th failure', async () => {
@@ -122,7 +166,12 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     attemptTimes.push(h.clock.nowMs());
     for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
       const [pending] = await deliveriesOf(ep.id);
-      expect(pending).toMatchObject({ status: 'pending', attempts: i + 1, response_status: 503, error: 'HTTP 503: the receiver did not answer 2xx' });
+      expect(pending).toMatchObject({
+        status: 'pending',
+        attempts: i + 1,
+        response_status: 503,
+        error: 'HTTP 503: the receiver did not answer 2xx',
+      });
       expect(Date.parse(pending!.next_attempt_at as string) - attemptTimes[i]!).toBe(delay);
       h.clock.advance(delay - 1);
       expect(await deliverDue(h.ctx, log), `attempt ${i + 2} must not start early`).toBe(0);
@@ -130,7 +179,9 @@ describe('webhook delivery to a real HTTPS receiver', () => {
       expect(await deliverDue(h.ctx, log)).toBe(1);
       attemptTimes.push(h.clock.nowMs());
     }
-    expect(attemptTimes.map((t) => t - attemptTimes[0]!)).toEqual([0, 60_000, 360_000, 2_160_000, 9_360_000, 30_960_000]);
+    expect(attemptTimes.map((t) => t - attemptTimes[0]!)).toEqual([
+      0, 60_000, 360_000, 2_160_000, 9_360_000, 30_960_000,
+    ]);
 
     const [failed] = await deliveriesOf(ep.id);
     expect(failed).toMatchObject({ status: 'failed', attempts: 6, next_attempt_at: null, delivered_at: null });
@@ -145,14 +196,17 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     expect(history.map((a: { number: number }) => a.number)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(history.every((a: { response_body: string }) => a.response_body === 'down')).toBe(true);
 
-    const failedList = await h.request('GET', `/api/v1/webhooks/deliveries/?status=failed&endpoint=${ep.id}`, { token: admin.token });
+    const failedList = await h.request('GET', `/api/v1/webhooks/deliveries/?status=failed&endpoint=${ep.id}`, {
+      token: admin.token,
+    });
     expect(failedList.body.data.map((d: { id: number }) => d.id)).toEqual([failed!.id]);
   });
 
   it('a 3xx is a failure and the redirect is never followed', async () => {
     const ep = await endpoint();
     await disableOthers(ep.id);
-    receiver.respond = (req) => (req.url === '/hook' ? { status: 302, headers: { location: receiver.url('/moved') } } : { status: 200 });
+    receiver.respond = (req) =>
+      req.url === '/hook' ? { status: 302, headers: { location: receiver.url('/moved') } } : { status: 200 };
     await emitEvent(h, project.id);
     await fanOut(h.ctx);
     await deliverDue(h.ctx, log);
@@ -199,7 +253,13 @@ describe('webhook delivery to a real HTTPS receiver', () => {
   });
 
   it('20 consecutive abandoned deliveries disable the endpoint and notify its creator and the workspace owners', async () => {
-    const owner = await createUser(h.ctx, { org: admin.org, kind: 'human', name: 'Olga Owner', email: 'olga@example.test', role: 'owner' });
+    const owner = await createUser(h.ctx, {
+      org: admin.org,
+      kind: 'human',
+      name: 'Olga Owner',
+      email: 'olga@example.test',
+      role: 'owner',
+    });
     const ep = await endpoint();
     await disableOthers(ep.id);
     receiver.respond = () => ({ status: 500, body: 'broken' });
@@ -217,36 +277,60 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     expect(receiver.requests).toHaveLength(21 * 6);
 
     const read = await h.request('GET', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token });
-    expect(read.body.data).toMatchObject({ enabled: false, disabled_reason: 'Disabled automatically after 20 consecutive abandoned deliveries.' });
+    expect(read.body.data).toMatchObject({
+      enabled: false,
+      disabled_reason: 'Disabled automatically after 20 consecutive abandoned deliveries.',
+    });
 
     const notes = await notificationsOf(h, 'webhook_endpoint_disabled');
     expect(notes.map((n) => n.user_id).sort()).toEqual([admin.accountId, owner.id].sort());
     expect(notes[0]!.subject).toBe(`Webhook endpoint ${ep.id} was disabled`);
-    expect(JSON.parse(notes[0]!.data)).toMatchObject({ endpoint_id: ep.id, last_error: 'HTTP 500: the receiver did not answer 2xx' });
-    expect(h.mail).toEqual([{ to: ['olga@example.test'], subject: `Webhook endpoint ${ep.id} was disabled`, text: expect.stringContaining('"enabled": true') }]);
+    expect(JSON.parse(notes[0]!.data)).toMatchObject({
+      endpoint_id: ep.id,
+      last_error: 'HTTP 500: the receiver did not answer 2xx',
+    });
+    expect(h.mail).toEqual([
+      {
+        to: ['olga@example.test'],
+        subject: `Webhook endpoint ${ep.id} was disabled`,
+        text: expect.stringContaining('"enabled": true'),
+      },
+    ]);
     expect(notes.find((n) => n.user_id === owner.id)!.emailed_at).toMatch(/Z$/);
     const listed = await listNotifications(h.ctx, { org: admin.org, limit: 10 });
     expect(listed.notifications.map((n) => [n.user, n.kind])).toEqual(
       notes.map((n) => [n.user_id, 'webhook_endpoint_disabled']).sort((a, b) => Number(b[0]) - Number(a[0])),
     );
-    expect(lines.some((l) => l.level === 40 && l.endpoint_id === ep.id && /disabled after 20 consecutive/.test(l.msg))).toBe(true);
+    expect(
+      lines.some((l) => l.level === 40 && l.endpoint_id === ep.id && /disabled after 20 consecutive/.test(l.msg)),
+    ).toBe(true);
 
     // While disabled: no new deliveries, and tests and replays are refused.
     await emitEvent(h, project.id);
     await fanOut(h.ctx);
     expect(await deliveriesOf(ep.id)).toHaveLength(21);
-    expect((await h.request('POST', `/api/v1/webhooks/endpoints/${ep.id}/test/`, { token: admin.token })).body.error.code).toBe('ENDPOINT_DISABLED');
-    expect((await h.request('POST', `/api/v1/webhooks/deliveries/${deliveries[0]!.id}/replay/`, { token: admin.token })).status).toBe(409);
+    expect(
+      (await h.request('POST', `/api/v1/webhooks/endpoints/${ep.id}/test/`, { token: admin.token })).body.error.code,
+    ).toBe('ENDPOINT_DISABLED');
+    expect(
+      (await h.request('POST', `/api/v1/webhooks/deliveries/${deliveries[0]!.id}/replay/`, { token: admin.token }))
+        .status,
+    ).toBe(409);
 
     // Re-enabling resets the count: one more abandoned delivery does not disable it again.
-    const enabled = await h.request('PATCH', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token, body: { enabled: true } });
+    const enabled = await h.request('PATCH', `/api/v1/webhooks/endpoints/${ep.id}/`, {
+      token: admin.token,
+      body: { enabled: true },
+    });
     expect(enabled.body.data).toMatchObject({ enabled: true, disabled_reason: null });
     const counter = await endpointRow(h, ep.id);
     expect(counter.consecutive_failures).toBe(0);
     await emitEvent(h, project.id);
     await fanOut(h.ctx);
     await runWholeSchedule();
-    expect((await h.request('GET', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token })).body.data.enabled).toBe(true);
+    expect(
+      (await h.request('GET', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token })).body.data.enabled,
+    ).toBe(true);
   });
 
   it('a delivered delivery resets the consecutive count; replays count, test deliveries do not', async () => {
@@ -286,9 +370,17 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     const [original] = await deliveriesOf(ep.id);
 
     h.clock.advance(3 * 3_600_000);
-    const replay = await h.request('POST', `/api/v1/webhooks/deliveries/${original!.id}/replay/`, { token: admin.token });
+    const replay = await h.request('POST', `/api/v1/webhooks/deliveries/${original!.id}/replay/`, {
+      token: admin.token,
+    });
     expect(replay.status).toBe(201);
-    expect(replay.body.data).toMatchObject({ event_id: eventId, status: 'pending', attempts: 0, replay_of: original!.id, endpoint: ep.id });
+    expect(replay.body.data).toMatchObject({
+      event_id: eventId,
+      status: 'pending',
+      attempts: 0,
+      replay_of: original!.id,
+      endpoint: ep.id,
+    });
     expect(replay.body.data.id).not.toBe(original!.id);
     await deliverDue(h.ctx, log);
 
@@ -298,7 +390,15 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     expect(second!.headers['x-service-delivery-id']).toBe(String(replay.body.data.id));
     const timestamp = second!.headers['x-service-timestamp'] as string;
     expect(Number(timestamp) - Number(first!.headers['x-service-timestamp'])).toBe(3 * 3600);
-    expect(verifyWebhook({ rawBody: second!.body, signature: second!.headers['x-service-signature'] as string, timestamp, secret: ep.secret, nowSeconds: Math.floor(h.clock.nowMs() / 1000) })).toEqual({ valid: true });
+    expect(
+      verifyWebhook({
+        rawBody: second!.body,
+        signature: second!.headers['x-service-signature'] as string,
+        timestamp,
+        secret: ep.secret,
+        nowSeconds: Math.floor(h.clock.nowMs() / 1000),
+      }),
+    ).toEqual({ valid: true });
     expect((await deliveriesOf(ep.id)).map((d) => d.status)).toEqual(['delivered', 'delivered']);
 
     // A delivery still being attempted cannot be replayed.
@@ -306,7 +406,9 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     await emitEvent(h, project.id);
     await fanOut(h.ctx);
     const pending = (await deliveriesOf(ep.id)).at(-1)!;
-    const refused = await h.request('POST', `/api/v1/webhooks/deliveries/${pending.id}/replay/`, { token: admin.token });
+    const refused = await h.request('POST', `/api/v1/webhooks/deliveries/${pending.id}/replay/`, {
+      token: admin.token,
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('DELIVERY_PENDING');
   });
@@ -324,7 +426,12 @@ describe('webhook delivery to a real HTTPS receiver', () => {
 
     expect(receiver.requests).toHaveLength(1);
     const envelope = JSON.parse(receiver.requests[0]!.body.toString());
-    expect(envelope).toMatchObject({ type: 'webhook.test', id: res.body.data.event_id, actor: { id: admin.accountId }, data: { endpoint: { id: a.id } } });
+    expect(envelope).toMatchObject({
+      type: 'webhook.test',
+      id: res.body.data.event_id,
+      actor: { id: admin.accountId },
+      data: { endpoint: { id: a.id } },
+    });
     expect(await deliveriesOf(b.id)).toEqual([]);
     expect((await deliveriesOf(a.id))[0]).toMatchObject({ status: 'delivered', test: true });
   });
@@ -348,7 +455,9 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     receiver.respond = () => ({ status: 500 });
     expect(await deliverDue(h.ctx, log)).toBe(1);
     expect(receiver.requests).toHaveLength(2);
-    expect(receiver.requests[1]!.headers['x-service-event-id']).toBe(receiver.requests[0]!.headers['x-service-event-id']);
+    expect(receiver.requests[1]!.headers['x-service-event-id']).toBe(
+      receiver.requests[0]!.headers['x-service-event-id'],
+    );
 
     // The dead worker's late write is fenced off by the lease token.
     await recordOutcome(h.ctx, log, claim!, lostResult);
@@ -361,7 +470,12 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     expect(await deliverDue(h.ctx, log)).toBe(1);
     const done = await detail(delivery!.id);
     expect(done).toMatchObject({ status: 'delivered', attempts: 2 });
-    expect(done.attempt_history.map((a: { number: number; error: string | null }) => [a.number, a.error === LOST_ATTEMPT_ERROR])).toEqual([
+    expect(
+      done.attempt_history.map((a: { number: number; error: string | null }) => [
+        a.number,
+        a.error === LOST_ATTEMPT_ERROR,
+      ]),
+    ).toEqual([
       [1, true],
       [1, false],
       [2, false],
@@ -371,7 +485,11 @@ describe('webhook delivery to a real HTTPS receiver', () => {
   it('the worker loop fans out and delivers on its own and stops cleanly', async () => {
     const ep = await endpoint();
     await disableOthers(ep.id);
-    const worker = startWorker(h.ctx, log, WORKER_JOBS.filter((j) => j.name === 'fan-out' || j.name === 'deliver-due'));
+    const worker = startWorker(
+      h.ctx,
+      log,
+      WORKER_JOBS.filter((j) => j.name === 'fan-out' || j.name === 'deliver-due'),
+    );
     try {
       await emitEvent(h, project.id);
       for (let i = 0; i < 200 && receiver.requests.length === 0; i += 1) await new Promise((r) => setTimeout(r, 25));

@@ -16,28 +16,58 @@ describe('webhook catalog and endpoints', () => {
 
   beforeAll(async () => {
     // URL_OK names port 8443, so it is allowed besides 443 (WEBHOOK_ALLOWED_PORTS).
-    h = await createWebhookHarness({ allowPrivate: false, config: { webhooks: { ...loadConfig({}).webhooks, allowedPorts: [8443] } } });
+    h = await createWebhookHarness({
+      allowPrivate: false,
+      config: { webhooks: { ...loadConfig({}).webhooks, allowedPorts: [8443] } },
+    });
     Object.assign(h.resolver.table, resolverTable());
     admin = await h.actor();
     project = await h.project(admin, 'HOOK');
   });
   afterAll(() => h.close());
 
-  const create = (actor: Actor, body: Record<string, unknown>) => h.request('POST', '/api/v1/webhooks/endpoints/', { token: actor.token, body });
+  const create = (actor: Actor, body: Record<string, unknown>) =>
+    h.request('POST', '/api/v1/webhooks/endpoints/', { token: actor.token, body });
 
   it('the catalog lists every event type with its description and subscribable flag', async () => {
     const res = await h.request('GET', '/api/v1/webhooks/catalog/', { token: admin.token });
     expect(res.status).toBe(200);
-    expect(res.body.data).toContainEqual({ type: 'task.status_changed', description: expect.any(String), subscribable: true });
-    expect(res.body.data).toContainEqual({ type: 'webhook.test', description: expect.any(String), subscribable: false });
-    expect(res.body.data.filter((e: { subscribable: boolean }) => e.subscribable).map((e: { type: string }) => e.type)).toEqual(SUBSCRIBABLE_EVENT_TYPES);
+    expect(res.body.data).toContainEqual({
+      type: 'task.status_changed',
+      description: expect.any(String),
+      subscribable: true,
+    });
+    expect(res.body.data).toContainEqual({
+      type: 'webhook.test',
+      description: expect.any(String),
+      subscribable: false,
+    });
+    expect(
+      res.body.data.filter((e: { subscribable: boolean }) => e.subscribable).map((e: { type: string }) => e.type),
+    ).toEqual(SUBSCRIBABLE_EVENT_TYPES);
   });
 
   it('create returns the endpoint JSON plus a whsec_ secret, once; list and read never show it', async () => {
-    const res = await create(admin, { url: URL_OK, description: 'CRM sync', events: ['task.created', 'task.updated'], project: project.id });
+    const res = await create(admin, {
+      url: URL_OK,
+      description: 'CRM sync',
+      events: ['task.created', 'task.updated'],
+      project: project.id,
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body.data).sort()).toEqual(
-      ['created_at', 'created_by', 'description', 'disabled_reason', 'enabled', 'events', 'id', 'project', 'secret', 'url'].sort(),
+      [
+        'created_at',
+        'created_by',
+        'description',
+        'disabled_reason',
+        'enabled',
+        'events',
+        'id',
+        'project',
+        'secret',
+        'url',
+      ].sort(),
     );
     expect(res.body.data).toMatchObject({
       url: URL_OK,
@@ -121,8 +151,17 @@ describe('webhook catalog and endpoints', () => {
     expect((await create(viewer, { url: URL_OK, project: project.id })).status).toBe(403);
     const own = (await create(admin, { url: URL_OK, project: project.id })).body.data;
     expect((await h.request('GET', `/api/v1/webhooks/endpoints/${own.id}/`, { token: viewer.token })).status).toBe(200);
-    expect((await h.request('PATCH', `/api/v1/webhooks/endpoints/${own.id}/`, { token: viewer.token, body: { description: 'x' } })).status).toBe(403);
-    expect((await h.request('DELETE', `/api/v1/webhooks/endpoints/${own.id}/`, { token: viewer.token })).status).toBe(403);
+    expect(
+      (
+        await h.request('PATCH', `/api/v1/webhooks/endpoints/${own.id}/`, {
+          token: viewer.token,
+          body: { description: 'x' },
+        })
+      ).status,
+    ).toBe(403);
+    expect((await h.request('DELETE', `/api/v1/webhooks/endpoints/${own.id}/`, { token: viewer.token })).status).toBe(
+      403,
+    );
   });
 
   it('visibility: another organization never sees an endpoint; org-wide endpoints are for their creator and workspace owners/admins', async () => {
@@ -133,8 +172,12 @@ describe('webhook catalog and endpoints', () => {
     const other = await h.actor({ org: admin.org, role: 'member' });
     const otherOrg = await h.actor();
     for (const actor of [other, otherOrg]) {
-      expect((await h.request('GET', `/api/v1/webhooks/endpoints/${mine.id}/`, { token: actor.token })).status).toBe(404);
-      expect((await h.request('DELETE', `/api/v1/webhooks/endpoints/${mine.id}/`, { token: actor.token })).status).toBe(404);
+      expect((await h.request('GET', `/api/v1/webhooks/endpoints/${mine.id}/`, { token: actor.token })).status).toBe(
+        404,
+      );
+      expect((await h.request('DELETE', `/api/v1/webhooks/endpoints/${mine.id}/`, { token: actor.token })).status).toBe(
+        404,
+      );
       const list = await h.request('GET', '/api/v1/webhooks/endpoints/', { token: actor.token });
       expect(list.body.data.map((e: { id: number }) => e.id)).not.toContain(mine.id);
     }
@@ -143,9 +186,15 @@ describe('webhook catalog and endpoints', () => {
     // A project-restricted token sees only endpoints bound to its projects and cannot create org-wide ones.
     const { token: restricted } = await h.tokenFor(admin.accountId, ['webhooks:write'], ['HOOK']);
     expect((await h.request('GET', `/api/v1/webhooks/endpoints/${mine.id}/`, { token: restricted })).status).toBe(404);
-    const refused = await h.request('POST', '/api/v1/webhooks/endpoints/', { token: restricted, body: { url: URL_OK } });
+    const refused = await h.request('POST', '/api/v1/webhooks/endpoints/', {
+      token: restricted,
+      body: { url: URL_OK },
+    });
     expect(refused.status).toBe(403);
-    const bound = await h.request('POST', '/api/v1/webhooks/endpoints/', { token: restricted, body: { url: URL_OK, project: project.id } });
+    const bound = await h.request('POST', '/api/v1/webhooks/endpoints/', {
+      token: restricted,
+      body: { url: URL_OK, project: project.id },
+    });
     expect(bound.status).toBe(201);
   });
 
@@ -153,25 +202,53 @@ describe('webhook catalog and endpoints', () => {
     const ep = (await create(admin, { url: URL_OK, events: ['task.created'] })).body.data;
     const res = await h.request('PATCH', `/api/v1/webhooks/endpoints/${ep.id}/`, {
       token: admin.token,
-      body: { url: 'https://93.184.216.34/other', description: 'new', events: ['comment.created'], project: project.id },
+      body: {
+        url: 'https://93.184.216.34/other',
+        description: 'new',
+        events: ['comment.created'],
+        project: project.id,
+      },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ url: 'https://93.184.216.34/other', description: 'new', events: ['comment.created'], project: project.id });
+    expect(res.body.data).toMatchObject({
+      url: 'https://93.184.216.34/other',
+      description: 'new',
+      events: ['comment.created'],
+      project: project.id,
+    });
 
-    const bad = await h.request('PATCH', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token, body: { url: 'https://10.0.0.1/' } });
+    const bad = await h.request('PATCH', `/api/v1/webhooks/endpoints/${ep.id}/`, {
+      token: admin.token,
+      body: { url: 'https://10.0.0.1/' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.fields.url).toMatch(/RFC 1918/);
-    expect((await h.request('PATCH', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token, body: { events: ['webhook.test'] } })).status).toBe(400);
+    expect(
+      (
+        await h.request('PATCH', `/api/v1/webhooks/endpoints/${ep.id}/`, {
+          token: admin.token,
+          body: { events: ['webhook.test'] },
+        })
+      ).status,
+    ).toBe(400);
 
-    const disabled = await h.request('PATCH', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token, body: { enabled: false } });
+    const disabled = await h.request('PATCH', `/api/v1/webhooks/endpoints/${ep.id}/`, {
+      token: admin.token,
+      body: { enabled: false },
+    });
     expect(disabled.body.data).toMatchObject({ enabled: false, disabled_reason: 'Disabled through the API.' });
-    const enabled = await h.request('PATCH', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token, body: { enabled: true, project: null } });
+    const enabled = await h.request('PATCH', `/api/v1/webhooks/endpoints/${ep.id}/`, {
+      token: admin.token,
+      body: { enabled: true, project: null },
+    });
     expect(enabled.body.data).toMatchObject({ enabled: true, disabled_reason: null, project: null });
   });
 
   it('DELETE removes the endpoint (204, then 404)', async () => {
     const ep = (await create(admin, { url: URL_OK })).body.data;
-    expect((await h.request('DELETE', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token })).status).toBe(204);
+    expect((await h.request('DELETE', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token })).status).toBe(
+      204,
+    );
     expect((await h.request('GET', `/api/v1/webhooks/endpoints/${ep.id}/`, { token: admin.token })).status).toBe(404);
   });
 
@@ -193,15 +270,18 @@ describe('webhook catalog and endpoints', () => {
   it('the delivery lease defaults to 60 s and must outlast an attempt', () => {
     expect(loadConfig({}).webhooks.leaseMs).toBe(60_000);
     expect(loadConfig({ WEBHOOK_LEASE_SECONDS: '6' }).webhooks.leaseMs).toBe(6000);
-    expect(() => loadConfig({ WEBHOOK_LEASE_SECONDS: '5' })).toThrow(/WEBHOOK_LEASE_SECONDS must be longer than an attempt/);
+    expect(() => loadConfig({ WEBHOOK_LEASE_SECONDS: '5' })).toThrow(
+      /WEBHOOK_LEASE_SECONDS must be longer than an attempt/,
+    );
   });
 
-  it('verify answers valid only for a signature made with the endpoint\'s secret over the exact payload', async () => {
+  it("verify answers valid only for a signature made with the endpoint's secret over the exact payload", async () => {
     const ep = (await create(admin, { url: URL_OK })).body.data;
     const payload = '{"id":"evt_1","type":"task.created"}';
     const timestamp = '1795000000';
     const signature = computeSignature(ep.secret, timestamp, payload);
-    const verify = (body: Record<string, unknown>) => h.request('POST', '/api/v1/webhooks/verify/', { token: admin.token, body });
+    const verify = (body: Record<string, unknown>) =>
+      h.request('POST', '/api/v1/webhooks/verify/', { token: admin.token, body });
 
     const good = await verify({ endpoint: ep.id, timestamp, signature, payload });
     expect(good.status).toBe(200);
@@ -219,7 +299,14 @@ describe('webhook catalog and endpoints', () => {
       expect(res.body.data, JSON.stringify(changed)).toEqual({ valid: false });
     }
     const otherOrg = await h.actor();
-    expect((await h.request('POST', '/api/v1/webhooks/verify/', { token: otherOrg.token, body: { endpoint: ep.id, timestamp, signature, payload } })).status).toBe(404);
+    expect(
+      (
+        await h.request('POST', '/api/v1/webhooks/verify/', {
+          token: otherOrg.token,
+          body: { endpoint: ep.id, timestamp, signature, payload },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('scopes: reading needs webhooks:read, writing webhooks:write', async () => {

@@ -6,7 +6,17 @@ import { deliverDue } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
 import type { Actor } from '../helpers/harness.ts';
 import { removeMember } from '../helpers/factory.ts';
-import { attemptsOf, captureLogger, createWebhookHarness, deliveriesOf, emitEvent, type Receiver, startReceiver, unfannedEvents, type WebhookHarness } from '../helpers/webhooks.ts';
+import {
+  attemptsOf,
+  captureLogger,
+  createWebhookHarness,
+  deliveriesOf,
+  emitEvent,
+  type Receiver,
+  startReceiver,
+  unfannedEvents,
+  type WebhookHarness,
+} from '../helpers/webhooks.ts';
 
 const URL_OK = 'https://hooks.test/hook';
 
@@ -25,7 +35,10 @@ describe('fan-out: outbox events to the deliveries of covering endpoints', () =>
   afterAll(() => h.close());
 
   async function endpoint(actor: Actor, body: Record<string, unknown>): Promise<number> {
-    const res = await h.request('POST', '/api/v1/webhooks/endpoints/', { token: actor.token, body: { url: URL_OK, ...body } });
+    const res = await h.request('POST', '/api/v1/webhooks/endpoints/', {
+      token: actor.token,
+      body: { url: URL_OK, ...body },
+    });
     expect(res.status, res.text).toBe(201);
     return res.body.data.id;
   }
@@ -34,14 +47,17 @@ describe('fan-out: outbox events to the deliveries of covering endpoints', () =>
     return (await deliveriesOf(h, { endpoint: endpointId })).map((r) => r.event_id);
   }
 
-  it('project endpoints get their project\'s subscribed events; org-wide endpoints every project their creator can see', async () => {
+  it("project endpoints get their project's subscribed events; org-wide endpoints every project their creator can see", async () => {
     const member = await h.actor({ org: owner.org, role: 'member' });
     await h.addMember('ALPHA', member.accountId, 'member');
     const alphaOnly = await endpoint(owner, { project: alpha.id, events: ['task.created'] });
     const orgWideOwner = await endpoint(owner, { events: ['task.created', 'task.updated'] });
     const orgWideMember = await endpoint(member, { events: ['task.created'] });
     const disabled = await endpoint(owner, { events: ['task.created'] });
-    await h.request('PATCH', `/api/v1/webhooks/endpoints/${disabled}/`, { token: owner.token, body: { enabled: false } });
+    await h.request('PATCH', `/api/v1/webhooks/endpoints/${disabled}/`, {
+      token: owner.token,
+      body: { enabled: false },
+    });
     const elsewhere = await h.actor();
     const otherOrg = await endpoint(elsewhere, { events: ['task.created'] });
 
@@ -95,7 +111,10 @@ describe('several workers never fan out or send the same attempt twice', () => {
 
   beforeAll(async () => {
     // The attempt deadline is real time: a loaded CI machine must not turn slow into failed.
-    h = await createWebhookHarness({ allowPrivate: true, config: { webhooks: { ...loadConfig({}).webhooks, attemptTimeoutMs: 60_000 } } });
+    h = await createWebhookHarness({
+      allowPrivate: true,
+      config: { webhooks: { ...loadConfig({}).webhooks, attemptTimeoutMs: 60_000 } },
+    });
     receiver = await startReceiver();
     const url = process.env.TEST_DATABASE_URL;
     if (h.ctx.dialect === 'postgres' && url) {
@@ -117,18 +136,23 @@ describe('several workers never fan out or send the same attempt twice', () => {
     const admin = await h.actor();
     const project = await h.project(admin, 'RACE');
     for (let i = 0; i < 3; i += 1) {
-      const res = await h.request('POST', '/api/v1/webhooks/endpoints/', { token: admin.token, body: { url: receiver.url(`/ep${i}`), project: project.id } });
+      const res = await h.request('POST', '/api/v1/webhooks/endpoints/', {
+        token: admin.token,
+        body: { url: receiver.url(`/ep${i}`), project: project.id },
+      });
       expect(res.status).toBe(201);
     }
     const events = 30;
     for (let i = 0; i < events; i += 1) await emitEvent(h, project.id);
 
     // Fan-out from both workers at once, in small batches.
-    const fanned = await Promise.all([h.ctx, second, h.ctx, second].map(async (ctx) => {
-      let total = 0;
-      for (let n = await fanOut(ctx, 4); n > 0; n = await fanOut(ctx, 4)) total += n;
-      return total;
-    }));
+    const fanned = await Promise.all(
+      [h.ctx, second, h.ctx, second].map(async (ctx) => {
+        let total = 0;
+        for (let n = await fanOut(ctx, 4); n > 0; n = await fanOut(ctx, 4)) total += n;
+        return total;
+      }),
+    );
     expect(fanned.reduce((a, b) => a + b, 0)).toBe(events);
     const pairs = await deliveriesOf(h);
     expect(pairs).toHaveLength(events * 3);

@@ -44,13 +44,20 @@ describe('notification e-mail through SMTP_URL (nodemailer)', () => {
   beforeAll(() => new Promise<void>((resolve) => sink.server.listen(0, '127.0.0.1', resolve)));
   afterAll(() => new Promise<void>((resolve) => sink.server.close(() => resolve())));
 
-  const contextWith = (env: Record<string, string>) => createAppContext({ config: loadConfig(env), clock: new ManualClock(), database: openDatabase('sqlite::memory:') });
+  const contextWith = (env: Record<string, string>) =>
+    createAppContext({ config: loadConfig(env), clock: new ManualClock(), database: openDatabase('sqlite::memory:') });
 
   it('without SMTP_URL there is no mailer; with it, messages go out through the server', async () => {
     expect(webhookIo(contextWith({})).mailer).toBeNull();
     const port = (sink.server.address() as AddressInfo).port;
-    const mailer = webhookIo(contextWith({ SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'ops@example.test' })).mailer!;
-    await mailer.send({ to: ['olga@example.test'], subject: 'Webhook endpoint 3 was disabled', text: 'Fix the receiver.' });
+    const mailer = webhookIo(
+      contextWith({ SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'ops@example.test' }),
+    ).mailer!;
+    await mailer.send({
+      to: ['olga@example.test'],
+      subject: 'Webhook endpoint 3 was disabled',
+      text: 'Fix the receiver.',
+    });
     expect(sink.messages).toHaveLength(1);
     expect(sink.messages[0]).toMatch(/^From: ops@example.test$/m);
     expect(sink.messages[0]).toMatch(/^To: olga@example.test$/m);

@@ -22,11 +22,30 @@ describe('scheduler: task.due_soon and task.escalated', () => {
   });
   afterAll(() => h.close());
 
-  async function insertTask(fields: { status: string; due_date?: string | null; updated_at?: string }): Promise<{ id: number; key: string }> {
+  async function insertTask(fields: {
+    status: string;
+    due_date?: string | null;
+    updated_at?: string;
+  }): Promise<{ id: number; key: string }> {
     const db = h.ctx.db;
-    const status = await db.selectFrom('statuses').select('id').where('project_id', '=', project.id).where('name', '=', fields.status).executeTakeFirstOrThrow();
-    const type = await db.selectFrom('task_types').select('id').where('project_id', '=', project.id).orderBy('position').executeTakeFirstOrThrow();
-    const priority = await db.selectFrom('priorities').select('id').where('project_id', '=', project.id).orderBy('position').executeTakeFirstOrThrow();
+    const status = await db
+      .selectFrom('statuses')
+      .select('id')
+      .where('project_id', '=', project.id)
+      .where('name', '=', fields.status)
+      .executeTakeFirstOrThrow();
+    const type = await db
+      .selectFrom('task_types')
+      .select('id')
+      .where('project_id', '=', project.id)
+      .orderBy('position')
+      .executeTakeFirstOrThrow();
+    const priority = await db
+      .selectFrom('priorities')
+      .select('id')
+      .where('project_id', '=', project.id)
+      .orderBy('position')
+      .executeTakeFirstOrThrow();
     const number = ++counter;
     const at = fields.updated_at ?? h.clock.nowIso();
     return db
@@ -57,7 +76,12 @@ describe('scheduler: task.due_soon and task.escalated', () => {
   const events = async (type: string) => (await outboxRows(h, type)).map((r) => JSON.parse(r.envelope));
 
   const activities = async (taskId: number) =>
-    (await activitiesOf(h, taskId)).map(({ action, field, to_value, actor_id }) => ({ action, field, to_value, actor_id }));
+    (await activitiesOf(h, taskId)).map(({ action, field, to_value, actor_id }) => ({
+      action,
+      field,
+      to_value,
+      actor_id,
+    }));
 
   it('task.due_soon fires once per task per due date when the end of the due date is within the window', async () => {
     const today = await insertTask({ status: 'To Do', due_date: '2026-11-21' });
@@ -74,10 +98,16 @@ describe('scheduler: task.due_soon and task.escalated', () => {
       api_version: 'v1',
       source: 'scheduler',
       actor: { id: 0, email: '', name: 'Scheduler' },
-      data: { task: { key: today.key, title: 'Task 1', project: 'SCH', status: 'To Do', due_date: '2026-11-21' }, due_date: '2026-11-21', window_hours: 24 },
+      data: {
+        task: { key: today.key, title: 'Task 1', project: 'SCH', status: 'To Do', due_date: '2026-11-21' },
+        due_date: '2026-11-21',
+        window_hours: 24,
+      },
     });
     expect(first.organization.slug).toBe(admin.org);
-    expect(await activities(today.id)).toEqual([{ action: 'due_soon', field: 'due_date', to_value: '"2026-11-21"', actor_id: null }]);
+    expect(await activities(today.id)).toEqual([
+      { action: 'due_soon', field: 'due_date', to_value: '"2026-11-21"', actor_id: null },
+    ]);
 
     // 24 h before the end of 2026-11-22.
     h.clock.set('2026-11-21T23:59:59.999Z');
@@ -123,13 +153,22 @@ describe('scheduler: task.due_soon and task.escalated', () => {
 
     const escalated = (await events('task.escalated')).slice(before);
     expect(escalated).toHaveLength(1);
-    expect(escalated[0]).toMatchObject({ source: 'scheduler', data: { task: { key: stuck.key, status: 'In Review' }, status: 'In Review', stuck_days: 3 } });
-    expect(await activities(stuck.id)).toEqual([{ action: 'escalated', field: 'status', to_value: '"In Review"', actor_id: null }]);
+    expect(escalated[0]).toMatchObject({
+      source: 'scheduler',
+      data: { task: { key: stuck.key, status: 'In Review' }, status: 'In Review', stuck_days: 3 },
+    });
+    expect(await activities(stuck.id)).toEqual([
+      { action: 'escalated', field: 'status', to_value: '"In Review"', actor_id: null },
+    ]);
     expect(await activities(waiting.id)).toEqual([]);
     expect(await activities(finished.id)).toEqual([]);
 
     // A change to the task ends the episode; if it then sits again, that is a new episode.
-    await h.ctx.db.updateTable('tasks').set({ updated_at: isoFromMs(h.clock.nowMs()) }).where('id', '=', stuck.id).execute();
+    await h.ctx.db
+      .updateTable('tasks')
+      .set({ updated_at: isoFromMs(h.clock.nowMs()) })
+      .where('id', '=', stuck.id)
+      .execute();
     h.clock.advance(3 * DAY);
     expect(await escalateStuckTasks(h.ctx)).toBe(1);
     expect((await events('task.escalated')).slice(before)).toHaveLength(2);
@@ -142,11 +181,20 @@ describe('scheduler: task.due_soon and task.escalated', () => {
       body: { url: 'https://hooks.test/hook', project: project.id, events: ['task.due_soon', 'task.escalated'] },
     });
     const when = h.clock.nowMs();
-    await insertTask({ status: 'In Progress', due_date: isoFromMs(when).slice(0, 10), updated_at: isoFromMs(when - 4 * DAY) });
+    await insertTask({
+      status: 'In Progress',
+      due_date: isoFromMs(when).slice(0, 10),
+      updated_at: isoFromMs(when - 4 * DAY),
+    });
     expect(await emitDueSoon(h.ctx)).toBe(1);
     expect(await escalateStuckTasks(h.ctx)).toBe(1);
     await fanOut(h.ctx);
-    const deliveries = await h.ctx.db.selectFrom('webhook_deliveries').select('event_type').where('endpoint_id', '=', res.body.data.id).orderBy('id').execute();
+    const deliveries = await h.ctx.db
+      .selectFrom('webhook_deliveries')
+      .select('event_type')
+      .where('endpoint_id', '=', res.body.data.id)
+      .orderBy('id')
+      .execute();
     expect(deliveries.map((d) => d.event_type)).toEqual(['task.due_soon', 'task.escalated']);
   });
 });

@@ -13,7 +13,10 @@ describe('signing secrets at rest (AES-256-GCM, key from WEBHOOK_SECRET_KEY)', (
 
   beforeAll(async () => {
     const base = loadConfig({});
-    h = await createWebhookHarness({ allowPrivate: true, config: { webhooks: { ...base.webhooks, secretKey: 'correct horse battery staple' } } });
+    h = await createWebhookHarness({
+      allowPrivate: true,
+      config: { webhooks: { ...base.webhooks, secretKey: 'correct horse battery staple' } },
+    });
   });
   afterAll(() => h.close());
 
@@ -33,11 +36,18 @@ describe('signing secrets at rest (AES-256-GCM, key from WEBHOOK_SECRET_KEY)', (
   it('with WEBHOOK_SECRET_KEY set no key is kept in the database; a different key later fails attempts with a clear error', async () => {
     const admin = await h.actor();
     const project = await h.project(admin, 'KEY');
-    const res = await h.request('POST', '/api/v1/webhooks/endpoints/', { token: admin.token, body: { url: 'https://hooks.test:9/hook', project: project.id } });
+    const res = await h.request('POST', '/api/v1/webhooks/endpoints/', {
+      token: admin.token,
+      body: { url: 'https://hooks.test:9/hook', project: project.id },
+    });
     expect(res.status).toBe(201);
     expect(await installationSecrets(h)).toEqual([]);
 
-    const restarted = createAppContext({ database: h.ctx.database, clock: h.ctx.clock, config: { ...h.ctx.config, webhooks: { ...h.ctx.config.webhooks, secretKey: 'another key' } } });
+    const restarted = createAppContext({
+      database: h.ctx.database,
+      clock: h.ctx.clock,
+      config: { ...h.ctx.config, webhooks: { ...h.ctx.config.webhooks, secretKey: 'another key' } },
+    });
     await emitEvent(h, project.id);
     await fanOut(restarted);
     await deliverDue(restarted, captureLogger().log);

@@ -6,7 +6,16 @@ import { checkTarget } from '../../src/modules/webhooks/url-guard.ts';
 import { deliverDue } from '../../src/worker/deliver-due.ts';
 import { fanOut } from '../../src/worker/fan-out.ts';
 import type { Actor } from '../helpers/harness.ts';
-import { type Canary, captureLogger, createWebhookHarness, disableEndpoint, emitEvent, endpointRows, startCanary, type WebhookHarness } from '../helpers/webhooks.ts';
+import {
+  type Canary,
+  captureLogger,
+  createWebhookHarness,
+  disableEndpoint,
+  emitEvent,
+  endpointRows,
+  startCanary,
+  type WebhookHarness,
+} from '../helpers/webhooks.ts';
 import { formUrl, REFUSED_URLS, resolverTable } from './ssrf-forms.ts';
 
 /** The local address a form names (literal or test-resolver answer), if it names one: where a guard miss would connect. */
@@ -20,7 +29,8 @@ function localTargets(url: string, table: Record<string, string[]>): string[] {
   const addresses = isIP(hostname) ? [hostname] : (table[hostname] ?? []);
   return addresses.filter((address) => {
     let parsed = ipaddr.parse(address);
-    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+      parsed = (parsed as ipaddr.IPv6).toIPv4Address();
     // Linux connects 0.0.0.0 and :: to the local host; the rest of 0.0.0.0/8 is unroutable.
     return parsed.range() === 'loopback' || ['0.0.0.0', '::'].includes(parsed.toString());
   });
@@ -54,7 +64,10 @@ describe('SSRF guard at save and delivery time, with a loopback canary', () => {
   beforeAll(async () => {
     canary = await startCanary();
     // The canary's port is allowed (WEBHOOK_ALLOWED_PORTS), so every refusal comes from the address.
-    h = await createWebhookHarness({ allowPrivate: false, config: { webhooks: { ...loadConfig({}).webhooks, allowedPorts: [canary.port] } } });
+    h = await createWebhookHarness({
+      allowPrivate: false,
+      config: { webhooks: { ...loadConfig({}).webhooks, allowedPorts: [canary.port] } },
+    });
     Object.assign(h.resolver.table, table);
     admin = await h.actor();
     project = await h.project(admin, 'SSRF');
@@ -65,7 +78,10 @@ describe('SSRF guard at save and delivery time, with a loopback canary', () => {
   });
 
   async function createEndpoint(url: string): Promise<number> {
-    const res = await h.request('POST', '/api/v1/webhooks/endpoints/', { token: admin.token, body: { url, project: project.id, events: ['task.updated'] } });
+    const res = await h.request('POST', '/api/v1/webhooks/endpoints/', {
+      token: admin.token,
+      body: { url, project: project.id, events: ['task.updated'] },
+    });
     expect(res.status, res.text).toBe(201);
     return res.body.data.id;
   }
@@ -80,7 +96,9 @@ describe('SSRF guard at save and delivery time, with a loopback canary', () => {
     try {
       const targets = REFUSED_URLS.flatMap(({ url }) => localTargets(formUrl(url, control.port), table));
       for (const address of targets) expect(await connectOnce(address, control.port), address).toBe(true);
-      console.info(`canary control: ${targets.length} local targets among ${REFUSED_URLS.length} forms reached a listener on ${control.host}`);
+      console.info(
+        `canary control: ${targets.length} local targets among ${REFUSED_URLS.length} forms reached a listener on ${control.host}`,
+      );
       await vi.waitFor(() => expect(control.connections).toHaveLength(targets.length));
       expect(targets.length).toBeGreaterThan(50);
       // Both loopback families were reached: the canary covers 127.0.0.0/8 and ::1.
@@ -96,18 +114,32 @@ describe('SSRF guard at save and delivery time, with a loopback canary', () => {
     const existing = await createEndpoint('https://93.184.216.34/hook');
     for (const { url, why } of REFUSED_URLS) {
       const stored = formUrl(url, canary.port);
-      const guard = await checkTarget(stored, { allowPrivate: false, allowedPorts: [canary.port], resolve: h.resolver }).then(
+      const guard = await checkTarget(stored, {
+        allowPrivate: false,
+        allowedPorts: [canary.port],
+        resolve: h.resolver,
+      }).then(
         () => null,
         (error: Error) => error.message,
       );
       expect(guard, `${why}: ${stored}`).not.toBeNull();
       const expected = {
         success: false,
-        error: { code: 'VALIDATION_ERROR', message: `The webhook URL is refused: ${guard}.`, details: { fields: { url: guard } } },
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: `The webhook URL is refused: ${guard}.`,
+          details: { fields: { url: guard } },
+        },
       };
-      const created = await h.request('POST', '/api/v1/webhooks/endpoints/', { token: admin.token, body: { url: stored, project: project.id } });
+      const created = await h.request('POST', '/api/v1/webhooks/endpoints/', {
+        token: admin.token,
+        body: { url: stored, project: project.id },
+      });
       expect([created.status, created.body], `create, ${why}: ${stored}`).toEqual([400, expected]);
-      const updated = await h.request('PATCH', `/api/v1/webhooks/endpoints/${existing}/`, { token: admin.token, body: { url: stored } });
+      const updated = await h.request('PATCH', `/api/v1/webhooks/endpoints/${existing}/`, {
+        token: admin.token,
+        body: { url: stored },
+      });
       expect([updated.status, updated.body], `update, ${why}: ${stored}`).toEqual([400, expected]);
     }
     const endpoints = (await endpointRows(h)).map(({ url }) => ({ url }));
@@ -128,7 +160,9 @@ describe('SSRF guard at save and delivery time, with a loopback canary', () => {
     expect(h.resolver.calls).toEqual(['rebind.hooks.example']);
     const delivery = await deliveryOf(id);
     expect(delivery).toMatchObject({ status: 'pending', attempts: 1, response_status: null });
-    expect(delivery.error).toBe('refused before connecting: the URL host rebind.hooks.example resolves to 127.0.0.1, a loopback address');
+    expect(delivery.error).toBe(
+      'refused before connecting: the URL host rebind.hooks.example resolves to 127.0.0.1, a loopback address',
+    );
     await disableEndpoint(h, id);
   });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkTarget, forbiddenAddressReason, parseEndpointUrl, UnsafeTargetError } from '../../src/modules/webhooks/url-guard.ts';
+import {
+  checkTarget,
+  forbiddenAddressReason,
+  parseEndpointUrl,
+  UnsafeTargetError,
+} from '../../src/modules/webhooks/url-guard.ts';
 import { tableResolver } from '../helpers/webhooks.ts';
 import { ACCEPTED_URLS, formUrl, REFUSED_URLS, resolverTable } from './ssrf-forms.ts';
 
@@ -13,17 +18,22 @@ describe('SSRF guard for endpoint URLs', () => {
     if (!why.includes('does not resolve')) await expect(refusal).rejects.not.toThrow(/does not resolve/);
   });
 
-  it.each(ACCEPTED_URLS)('accepts a public target and checks the host it will connect to: $url', async ({ url, host }) => {
-    // One accepted form names port 8443: allowed through WEBHOOK_ALLOWED_PORTS (only 443 by default).
-    const target = await checkTarget(url, { allowPrivate: false, allowedPorts: [8443], resolve });
-    expect(target.hostname).toBe(host);
-    expect(target.addresses.length).toBeGreaterThan(0);
-  });
+  it.each(ACCEPTED_URLS)(
+    'accepts a public target and checks the host it will connect to: $url',
+    async ({ url, host }) => {
+      // One accepted form names port 8443: allowed through WEBHOOK_ALLOWED_PORTS (only 443 by default).
+      const target = await checkTarget(url, { allowPrivate: false, allowedPorts: [8443], resolve });
+      expect(target.hostname).toBe(host);
+      expect(target.addresses.length).toBeGreaterThan(0);
+    },
+  );
 
   it('refuses localhost with trailing dots by name, before any resolver is asked', async () => {
     const counting = tableResolver({ 'localhost.': ['93.184.216.34'], 'api.localhost..': ['93.184.216.34'] });
     for (const url of ['https://localhost./', 'https://LOCALHOST../', 'https://api.localhost../']) {
-      await expect(checkTarget(url, { allowPrivate: false, resolve: counting }), url).rejects.toThrow('must not point at localhost');
+      await expect(checkTarget(url, { allowPrivate: false, resolve: counting }), url).rejects.toThrow(
+        'must not point at localhost',
+      );
     }
     expect(counting.calls).toEqual([]);
   });
@@ -47,7 +57,9 @@ describe('SSRF guard for endpoint URLs', () => {
 
   it('an IP-literal host is checked without asking the resolver', async () => {
     const counting = tableResolver({});
-    await expect(checkTarget('https://10.0.0.1/', { allowPrivate: false, resolve: counting })).rejects.toThrow(/RFC 1918/);
+    await expect(checkTarget('https://10.0.0.1/', { allowPrivate: false, resolve: counting })).rejects.toThrow(
+      /RFC 1918/,
+    );
     expect(counting.calls).toEqual([]);
   });
 
@@ -61,8 +73,8 @@ describe('SSRF guard for endpoint URLs', () => {
 
   it('a resolution slower than the attempt deadline is abandoned', async () => {
     const never = () => new Promise<never>(() => undefined);
-    await expect(checkTarget('https://slow.example/', { allowPrivate: false, resolve: never, signal: AbortSignal.timeout(20) })).rejects.toThrow(
-      'host slow.example did not resolve within the deadline',
-    );
+    await expect(
+      checkTarget('https://slow.example/', { allowPrivate: false, resolve: never, signal: AbortSignal.timeout(20) }),
+    ).rejects.toThrow('host slow.example did not resolve within the deadline');
   });
 });

@@ -40,7 +40,14 @@ export function upload<T>(path: string, file: File, onProgress: (fraction: numbe
     xhr.setRequestHeader('accept', 'application/json');
     for (const [name, value] of Object.entries(csrfHeader())) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
-    xhr.onerror = () => reject(new ApiError(0, { code: 'NETWORK_ERROR', message: 'The upload was interrupted. Check your connection.', details: {} }, null));
+    xhr.onerror = () =>
+      reject(
+        new ApiError(
+          0,
+          { code: 'NETWORK_ERROR', message: 'The upload was interrupted. Check your connection.', details: {} },
+          null,
+        ),
+      );
     xhr.onload = () => {
       let json: { success?: boolean; data?: T; error?: ApiErrorBody } | null = null;
       try {
@@ -49,7 +56,14 @@ export function upload<T>(path: string, file: File, onProgress: (fraction: numbe
         json = null;
       }
       if (xhr.status >= 200 && xhr.status < 300 && json?.success) resolve(json.data as T);
-      else reject(new ApiError(xhr.status, json?.error ?? { code: `HTTP_${xhr.status}`, message: `The service answered ${xhr.status}.`, details: {} }, xhr.getResponseHeader('x-request-id')));
+      else
+        reject(
+          new ApiError(
+            xhr.status,
+            json?.error ?? { code: `HTTP_${xhr.status}`, message: `The service answered ${xhr.status}.`, details: {} },
+            xhr.getResponseHeader('x-request-id'),
+          ),
+        );
     };
     const form = new FormData();
     form.append('file', file);
@@ -100,7 +114,11 @@ export async function call<T>(path: string, options: CallOptions = {}): Promise<
     });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    throw new ApiError(0, { code: 'NETWORK_ERROR', message: 'The service could not be reached. Check your connection.', details: {} }, null);
+    throw new ApiError(
+      0,
+      { code: 'NETWORK_ERROR', message: 'The service could not be reached. Check your connection.', details: {} },
+      null,
+    );
   }
   const requestId = response.headers.get('x-request-id');
   const etag = response.headers.get('etag');
@@ -113,7 +131,11 @@ export async function call<T>(path: string, options: CallOptions = {}): Promise<
     json = null;
   }
   if (!response.ok || !json || json.success === false) {
-    const body = json?.error ?? { code: 'HTTP_' + response.status, message: `The service answered ${response.status} ${response.statusText}.`, details: {} };
+    const body = json?.error ?? {
+      code: 'HTTP_' + response.status,
+      message: `The service answered ${response.status} ${response.statusText}.`,
+      details: {},
+    };
     if (response.status === 401 && !options.quiet401) unauthenticated();
     throw new ApiError(response.status, body, requestId);
   }
@@ -121,9 +143,12 @@ export async function call<T>(path: string, options: CallOptions = {}): Promise<
 }
 
 export const get = async <T>(path: string, signal?: AbortSignal): Promise<T> => (await call<T>(path, { signal })).data;
-export const post = async <T>(path: string, body?: unknown): Promise<T> => (await call<T>(path, { method: 'POST', body: body ?? {} })).data;
-export const put = async <T>(path: string, body: unknown, ifMatch?: string | null): Promise<T> => (await call<T>(path, { method: 'PUT', body, ifMatch })).data;
-export const patch = async <T>(path: string, body: unknown): Promise<T> => (await call<T>(path, { method: 'PATCH', body })).data;
+export const post = async <T>(path: string, body?: unknown): Promise<T> =>
+  (await call<T>(path, { method: 'POST', body: body ?? {} })).data;
+export const put = async <T>(path: string, body: unknown, ifMatch?: string | null): Promise<T> =>
+  (await call<T>(path, { method: 'PUT', body, ifMatch })).data;
+export const patch = async <T>(path: string, body: unknown): Promise<T> =>
+  (await call<T>(path, { method: 'PATCH', body })).data;
 export const del = async (path: string): Promise<void> => {
   await call<void>(path, { method: 'DELETE' });
 };
@@ -143,7 +168,8 @@ export async function getAll<T>(path: string, signal?: AbortSignal): Promise<T[]
 
 export function qs(params: Record<string, string | number | null | undefined>): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
   const text = search.toString();
   return text ? `?${text}` : '';
 }
@@ -189,7 +215,14 @@ export interface Status {
 }
 export interface Workflow {
   id: number;
-  transitions: Array<{ id: number; from_status: number; to_status: number; from_status_name: string; to_status_name: string; name: string }>;
+  transitions: Array<{
+    id: number;
+    from_status: number;
+    to_status: number;
+    from_status_name: string;
+    to_status_name: string;
+    name: string;
+  }>;
 }
 export interface Named {
   id: number;

@@ -1,5 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { get, getAll, qs, type CustomField, type Membership, type Named, type Project, type Status, type Task, type Workflow } from './api.ts';
+import {
+  get,
+  getAll,
+  qs,
+  type CustomField,
+  type Membership,
+  type Named,
+  type Project,
+  type Status,
+  type Task,
+  type Workflow,
+} from './api.ts';
 
 export const keys = {
   projects: ['projects'] as const,
@@ -9,7 +20,10 @@ export const keys = {
 };
 
 export function useProjects() {
-  return useQuery({ queryKey: keys.projects, queryFn: ({ signal }) => getAll<Project>('/api/v1/projects/?ordering=name', signal) });
+  return useQuery({
+    queryKey: keys.projects,
+    queryFn: ({ signal }) => getAll<Project>('/api/v1/projects/?ordering=name', signal),
+  });
 }
 
 export function useProject(key: string) {
@@ -26,20 +40,46 @@ export function useProjectConfig(project: Project | null) {
   const statuses = useQuery({
     queryKey: ['statuses', id],
     enabled,
-    queryFn: async ({ signal }) => (await getAll<Status>(`/api/v1/statuses/?project=${id}`, signal)).sort((a, b) => a.position - b.position),
+    queryFn: async ({ signal }) =>
+      (await getAll<Status>(`/api/v1/statuses/?project=${id}`, signal)).sort((a, b) => a.position - b.position),
   });
   const workflow = useQuery({
     queryKey: ['workflow', project?.workflow ?? null],
     enabled: enabled && project?.workflow != null,
     queryFn: ({ signal }) => get<Workflow>(`/api/v1/workflows/${project!.workflow}/`, signal),
   });
-  const members = useQuery({ queryKey: ['members', id], enabled, queryFn: ({ signal }) => getAll<Membership>(`/api/v1/memberships/?project=${id}`, signal) });
-  const types = useQuery({ queryKey: ['types', key], enabled, queryFn: ({ signal }) => getAll<Named>(`/api/v1/projects/${key}/task-types/`, signal) });
-  const priorities = useQuery({ queryKey: ['priorities', key], enabled, queryFn: ({ signal }) => getAll<Named>(`/api/v1/projects/${key}/priorities/`, signal) });
-  const labels = useQuery({ queryKey: ['labels', key], enabled, queryFn: ({ signal }) => getAll<Named>(`/api/v1/projects/${key}/labels/`, signal) });
-  const sprints = useQuery({ queryKey: ['sprints', key], enabled, queryFn: ({ signal }) => getAll<Named>(`/api/v1/projects/${key}/sprints/`, signal) });
-  const milestones = useQuery({ queryKey: ['milestones', key], enabled, queryFn: ({ signal }) => getAll<Named>(`/api/v1/projects/${key}/milestones/`, signal) });
-  const memberName = (id: number | null) => (id == null ? '' : (members.data?.find((m) => m.user === id)?.user_name ?? `#${id}`));
+  const members = useQuery({
+    queryKey: ['members', id],
+    enabled,
+    queryFn: ({ signal }) => getAll<Membership>(`/api/v1/memberships/?project=${id}`, signal),
+  });
+  const types = useQuery({
+    queryKey: ['types', key],
+    enabled,
+    queryFn: ({ signal }) => getAll<Named>(`/api/v1/projects/${key}/task-types/`, signal),
+  });
+  const priorities = useQuery({
+    queryKey: ['priorities', key],
+    enabled,
+    queryFn: ({ signal }) => getAll<Named>(`/api/v1/projects/${key}/priorities/`, signal),
+  });
+  const labels = useQuery({
+    queryKey: ['labels', key],
+    enabled,
+    queryFn: ({ signal }) => getAll<Named>(`/api/v1/projects/${key}/labels/`, signal),
+  });
+  const sprints = useQuery({
+    queryKey: ['sprints', key],
+    enabled,
+    queryFn: ({ signal }) => getAll<Named>(`/api/v1/projects/${key}/sprints/`, signal),
+  });
+  const milestones = useQuery({
+    queryKey: ['milestones', key],
+    enabled,
+    queryFn: ({ signal }) => getAll<Named>(`/api/v1/projects/${key}/milestones/`, signal),
+  });
+  const memberName = (id: number | null) =>
+    id == null ? '' : (members.data?.find((m) => m.user === id)?.user_name ?? `#${id}`);
   /** Status names a task in `from` may move to; null while the workflow loads or when the project has none (every move allowed). */
   const reachable = (from: string): Set<string> | null => {
     if (project?.workflow == null || !workflow.data) return null;
@@ -113,7 +153,11 @@ export interface Person {
 
 /** Everyone in the organization (console API), shared by every screen that names people. */
 export function usePeople() {
-  return useQuery({ queryKey: ['people'], queryFn: ({ signal }) => get<Person[]>('/api/console/people/', signal), retry: false });
+  return useQuery({
+    queryKey: ['people'],
+    queryFn: ({ signal }) => get<Person[]>('/api/console/people/', signal),
+    retry: false,
+  });
 }
 
 /** The custom fields that apply to a project, options in the order they are offered. */

@@ -20,12 +20,14 @@ function refresh(client: QueryClient, change: Change): void {
   if (change.project) invalidate(keys.tasks(change.project));
   invalidate(['tasks', '*']); // my work, across projects
   if (change.key) {
-    for (const part of ['task', 'comments', 'activities', 'links', 'attachments', 'time', 'subtasks', 'followers']) invalidate([part, change.key]);
+    for (const part of ['task', 'comments', 'activities', 'links', 'attachments', 'time', 'subtasks', 'followers'])
+      invalidate([part, change.key]);
   }
   if (change.kind === 'project') {
     for (const part of ['projects', 'statuses', 'workflow', 'members', 'custom-fields']) invalidate([part]);
     // Settings read by project key (see useProjectConfig).
-    if (change.project) for (const part of ['types', 'priorities', 'labels', 'sprints', 'milestones']) invalidate([part, change.project]);
+    if (change.project)
+      for (const part of ['types', 'priorities', 'labels', 'sprints', 'milestones']) invalidate([part, change.project]);
   }
 }
 

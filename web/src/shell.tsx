@@ -48,7 +48,11 @@ function SignedIn() {
   const [helpOpen, setHelpOpen] = useState(false);
   const [newTask, setNewTask] = useState<string | null>(null);
   const [location] = useLocation();
-  useShortcuts({ search: () => setSearchOpen(true), help: () => setHelpOpen(true), create: () => setNewTask(projectFromPath(location) ?? '') });
+  useShortcuts({
+    search: () => setSearchOpen(true),
+    help: () => setHelpOpen(true),
+    create: () => setNewTask(projectFromPath(location) ?? ''),
+  });
   useEffect(() => {
     const onNew = (event: Event) => setNewTask((event as CustomEvent<string>).detail ?? '');
     window.addEventListener('tt:new-task', onNew);
@@ -75,7 +79,9 @@ function SignedIn() {
           <Route path="/projects" component={Projects} />
           <Route path="/p/:key/board">{(params) => <Board key={params.key} projectKey={params.key} />}</Route>
           <Route path="/p/:key/list">{(params) => <ListView key={params.key} projectKey={params.key} />}</Route>
-          <Route path="/p/:key/settings">{(params) => <ProjectSettings key={params.key} projectKey={params.key} />}</Route>
+          <Route path="/p/:key/settings">
+            {(params) => <ProjectSettings key={params.key} projectKey={params.key} />}
+          </Route>
           <Route path="/t/:key">{(params) => <TaskScreen key={params.key} taskKey={params.key} />}</Route>
           <Route path="/my-work" component={MyWork} />
           <Route path="/standups" component={Standups} />
@@ -156,7 +162,10 @@ function TopBar({ onSearch, onHelp }: { onSearch: () => void; onHelp: () => void
         <Link href="/projects" aria-current={location === '/projects' ? 'page' : undefined}>
           Projects
         </Link>
-        <Link href={admin ? '/settings/organization' : '/settings/profile'} aria-current={location.startsWith('/settings') ? 'page' : undefined}>
+        <Link
+          href={admin ? '/settings/organization' : '/settings/profile'}
+          aria-current={location.startsWith('/settings') ? 'page' : undefined}
+        >
           Settings
         </Link>
       </nav>
@@ -206,7 +215,11 @@ function OfflineBanner() {
 function typing(event: KeyboardEvent): boolean {
   const target = event.target as HTMLElement | null;
   if (!target) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || Boolean(target.closest('dialog'));
+  return (
+    target.isContentEditable ||
+    ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) ||
+    Boolean(target.closest('dialog'))
+  );
 }
 
 function useShortcuts(actions: { search: () => void; help: () => void; create: () => void }) {
@@ -305,7 +318,14 @@ function SearchDialog({ open, onClose }: { open: boolean; onClose: () => void })
         <ErrorNote error={results.error} />
         <ul id="search-results" role="listbox" aria-label="Results" className="results">
           {items.map((task, i) => (
-            <li key={task.key} id={`result-${task.key}`} role="option" aria-selected={i === at} onClick={() => choose(task)} onMouseEnter={() => setAt(i)}>
+            <li
+              key={task.key}
+              id={`result-${task.key}`}
+              role="option"
+              aria-selected={i === at}
+              onClick={() => choose(task)}
+              onMouseEnter={() => setAt(i)}
+            >
               <span className="key">{task.key}</span> {task.title} <span className="chip">{task.status}</span>
             </li>
           ))}
@@ -356,7 +376,8 @@ function NewTaskDialog({ projectKey, onClose }: { projectKey: string | null; onC
     if (projectKey !== null) setProject(projectKey || projects.data?.[0]?.key || '');
   }, [projectKey, projects.data]);
   const create = useMutation({
-    mutationFn: () => call<Task>(`/api/v1/projects/${project}/tasks/`, { method: 'POST', body: { title, description } }),
+    mutationFn: () =>
+      call<Task>(`/api/v1/projects/${project}/tasks/`, { method: 'POST', body: { title, description } }),
     meta: { quiet: true },
     onSuccess: ({ data }) => {
       void client.invalidateQueries({ queryKey: keys.tasks(data.project) });
@@ -385,8 +406,21 @@ function NewTaskDialog({ projectKey, onClose }: { projectKey: string | null; onC
             </select>
           )}
         </Field>
-        <Field label="Title">{(id) => <input id={id} required maxLength={500} value={title} onChange={(e) => setTitle(e.target.value)} autoFocus />}</Field>
-        <Field label="Description (markdown)">{(id) => <textarea id={id} rows={5} value={description} onChange={(e) => setDescription(e.target.value)} />}</Field>
+        <Field label="Title">
+          {(id) => (
+            <input
+              id={id}
+              required
+              maxLength={500}
+              value={title}
+              onChange={(e) => setTitle(e.target.value)}
+              autoFocus
+            />
+          )}
+        </Field>
+        <Field label="Description (markdown)">
+          {(id) => <textarea id={id} rows={5} value={description} onChange={(e) => setDescription(e.target.value)} />}
+        </Field>
         <ErrorNote error={create.error} />
         <div className="actions">
           <button type="submit" className="primary" disabled={create.isPending || !project}>

@@ -19,7 +19,10 @@ import {
  * a distance added to where the row is now: the measured rects and the sensor's coordinates are
  * not in the same frame once the page has scrolled during the drag.
  */
-const rowCoordinates: KeyboardCoordinateGetter = (event, { currentCoordinates, context: { droppableRects, droppableContainers, collisionRect } }) => {
+const rowCoordinates: KeyboardCoordinateGetter = (
+  event,
+  { currentCoordinates, context: { droppableRects, droppableContainers, collisionRect } },
+) => {
   if (!collisionRect || (event.code !== 'ArrowDown' && event.code !== 'ArrowUp')) return undefined;
   event.preventDefault();
   const center = collisionRect.top + collisionRect.height / 2;
@@ -29,7 +32,10 @@ const rowCoordinates: KeyboardCoordinateGetter = (event, { currentCoordinates, c
     .filter((rect) => rect !== undefined)
     .map((rect) => ({ rect, middle: rect.top + rect.height / 2 }))
     .sort((a, b) => a.middle - b.middle);
-  const target = event.code === 'ArrowDown' ? middles.find((r) => r.middle > center + 1) : [...middles].reverse().find((r) => r.middle < center - 1);
+  const target =
+    event.code === 'ArrowDown'
+      ? middles.find((r) => r.middle > center + 1)
+      : [...middles].reverse().find((r) => r.middle < center - 1);
   if (!target) return undefined;
   return { x: currentCoordinates.x, y: currentCoordinates.y + target.middle - center };
 };
@@ -61,7 +67,14 @@ export interface SortableProps<T extends { id: number }> {
  * handle, Space to pick up, arrows to move, Space to drop, Escape to cancel), and with Move up /
  * Move down buttons for who prefers them.
  */
-export function SortableList<T extends { id: number }>({ items, noun, name, onReorder, disabled, children }: SortableProps<T>) {
+export function SortableList<T extends { id: number }>({
+  items,
+  noun,
+  name,
+  onReorder,
+  disabled,
+  children,
+}: SortableProps<T>) {
   const [pending, setPending] = useState<number[] | null>(null);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
@@ -86,9 +99,16 @@ export function SortableList<T extends { id: number }>({ items, noun, name, onRe
       .finally(() => setPending(null));
   };
   const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up ${label(active.id)}, position ${position(active.id)} of ${ids.length}. Up and down arrows move it, Space drops, Escape cancels.`,
-    onDragOver: ({ active, over }) => (over ? `${label(active.id)} is over position ${position(over.id)} of ${ids.length}.` : `${label(active.id)} is outside the list.`),
-    onDragEnd: ({ active, over }) => (over ? `${label(active.id)} dropped at position ${position(over.id)} of ${ids.length}.` : `${label(active.id)} dropped outside the list; nothing changed.`),
+    onDragStart: ({ active }) =>
+      `Picked up ${label(active.id)}, position ${position(active.id)} of ${ids.length}. Up and down arrows move it, Space drops, Escape cancels.`,
+    onDragOver: ({ active, over }) =>
+      over
+        ? `${label(active.id)} is over position ${position(over.id)} of ${ids.length}.`
+        : `${label(active.id)} is outside the list.`,
+    onDragEnd: ({ active, over }) =>
+      over
+        ? `${label(active.id)} dropped at position ${position(over.id)} of ${ids.length}.`
+        : `${label(active.id)} dropped outside the list; nothing changed.`,
     onDragCancel: ({ active }) => `Moving ${label(active.id)} was cancelled.`,
   };
   const onDragEnd = ({ active, over }: DragEndEvent) => {
@@ -102,7 +122,9 @@ export function SortableList<T extends { id: number }>({ items, noun, name, onRe
       onDragEnd={onDragEnd}
       accessibility={{
         announcements,
-        screenReaderInstructions: { draggable: `To reorder ${noun}, press Space to pick one up, the up and down arrows to move it, Space again to drop it, Escape to cancel.` },
+        screenReaderInstructions: {
+          draggable: `To reorder ${noun}, press Space to pick one up, the up and down arrows to move it, Space again to drop it, Escape to cancel.`,
+        },
       }}
     >
       <ol className="sortable" aria-label={`${noun[0]!.toUpperCase()}${noun.slice(1)} in order`}>
@@ -110,10 +132,20 @@ export function SortableList<T extends { id: number }>({ items, noun, name, onRe
           <Row key={item.id} id={item.id} name={name(item)} disabled={disabled || pending !== null}>
             {children(item, index)}
             <span className="move">
-              <button type="button" aria-label={`Move ${name(item)} up`} disabled={disabled || pending !== null || index === 0} onClick={() => step(index, -1)}>
+              <button
+                type="button"
+                aria-label={`Move ${name(item)} up`}
+                disabled={disabled || pending !== null || index === 0}
+                onClick={() => step(index, -1)}
+              >
                 ↑
               </button>
-              <button type="button" aria-label={`Move ${name(item)} down`} disabled={disabled || pending !== null || index === shown.length - 1} onClick={() => step(index, 1)}>
+              <button
+                type="button"
+                aria-label={`Move ${name(item)} down`}
+                disabled={disabled || pending !== null || index === shown.length - 1}
+                onClick={() => step(index, 1)}
+              >
                 ↓
               </button>
             </span>
@@ -127,8 +159,16 @@ export function SortableList<T extends { id: number }>({ items, noun, name, onRe
 function Row({ id, name, disabled, children }: { id: number; name: string; disabled: boolean; children: ReactNode }) {
   const drag = useDraggable({ id, disabled });
   const drop = useDroppable({ id });
-  const style = drag.transform ? { transform: `translate3d(0, ${drag.transform.y}px, 0)`, position: 'relative' as const, zIndex: 2 } : undefined;
-  const className = ['sortable-row', drag.isDragging ? 'dragging' : '', drop.isOver && !drag.isDragging ? 'drop-here' : ''].filter(Boolean).join(' ');
+  const style = drag.transform
+    ? { transform: `translate3d(0, ${drag.transform.y}px, 0)`, position: 'relative' as const, zIndex: 2 }
+    : undefined;
+  const className = [
+    'sortable-row',
+    drag.isDragging ? 'dragging' : '',
+    drop.isOver && !drag.isDragging ? 'drop-here' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return (
     <li
       ref={(node) => {
@@ -139,7 +179,14 @@ function Row({ id, name, disabled, children }: { id: number; name: string; disab
       style={style}
       data-sortable-id={id}
     >
-      <button type="button" className="handle" aria-label={`Drag ${name}`} {...drag.attributes} aria-roledescription="sortable" {...drag.listeners}>
+      <button
+        type="button"
+        className="handle"
+        aria-label={`Drag ${name}`}
+        {...drag.attributes}
+        aria-roledescription="sortable"
+        {...drag.listeners}
+      >
         ⠿
       </button>
       {children}

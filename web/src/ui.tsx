@@ -33,7 +33,13 @@ export function errorNotice(error: unknown): Omit<Notice, 'id'> {
 
 let noticeSeq = 0;
 /** Notices stack in one polite live region; errors stay until dismissed, the rest fade after 6 s. */
-export function Notices({ children, bind }: { children: ReactNode; bind?: (notify: (n: Omit<Notice, 'id'>) => void) => void }) {
+export function Notices({
+  children,
+  bind,
+}: {
+  children: ReactNode;
+  bind?: (notify: (n: Omit<Notice, 'id'>) => void) => void;
+}) {
   const [notices, setNotices] = useState<Notice[]>([]);
   const notify = useCallback((notice: Omit<Notice, 'id'>) => {
     const id = ++noticeSeq;
@@ -51,7 +57,12 @@ export function Notices({ children, bind }: { children: ReactNode; bind?: (notif
               {n.message}
               {n.requestId ? <span className="request-id"> (request id {n.requestId})</span> : null}
             </span>
-            <button type="button" className="link" aria-label="Dismiss" onClick={() => setNotices((list) => list.filter((x) => x.id !== n.id))}>
+            <button
+              type="button"
+              className="link"
+              aria-label="Dismiss"
+              onClick={() => setNotices((list) => list.filter((x) => x.id !== n.id))}
+            >
               ×
             </button>
           </div>
@@ -62,7 +73,19 @@ export function Notices({ children, bind }: { children: ReactNode; bind?: (notif
 }
 
 /** A modal dialog on the native <dialog> element: focus trap, Escape and backdrop come with it. */
-export function Dialog({ open, onClose, title, children, wide }: { open: boolean; onClose: () => void; title: string; children: ReactNode; wide?: boolean }) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  children,
+  wide,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+  wide?: boolean;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -72,7 +95,13 @@ export function Dialog({ open, onClose, title, children, wide }: { open: boolean
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
-    <dialog ref={ref} className={wide ? 'dialog wide' : 'dialog'} aria-labelledby={titleId} onClose={onClose} onCancel={onClose}>
+    <dialog
+      ref={ref}
+      className={wide ? 'dialog wide' : 'dialog'}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      onCancel={onClose}
+    >
       {open ? (
         <>
           <header className="dialog-head">
@@ -88,7 +117,15 @@ export function Dialog({ open, onClose, title, children, wide }: { open: boolean
   );
 }
 
-export function Field({ label, children, hint }: { label: string; children: (id: string) => ReactNode; hint?: string }) {
+export function Field({
+  label,
+  children,
+  hint,
+}: {
+  label: string;
+  children: (id: string) => ReactNode;
+  hint?: string;
+}) {
   const id = useId();
   return (
     <div className="field">
@@ -117,7 +154,11 @@ export const categoryLabel = { todo: 'To do', in_progress: 'In progress', done: 
 
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '';
-  return new Date(iso.length === 10 ? `${iso}T00:00:00` : iso).toLocaleDateString(undefined, { month: 'short', day: 'numeric', year: 'numeric' });
+  return new Date(iso.length === 10 ? `${iso}T00:00:00` : iso).toLocaleDateString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+  });
 }
 
 export function formatDateTime(iso: string | null | undefined): string {
@@ -126,7 +167,17 @@ export function formatDateTime(iso: string | null | undefined): string {
 }
 
 /** A form that stays on the page: submitting runs `onSubmit` instead of navigating. */
-export function Form({ onSubmit, className = 'inline-form', children, label }: { onSubmit: () => void; className?: string; children: ReactNode; label?: string }) {
+export function Form({
+  onSubmit,
+  className = 'inline-form',
+  children,
+  label,
+}: {
+  onSubmit: () => void;
+  className?: string;
+  children: ReactNode;
+  label?: string;
+}) {
   return (
     <form
       className={className}
@@ -142,7 +193,17 @@ export function Form({ onSubmit, className = 'inline-form', children, label }: {
 }
 
 /** A table that scrolls sideways on a phone; `actions` adds a last column of buttons without a visible heading. */
-export function Table({ columns, actions, children, caption }: { columns: string[]; actions?: boolean; children: ReactNode; caption?: string }) {
+export function Table({
+  columns,
+  actions,
+  children,
+  caption,
+}: {
+  columns: string[];
+  actions?: boolean;
+  children: ReactNode;
+  caption?: string;
+}) {
   return (
     <div className="table-wrap">
       <table>
@@ -177,7 +238,19 @@ export function SecretNote({ children }: { children: ReactNode }) {
 }
 
 /** A row's Edit and Delete buttons; Delete asks first (`question`) and names the row in every button. */
-export function EditDelete({ name, question, onEdit, onDelete, pending }: { name: string; question: string; onEdit: () => void; onDelete: () => void; pending: boolean }) {
+export function EditDelete({
+  name,
+  question,
+  onEdit,
+  onDelete,
+  pending,
+}: {
+  name: string;
+  question: string;
+  onEdit: () => void;
+  onDelete: () => void;
+  pending: boolean;
+}) {
   const [asking, setAsking] = useState(false);
   if (asking)
     return (
@@ -218,9 +291,25 @@ export function SaveCancel({ pending, onCancel }: { pending?: boolean; onCancel:
 }
 
 /** A choice among items by id, the first option meaning none; `onChange` gets the id or null. */
-export function IdSelect({ id, value, items, none, onChange }: { id: string; value: unknown; items: Array<{ id: number; name: string }>; none: string; onChange: (id: number | null) => void }) {
+export function IdSelect({
+  id,
+  value,
+  items,
+  none,
+  onChange,
+}: {
+  id: string;
+  value: unknown;
+  items: Array<{ id: number; name: string }>;
+  none: string;
+  onChange: (id: number | null) => void;
+}) {
   return (
-    <select id={id} value={value == null ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}>
+    <select
+      id={id}
+      value={value == null ? '' : String(value)}
+      onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}
+    >
       <option value="">{none}</option>
       {items.map((item) => (
         <option key={item.id} value={item.id}>

@@ -2,7 +2,14 @@
  * The typed client: openapi-fetch over the types generated from the service's OpenAPI
  * document, with bearer auth, 429 retries, typed errors, idempotency keys and pagination.
  */
-import createFetchClient, { mergeHeaders, type Client, type ClientPathsWithMethod, type HeadersOptions, type MaybeOptionalInit, type MethodResponse } from 'openapi-fetch';
+import createFetchClient, {
+  mergeHeaders,
+  type Client,
+  type ClientPathsWithMethod,
+  type HeadersOptions,
+  type MaybeOptionalInit,
+  type MethodResponse,
+} from 'openapi-fetch';
 import { toApiError } from './errors.js';
 import type { paths } from './generated/openapi.js';
 import { idempotencyKey } from './idempotency.js';
@@ -34,7 +41,9 @@ export interface RequestExtras {
 }
 
 type Args<M extends Method, P extends PathsFor<M>> =
-  undefined extends OperationInit<M, P> ? [init?: NonNullable<OperationInit<M, P>> & RequestExtras] : [init: OperationInit<M, P> & RequestExtras];
+  undefined extends OperationInit<M, P>
+    ? [init?: NonNullable<OperationInit<M, P>> & RequestExtras]
+    : [init: OperationInit<M, P> & RequestExtras];
 
 /** A 2xx answer: the whole body, its `data`, the ETag when there is one, and the Response for any other header. */
 export interface Reply<B> {
@@ -87,7 +96,11 @@ export interface ClientOptions {
 const DEFAULT_PAGE_SIZE = 200;
 
 // The typed surface is declared above; inside, requests are plain records.
-type LooseInit = { params?: { path?: Record<string, unknown>; query?: Record<string, unknown> }; headers?: HeadersOptions } & RequestExtras & Record<string, unknown>;
+type LooseInit = {
+  params?: { path?: Record<string, unknown>; query?: Record<string, unknown> };
+  headers?: HeadersOptions;
+} & RequestExtras &
+  Record<string, unknown>;
 type LooseCall = (method: Method, url: string, init?: LooseInit) => Promise<Reply<unknown> & { body: unknown }>;
 
 export function createClient(options: ClientOptions): TaskTrackerClient {
@@ -103,14 +116,25 @@ export function createClient(options: ClientOptions): TaskTrackerClient {
     const { idempotencyKey: key, upstreamId, ifMatch, headers, ...rest } = init;
     const extra: Record<string, string> = {};
     if (key !== undefined) extra['Idempotency-Key'] = key;
-    else if (upstreamId !== undefined) extra['Idempotency-Key'] = await idempotencyKey(method, url, JSON.stringify(rest.params?.path ?? {}), upstreamId);
+    else if (upstreamId !== undefined)
+      extra['Idempotency-Key'] = await idempotencyKey(method, url, JSON.stringify(rest.params?.path ?? {}), upstreamId);
     if (ifMatch !== undefined) extra['If-Match'] = ifMatch;
-    const request = raw.request as unknown as (method: Method, url: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    const request = raw.request as unknown as (
+      method: Method,
+      url: string,
+      init: object,
+    ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
     const result = await request(method, url, { ...rest, headers: mergeHeaders(headers, extra) });
     if (!result.response.ok) throw toApiError(result.response, result.error);
     const body = result.data;
-    const data = typeof body === 'object' && body !== null && 'data' in body ? (body as { data: unknown }).data : undefined;
-    return { body, data, etag: result.response.headers.get('etag') ?? undefined, response: result.response } as Reply<unknown>;
+    const data =
+      typeof body === 'object' && body !== null && 'data' in body ? (body as { data: unknown }).data : undefined;
+    return {
+      body,
+      data,
+      etag: result.response.headers.get('etag') ?? undefined,
+      response: result.response,
+    } as Reply<unknown>;
   };
 
   const withQuery = (init: LooseInit | undefined, query: Record<string, unknown>): LooseInit => ({

@@ -75,7 +75,9 @@ export interface ErrorDetailsByCode {
   INTERNAL_ERROR: { request_id?: string };
 }
 
-export type ErrorDetails<C extends string> = C extends keyof ErrorDetailsByCode ? ErrorDetailsByCode[C] & Record<string, unknown> : Record<string, unknown>;
+export type ErrorDetails<C extends string> = C extends keyof ErrorDetailsByCode
+  ? ErrorDetailsByCode[C] & Record<string, unknown>
+  : Record<string, unknown>;
 
 /** A refused request. `code` is one of `ErrorCode` unless the service is newer than this client. */
 export class ApiError<C extends string = ErrorCode | (string & {})> extends Error {
@@ -110,8 +112,14 @@ export function isApiError<C extends ErrorCode>(error: unknown, ...codes: C[]): 
 export function toApiError(response: Response, body: unknown): ApiError {
   const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)?.error;
   if (error && typeof error.code === 'string') {
-    const details = typeof error.details === 'object' && error.details !== null ? (error.details as Record<string, unknown>) : {};
-    return new ApiError(response, error.code, typeof error.message === 'string' ? error.message : error.code, details as ErrorDetails<string>);
+    const details =
+      typeof error.details === 'object' && error.details !== null ? (error.details as Record<string, unknown>) : {};
+    return new ApiError(
+      response,
+      error.code,
+      typeof error.message === 'string' ? error.message : error.code,
+      details as ErrorDetails<string>,
+    );
   }
   return new ApiError(response, `HTTP_${response.status}`, `HTTP ${response.status} ${response.statusText}`.trim(), {});
 }

@@ -12,11 +12,27 @@ export {
   type SuccessBody,
   type TaskTrackerClient,
 } from './client.js';
-export { ApiError, ERROR_STATUS, isApiError, toApiError, type BulkItemError, type ErrorCode, type ErrorDetails, type ErrorDetailsByCode } from './errors.js';
+export {
+  ApiError,
+  ERROR_STATUS,
+  isApiError,
+  toApiError,
+  type BulkItemError,
+  type ErrorCode,
+  type ErrorDetails,
+  type ErrorDetailsByCode,
+} from './errors.js';
 export { ifMatch, updateWithETag, type UpdateOptions } from './etag.js';
 export { idempotencyKey } from './idempotency.js';
 export { retryAfterMs, type RetryOptions, type Timing } from './retry.js';
-export { syncTaskChanges, type ChangeRecord, type HighWaterStore, type SyncOptions, type SyncResult, type Task } from './sync.js';
+export {
+  syncTaskChanges,
+  type ChangeRecord,
+  type HighWaterStore,
+  type SyncOptions,
+  type SyncResult,
+  type Task,
+} from './sync.js';
 export type { components, paths } from './generated/openapi.js';
 
 import type { components } from './generated/openapi.js';

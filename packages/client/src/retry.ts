@@ -34,7 +34,11 @@ export function retryAfterMs(value: string | null, nowMs: number): number | unde
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
-export function retryingFetch(base: (request: Request) => Promise<Response>, options: RetryOptions, timing: Timing): (request: Request) => Promise<Response> {
+export function retryingFetch(
+  base: (request: Request) => Promise<Response>,
+  options: RetryOptions,
+  timing: Timing,
+): (request: Request) => Promise<Response> {
   const maxRetries = options.maxRetries ?? 3;
   const maxDelayMs = options.maxDelayMs ?? 60_000;
   const defaultDelayMs = options.defaultDelayMs ?? 1_000;

@@ -49,7 +49,8 @@ const later = (a: string | null, b: string): string => (a === null || b > a ? b 
 
 export async function syncTaskChanges(client: TaskTrackerClient, options: SyncOptions): Promise<SyncResult> {
   const previous = await options.store.load();
-  const since = previous === null ? undefined : new Date(Date.parse(previous) - (options.overlapMs ?? 5_000)).toISOString();
+  const since =
+    previous === null ? undefined : new Date(Date.parse(previous) - (options.overlapMs ?? 5_000)).toISOString();
   let highWater = previous;
   let changes = 0;
   let pages = 0;

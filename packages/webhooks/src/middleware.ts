@@ -2,7 +2,14 @@
  * Framework glue: read the raw bytes, verify them, parse the envelope, and answer the sender
  * with a non-2xx status (which makes it retry later) when anything is wrong.
  */
-import { DELIVERY_ID_HEADER, headerValue, verifyRequest, type HeaderSource, type RawBody, type VerifyFailure } from './verify.js';
+import {
+  DELIVERY_ID_HEADER,
+  headerValue,
+  verifyRequest,
+  type HeaderSource,
+  type RawBody,
+  type VerifyFailure,
+} from './verify.js';
 
 /** The envelope of every delivery. Consumers ignore fields they do not know. */
 export interface WebhookEvent<Data = Record<string, unknown>> {
@@ -56,14 +63,21 @@ export interface WebhookOptions {
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** Verifies a delivery and parses its envelope; throws WebhookRejectedError. */
-export function verifyWebhookRequest(headers: HeaderSource, rawBody: RawBody, options: WebhookOptions): VerifiedWebhook {
+export function verifyWebhookRequest(
+  headers: HeaderSource,
+  rawBody: RawBody,
+  options: WebhookOptions,
+): VerifiedWebhook {
   const verdict = verifyRequest(headers, rawBody, {
     secret: options.secret,
     ...(options.toleranceSeconds !== undefined ? { toleranceSeconds: options.toleranceSeconds } : {}),
     ...(options.now ? { nowSeconds: options.now() } : {}),
   });
   if (!verdict.valid) throw new WebhookRejectedError(verdict.reason);
-  const bytes = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  const bytes =
+    typeof rawBody === 'string'
+      ? Buffer.from(rawBody, 'utf8')
+      : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
   let event: unknown;
   try {
     event = JSON.parse(bytes.toString('utf8'));
@@ -81,7 +95,10 @@ function isEnvelope(value: unknown): value is WebhookEvent {
 }
 
 /** Reads a request stream whole, refusing more than `limitBytes`. */
-export async function readRawBody(stream: AsyncIterable<Uint8Array | string>, limitBytes = DEFAULT_MAX_BODY_BYTES): Promise<Buffer> {
+export async function readRawBody(
+  stream: AsyncIterable<Uint8Array | string>,
+  limitBytes = DEFAULT_MAX_BODY_BYTES,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -98,7 +115,8 @@ const verified = new WeakMap<object, VerifiedWebhook>();
 /** The delivery a middleware or hook of this package verified for this request. */
 export function getVerifiedWebhook(request: object): VerifiedWebhook {
   const found = verified.get(request);
-  if (!found) throw new Error('No verified webhook on this request: run webhookMiddleware or fastifyWebhookHook first.');
+  if (!found)
+    throw new Error('No verified webhook on this request: run webhookMiddleware or fastifyWebhookHook first.');
   return found;
 }
 
@@ -112,7 +130,12 @@ function bufferedBody(request: { body?: unknown; rawBody?: unknown }): RawBody |
 
 /** A body that a JSON parser already turned into an object cannot be verified any more. */
 function parsedTooEarly(request: { body?: unknown }): boolean {
-  return request.body !== undefined && request.body !== null && typeof request.body === 'object' && !(request.body instanceof Uint8Array);
+  return (
+    request.body !== undefined &&
+    request.body !== null &&
+    typeof request.body === 'object' &&
+    !(request.body instanceof Uint8Array)
+  );
 }
 
 const MOUNT_ERROR =
@@ -136,7 +159,9 @@ export interface NodeResponseLike {
  * `next()`, readable with `getVerifiedWebhook(req)`; a refused one is answered here with
  * 400, 401 or 413 and `{"error": reason}`.
  */
-export function webhookMiddleware(options: WebhookOptions): (req: NodeRequestLike, res: NodeResponseLike, next: (error?: unknown) => void) => void {
+export function webhookMiddleware(
+  options: WebhookOptions,
+): (req: NodeRequestLike, res: NodeResponseLike, next: (error?: unknown) => void) => void {
   return (req, res, next) => {
     const run = async () => {
       const buffered = bufferedBody(req);
@@ -171,7 +196,9 @@ export interface FastifyReplyLike {
  * bytes: a `rawBody` plugin, or a content-type parser with `parseAs: 'buffer'` in the plugin
  * that holds the webhook route. Read the result with `getVerifiedWebhook(request)`.
  */
-export function fastifyWebhookHook(options: WebhookOptions): (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<unknown> {
+export function fastifyWebhookHook(
+  options: WebhookOptions,
+): (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<unknown> {
   return async (request, reply) => {
     const raw = bufferedBody(request);
     if (raw === undefined) throw new Error(MOUNT_ERROR);

@@ -74,7 +74,8 @@ export function verifyWebhook(input: VerifyInput): VerifyResult {
   if (Math.abs(now - Number(timestamp)) > (input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS)) {
     return { valid: false, reason: 'stale_timestamp' };
   }
-  if (!signatureMatches(input.secret, timestamp, input.rawBody, signature)) return { valid: false, reason: 'bad_signature' };
+  if (!signatureMatches(input.secret, timestamp, input.rawBody, signature))
+    return { valid: false, reason: 'bad_signature' };
   return { valid: true };
 }
 
@@ -83,7 +84,8 @@ export type HeaderSource = { get(name: string): string | null } | Record<string,
 
 /** One header value; a repeated header counts as its first value. */
 export function headerValue(headers: HeaderSource, name: string): string | undefined {
-  if (typeof headers.get === 'function') return (headers as { get(name: string): string | null }).get(name) ?? undefined;
+  if (typeof headers.get === 'function')
+    return (headers as { get(name: string): string | null }).get(name) ?? undefined;
   const value = (headers as Record<string, string | string[] | undefined>)[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
 }

@@ -4,7 +4,12 @@ import type { MigrationContext } from './helpers.ts';
 /** Rules for workflows and planning that the database enforces, so concurrent writers cannot break them. */
 export async function up({ db }: MigrationContext): Promise<void> {
   // Workflow names identify workflows to people choosing which one to activate.
-  await db.schema.createIndex('workflows_project_name_unique').unique().on('workflows').columns(['project_id', 'name']).execute();
+  await db.schema
+    .createIndex('workflows_project_name_unique')
+    .unique()
+    .on('workflows')
+    .columns(['project_id', 'name'])
+    .execute();
 
   // At most one active sprint per project: a partial unique index (both dialects support them).
   await db.schema

@@ -17,7 +17,11 @@ export async function up({ db, dialect }: MigrationContext): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_endpoints_org_idx').on('webhook_endpoints').columns(['organization_id', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_endpoints_org_idx')
+    .on('webhook_endpoints')
+    .columns(['organization_id', 'id'])
+    .execute();
   await db.schema.createIndex('webhook_endpoints_project_idx').on('webhook_endpoints').column('project_id').execute();
 
   await withId(dialect, db.schema.createTable('webhook_deliveries'))
@@ -38,8 +42,16 @@ export async function up({ db, dialect }: MigrationContext): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('delivered_at', 'text')
     .execute();
-  await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('webhook_deliveries_endpoint_idx').on('webhook_deliveries').columns(['endpoint_id', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due_idx')
+    .on('webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_endpoint_idx')
+    .on('webhook_deliveries')
+    .columns(['endpoint_id', 'id'])
+    .execute();
   await db.schema.createIndex('webhook_deliveries_outbox_idx').on('webhook_deliveries').column('outbox_id').execute();
 
   await withId(dialect, db.schema.createTable('webhook_attempts'))
@@ -52,7 +64,11 @@ export async function up({ db, dialect }: MigrationContext): Promise<void> {
     .addColumn('error', 'text')
     .addColumn('response_body', 'text')
     .execute();
-  await db.schema.createIndex('webhook_attempts_delivery_idx').on('webhook_attempts').columns(['delivery_id', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_delivery_idx')
+    .on('webhook_attempts')
+    .columns(['delivery_id', 'id'])
+    .execute();
 
   await withId(dialect, db.schema.createTable('notifications'))
     .addColumn('organization_id', 'integer', (c) => c.notNull().references('organizations.id').onDelete('cascade'))

@@ -26,7 +26,11 @@ export async function up({ db, dialect }: MigrationContext): Promise<void> {
     .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
     .addUniqueConstraint('custom_field_projects_unique', ['field_id', 'project_id'])
     .execute();
-  await db.schema.createIndex('custom_field_projects_project_idx').on('custom_field_projects').column('project_id').execute();
+  await db.schema
+    .createIndex('custom_field_projects_project_idx')
+    .on('custom_field_projects')
+    .column('project_id')
+    .execute();
 
   // Option values are unique per field, checked by the service under the definition's lock: a
   // database constraint would refuse a PUT that swaps two values midway.

@@ -33,7 +33,11 @@ export async function up({ db, dialect }: MigrationContext): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('standup_entries_user_date_unique', ['user_id', 'date'])
     .execute();
-  await db.schema.createIndex('standup_entries_org_date_idx').on('standup_entries').columns(['organization_id', 'date']).execute();
+  await db.schema
+    .createIndex('standup_entries_org_date_idx')
+    .on('standup_entries')
+    .columns(['organization_id', 'date'])
+    .execute();
 
   await withId(dialect, db.schema.createTable('standup_blockers'))
     .addColumn('entry_id', 'integer', (c) => c.notNull().references('standup_entries.id').onDelete('cascade'))
@@ -45,5 +49,9 @@ export async function up({ db, dialect }: MigrationContext): Promise<void> {
     .addColumn('project_id', 'integer')
     .addColumn('since', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('standup_blockers_entry_idx').on('standup_blockers').columns(['entry_id', 'position']).execute();
+  await db.schema
+    .createIndex('standup_blockers_entry_idx')
+    .on('standup_blockers')
+    .columns(['entry_id', 'position'])
+    .execute();
 }

@@ -9,7 +9,8 @@ import type { MigrationContext } from './helpers.ts';
  */
 export async function up({ db, dialect }: MigrationContext): Promise<void> {
   if (dialect === 'postgres') return;
-  for (const trigger of ['tasks_fts_insert', 'tasks_fts_delete', 'tasks_fts_update']) await sql`DROP TRIGGER ${sql.id(trigger)}`.execute(db);
+  for (const trigger of ['tasks_fts_insert', 'tasks_fts_delete', 'tasks_fts_update'])
+    await sql`DROP TRIGGER ${sql.id(trigger)}`.execute(db);
   await sql`DROP TABLE tasks_fts`.execute(db);
   await sql`CREATE VIRTUAL TABLE tasks_fts USING fts5(
     title, description, project_id, content='tasks', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2'

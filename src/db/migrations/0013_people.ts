@@ -10,7 +10,10 @@ import { withId } from './helpers.ts';
  */
 export async function up({ db, dialect }: MigrationContext): Promise<void> {
   await db.schema.alterTable('users').addColumn('password_hash', 'text').execute();
-  await db.schema.alterTable('users').addColumn('active', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
 
   await withId(dialect, db.schema.createTable('sessions'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -55,7 +58,10 @@ export async function up({ db, dialect }: MigrationContext): Promise<void> {
     .execute();
 
   await db.schema.alterTable('notifications').addColumn('read_at', 'text').execute();
-  await db.schema.alterTable('api_tokens').addColumn('name', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('api_tokens')
+    .addColumn('name', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   // Kept apart from api_tokens: an update there moves the auth epoch (migration 0011) and would empty every token cache.
   await db.schema
     .createTable('api_token_usage')
@@ -65,9 +71,15 @@ export async function up({ db, dialect }: MigrationContext): Promise<void> {
 
   if (dialect === 'postgres') {
     await sql`ALTER TABLE idempotency_keys ALTER COLUMN token_id DROP NOT NULL`.execute(db);
-    await sql`ALTER TABLE idempotency_keys ADD COLUMN session_id integer REFERENCES sessions(id) ON DELETE CASCADE`.execute(db);
-    await sql`ALTER TABLE idempotency_keys ADD CONSTRAINT idempotency_session_key_unique UNIQUE (session_id, key)`.execute(db);
-    await sql`ALTER TABLE idempotency_keys ADD CONSTRAINT idempotency_one_owner CHECK ((token_id IS NULL) <> (session_id IS NULL))`.execute(db);
+    await sql`ALTER TABLE idempotency_keys ADD COLUMN session_id integer REFERENCES sessions(id) ON DELETE CASCADE`.execute(
+      db,
+    );
+    await sql`ALTER TABLE idempotency_keys ADD CONSTRAINT idempotency_session_key_unique UNIQUE (session_id, key)`.execute(
+      db,
+    );
+    await sql`ALTER TABLE idempotency_keys ADD CONSTRAINT idempotency_one_owner CHECK ((token_id IS NULL) <> (session_id IS NULL))`.execute(
+      db,
+    );
     return;
   }
   // SQLite cannot drop NOT NULL: the table is rebuilt with its rows.
@@ -88,7 +100,9 @@ export async function up({ db, dialect }: MigrationContext): Promise<void> {
     CONSTRAINT idempotency_one_owner CHECK ((token_id IS NULL) <> (session_id IS NULL))
   )`.execute(db);
   await sql`INSERT INTO idempotency_keys_next (id, token_id, key, request_hash, state, response_status, response_body, grants, lease_expires_at, created_at)
-    SELECT id, token_id, key, request_hash, state, response_status, response_body, grants, lease_expires_at, created_at FROM idempotency_keys`.execute(db);
+    SELECT id, token_id, key, request_hash, state, response_status, response_body, grants, lease_expires_at, created_at FROM idempotency_keys`.execute(
+    db,
+  );
   await sql`DROP TABLE idempotency_keys`.execute(db);
   await sql`ALTER TABLE idempotency_keys_next RENAME TO idempotency_keys`.execute(db);
   await db.schema.createIndex('idempotency_created_idx').on('idempotency_keys').column('created_at').execute();

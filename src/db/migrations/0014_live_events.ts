@@ -29,7 +29,8 @@ const SETTINGS: Array<[table: string, action: string]> = [
 ];
 
 /** Project columns shown as its settings (task_counter moves with every task creation and is not one). */
-const PROJECT_COLUMNS = 'key, name, description, workflow_id, default_status_id, default_task_type_id, default_priority_id';
+const PROJECT_COLUMNS =
+  'key, name, description, workflow_id, default_status_id, default_task_type_id, default_priority_id';
 
 const OPS = [
   ['INSERT', 'NEW'],
@@ -39,7 +40,9 @@ const OPS = [
 
 export async function up({ db, dialect }: MigrationContext): Promise<void> {
   await withId(dialect, db.schema.createTable('live_events'))
-    .addColumn('tx', 'bigint', (c) => c.notNull().defaultTo(dialect === 'postgres' ? sql`(pg_current_xact_id()::text::bigint)` : 0))
+    .addColumn('tx', 'bigint', (c) =>
+      c.notNull().defaultTo(dialect === 'postgres' ? sql`(pg_current_xact_id()::text::bigint)` : 0),
+    )
     .addColumn('project_id', 'integer', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('action', 'text', (c) => c.notNull())

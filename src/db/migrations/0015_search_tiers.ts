@@ -18,8 +18,12 @@ const PENDING_LIST_KB = 128;
 
 export async function up({ db, dialect }: MigrationContext): Promise<void> {
   if (dialect !== 'postgres') return;
-  await sql`ALTER TABLE tasks ADD COLUMN title_vector tsvector GENERATED ALWAYS AS (to_tsvector('english', title)) STORED`.execute(db);
-  await sql`CREATE INDEX tasks_title_search_idx ON tasks USING GIN (title_vector) WITH (gin_pending_list_limit = ${sql.lit(PENDING_LIST_KB)})`.execute(db);
+  await sql`ALTER TABLE tasks ADD COLUMN title_vector tsvector GENERATED ALWAYS AS (to_tsvector('english', title)) STORED`.execute(
+    db,
+  );
+  await sql`CREATE INDEX tasks_title_search_idx ON tasks USING GIN (title_vector) WITH (gin_pending_list_limit = ${sql.lit(PENDING_LIST_KB)})`.execute(
+    db,
+  );
   await sql`ALTER INDEX tasks_search_idx SET (gin_pending_list_limit = ${sql.lit(PENDING_LIST_KB)})`.execute(db);
   await sql`SELECT gin_clean_pending_list('tasks_search_idx')`.execute(db);
 }

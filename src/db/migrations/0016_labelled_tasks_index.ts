@@ -8,6 +8,10 @@ import type { MigrationContext } from './helpers.ts';
  * is its prefix, so writes maintain as many indexes as before.
  */
 export async function up({ db }: MigrationContext): Promise<void> {
-  await db.schema.createIndex('task_labels_label_task_idx').on('task_labels').columns(['label_id', 'task_id']).execute();
+  await db.schema
+    .createIndex('task_labels_label_task_idx')
+    .on('task_labels')
+    .columns(['label_id', 'task_id'])
+    .execute();
   await db.schema.dropIndex('task_labels_label_idx').execute();
 }

@@ -13,7 +13,11 @@ export function findOrganizationBySlug(db: Executor, slug: string) {
 }
 
 export function insertUser(db: Executor, values: Insertable<UsersTable>) {
-  return db.insertInto('users').values(values).returning(['id', 'organization_id', 'kind', 'name', 'email', 'role']).executeTakeFirstOrThrow();
+  return db
+    .insertInto('users')
+    .values(values)
+    .returning(['id', 'organization_id', 'kind', 'name', 'email', 'role'])
+    .executeTakeFirstOrThrow();
 }
 
 export function findAccount(db: Executor, id: number) {
@@ -37,7 +41,12 @@ export async function insertToken(db: Executor, values: Insertable<ApiTokensTabl
 
 /** Whether this call revoked the token (false: it is unknown or was revoked already). */
 export async function revokeToken(db: Executor, id: number, at: string): Promise<boolean> {
-  const result = await db.updateTable('api_tokens').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('api_tokens')
+    .set({ revoked_at: at })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -58,7 +67,6 @@ export async function updateMembershipRole(db: Executor, id: number, role: Proje
   await db.updateTable('project_memberships').set({ role, updated_at: at }).where('id', '=', id).execute();
 }
 
-
 /** Every project the caller sees, with its role there, by key. */
 export function visibleProjectsWithRole(db: Executor, principal: Principal) {
   return visibleProjects(db, principal).select(['p.id', 'p.key', 'p.name', 'pm.role']).orderBy('p.key').execute();
@@ -66,6 +74,11 @@ export function visibleProjectsWithRole(db: Executor, principal: Principal) {
 
 /** Keys of the projects with these ids, in key order. */
 export async function projectKeysOf(db: Executor, ids: number[]): Promise<string[]> {
-  const rows = await db.selectFrom('projects').select('key').where('id', 'in', ids.length ? ids : [-1]).orderBy('key').execute();
+  const rows = await db
+    .selectFrom('projects')
+    .select('key')
+    .where('id', 'in', ids.length ? ids : [-1])
+    .orderBy('key')
+    .execute();
   return rows.map((r) => r.key);
 }

@@ -52,10 +52,18 @@ export async function createUser(
   input: { org: string; kind: 'human' | 'service'; name: string; email?: string | null; role: WorkspaceRole },
 ) {
   if (!WORKSPACE_ROLES.includes(input.role)) throw invalid({ role: `one of ${WORKSPACE_ROLES.join(', ')}` });
-  if (input.kind === 'service' && input.role === 'owner') throw invalid({ role: 'a service account cannot be an owner' });
+  if (input.kind === 'service' && input.role === 'owner')
+    throw invalid({ role: 'a service account cannot be an owner' });
   return inTransaction(ctx, async (tx) => {
     const org = await findOrganization(tx, input.org);
-    const values = { organization_id: org.id, kind: input.kind, name: input.name, email: input.email ?? null, role: input.role, created_at: tx.clock.nowIso() };
+    const values = {
+      organization_id: org.id,
+      kind: input.kind,
+      name: input.name,
+      email: input.email ?? null,
+      role: input.role,
+      created_at: tx.clock.nowIso(),
+    };
     return insertUnique(
       tx,
       () => repo.insertUser(tx.db, values),
@@ -80,12 +88,14 @@ export async function createToken(
     const account = await repo.findAccount(tx.db, input.accountId);
     if (!account) throw notFound(`Account ${input.accountId}`);
     const unknown = input.scopes.filter((s) => !isScope(s));
-    if (unknown.length || input.scopes.length === 0) throw invalid({ scopes: `unknown or empty: ${unknown.join(', ') || '(none)'}` });
+    if (unknown.length || input.scopes.length === 0)
+      throw invalid({ scopes: `unknown or empty: ${unknown.join(', ') || '(none)'}` });
     const projectIds = input.projectKeys ? await projectIdsOf(tx, account.organization_id, input.projectKeys) : null;
 
     const token = generateToken();
     const scopes = [...new Set(input.scopes)];
-    const expiresAt = input.expiresInHours !== undefined ? isoFromMs(tx.clock.nowMs() + input.expiresInHours * 3_600_000) : null;
+    const expiresAt =
+      input.expiresInHours !== undefined ? isoFromMs(tx.clock.nowMs() + input.expiresInHours * 3_600_000) : null;
     const id = await repo.insertToken(tx.db, {
       user_id: account.id,
       token_hash: hashToken(token),
@@ -116,7 +126,10 @@ export async function revokeToken(ctx: AppContext, tokenId: number) {
  * The same rule as the API holds: a project always keeps one admin. The answer says whether
  * the account was added, its role changed (with the previous one) or nothing changed.
  */
-export async function addProjectMember(ctx: AppContext, input: { projectKey: string; userId: number; role: ProjectRole; org?: string }) {
+export async function addProjectMember(
+  ctx: AppContext,
+  input: { projectKey: string; userId: number; role: ProjectRole; org?: string },
+) {
   if (!PROJECT_ROLES.includes(input.role)) throw invalid({ role: `one of ${PROJECT_ROLES.join(', ')}` });
   return inTransaction(ctx, async (tx) => {
     const user = await repo.findAccount(tx.db, input.userId);
@@ -129,7 +142,13 @@ export async function addProjectMember(ctx: AppContext, input: { projectKey: str
     await lockProjectForDecision(tx.db, tx.dialect, project.id);
     const existing = await repo.findMembership(tx.db, project.id, user.id);
     if (existing) {
-      const result = { id: existing.id, project: project.key, user: user.id, role: input.role, previous_role: existing.role };
+      const result = {
+        id: existing.id,
+        project: project.key,
+        user: user.id,
+        role: input.role,
+        previous_role: existing.role,
+      };
       if (existing.role === input.role) return { ...result, action: 'unchanged' as const };
       if (existing.role === 'admin') await assertAnotherAdminRemains(tx.db, project.id, existing.id);
       await repo.updateMembershipRole(tx.db, existing.id, input.role, now);

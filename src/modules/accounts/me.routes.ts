@@ -10,12 +10,16 @@ import { describeMe } from './me.service.ts';
 export const meModels = [Me];
 
 export function registerMeRoutes(app: Api, ctx: AppContext): void {
-  app.get('/api/v1/me/', {
-    schema: {
-      tags: ['Access'],
-      summary: 'Who the token is: account, organization, effective scopes, restriction, visible projects',
-      response: { 200: Envelope(Type.Ref(Me)), ...errorResponses() },
+  app.get(
+    '/api/v1/me/',
+    {
+      schema: {
+        tags: ['Access'],
+        summary: 'Who the token is: account, organization, effective scopes, restriction, visible projects',
+        response: { 200: Envelope(Type.Ref(Me)), ...errorResponses() },
+      },
+      config: { scope: 'authenticated' },
     },
-    config: { scope: 'authenticated' },
-  }, async (request) => ok(await describeMe(ctx, principalOf(request))));
+    async (request) => ok(await describeMe(ctx, principalOf(request))),
+  );
 }

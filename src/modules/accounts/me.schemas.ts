@@ -11,18 +11,29 @@ export const Me = Type.Object(
       role: Type.String({ description: 'Workspace role: owner, admin, member or guest.' }),
     }),
     organization: Type.Object({ id: Type.Integer(), slug: Type.String(), name: Type.String() }),
-    token: Type.Union([
-      Type.Object({
-        id: Type.Integer(),
-        scopes: Type.Array(Type.String(), { description: 'Effective scopes (a write scope adds its read scope).' }),
-        projects: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'Project keys the token is restricted to; null when unrestricted.' }),
-        expires_at: Type.Union([Timestamp, Type.Null()]),
-      }),
-      Type.Null(),
-    ], { description: 'The bearer token; null when a signed-in person\'s session cookie authenticated the request (every scope, no restriction).' }),
-    projects: Type.Array(Type.Object({ id: Type.Integer(), key: Type.String(), name: Type.String(), role: Type.String() }), {
-      description: 'Every project this token can see.',
-    }),
+    token: Type.Union(
+      [
+        Type.Object({
+          id: Type.Integer(),
+          scopes: Type.Array(Type.String(), { description: 'Effective scopes (a write scope adds its read scope).' }),
+          projects: Type.Union([Type.Array(Type.String()), Type.Null()], {
+            description: 'Project keys the token is restricted to; null when unrestricted.',
+          }),
+          expires_at: Type.Union([Timestamp, Type.Null()]),
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          "The bearer token; null when a signed-in person's session cookie authenticated the request (every scope, no restriction).",
+      },
+    ),
+    projects: Type.Array(
+      Type.Object({ id: Type.Integer(), key: Type.String(), name: Type.String(), role: Type.String() }),
+      {
+        description: 'Every project this token can see.',
+      },
+    ),
   },
   { $id: 'Me', title: 'Me' },
 );

@@ -6,11 +6,21 @@ import type { MeJson } from './me.schemas.ts';
 /** Who the caller is: account, organization, the token's effective scopes and restriction, visible projects. */
 export async function describeMe(ctx: AppContext, principal: Principal): Promise<MeJson> {
   const projects = await visibleProjectsWithRole(ctx.db, principal);
-  const restrictedKeys = principal.projectRestriction ? await projectKeysOf(ctx.db, principal.projectRestriction) : null;
+  const restrictedKeys = principal.projectRestriction
+    ? await projectKeysOf(ctx.db, principal.projectRestriction)
+    : null;
   return {
-    account: { id: principal.userId, name: principal.userName, email: principal.userEmail, kind: principal.userKind, role: principal.role },
+    account: {
+      id: principal.userId,
+      name: principal.userName,
+      email: principal.userEmail,
+      kind: principal.userKind,
+      role: principal.role,
+    },
     organization: { id: principal.organizationId, slug: principal.organizationSlug, name: principal.organizationName },
-    token: principal.sessionId ? null : { id: principal.tokenId, scopes: principal.scopes, projects: restrictedKeys, expires_at: principal.expiresAt },
+    token: principal.sessionId
+      ? null
+      : { id: principal.tokenId, scopes: principal.scopes, projects: restrictedKeys, expires_at: principal.expiresAt },
     projects,
   };
 }

@@ -68,7 +68,9 @@ export async function storeStream(ctx: AppContext, source: Readable): Promise<St
  * caller, whose change already committed: the file is then an orphan and the sweep retries it.
  */
 export async function removeStoredFiles(ctx: AppContext, storageNames: string[]): Promise<void> {
-  await Promise.all(storageNames.map((name) => fs.promises.rm(storagePath(ctx, name), { force: true }).catch(() => undefined)));
+  await Promise.all(
+    storageNames.map((name) => fs.promises.rm(storagePath(ctx, name), { force: true }).catch(() => undefined)),
+  );
 }
 
 /**

@@ -35,7 +35,11 @@ function visibleAttachments(db: Executor, principal: Principal) {
     .select([...COLUMNS, 'p.id as project_id', 'pm.role']);
 }
 
-export const { ofTask: attachmentsOfTask, find: findAttachment, findVisible: findVisibleAttachment } = recordsOfTaskQueries('a', selectAttachments, visibleAttachments);
+export const {
+  ofTask: attachmentsOfTask,
+  find: findAttachment,
+  findVisible: findVisibleAttachment,
+} = recordsOfTaskQueries('a', selectAttachments, visibleAttachments);
 
 export type AttachmentRow = NonNullable<Awaited<ReturnType<typeof findAttachment>>>;
 
@@ -56,13 +60,19 @@ export async function storageNamesOf(db: Executor, of: { taskId: number } | { pr
   query =
     'taskId' in of
       ? query.where('a.task_id', '=', of.taskId)
-      : query.where('a.task_id', 'in', (eb) => eb.selectFrom('tasks').select('id').where('project_id', '=', of.projectId));
+      : query.where('a.task_id', 'in', (eb) =>
+          eb.selectFrom('tasks').select('id').where('project_id', '=', of.projectId),
+        );
   return (await query.execute()).map((r) => r.storage_name);
 }
 
 /** Which of `storageNames` an attachment row names. */
 export async function storageNamesInUse(db: Executor, storageNames: string[]): Promise<Set<string>> {
   if (storageNames.length === 0) return new Set();
-  const rows = await db.selectFrom('attachments').select('storage_name').where('storage_name', 'in', storageNames).execute();
+  const rows = await db
+    .selectFrom('attachments')
+    .select('storage_name')
+    .where('storage_name', 'in', storageNames)
+    .execute();
   return new Set(rows.map((r) => r.storage_name));
 }

@@ -30,7 +30,11 @@ function present(row: repo.AttachmentRow): AttachmentJson {
   };
 }
 
-const PAGING = { idColumn: 'a.id', orderable: { created_at: 'a.created_at', filename: 'a.filename', size: 'a.size' }, defaultOrdering: 'created_at' };
+const PAGING = {
+  idColumn: 'a.id',
+  orderable: { created_at: 'a.created_at', filename: 'a.filename', size: 'a.size' },
+  defaultOrdering: 'created_at',
+};
 const QUERIES = { ofTask: repo.attachmentsOfTask, find: repo.findAttachment, findVisible: repo.findVisibleAttachment };
 const records = recordsOfTask('Attachment', QUERIES, PAGING, present);
 
@@ -50,7 +54,13 @@ export interface AttachmentContent {
 
 export async function attachmentContent(ctx: AppContext, principal: Principal, id: number): Promise<AttachmentContent> {
   const row = await records.visible(ctx, principal, id);
-  return { path: storagePath(ctx, row.storage_name), filename: row.filename, contentType: row.content_type, size: Number(row.size), sha256: row.sha256 };
+  return {
+    path: storagePath(ctx, row.storage_name),
+    filename: row.filename,
+    contentType: row.content_type,
+    size: Number(row.size),
+    sha256: row.sha256,
+  };
 }
 
 export interface ReceivedUpload {
@@ -64,7 +74,12 @@ export interface ReceivedUpload {
  * while the file was streaming is a 404 (and a concurrent project delete sees this row). The
  * caller removes the file if the transaction does not commit (removedOnFailure).
  */
-export async function recordUpload(tx: Tx, principal: Principal, task: TaskRef, upload: ReceivedUpload): Promise<AttachmentJson> {
+export async function recordUpload(
+  tx: Tx,
+  principal: Principal,
+  task: TaskRef,
+  upload: ReceivedUpload,
+): Promise<AttachmentJson> {
   await lockExistingTask(tx.db, tx, task.id);
   const id = await repo.insertAttachment(tx.db, {
     task_id: task.id,
@@ -81,7 +96,12 @@ export async function recordUpload(tx: Tx, principal: Principal, task: TaskRef, 
 
 export async function deleteAttachment(tx: Tx, principal: Principal, id: number): Promise<void> {
   const row = await records.visible(tx, principal, id);
-  authorize(principal, 'item.delete', { kind: 'item', project: { id: row.project_id, role: row.role }, authorId: row.uploaded_by }, 'the attachment');
+  authorize(
+    principal,
+    'item.delete',
+    { kind: 'item', project: { id: row.project_id, role: row.role }, authorId: row.uploaded_by },
+    'the attachment',
+  );
   await repo.deleteAttachment(tx.db, id);
   // After the commit: a failed removal leaves an orphan for the sweep, never a row without its file.
   tx.afterCommit(() => removeStoredFiles(tx, [row.storage_name]));

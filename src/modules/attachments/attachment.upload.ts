@@ -47,20 +47,27 @@ function uploadError(ctx: AppContext, error: unknown): unknown {
   const code = (error as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(ctx);
   if (code === 'FST_FILES_LIMIT') return invalid({ [FILE_FIELD]: 'send exactly one file per upload' });
-  if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') return invalid({ body: 'too many form fields; send only the file part' });
+  if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
+    return invalid({ body: 'too many form fields; send only the file part' });
   if (code === 'FST_PROTO_VIOLATION') return invalid({ body: 'forbidden form field name' });
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return notMultipart();
   // A failing disk (ENOSPC, EACCES...) is the server's fault: it stays a 500.
   if ((error as NodeJS.ErrnoException).syscall) return error;
   // What remains comes from parsing the client's bytes (premature end, malformed part headers...).
   if (error instanceof Error) {
-    return invalid({ body: `malformed multipart/form-data (${error.message})` }, 'The multipart body could not be read.');
+    return invalid(
+      { body: `malformed multipart/form-data (${error.message})` },
+      'The multipart body could not be read.',
+    );
   }
   return error;
 }
 
 export function notMultipart(): ApiError {
-  return new ApiError('UNSUPPORTED_MEDIA_TYPE', `Upload the file as multipart/form-data with one part named "${FILE_FIELD}".`);
+  return new ApiError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `Upload the file as multipart/form-data with one part named "${FILE_FIELD}".`,
+  );
 }
 
 /**
@@ -99,7 +106,8 @@ export async function receiveUpload(ctx: AppContext, request: FastifyRequest): P
   }
 
   if (!stored || !identity) problems[FILE_FIELD] ??= 'is required: one file part named "file"';
-  else if (!isMediaType(identity.content_type)) problems[FILE_FIELD] = `has an invalid Content-Type "${identity.content_type}"`;
+  else if (!isMediaType(identity.content_type))
+    problems[FILE_FIELD] = `has an invalid Content-Type "${identity.content_type}"`;
   if (Object.keys(problems).length) {
     if (stored) await removeStoredFiles(ctx, [stored.storageName]);
     throw invalid(problems);

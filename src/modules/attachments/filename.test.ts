@@ -34,8 +34,12 @@ describe('contentDisposition (RFC 6266 / RFC 8187)', () => {
     expect(contentDisposition('a "quoted" \\ name.txt')).toBe(
       `attachment; filename="a _quoted_ _ name.txt"; filename*=UTF-8''a%20%22quoted%22%20%5C%20name.txt`,
     );
-    expect(contentDisposition("it's (1)*.txt")).toBe(`attachment; filename="it's (1)*.txt"; filename*=UTF-8''it%27s%20%281%29%2A.txt`);
-    expect(contentDisposition('日本.txt')).toBe(`attachment; filename="__.txt"; filename*=UTF-8''%E6%97%A5%E6%9C%AC.txt`);
+    expect(contentDisposition("it's (1)*.txt")).toBe(
+      `attachment; filename="it's (1)*.txt"; filename*=UTF-8''it%27s%20%281%29%2A.txt`,
+    );
+    expect(contentDisposition('日本.txt')).toBe(
+      `attachment; filename="__.txt"; filename*=UTF-8''%E6%97%A5%E6%9C%AC.txt`,
+    );
   });
 });
 

@@ -1,7 +1,11 @@
 import type { Executor } from '../../db/database.ts';
 
 /** The columns of an organization that a principal or a notice names it by. */
-export const ORGANIZATION_COLUMNS = ['o.id as organization_id', 'o.slug as organization_slug', 'o.name as organization_name'] as const;
+export const ORGANIZATION_COLUMNS = [
+  'o.id as organization_id',
+  'o.slug as organization_slug',
+  'o.name as organization_name',
+] as const;
 
 /**
  * A credential's person and organization: what `accountOf` reads, and whether the person may still sign in.
@@ -11,7 +15,15 @@ export function accounts(db: Executor) {
   return db
     .selectFrom('users as u')
     .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-    .select(['u.id as user_id', 'u.name as user_name', 'u.email as user_email', 'u.kind as user_kind', 'u.role', 'u.active as user_active', ...ORGANIZATION_COLUMNS]);
+    .select([
+      'u.id as user_id',
+      'u.name as user_name',
+      'u.email as user_email',
+      'u.kind as user_kind',
+      'u.role',
+      'u.active as user_active',
+      ...ORGANIZATION_COLUMNS,
+    ]);
 }
 
 export function findTokenWithAccount(db: Executor, tokenHash: string) {

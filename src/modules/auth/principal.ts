@@ -47,7 +47,12 @@ export interface AccountRow {
   role: WorkspaceRole;
 }
 
-export function accountOf(row: AccountRow): Pick<Principal, 'userId' | 'userName' | 'userEmail' | 'userKind' | 'organizationId' | 'organizationSlug' | 'organizationName' | 'role'> {
+export function accountOf(
+  row: AccountRow,
+): Pick<
+  Principal,
+  'userId' | 'userName' | 'userEmail' | 'userKind' | 'organizationId' | 'organizationSlug' | 'organizationName' | 'role'
+> {
   return {
     userId: row.user_id,
     userName: row.user_name,

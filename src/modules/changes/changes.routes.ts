@@ -23,7 +23,12 @@ const TaskWrittenChange = Type.Object(
 
 const TaskDeletedChange = Type.Object(
   { ...changeFields, action: Type.Literal('deleted') },
-  { $id: 'TaskDeletedChange', title: 'TaskDeletedChange', additionalProperties: false, description: 'A deletion carries no task.' },
+  {
+    $id: 'TaskDeletedChange',
+    title: 'TaskDeletedChange',
+    additionalProperties: false,
+    description: 'A deletion carries no task.',
+  },
 );
 
 /** `task` depends on `action`: present for created and updated, absent for deleted. */
@@ -55,37 +60,60 @@ skipped and every change is returned**; the response then carries
 now are listed. Counts against the normal rate limit.`;
 
 export function registerChangesRoutes(app: Api, ctx: AppContext): void {
-  app.get('/api/v1/changes/tasks/', {
-    schema: {
-      tags: ['Changes feed'],
-      summary: 'Incremental task sync: creations, updates and deletions',
-      description: DESCRIPTION,
-      querystring: Type.Object({
-        since: Type.Optional(Type.String({ maxLength: 100, description: 'ISO 8601 timestamp, e.g. 2026-11-21T10:15:30.123456Z.' })),
-        cursor: Type.Optional(Type.String({ maxLength: 200, description: 'From next_cursor; empty or absent starts at the beginning.' })),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Default 50, maximum 200.' })),
-        page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Alias of `limit`.' })),
-      }),
-      response: {
-        200: Type.Object({
-          success: Type.Literal(true),
-          data: Type.Object({
-            changes: Type.Array(Type.Ref(ChangeRecord)),
-            since: Type.Union([Timestamp, Type.Null()], { description: 'The since filter applied, normalised to UTC; null when none was applied.' }),
-          }),
-          pagination: Type.Ref(CursorPagination),
-        }, {
-          headers: { 'X-Since-Ignored': { type: 'string', enum: ['true'], description: 'Present when `since` did not parse and was ignored: the whole feed is returned.' } },
+  app.get(
+    '/api/v1/changes/tasks/',
+    {
+      schema: {
+        tags: ['Changes feed'],
+        summary: 'Incremental task sync: creations, updates and deletions',
+        description: DESCRIPTION,
+        querystring: Type.Object({
+          since: Type.Optional(
+            Type.String({ maxLength: 100, description: 'ISO 8601 timestamp, e.g. 2026-11-21T10:15:30.123456Z.' }),
+          ),
+          cursor: Type.Optional(
+            Type.String({ maxLength: 200, description: 'From next_cursor; empty or absent starts at the beginning.' }),
+          ),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Default 50, maximum 200.' })),
+          page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Alias of `limit`.' })),
         }),
-        ...errorResponses(),
+        response: {
+          200: Type.Object(
+            {
+              success: Type.Literal(true),
+              data: Type.Object({
+                changes: Type.Array(Type.Ref(ChangeRecord)),
+                since: Type.Union([Timestamp, Type.Null()], {
+                  description: 'The since filter applied, normalised to UTC; null when none was applied.',
+                }),
+              }),
+              pagination: Type.Ref(CursorPagination),
+            },
+            {
+              headers: {
+                'X-Since-Ignored': {
+                  type: 'string',
+                  enum: ['true'],
+                  description: 'Present when `since` did not parse and was ignored: the whole feed is returned.',
+                },
+              },
+            },
+          ),
+          ...errorResponses(),
+        },
       },
+      config: { scope: 'tasks:read' },
     },
-    config: { scope: 'tasks:read' },
-  }, async (request, reply) => {
-    const { since, cursor, limit, page_size } = request.query;
-    const result = await readChanges(ctx, principalOf(request), { since, cursor: cursor ?? '', limit: limit ?? page_size });
-    if (since !== undefined && result.since === null) reply.header('x-since-ignored', 'true');
-    // Snapshots are stored as JSON text and spliced in verbatim: no parse and re-serialize per row.
-    return reply.type('application/json; charset=utf-8').send(result.body as never);
-  });
+    async (request, reply) => {
+      const { since, cursor, limit, page_size } = request.query;
+      const result = await readChanges(ctx, principalOf(request), {
+        since,
+        cursor: cursor ?? '',
+        limit: limit ?? page_size,
+      });
+      if (since !== undefined && result.since === null) reply.header('x-since-ignored', 'true');
+      // Snapshots are stored as JSON text and spliced in verbatim: no parse and re-serialize per row.
+      return reply.type('application/json; charset=utf-8').send(result.body as never);
+    },
+  );
 }

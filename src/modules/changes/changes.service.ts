@@ -10,10 +10,17 @@ import { parseSince } from './since.ts';
  * finished response body. The feed is read far more than anything else by sync clients, so the stored task
  * snapshots go out as stored.
  */
-export async function readChanges(ctx: AppContext, principal: Principal, params: { since?: string; cursor: string; limit?: number }) {
+export async function readChanges(
+  ctx: AppContext,
+  principal: Principal,
+  params: { since?: string; cursor: string; limit?: number },
+) {
   const since = parseSince(params.since);
   const page = pageRequest({ cursor: params.cursor, limit: params.limit });
-  const { rows, pagination } = await paginate(changesVisibleTo(ctx.db, principal, since), page, { idColumn: 'c.id', orderable: {} });
+  const { rows, pagination } = await paginate(changesVisibleTo(ctx.db, principal, since), page, {
+    idColumn: 'c.id',
+    orderable: {},
+  });
   const changes = rows.map((row) => {
     const head = `{"id":${row.id},"action":${JSON.stringify(row.action)},"key":${JSON.stringify(row.task_key)},"changed_at":${JSON.stringify(row.changed_at)}`;
     return row.task === null ? `${head}}` : `${head},"task":${row.task}}`;

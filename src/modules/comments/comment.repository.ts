@@ -10,19 +10,37 @@ function selectComments(db: Executor) {
     .selectFrom('comments as c')
     .innerJoin('tasks as t', 't.id', 'c.task_id')
     .leftJoin('users as u', 'u.id', 'c.author_id')
-    .select(['c.id', 't.key as task_key', 'c.author_id', 'u.name as author_name', 'c.body', 'c.created_at', 'c.updated_at', 'c.edited_at']);
+    .select([
+      'c.id',
+      't.key as task_key',
+      'c.author_id',
+      'u.name as author_name',
+      'c.body',
+      'c.created_at',
+      'c.updated_at',
+      'c.edited_at',
+    ]);
 }
 
 /** With the caller's role in the task's project: whether it may edit or delete the comment. */
 function visibleComments(db: Executor, principal: Principal) {
-  return visibleTasks(db, principal).innerJoin('comments as c', 'c.task_id', 't.id').select(['c.id', 'c.author_id', 'c.body', 'p.id as project_id', 'pm.role']);
+  return visibleTasks(db, principal)
+    .innerJoin('comments as c', 'c.task_id', 't.id')
+    .select(['c.id', 'c.author_id', 'c.body', 'p.id as project_id', 'pm.role']);
 }
 
-export const { ofTask: commentsOfTask, find: findComment, findVisible: findVisibleComment } = recordsOfTaskQueries('c', selectComments, visibleComments);
+export const {
+  ofTask: commentsOfTask,
+  find: findComment,
+  findVisible: findVisibleComment,
+} = recordsOfTaskQueries('c', selectComments, visibleComments);
 
 export type CommentRow = NonNullable<Awaited<ReturnType<typeof findComment>>>;
 
-export function insertComment(db: Executor, { at, ...values }: { task_id: number; author_id: number; body: string; at: string }): Promise<number> {
+export function insertComment(
+  db: Executor,
+  { at, ...values }: { task_id: number; author_id: number; body: string; at: string },
+): Promise<number> {
   return insertWithTimestamps(db, 'comments', { ...values, edited_at: null }, at);
 }
 

@@ -21,58 +21,96 @@ export function registerCommentRoutes(app: Api, ctx: AppContext): void {
   const read = { scope: 'tasks:read' } as const;
   const write = { scope: 'tasks:write' } as const;
 
-  app.get('/api/v1/tasks/:task_key/comments/', {
-    schema: {
-      tags,
-      summary: 'A task\'s comments (oldest first by default)',
-      params: TaskKeyParams,
-      querystring: CommentListQuery,
-      response: { 200: ListEnvelope(Type.Ref(Comment)), ...errorResponses(404) },
+  app.get(
+    '/api/v1/tasks/:task_key/comments/',
+    {
+      schema: {
+        tags,
+        summary: "A task's comments (oldest first by default)",
+        params: TaskKeyParams,
+        querystring: CommentListQuery,
+        response: { 200: ListEnvelope(Type.Ref(Comment)), ...errorResponses(404) },
+      },
+      config: read,
     },
-    config: read,
-  }, async (request) => listOf(await comments.listComments(ctx, principalOf(request), request.params.task_key, pageRequest(request.query))));
+    async (request) =>
+      listOf(
+        await comments.listComments(ctx, principalOf(request), request.params.task_key, pageRequest(request.query)),
+      ),
+  );
 
-  app.post('/api/v1/tasks/:task_key/comments/', {
-    schema: {
-      tags,
-      summary: 'Comment on a task (as the token\'s account)',
-      description: 'The body is markdown, stored and returned exactly as sent. Emits `comment.created` with `data: {comment, task: {key, title}}` and adds a `commented` activity entry. Project viewers cannot comment (403).',
-      params: TaskKeyParams,
-      body: CommentBody,
-      response: { 201: one, ...errorResponses(404) },
+  app.post(
+    '/api/v1/tasks/:task_key/comments/',
+    {
+      schema: {
+        tags,
+        summary: "Comment on a task (as the token's account)",
+        description:
+          'The body is markdown, stored and returned exactly as sent. Emits `comment.created` with `data: {comment, task: {key, title}}` and adds a `commented` activity entry. Project viewers cannot comment (403).',
+        params: TaskKeyParams,
+        body: CommentBody,
+        response: { 201: one, ...errorResponses(404) },
+      },
+      config: write,
     },
-    config: write,
-  }, async (request, reply) => {
-    const caller = callerOf(request);
-    reply.code(201);
-    return commitWrite(ctx, request, reply, (tx) => comments.createComment(tx, caller, request.params.task_key, request.body.body), ok<CommentJson>);
-  });
-
-  app.get('/api/v1/comments/:id/', {
-    schema: { tags, summary: 'Read a comment', params: IdParams, response: { 200: one, ...errorResponses(404) } },
-    config: read,
-  }, async (request) => ok(await comments.getComment(ctx, principalOf(request), request.params.id)));
-
-  app.put('/api/v1/comments/:id/', {
-    schema: {
-      tags,
-      summary: 'Edit a comment (its author only)',
-      description: 'Only the author may edit, project admins included (403 FORBIDDEN otherwise). `edited` becomes true when the body changes; sending the current body changes nothing.',
-      params: IdParams,
-      body: CommentBody,
-      response: { 200: one, ...errorResponses(404) },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      reply.code(201);
+      return commitWrite(
+        ctx,
+        request,
+        reply,
+        (tx) => comments.createComment(tx, caller, request.params.task_key, request.body.body),
+        ok<CommentJson>,
+      );
     },
-    config: write,
-  }, async (request, reply) =>
-    commitWrite(ctx, request, reply, (tx) => comments.updateComment(tx, principalOf(request), request.params.id, request.body.body), ok<CommentJson>));
+  );
 
-  app.delete('/api/v1/comments/:id/', {
-    schema: {
-      tags,
-      summary: 'Delete a comment (its author, or a project admin)',
-      params: IdParams,
-      response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
+  app.get(
+    '/api/v1/comments/:id/',
+    {
+      schema: { tags, summary: 'Read a comment', params: IdParams, response: { 200: one, ...errorResponses(404) } },
+      config: read,
     },
-    config: write,
-  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => comments.deleteComment(tx, principalOf(request), request.params.id)));
+    async (request) => ok(await comments.getComment(ctx, principalOf(request), request.params.id)),
+  );
+
+  app.put(
+    '/api/v1/comments/:id/',
+    {
+      schema: {
+        tags,
+        summary: 'Edit a comment (its author only)',
+        description:
+          'Only the author may edit, project admins included (403 FORBIDDEN otherwise). `edited` becomes true when the body changes; sending the current body changes nothing.',
+        params: IdParams,
+        body: CommentBody,
+        response: { 200: one, ...errorResponses(404) },
+      },
+      config: write,
+    },
+    async (request, reply) =>
+      commitWrite(
+        ctx,
+        request,
+        reply,
+        (tx) => comments.updateComment(tx, principalOf(request), request.params.id, request.body.body),
+        ok<CommentJson>,
+      ),
+  );
+
+  app.delete(
+    '/api/v1/comments/:id/',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a comment (its author, or a project admin)',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
+      },
+      config: write,
+    },
+    async (request, reply) =>
+      commitNoContent(ctx, reply, (tx) => comments.deleteComment(tx, principalOf(request), request.params.id)),
+  );
 }

@@ -8,7 +8,9 @@ export const Comment = Type.Object(
   {
     id: Type.Integer(),
     task: Type.String({ description: 'Task key.' }),
-    author: Type.Union([Type.Ref(UserRef), Type.Null()], { description: 'The account that posted it; null if that account no longer exists.' }),
+    author: Type.Union([Type.Ref(UserRef), Type.Null()], {
+      description: 'The account that posted it; null if that account no longer exists.',
+    }),
     body: Type.String({ description: 'Markdown, exactly as posted (never rendered or altered by the service).' }),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -31,5 +33,7 @@ export type CommentInput = Static<typeof CommentBody>;
 
 export const CommentListQuery = Type.Object({
   ...PaginationQuery,
-  ordering: Type.Optional(Type.String({ maxLength: 200, description: 'created_at or -created_at. Default: oldest first.' })),
+  ordering: Type.Optional(
+    Type.String({ maxLength: 200, description: 'created_at or -created_at. Default: oldest first.' }),
+  ),
 });

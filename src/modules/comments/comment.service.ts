@@ -39,7 +39,17 @@ export async function createComment(tx: Tx, caller: Caller, taskKey: string, bod
   const now = tx.clock.nowIso();
   const id = await repo.insertComment(tx.db, { task_id: task.id, author_id: caller.principal.userId, body, at: now });
   const comment = await records.load(tx.db, id);
-  await recordActivities(tx.db, [{ task_id: task.id, actor_id: caller.principal.userId, action: 'commented', field: null, from_value: null, to_value: JSON.stringify(id), created_at: now }]);
+  await recordActivities(tx.db, [
+    {
+      task_id: task.id,
+      actor_id: caller.principal.userId,
+      action: 'commented',
+      field: null,
+      from_value: null,
+      to_value: JSON.stringify(id),
+      created_at: now,
+    },
+  ]);
   await recordEvent(tx.db, {
     type: 'comment.created',
     origin: caller.origin,
@@ -52,7 +62,12 @@ export async function createComment(tx: Tx, caller: Caller, taskKey: string, bod
 
 export async function updateComment(tx: Tx, principal: Principal, id: number, body: string): Promise<CommentJson> {
   const found = await records.visible(tx, principal, id);
-  authorize(principal, 'item.edit', { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.author_id }, 'the comment');
+  authorize(
+    principal,
+    'item.edit',
+    { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.author_id },
+    'the comment',
+  );
   // The same text again is not an edit: nothing changes, `edited` stays as it was.
   if (found.body !== body) await repo.updateCommentBody(tx.db, id, body, tx.clock.nowIso());
   return records.load(tx.db, id);
@@ -60,6 +75,11 @@ export async function updateComment(tx: Tx, principal: Principal, id: number, bo
 
 export async function deleteComment(tx: Tx, principal: Principal, id: number): Promise<void> {
   const found = await records.visible(tx, principal, id);
-  authorize(principal, 'item.delete', { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.author_id }, 'the comment');
+  authorize(
+    principal,
+    'item.delete',
+    { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.author_id },
+    'the comment',
+  );
   await repo.deleteComment(tx.db, id);
 }

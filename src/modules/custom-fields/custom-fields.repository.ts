@@ -7,7 +7,16 @@ import { visibleCustomFieldIds } from '../../policy/visibility.repository.ts';
 export function selectFields(db: Executor, organizationId: number) {
   return db
     .selectFrom('custom_fields as f')
-    .select(['f.id', 'f.name', 'f.type', 'f.description', 'f.required', 'f.all_projects', 'f.created_at', 'f.updated_at'])
+    .select([
+      'f.id',
+      'f.name',
+      'f.type',
+      'f.description',
+      'f.required',
+      'f.all_projects',
+      'f.created_at',
+      'f.updated_at',
+    ])
     .where('f.organization_id', '=', organizationId);
 }
 
@@ -43,7 +52,12 @@ export async function optionsByField(db: Executor, fieldIds: number[]): Promise<
 export async function projectsByField(db: Executor, fieldIds: number[]): Promise<Map<number, number[]>> {
   const result = new Map<number, number[]>();
   if (fieldIds.length === 0) return result;
-  const rows = await db.selectFrom('custom_field_projects').select(['field_id', 'project_id']).where('field_id', 'in', fieldIds).orderBy('project_id').execute();
+  const rows = await db
+    .selectFrom('custom_field_projects')
+    .select(['field_id', 'project_id'])
+    .where('field_id', 'in', fieldIds)
+    .orderBy('project_id')
+    .execute();
   for (const row of rows) {
     const list = result.get(row.field_id);
     if (list) list.push(row.project_id);
@@ -58,7 +72,12 @@ export async function projectsByField(db: Executor, fieldIds: number[]): Promise
  * So a definition change never interleaves with a task write using that field (an option cannot
  * be deleted between a task's validation and its insert), and the lock order never inverts.
  */
-export async function lockFields(db: Executor, dialect: Dialect, ids: number[], mode: 'share' | 'update'): Promise<void> {
+export async function lockFields(
+  db: Executor,
+  dialect: Dialect,
+  ids: number[],
+  mode: 'share' | 'update',
+): Promise<void> {
   if (dialect !== 'postgres' || ids.length === 0) return;
   const query = db.selectFrom('custom_fields').select('id').where('id', 'in', ids).orderBy('id');
   await (mode === 'share' ? query.forKeyShare() : query.forUpdate()).execute();
@@ -70,7 +89,12 @@ export async function lockFields(db: Executor, dialect: Dialect, ids: number[], 
  * json_each yields the scalar itself or each list element; PostgreSQL's jsonb containment
  * matches a scalar, or an element of a list.
  */
-export async function optionUsage(db: Executor, dialect: Dialect, fieldId: number, optionIds: number[]): Promise<{ taskCount: number; optionIds: number[] }> {
+export async function optionUsage(
+  db: Executor,
+  dialect: Dialect,
+  fieldId: number,
+  optionIds: number[],
+): Promise<{ taskCount: number; optionIds: number[] }> {
   if (optionIds.length === 0) return { taskCount: 0, optionIds: [] };
   const used =
     dialect === 'postgres'
@@ -80,14 +104,19 @@ export async function optionUsage(db: Executor, dialect: Dialect, fieldId: numbe
       : sql`SELECT j.value AS option_id, v.task_id
             FROM task_custom_values v, json_each(v.value) j
             WHERE v.field_id = ${fieldId} AND j.value IN (${sql.join(optionIds)})`;
-  const held = await sql<{ option_id: number }>`SELECT DISTINCT option_id FROM (${used}) u ORDER BY option_id`.execute(db);
+  const held = await sql<{ option_id: number }>`SELECT DISTINCT option_id FROM (${used}) u ORDER BY option_id`.execute(
+    db,
+  );
   if (held.rows.length === 0) return { taskCount: 0, optionIds: [] };
   const total = await sql<{ n: number }>`SELECT COUNT(DISTINCT task_id) AS n FROM (${used}) u`.execute(db);
   return { taskCount: Number(total.rows[0]!.n), optionIds: held.rows.map((r) => Number(r.option_id)) };
 }
 
 /** Custom field values of a page of tasks in one query: task id -> {"<field id>": value}. */
-export async function customValuesByTask(db: Executor, taskIds: number[]): Promise<Map<number, Record<string, unknown>>> {
+export async function customValuesByTask(
+  db: Executor,
+  taskIds: number[],
+): Promise<Map<number, Record<string, unknown>>> {
   const result = new Map<number, Record<string, unknown>>();
   if (taskIds.length === 0) return result;
   const rows = await db
@@ -123,7 +152,13 @@ export function visibleFieldsFor(db: Executor, principal: Principal, projectId: 
   return query.where((eb) =>
     eb.or([
       eb('f.all_projects', '=', 1),
-      eb.exists(eb.selectFrom('custom_field_projects as fp').select('fp.id').whereRef('fp.field_id', '=', 'f.id').where('fp.project_id', '=', projectId)),
+      eb.exists(
+        eb
+          .selectFrom('custom_field_projects as fp')
+          .select('fp.id')
+          .whereRef('fp.field_id', '=', 'f.id')
+          .where('fp.project_id', '=', projectId),
+      ),
     ]),
   );
 }
@@ -150,7 +185,11 @@ export async function deleteField(db: Executor, id: number): Promise<void> {
 /** Makes the field apply to exactly these projects (none: the field's explicit list is emptied). */
 export async function replaceFieldProjects(db: Executor, fieldId: number, projectIds: number[]): Promise<void> {
   await db.deleteFrom('custom_field_projects').where('field_id', '=', fieldId).execute();
-  if (projectIds.length) await db.insertInto('custom_field_projects').values(projectIds.map((project_id) => ({ field_id: fieldId, project_id }))).execute();
+  if (projectIds.length)
+    await db
+      .insertInto('custom_field_projects')
+      .values(projectIds.map((project_id) => ({ field_id: fieldId, project_id })))
+      .execute();
 }
 
 export async function projectIdsOfOrganization(db: Executor, organizationId: number): Promise<number[]> {
@@ -172,16 +211,33 @@ export async function holdersOutside(db: Executor, fieldId: number, projectIds: 
 
 /** Ids of the tasks holding a value of the field, in id order. */
 export async function holdersOf(db: Executor, fieldId: number): Promise<number[]> {
-  const rows = await db.selectFrom('task_custom_values').select('task_id').where('field_id', '=', fieldId).orderBy('task_id').execute();
+  const rows = await db
+    .selectFrom('task_custom_values')
+    .select('task_id')
+    .where('field_id', '=', fieldId)
+    .orderBy('task_id')
+    .execute();
   return rows.map((r) => r.task_id);
 }
 
 /** Adds options at these positions. */
-export async function insertOptions(db: Executor, fieldId: number, options: Array<{ value: string; position: number }>): Promise<void> {
-  if (options.length) await db.insertInto('custom_field_options').values(options.map((o) => ({ field_id: fieldId, ...o }))).execute();
+export async function insertOptions(
+  db: Executor,
+  fieldId: number,
+  options: Array<{ value: string; position: number }>,
+): Promise<void> {
+  if (options.length)
+    await db
+      .insertInto('custom_field_options')
+      .values(options.map((o) => ({ field_id: fieldId, ...o })))
+      .execute();
 }
 
-export async function updateOption(db: Executor, id: number, set: { value?: string; position?: number }): Promise<void> {
+export async function updateOption(
+  db: Executor,
+  id: number,
+  set: { value?: string; position?: number },
+): Promise<void> {
   await db.updateTable('custom_field_options').set(set).where('id', '=', id).execute();
 }
 
@@ -215,7 +271,12 @@ export function otherOptionWithValue(db: Executor, fieldId: number, value: strin
  * The fields a task write needs: those named, plus (with `includeRequired`) the required ones,
  * each with whether it applies to the project (0/1 on SQLite, a boolean on PostgreSQL).
  */
-export function fieldsForTaskWrite(db: Executor, project: { id: number; organization_id: number }, ids: number[], includeRequired: boolean) {
+export function fieldsForTaskWrite(
+  db: Executor,
+  project: { id: number; organization_id: number },
+  ids: number[],
+  includeRequired: boolean,
+) {
   return db
     .selectFrom('custom_fields as f')
     .select((eb) => [
@@ -227,7 +288,11 @@ export function fieldsForTaskWrite(db: Executor, project: { id: number; organiza
         .or([
           eb('f.all_projects', '=', 1),
           eb.exists(
-            eb.selectFrom('custom_field_projects as fp').select('fp.id').whereRef('fp.field_id', '=', 'f.id').where('fp.project_id', '=', project.id),
+            eb
+              .selectFrom('custom_field_projects as fp')
+              .select('fp.id')
+              .whereRef('fp.field_id', '=', 'f.id')
+              .where('fp.project_id', '=', project.id),
           ),
         ])
         .as('applies'),

@@ -12,18 +12,27 @@ export const MAX_URL_LENGTH = 2048;
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
 const FieldType = Type.Union(
   FIELD_TYPES.map((t) => Type.Literal(t)),
-  { description: 'text, number, date (YYYY-MM-DD), boolean, url (http/https), user (a user id), select (one option id) or multi_select (option ids).' },
+  {
+    description:
+      'text, number, date (YYYY-MM-DD), boolean, url (http/https), user (a user id), select (one option id) or multi_select (option ids).',
+  },
 );
 const Name = Type.String({ minLength: 1, maxLength: 200, description: '1-200 characters, unique in the workspace.' });
 const Description = Type.String({ maxLength: 2000 });
-const OptionValue = Type.String({ minLength: 1, maxLength: 200, description: 'Option text, 1-200 characters, unique within the field.' });
+const OptionValue = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'Option text, 1-200 characters, unique within the field.',
+});
 const Projects = Type.Union([Type.Array(Id, { uniqueItems: true, maxItems: 1000 }), Type.Null()], {
   description: 'Ids of the projects the field applies to, or null for every project of the workspace.',
 });
 
 export const CustomFieldOption = Type.Object(
   {
-    id: Type.Integer({ description: 'Option id: what task values store, so renaming or reordering never changes them.' }),
+    id: Type.Integer({
+      description: 'Option id: what task values store, so renaming or reordering never changes them.',
+    }),
     value: Type.String(),
     position: Type.Integer({ description: 'Order in which the option is offered, from 0.' }),
   },
@@ -42,15 +51,19 @@ export const CustomFieldOptionDetail = Type.Object(
 
 export const CustomField = Type.Object(
   {
-    id: Type.Integer({ description: 'Field id: the key of the field in a task\'s `custom_fields`.' }),
+    id: Type.Integer({ description: "Field id: the key of the field in a task's `custom_fields`." }),
     name: Type.String(),
     type: FieldType,
     description: Type.String(),
-    required: Type.Boolean({ description: 'Tasks of the projects it applies to must get a value on create, and it cannot be cleared.' }),
+    required: Type.Boolean({
+      description: 'Tasks of the projects it applies to must get a value on create, and it cannot be cleared.',
+    }),
     projects: Type.Union([Type.Array(Type.Integer()), Type.Null()], {
       description: 'Ids of the projects it applies to (only those you can see are listed), or null for every project.',
     }),
-    options: Type.Array(Type.Ref(CustomFieldOption), { description: 'For select and multi_select, in position order; empty otherwise.' }),
+    options: Type.Array(Type.Ref(CustomFieldOption), {
+      description: 'For select and multi_select, in position order; empty otherwise.',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -84,7 +97,12 @@ export const OptionInput = Type.Union([
     {
       id: Type.Optional(Id),
       value: Type.Optional(OptionValue),
-      position: Type.Optional(Type.Integer({ minimum: 0, description: 'Accepted so a read option can be sent back; the list order decides.' })),
+      position: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          description: 'Accepted so a read option can be sent back; the list order decides.',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -94,7 +112,11 @@ export type OptionInputItem = Static<typeof OptionInput>;
 export const CustomFieldUpdateBody = Type.Object(
   {
     name: Type.Optional(Name),
-    type: Type.Optional(Type.Union([FieldType], { description: 'Accepted only when equal to the current type (a field\'s type never changes).' })),
+    type: Type.Optional(
+      Type.Union([FieldType], {
+        description: "Accepted only when equal to the current type (a field's type never changes).",
+      }),
+    ),
     description: Type.Optional(Description),
     required: Type.Optional(Type.Boolean()),
     projects: Type.Optional(Projects),
@@ -115,15 +137,23 @@ export const OptionRenameBody = Type.Object({ value: OptionValue }, { additional
 export const ReorderBody = Type.Object(
   {
     field: Id,
-    options: Type.Array(Id, { uniqueItems: true, maxItems: MAX_OPTIONS, description: 'Every option id of the field, in the new order.' }),
+    options: Type.Array(Id, {
+      uniqueItems: true,
+      maxItems: MAX_OPTIONS,
+      description: 'Every option id of the field, in the new order.',
+    }),
   },
   { additionalProperties: false },
 );
 
 export const CustomFieldListQuery = Type.Object({
   ...PaginationQuery,
-  ordering: Type.Optional(Type.String({ maxLength: 200, description: 'name, created_at (and `-` forms). Default: name.' })),
-  project: Type.Optional(Type.Union([Id], { description: 'Only fields that apply to this project (id of a project you can see).' })),
+  ordering: Type.Optional(
+    Type.String({ maxLength: 200, description: 'name, created_at (and `-` forms). Default: name.' }),
+  ),
+  project: Type.Optional(
+    Type.Union([Id], { description: 'Only fields that apply to this project (id of a project you can see).' }),
+  ),
 });
 
 /** `custom_fields` in task bodies: `{"<field id>": value | null}`. */

@@ -37,7 +37,11 @@ async function visibleProjectIdSet(db: Executor, principal: Principal): Promise<
 /** `projects` lists only projects the caller can see, so a definition never reveals others. */
 async function present(db: Executor, principal: Principal, rows: FieldRow[]): Promise<CustomFieldJson[]> {
   const ids = rows.map((r) => r.id);
-  const [options, projects, visible] = await Promise.all([repo.optionsByField(db, ids), repo.projectsByField(db, ids), visibleProjectIdSet(db, principal)]);
+  const [options, projects, visible] = await Promise.all([
+    repo.optionsByField(db, ids),
+    repo.projectsByField(db, ids),
+    visibleProjectIdSet(db, principal),
+  ]);
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -60,7 +64,10 @@ async function presentOne(db: Executor, principal: Principal, id: number): Promi
 async function assertProjectsVisible(db: Executor, principal: Principal, ids: number[]): Promise<void> {
   const visible = await visibleProjectIdSet(db, principal);
   const missing = ids.filter((id) => !visible.has(id));
-  if (missing.length) throw new ApiError('NOT_FOUND', `Project${missing.length > 1 ? 's' : ''} not found: ${missing.join(', ')}.`, { projects: missing });
+  if (missing.length)
+    throw new ApiError('NOT_FOUND', `Project${missing.length > 1 ? 's' : ''} not found: ${missing.join(', ')}.`, {
+      projects: missing,
+    });
 }
 
 const optionValueOf = (item: string | { value: string }) => (typeof item === 'string' ? item : item.value);
@@ -72,12 +79,19 @@ function duplicateValues(values: string[]): string[] {
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 function nameTaken(name: string): ApiError {
-  return new ApiError('ALREADY_EXISTS', `A custom field named "${name}" already exists in this workspace.`, { field: 'name' });
+  return new ApiError('ALREADY_EXISTS', `A custom field named "${name}" already exists in this workspace.`, {
+    field: 'name',
+  });
 }
 
 // ---------------------------------------------------------------- reads
 
-export async function listFields(ctx: AppContext, principal: Principal, projectId: number | undefined, page: PageRequest) {
+export async function listFields(
+  ctx: AppContext,
+  principal: Principal,
+  projectId: number | undefined,
+  page: PageRequest,
+) {
   if (projectId !== undefined) await projectFor(ctx.db, principal, { id: projectId });
   const { rows, pagination } = await paginate(repo.visibleFieldsFor(ctx.db, principal, projectId), page, {
     idColumn: 'f.id',
@@ -103,12 +117,18 @@ async function withNameUnique<R>(tx: Tx, name: string, statement: () => Promise<
   }
 }
 
-export async function createField(tx: Tx, principal: Principal, input: CustomFieldCreateInput): Promise<CustomFieldJson> {
+export async function createField(
+  tx: Tx,
+  principal: Principal,
+  input: CustomFieldCreateInput,
+): Promise<CustomFieldJson> {
   assertCanManage(principal);
   const options = (input.options ?? []).map(optionValueOf);
-  if (options.length && !OPTION_TYPES.includes(input.type)) throw invalid({ options: 'only select and multi_select fields have options' });
+  if (options.length && !OPTION_TYPES.includes(input.type))
+    throw invalid({ options: 'only select and multi_select fields have options' });
   const repeated = duplicateValues(options);
-  if (repeated.length) throw invalid({ options: `option values must be unique; repeated: ${repeated.map((v) => `"${v}"`).join(', ')}` });
+  if (repeated.length)
+    throw invalid({ options: `option values must be unique; repeated: ${repeated.map((v) => `"${v}"`).join(', ')}` });
   if (input.projects) await assertProjectsVisible(tx.db, principal, input.projects);
 
   const now = tx.clock.nowIso();
@@ -126,7 +146,11 @@ export async function createField(tx: Tx, principal: Principal, input: CustomFie
     }),
   );
   if (input.projects?.length) await repo.replaceFieldProjects(tx.db, id, input.projects);
-  await repo.insertOptions(tx.db, id, options.map((value, position) => ({ value, position })));
+  await repo.insertOptions(
+    tx.db,
+    id,
+    options.map((value, position) => ({ value, position })),
+  );
   return presentOne(tx.db, principal, id);
 }
 
@@ -150,14 +174,20 @@ async function applyProjects(tx: Tx, principal: Principal, field: FieldRow, proj
   const visible = await visibleProjectIdSet(tx.db, principal);
   // Narrowing a field that applied to every project keeps it on every project the caller cannot see.
   const current =
-    field.all_projects === 1 ? await repo.projectIdsOfOrganization(tx.db, principal.organizationId) : ((await repo.projectsByField(tx.db, [field.id])).get(field.id) ?? []);
+    field.all_projects === 1
+      ? await repo.projectIdsOfOrganization(tx.db, principal.organizationId)
+      : ((await repo.projectsByField(tx.db, [field.id])).get(field.id) ?? []);
   const next = [...new Set([...projects, ...current.filter((id) => !visible.has(id))])];
 
   const outside = await repo.holdersOutside(tx.db, field.id, next);
   if (outside > 0) {
-    throw new ApiError('FIELD_IN_USE', `The field would stop applying to projects where ${count(outside, 'task')} hold a value of it. Clear those values first.`, {
-      task_count: outside,
-    });
+    throw new ApiError(
+      'FIELD_IN_USE',
+      `The field would stop applying to projects where ${count(outside, 'task')} hold a value of it. Clear those values first.`,
+      {
+        task_count: outside,
+      },
+    );
   }
   await repo.replaceFieldProjects(tx.db, field.id, next);
   await repo.updateFieldColumns(tx.db, field.id, { all_projects: 0 });
@@ -169,14 +199,16 @@ async function applyProjects(tx: Tx, principal: Principal, field: FieldRow, proj
  * option ids, so none of this rewrites them.
  */
 async function applyOptions(tx: Tx, field: FieldRow, items: OptionInputItem[]): Promise<void> {
-  if (!OPTION_TYPES.includes(field.type)) throw invalid({ options: 'only select and multi_select fields have options' });
+  if (!OPTION_TYPES.includes(field.type))
+    throw invalid({ options: 'only select and multi_select fields have options' });
   const existing = new Map(((await repo.optionsByField(tx.db, [field.id])).get(field.id) ?? []).map((o) => [o.id, o]));
   const errors: Record<string, string> = {};
   const seen = new Set<number>();
   const next = items.map((item, index) => {
     if (typeof item === 'string') return { value: item };
     if (item.id === undefined) {
-      if (item.value === undefined) errors[`options[${index}]`] = 'needs an id (to keep an option) or a value (to add one)';
+      if (item.value === undefined)
+        errors[`options[${index}]`] = 'needs an id (to keep an option) or a value (to add one)';
       return { value: item.value ?? '' };
     }
     const option = existing.get(item.id);
@@ -187,7 +219,8 @@ async function applyOptions(tx: Tx, field: FieldRow, items: OptionInputItem[]): 
   });
   if (Object.keys(errors).length) throw invalid(errors);
   const repeated = duplicateValues(next.map((o) => o.value));
-  if (repeated.length) throw invalid({ options: `option values must be unique; repeated: ${repeated.map((v) => `"${v}"`).join(', ')}` });
+  if (repeated.length)
+    throw invalid({ options: `option values must be unique; repeated: ${repeated.map((v) => `"${v}"`).join(', ')}` });
 
   const removed = [...existing.keys()].filter((id) => !seen.has(id));
   const usage = await repo.optionUsage(tx.db, tx.dialect, field.id, removed);
@@ -206,10 +239,16 @@ async function applyOptions(tx: Tx, field: FieldRow, items: OptionInputItem[]): 
 }
 
 /** Changes any subset of a definition; omitted fields keep their values. The type never changes. */
-export async function updateField(tx: Tx, principal: Principal, id: number, input: CustomFieldUpdateInput): Promise<CustomFieldJson> {
+export async function updateField(
+  tx: Tx,
+  principal: Principal,
+  id: number,
+  input: CustomFieldUpdateInput,
+): Promise<CustomFieldJson> {
   assertCanManage(principal);
   const field = await lockedField(tx, principal, id);
-  if (input.type !== undefined && input.type !== field.type) throw invalid({ type: 'a field\'s type cannot change; create a new field instead' });
+  if (input.type !== undefined && input.type !== field.type)
+    throw invalid({ type: "a field's type cannot change; create a new field instead" });
   if (input.projects !== undefined) await applyProjects(tx, principal, field, input.projects);
   if (input.options !== undefined) await applyOptions(tx, field, input.options);
   const set = {
@@ -233,7 +272,8 @@ export async function deleteField(tx: Tx, caller: Caller, id: number): Promise<v
   // No new holder can appear while the field is locked; holders deleted while we wait for their
   // locks drop out of the second read (their values went with them).
   for (const taskId of await repo.holdersOf(tx.db, id)) await lockTask(tx.db, tx.dialect, taskId);
-  for (const taskId of await repo.holdersOf(tx.db, id)) await applyTaskUpdate(tx.db, tx, caller.origin, taskId, { custom_fields: { [id]: null } });
+  for (const taskId of await repo.holdersOf(tx.db, id))
+    await applyTaskUpdate(tx.db, tx, caller.origin, taskId, { custom_fields: { [id]: null } });
   await repo.deleteField(tx.db, id);
 }
 
@@ -242,22 +282,35 @@ export async function renameOption(tx: Tx, principal: Principal, optionId: numbe
   const found = await foundOr404(repo.findVisibleOption(tx.db, principal, optionId), 'Option');
   await lockedField(tx, principal, found.field);
   const clash = await repo.otherOptionWithValue(tx.db, found.field, value, optionId);
-  if (clash) throw new ApiError('ALREADY_EXISTS', `The field already has an option "${value}" (option ${clash.id}).`, { field: 'value' });
+  if (clash)
+    throw new ApiError('ALREADY_EXISTS', `The field already has an option "${value}" (option ${clash.id}).`, {
+      field: 'value',
+    });
   await repo.updateOption(tx.db, optionId, { value });
   await repo.updateFieldColumns(tx.db, found.field, { updated_at: tx.clock.nowIso() });
   return foundOr404(repo.findVisibleOption(tx.db, principal, optionId), 'Option');
 }
 
 /** Sets the order options are offered in (positions only, never stored values; see docs/domain/custom-fields.md). */
-export async function reorderOptions(tx: Tx, principal: Principal, fieldId: number, optionIds: number[]): Promise<CustomFieldJson> {
+export async function reorderOptions(
+  tx: Tx,
+  principal: Principal,
+  fieldId: number,
+  optionIds: number[],
+): Promise<CustomFieldJson> {
   assertCanManage(principal);
   await lockedField(tx, principal, fieldId);
   const current = ((await repo.optionsByField(tx.db, [fieldId])).get(fieldId) ?? []).map((o) => o.id);
   const missing = current.filter((id) => !optionIds.includes(id));
   const unknown = optionIds.filter((id) => !current.includes(id));
   if (missing.length || unknown.length) {
-    const problems = [missing.length ? `missing: ${missing.join(', ')}` : '', unknown.length ? `not options of this field: ${unknown.join(', ')}` : ''];
-    throw invalid({ options: `must list every option of the field exactly once (${problems.filter(Boolean).join('; ')})` });
+    const problems = [
+      missing.length ? `missing: ${missing.join(', ')}` : '',
+      unknown.length ? `not options of this field: ${unknown.join(', ')}` : '',
+    ];
+    throw invalid({
+      options: `must list every option of the field exactly once (${problems.filter(Boolean).join('; ')})`,
+    });
   }
   for (const [position, id] of optionIds.entries()) await repo.updateOption(tx.db, id, { position });
   await repo.updateFieldColumns(tx.db, fieldId, { updated_at: tx.clock.nowIso() });

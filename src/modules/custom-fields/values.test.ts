@@ -23,7 +23,16 @@ describe('custom field value checks', () => {
     for (const good of ['2024-02-29', '0000-02-29', '0050-06-15', '0099-12-31', '9999-12-31']) {
       expect(checkValue(field('date'), good), good).toEqual({ value: good });
     }
-    for (const bad of ['2023-02-29', '0001-02-29', '0100-02-29', '2026-13-01', '2026-00-10', '2026-1-01', '26-01-01', ' 2026-01-01']) {
+    for (const bad of [
+      '2023-02-29',
+      '0001-02-29',
+      '0100-02-29',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-1-01',
+      '26-01-01',
+      ' 2026-01-01',
+    ]) {
       expect(checkValue(field('date'), bad), bad).toHaveProperty('error');
     }
   });

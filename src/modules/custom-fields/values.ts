@@ -64,7 +64,9 @@ export function checkValue(field: FieldForValues, raw: unknown): Checked {
     case 'boolean':
       return typeof raw === 'boolean' ? { value: raw } : { error: 'must be true or false' };
     case 'url':
-      return typeof raw === 'string' && isWebUrl(raw) ? { value: raw } : { error: `must be an http or https URL of at most ${MAX_URL_LENGTH} characters` };
+      return typeof raw === 'string' && isWebUrl(raw)
+        ? { value: raw }
+        : { error: `must be an http or https URL of at most ${MAX_URL_LENGTH} characters` };
     case 'user':
       return isStoredId(raw) ? { value: raw } : { error: 'must be a user id' };
     case 'select':
@@ -92,7 +94,10 @@ export async function loadFieldsForValues(
 ): Promise<Map<number, FieldForValues>> {
   if (ids.length === 0 && !includeRequired) return new Map();
   const rows = await fieldsForTaskWrite(db, project, ids, includeRequired);
-  const options = await optionsByField(db, rows.filter((r) => r.type === 'select' || r.type === 'multi_select').map((r) => r.id));
+  const options = await optionsByField(
+    db,
+    rows.filter((r) => r.type === 'select' || r.type === 'multi_select').map((r) => r.id),
+  );
   return new Map(
     rows.map((r) => [
       r.id,
@@ -158,13 +163,19 @@ export async function resolveCustomFieldValues(
     }
     if (creating && checked.value === null) continue;
     // Like the assignee: membership is checked when the user changes, so an unrelated edit never fails on it.
-    if (field.type === 'user' && checked.value !== null && checked.value !== current?.[String(id)]) usersToCheck.set(id, checked.value as number);
+    if (field.type === 'user' && checked.value !== null && checked.value !== current?.[String(id)])
+      usersToCheck.set(id, checked.value as number);
     changes[id] = checked.value;
   }
 
   if (creating) {
     for (const field of fields.values()) {
-      if (field.required && field.appliesToProject && changes[field.id] === undefined && !errors[`custom_fields.${field.id}`]) {
+      if (
+        field.required &&
+        field.appliesToProject &&
+        changes[field.id] === undefined &&
+        !errors[`custom_fields.${field.id}`]
+      ) {
         errors[`custom_fields.${field.id}`] = `"${field.name}" is required`;
       }
     }

@@ -41,7 +41,11 @@ export function sideOf(edge: Edge, taskId: number): { type: LinkKind; otherId: n
  * Shortest path `start` → ... → `goal` over `edges` (parent → node pairs of the reachable
  * subgraph), or null. Breadth-first, so the reported cycle is a shortest one through the new edge.
  */
-export function shortestPath(edges: Array<{ parent: number | null; node: number }>, start: number, goal: number): number[] | null {
+export function shortestPath(
+  edges: Array<{ parent: number | null; node: number }>,
+  start: number,
+  goal: number,
+): number[] | null {
   const next = new Map<number, number[]>();
   for (const { parent, node } of edges) {
     if (parent === null) continue;

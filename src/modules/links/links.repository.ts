@@ -38,7 +38,8 @@ const LINK_LOCK_NAMESPACE = 0x4c4e4b53;
  * connected component. SQLite runs one write transaction at a time, so nothing to do there.
  */
 export async function lockLinkGraph(db: Executor, dialect: Dialect, organizationId: number): Promise<void> {
-  if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${LINK_LOCK_NAMESPACE}, ${organizationId})`.execute(db);
+  if (dialect === 'postgres')
+    await sql`SELECT pg_advisory_xact_lock(${LINK_LOCK_NAMESPACE}, ${organizationId})`.execute(db);
 }
 
 /**
@@ -57,11 +58,30 @@ export function selectVisibleLinks(db: Executor, principal: Principal, taskId: n
     .selectFrom('task_links as l')
     .innerJoin('tasks as o', (join) =>
       join.on((eb) =>
-        eb('o.id', '=', eb.case().when('l.from_task_id', '=', taskId).then(eb.ref('l.to_task_id')).else(eb.ref('l.from_task_id')).end()),
+        eb(
+          'o.id',
+          '=',
+          eb
+            .case()
+            .when('l.from_task_id', '=', taskId)
+            .then(eb.ref('l.to_task_id'))
+            .else(eb.ref('l.from_task_id'))
+            .end(),
+        ),
       ),
     )
     .innerJoin('statuses as s', 's.id', 'o.status_id')
-    .select(['l.id', 'l.from_task_id', 'l.to_task_id', 'l.type', 'l.created_by', 'l.created_at', 'o.key', 'o.title', 's.name as status'])
+    .select([
+      'l.id',
+      'l.from_task_id',
+      'l.to_task_id',
+      'l.type',
+      'l.created_by',
+      'l.created_at',
+      'o.key',
+      'o.title',
+      's.name as status',
+    ])
     .where((eb) => eb.or([eb('l.from_task_id', '=', taskId), eb('l.to_task_id', '=', taskId)]))
     .where('o.project_id', 'in', visibleProjectIds(db, principal));
 }
@@ -69,7 +89,12 @@ export function selectVisibleLinks(db: Executor, principal: Principal, taskId: n
 export type VisibleLinkRow = Awaited<ReturnType<ReturnType<typeof selectVisibleLinks>['executeTakeFirstOrThrow']>>;
 
 /** One link of the task by id, if its other end is visible to the caller. */
-export function findVisibleLink(db: Executor, principal: Principal, taskId: number, linkId: number): Promise<VisibleLinkRow | undefined> {
+export function findVisibleLink(
+  db: Executor,
+  principal: Principal,
+  taskId: number,
+  linkId: number,
+): Promise<VisibleLinkRow | undefined> {
   return selectVisibleLinks(db, principal, taskId).where('l.id', '=', linkId).executeTakeFirst();
 }
 
@@ -85,7 +110,9 @@ export function findEquivalentLink(db: Executor, edge: Edge) {
     .where('type', '=', edge.type)
     .where((eb) => {
       const same = eb.and([eb('from_task_id', '=', edge.from_task_id), eb('to_task_id', '=', edge.to_task_id)]);
-      return reverseCounts ? eb.or([same, eb.and([eb('from_task_id', '=', edge.to_task_id), eb('to_task_id', '=', edge.from_task_id)])]) : same;
+      return reverseCounts
+        ? eb.or([same, eb.and([eb('from_task_id', '=', edge.to_task_id), eb('to_task_id', '=', edge.from_task_id)])])
+        : same;
     })
     .executeTakeFirst();
 }
@@ -94,13 +121,20 @@ export function findEquivalentLink(db: Executor, edge: Edge) {
 export async function taskKeys(db: Executor, ids: number[]): Promise<Map<number, string>> {
   const keys = new Map<number, string>();
   for (let start = 0; start < ids.length; start += 1000) {
-    const rows = await db.selectFrom('tasks').select(['id', 'key']).where('id', 'in', ids.slice(start, start + 1000)).execute();
+    const rows = await db
+      .selectFrom('tasks')
+      .select(['id', 'key'])
+      .where('id', 'in', ids.slice(start, start + 1000))
+      .execute();
     for (const row of rows) keys.set(row.id, row.key);
   }
   return keys;
 }
 
-export async function insertLink(db: Executor, values: Edge & { created_by: number; created_at: string }): Promise<number> {
+export async function insertLink(
+  db: Executor,
+  values: Edge & { created_by: number; created_at: string },
+): Promise<number> {
   const row = await db.insertInto('task_links').values(values).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }

@@ -8,7 +8,7 @@ export type LinkKind = (typeof LINK_KINDS)[number];
 
 const LinkKindSchema = Type.Union(
   LINK_KINDS.map((kind) => Type.Literal(kind)),
-  { description: 'blocks, blocked_by, relates_to, duplicates or duplicated_by, read from this task\'s side.' },
+  { description: "blocks, blocked_by, relates_to, duplicates or duplicated_by, read from this task's side." },
 );
 
 export const TaskLink = Type.Object(
@@ -32,7 +32,9 @@ export type TaskLinkJson = Static<typeof TaskLink>;
 
 export const LinkCreateBody = Type.Object(
   {
-    task: Type.Union([TaskKey], { description: 'Key of the task at the other end; it may be in another project you can see.' }),
+    task: Type.Union([TaskKey], {
+      description: 'Key of the task at the other end; it may be in another project you can see.',
+    }),
     type: LinkKindSchema,
   },
   { additionalProperties: false },
@@ -41,7 +43,9 @@ export type LinkCreateInput = Static<typeof LinkCreateBody>;
 
 export const LinkListQuery = Type.Object({
   ...PaginationQuery,
-  ordering: Type.Optional(Type.String({ maxLength: 200, description: 'created_at or -created_at (default: oldest first).' })),
+  ordering: Type.Optional(
+    Type.String({ maxLength: 200, description: 'created_at or -created_at (default: oldest first).' }),
+  ),
 });
 
 export const LinkParams = Type.Object({

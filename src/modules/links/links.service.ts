@@ -66,7 +66,11 @@ async function recordLinkActivity(
 }
 
 /** The existing link between the two tasks that the new one would duplicate, seen from `taskId`. */
-async function existingEquivalent(db: Executor, edge: Edge, taskId: number): Promise<{ id: number; type: LinkKind } | undefined> {
+async function existingEquivalent(
+  db: Executor,
+  edge: Edge,
+  taskId: number,
+): Promise<{ id: number; type: LinkKind } | undefined> {
   // `relates_to` is canonical by id order and `blocks` in the reverse direction is a loop (reported as
   // such below), so only `duplicates` has a reverse row that is the same relationship.
   const row = await repo.findEquivalentLink(db, edge);
@@ -74,10 +78,14 @@ async function existingEquivalent(db: Executor, edge: Edge, taskId: number): Pro
 }
 
 function duplicateLink(existing: { id: number; type: LinkKind }, otherKey: string): ApiError {
-  return new ApiError('DUPLICATE_LINK', `This task already has a "${existing.type}" link with ${otherKey} (link ${existing.id}); a link and its mirror are one link.`, {
-    link_id: existing.id,
-    type: existing.type,
-  });
+  return new ApiError(
+    'DUPLICATE_LINK',
+    `This task already has a "${existing.type}" link with ${otherKey} (link ${existing.id}); a link and its mirror are one link.`,
+    {
+      link_id: existing.id,
+      type: existing.type,
+    },
+  );
 }
 
 /** 422 when the new `blocks` edge would close a loop; the loop is named from `taskId`. */
@@ -88,8 +96,13 @@ async function assertNoCycle(db: Executor, edge: Edge, taskId: number): Promise<
   const cycle = cycleFrom(taskId, edge.from_task_id, path);
   const keys = await repo.taskKeys(db, cycle);
   const names = cycle.map((id) => keys.get(id)!);
-  const loop = names.length <= 11 ? names.join(' blocks ') : `${names.length - 1} tasks, ${names.slice(0, 3).join(' blocks ')} blocks ...`;
-  throw new ApiError('DEPENDENCY_CYCLE', `The link would close a dependency loop: ${loop} (details.path lists it).`, { path: names });
+  const loop =
+    names.length <= 11
+      ? names.join(' blocks ')
+      : `${names.length - 1} tasks, ${names.slice(0, 3).join(' blocks ')} blocks ...`;
+  throw new ApiError('DEPENDENCY_CYCLE', `The link would close a dependency loop: ${loop} (details.path lists it).`, {
+    path: names,
+  });
 }
 
 /**
@@ -111,7 +124,17 @@ export async function createLink(tx: Tx, caller: Caller, key: string, input: Lin
 
   const now = tx.clock.nowIso();
   const id = await repo.insertLink(tx.db, { ...edge, created_by: caller.origin.actor.id, created_at: now });
-  await recordLinkActivity(tx.db, caller.origin, 'linked', { id, ...edge }, new Map([[task.id, task.key], [other.id, other.key]]), now);
+  await recordLinkActivity(
+    tx.db,
+    caller.origin,
+    'linked',
+    { id, ...edge },
+    new Map([
+      [task.id, task.key],
+      [other.id, other.key],
+    ]),
+    now,
+  );
   const row = await repo.findVisibleLink(tx.db, caller.principal, task.id, id);
   return present(row!, task.id);
 }
@@ -119,11 +142,16 @@ export async function createLink(tx: Tx, caller: Caller, key: string, input: Lin
 /** The task's links whose other end the caller can see, each from this task's side. */
 export async function listLinks(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
   const task = await visibleTask(ctx, principal, key);
-  return presentPage(repo.selectVisibleLinks(ctx.db, principal, task.id), page, {
-    idColumn: 'l.id',
-    orderable: { created_at: 'l.created_at' },
-    defaultOrdering: 'created_at',
-  }, (row) => present(row, task.id));
+  return presentPage(
+    repo.selectVisibleLinks(ctx.db, principal, task.id),
+    page,
+    {
+      idColumn: 'l.id',
+      orderable: { created_at: 'l.created_at' },
+      defaultOrdering: 'created_at',
+    },
+    (row) => present(row, task.id),
+  );
 }
 
 /** Deletes a link through either of its tasks; a link whose other end the caller cannot see is a 404. */
@@ -135,6 +163,9 @@ export async function deleteLink(tx: Tx, caller: Caller, key: string, linkId: nu
   if (!(await repo.holdTasks(tx.db, tx.dialect, [task.id, otherId]))) throw notFound('Link');
   // A concurrent delete won the race: the link is gone either way, but only one request records it.
   if (!(await repo.deleteLink(tx.db, linkId))) throw notFound('Link');
-  const keys = new Map([[task.id, task.key], [otherId, link.key]]);
+  const keys = new Map([
+    [task.id, task.key],
+    [otherId, link.key],
+  ]);
   await recordLinkActivity(tx.db, caller.origin, 'unlinked', link, keys, tx.clock.nowIso());
 }

@@ -47,7 +47,15 @@ export class LiveHub {
   }
 
   /** Takes over `response` (headers not yet sent) and streams changes after `after` to it. */
-  open(response: ServerResponse, options: { sessionKey: string; after: LivePosition; reauthenticate: Reauthenticate; headers: Record<string, string> }): void {
+  open(
+    response: ServerResponse,
+    options: {
+      sessionKey: string;
+      after: LivePosition;
+      reauthenticate: Reauthenticate;
+      headers: Record<string, string>;
+    },
+  ): void {
     // Gone while the route was getting ready: its 'close' has fired already and would never remove the stream.
     if (this.closed || !response.socket || response.socket.destroyed) return void response.end();
     const stream = new LiveStream(this, response, options.sessionKey, options.after, options.reauthenticate);
@@ -165,14 +173,27 @@ class LiveStream {
         this.again = false;
         const principal = await this.reauthenticate();
         if (!principal) return this.end();
-        const { events, held } = await readLiveEvents(this.hub.ctx.db, this.hub.ctx.dialect, principal, this.position, BATCH);
+        const { events, held } = await readLiveEvents(
+          this.hub.ctx.db,
+          this.hub.ctx.dialect,
+          principal,
+          this.position,
+          BATCH,
+        );
         if (this.ended) return;
         let open = true;
         let previous = '';
         for (const event of events) {
-          const data = JSON.stringify({ kind: event.kind, project: event.project, key: event.key, action: event.action, version: event.version });
+          const data = JSON.stringify({
+            kind: event.kind,
+            project: event.project,
+            key: event.key,
+            action: event.action,
+            version: event.version,
+          });
           // One write of many rows (a new project's statuses, a reorder) says the same thing many times: once is enough.
-          if (data !== previous) open = this.response.write(`event: change\nid: ${formatPosition(event.position)}\ndata: ${data}\n\n`);
+          if (data !== previous)
+            open = this.response.write(`event: change\nid: ${formatPosition(event.position)}\ndata: ${data}\n\n`);
           previous = data;
           this.position = event.position;
         }

@@ -4,7 +4,6 @@ import type { Principal } from '../auth/principal.ts';
 import { visibleProjectIds } from '../../policy/index.ts';
 import type { LivePosition } from './position.ts';
 
-
 export interface LiveEvent {
   position: LivePosition;
   kind: 'task' | 'comment' | 'project';
@@ -21,11 +20,16 @@ export interface LiveEvent {
  * one writer at a time in id order, so every visible row is final.
  */
 const horizonOf = (dialect: Dialect) =>
-  dialect === 'postgres' ? sql<number>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint` : sql<number>`${Number.MAX_SAFE_INTEGER}`;
+  dialect === 'postgres'
+    ? sql<number>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`
+    : sql<number>`${Number.MAX_SAFE_INTEGER}`;
 
 /** The largest live_events id (0 when empty): a new one means someone committed rows. */
 export async function largestLiveEventId(db: Db): Promise<number> {
-  const row = await db.selectFrom('live_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const row = await db
+    .selectFrom('live_events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return row?.id ?? 0;
 }
 

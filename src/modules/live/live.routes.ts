@@ -22,36 +22,59 @@ export function registerLiveRoutes(app: Api, ctx: AppContext): void {
     if (!READS.has(request.method)) hub.poke();
   });
 
-  app.get('/api/console/live/', {
-    schema: {
-      hide: true,
-      headers: Type.Object({
-        'last-event-id': Type.Optional(Type.String({ maxLength: 64, description: 'The id of the last event received; the stream resumes after it.' })),
-      }),
-      response: {
-        200: { description: 'text/event-stream of `change` events', content: { 'text/event-stream': { schema: Type.String() } } },
-        ...errorResponses(),
+  app.get(
+    '/api/console/live/',
+    {
+      schema: {
+        hide: true,
+        headers: Type.Object({
+          'last-event-id': Type.Optional(
+            Type.String({
+              maxLength: 64,
+              description: 'The id of the last event received; the stream resumes after it.',
+            }),
+          ),
+        }),
+        response: {
+          200: {
+            description: 'text/event-stream of `change` events',
+            content: { 'text/event-stream': { schema: Type.String() } },
+          },
+          ...errorResponses(),
+        },
       },
+      config: { console: true },
     },
-    config: { console: true },
-  }, async (request, reply) => {
-    const principal = principalOf(request);
-    const resume = request.headers['last-event-id'];
-    const after = resume === undefined ? await currentPosition(ctx.db, ctx.dialect) : parsePosition(resume);
-    if (!after) {
-      throw new ApiError('VALIDATION_ERROR', 'Last-Event-ID is not an id this stream sent.', { location: 'header', fields: { 'last-event-id': 'must be the id of an event of this stream' } });
-    }
-    const sessionKey = `session:${principal.sessionId}`;
-    const max = ctx.config.live.maxStreamsPerSession;
-    if (hub.countFor(sessionKey) >= max) {
-      throw new ApiError('RATE_LIMITED', `At most ${max} live streams may be open at once for one session; close one first.`);
-    }
-    // The console hook authenticated this request by its cookie, so the token is there.
-    const token = sessionTokenOf(request)!;
-    const reauthenticate = () => principalOfSession(ctx, token, { touch: false }).then(({ principal }) => principal, () => null);
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = String(value);
-    reply.hijack();
-    hub.open(reply.raw, { sessionKey, after, reauthenticate, headers });
-  });
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const resume = request.headers['last-event-id'];
+      const after = resume === undefined ? await currentPosition(ctx.db, ctx.dialect) : parsePosition(resume);
+      if (!after) {
+        throw new ApiError('VALIDATION_ERROR', 'Last-Event-ID is not an id this stream sent.', {
+          location: 'header',
+          fields: { 'last-event-id': 'must be the id of an event of this stream' },
+        });
+      }
+      const sessionKey = `session:${principal.sessionId}`;
+      const max = ctx.config.live.maxStreamsPerSession;
+      if (hub.countFor(sessionKey) >= max) {
+        throw new ApiError(
+          'RATE_LIMITED',
+          `At most ${max} live streams may be open at once for one session; close one first.`,
+        );
+      }
+      // The console hook authenticated this request by its cookie, so the token is there.
+      const token = sessionTokenOf(request)!;
+      const reauthenticate = () =>
+        principalOfSession(ctx, token, { touch: false }).then(
+          ({ principal }) => principal,
+          () => null,
+        );
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(reply.getHeaders()))
+        if (value !== undefined) headers[name] = String(value);
+      reply.hijack();
+      hub.open(reply.raw, { sessionKey, after, reauthenticate, headers });
+    },
+  );
 }

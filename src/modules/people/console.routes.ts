@@ -11,7 +11,13 @@ import type { RateLimits } from '../../http/rate-limit.ts';
 import type { Api } from '../../http/types.ts';
 import { Envelope, errorResponses, IdParams } from '../../http/schemas.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
-import { assertSameOrigin, clearSessionCookie, currentSession, linkBase, setSessionCookie } from '../../http/session-auth.ts';
+import {
+  assertSameOrigin,
+  clearSessionCookie,
+  currentSession,
+  linkBase,
+  setSessionCookie,
+} from '../../http/session-auth.ts';
 import { listSessions, revokeSession } from '../sessions/sessions.service.ts';
 import { SignInThrottle } from '../sessions/sign-in-throttle.ts';
 import * as schemas from './console.schemas.ts';
@@ -47,7 +53,8 @@ export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext,
   const app: Api = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // Public routes (no session yet) refuse a foreign Origin: a foreign page cannot sign the browser in.
   app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/api/console/') && !request.routeOptions.config.console) assertSameOrigin(ctx, request, false);
+    if (request.url.startsWith('/api/console/') && !request.routeOptions.config.console)
+      assertSameOrigin(ctx, request, false);
   });
   registerSignInRoutes(app, ctx, new SignInThrottle(limits, ctx.config.signIn));
   registerOwnAccountRoutes(app, ctx);
@@ -57,204 +64,384 @@ export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext,
 
 /** Public: first-run setup, sign-in, accepting an invitation, password resets. */
 function registerSignInRoutes(app: Api, ctx: AppContext, throttle: SignInThrottle): void {
-  app.get('/api/console/setup/', {
-    schema: { hide, response: { 200: Envelope(Type.Object({ needed: Type.Boolean() })), ...errorResponses() } },
-  }, async () => ok({ needed: await setup.setupNeeded(ctx) }));
+  app.get(
+    '/api/console/setup/',
+    {
+      schema: { hide, response: { 200: Envelope(Type.Object({ needed: Type.Boolean() })), ...errorResponses() } },
+    },
+    async () => ok({ needed: await setup.setupNeeded(ctx) }),
+  );
 
-  app.post('/api/console/setup/', {
-    schema: { hide, body: schemas.SetupBody, response: { 201: sessionResponse, ...errorResponses(409) } },
-  }, async (request, reply) => {
-    const passwordHash = await hashNewPassword(request.body.password);
-    const { session, payload } = await inTransaction(ctx, (tx) => setup.completeSetup(tx, request.body, passwordHash, clientOf(request)));
-    setSessionCookie(request, reply, session);
-    return reply.code(201).send(ok(payload));
-  });
+  app.post(
+    '/api/console/setup/',
+    {
+      schema: { hide, body: schemas.SetupBody, response: { 201: sessionResponse, ...errorResponses(409) } },
+    },
+    async (request, reply) => {
+      const passwordHash = await hashNewPassword(request.body.password);
+      const { session, payload } = await inTransaction(ctx, (tx) =>
+        setup.completeSetup(tx, request.body, passwordHash, clientOf(request)),
+      );
+      setSessionCookie(request, reply, session);
+      return reply.code(201).send(ok(payload));
+    },
+  );
 
-  app.post('/api/console/sign-in/', {
-    schema: { hide, body: schemas.SignInBody, response: { 200: sessionResponse, ...errorResponses() } },
-  }, async (request, reply) => {
-    const { email, password } = request.body;
-    await throttle.check(reply, email, request.ip);
-    const account = await signIn.accountForCredentials(ctx, { email, password });
-    if (account === null) {
-      await throttle.failed(email, request.ip);
-      throw new ApiError('INVALID_CREDENTIALS', WRONG_CREDENTIALS);
-    }
-    const result = await inTransaction(ctx, (tx) => signIn.signedInSession(tx, account, clientOf(request)));
-    await throttle.succeeded(email);
-    setSessionCookie(request, reply, result.session);
-    return ok(result.payload);
-  });
+  app.post(
+    '/api/console/sign-in/',
+    {
+      schema: { hide, body: schemas.SignInBody, response: { 200: sessionResponse, ...errorResponses() } },
+    },
+    async (request, reply) => {
+      const { email, password } = request.body;
+      await throttle.check(reply, email, request.ip);
+      const account = await signIn.accountForCredentials(ctx, { email, password });
+      if (account === null) {
+        await throttle.failed(email, request.ip);
+        throw new ApiError('INVALID_CREDENTIALS', WRONG_CREDENTIALS);
+      }
+      const result = await inTransaction(ctx, (tx) => signIn.signedInSession(tx, account, clientOf(request)));
+      await throttle.succeeded(email);
+      setSessionCookie(request, reply, result.session);
+      return ok(result.payload);
+    },
+  );
 
-  app.get('/api/console/invitations/lookup/', {
-    schema: { hide, querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }), response: { 200: Envelope(schemas.InvitationLookup), ...errorResponses(404) } },
-  }, async (request) => ok(await invitations.lookupInvitation(ctx, request.query.token)));
+  app.get(
+    '/api/console/invitations/lookup/',
+    {
+      schema: {
+        hide,
+        querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
+        response: { 200: Envelope(schemas.InvitationLookup), ...errorResponses(404) },
+      },
+    },
+    async (request) => ok(await invitations.lookupInvitation(ctx, request.query.token)),
+  );
 
-  app.post('/api/console/invitations/accept/', {
-    schema: { hide, body: schemas.AcceptBody, response: { 201: sessionResponse, ...errorResponses(409) } },
-  }, async (request, reply) => {
-    const passwordHash = await hashNewPassword(request.body.password);
-    const { session, payload } = await inTransaction(ctx, (tx) => invitations.acceptInvitation(tx, request.body, passwordHash, clientOf(request)));
-    setSessionCookie(request, reply, session);
-    return reply.code(201).send(ok(payload));
-  });
+  app.post(
+    '/api/console/invitations/accept/',
+    {
+      schema: { hide, body: schemas.AcceptBody, response: { 201: sessionResponse, ...errorResponses(409) } },
+    },
+    async (request, reply) => {
+      const passwordHash = await hashNewPassword(request.body.password);
+      const { session, payload } = await inTransaction(ctx, (tx) =>
+        invitations.acceptInvitation(tx, request.body, passwordHash, clientOf(request)),
+      );
+      setSessionCookie(request, reply, session);
+      return reply.code(201).send(ok(payload));
+    },
+  );
 
-  app.post('/api/console/password-resets/', {
-    schema: { hide, body: schemas.ResetRequestBody, response: { 202: Type.Object({ success: Type.Literal(true), data: Type.Null() }), ...errorResponses() } },
-  }, async (request, reply) => {
-    await throttle.spendAddress(reply, request.ip);
-    const mails = await inTransaction(ctx, (tx) => resets.requestPasswordReset(tx, request.body.email, linkBase(ctx, request)));
-    // Not awaited: the answer must not take longer when someone was found.
-    resets.sendResetMails(ctx, mails).catch((error: unknown) => request.log.error({ err: error }, 'could not e-mail a password reset link'));
-    return reply.code(202).send({ success: true, data: null });
-  });
+  app.post(
+    '/api/console/password-resets/',
+    {
+      schema: {
+        hide,
+        body: schemas.ResetRequestBody,
+        response: { 202: Type.Object({ success: Type.Literal(true), data: Type.Null() }), ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      await throttle.spendAddress(reply, request.ip);
+      const mails = await inTransaction(ctx, (tx) =>
+        resets.requestPasswordReset(tx, request.body.email, linkBase(ctx, request)),
+      );
+      // Not awaited: the answer must not take longer when someone was found.
+      resets
+        .sendResetMails(ctx, mails)
+        .catch((error: unknown) => request.log.error({ err: error }, 'could not e-mail a password reset link'));
+      return reply.code(202).send({ success: true, data: null });
+    },
+  );
 
-  app.post('/api/console/password-resets/complete/', {
-    schema: { hide, body: schemas.ResetCompleteBody, response: { 200: sessionResponse, ...errorResponses() } },
-  }, async (request, reply) => {
-    const passwordHash = await hashNewPassword(request.body.password);
-    const { session, payload } = await inTransaction(ctx, (tx) => resets.completePasswordReset(tx, request.body, passwordHash, clientOf(request)));
-    setSessionCookie(request, reply, session);
-    return ok(payload);
-  });
+  app.post(
+    '/api/console/password-resets/complete/',
+    {
+      schema: { hide, body: schemas.ResetCompleteBody, response: { 200: sessionResponse, ...errorResponses() } },
+    },
+    async (request, reply) => {
+      const passwordHash = await hashNewPassword(request.body.password);
+      const { session, payload } = await inTransaction(ctx, (tx) =>
+        resets.completePasswordReset(tx, request.body, passwordHash, clientOf(request)),
+      );
+      setSessionCookie(request, reply, session);
+      return ok(payload);
+    },
+  );
 }
 
 /** Signed in, about oneself: the session, sign-out, one's sessions, profile, password and notifications. */
 function registerOwnAccountRoutes(app: Api, ctx: AppContext): void {
-  app.get('/api/console/session/', {
-    schema: { hide, response: { 200: sessionResponse, ...errorResponses() } },
-    config: signedIn,
-  }, async (request) => ok(await signIn.sessionPayload(ctx, ctx.db, currentSession(request))));
+  app.get(
+    '/api/console/session/',
+    {
+      schema: { hide, response: { 200: sessionResponse, ...errorResponses() } },
+      config: signedIn,
+    },
+    async (request) => ok(await signIn.sessionPayload(ctx, ctx.db, currentSession(request))),
+  );
 
-  app.post('/api/console/sign-out/', {
-    schema: { hide, response: { ...noContent, ...errorResponses() } },
-    config: signedIn,
-  }, async (request, reply) => {
-    const principal = principalOf(request);
-    await inTransaction(ctx, (tx) => revokeSession(tx, principal.userId, currentSession(request).id));
-    clearSessionCookie(request, reply);
-    return reply.code(204).send(null);
-  });
+  app.post(
+    '/api/console/sign-out/',
+    {
+      schema: { hide, response: { ...noContent, ...errorResponses() } },
+      config: signedIn,
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      await inTransaction(ctx, (tx) => revokeSession(tx, principal.userId, currentSession(request).id));
+      clearSessionCookie(request, reply);
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.get('/api/console/sessions/', {
-    schema: { hide, response: { 200: Envelope(Type.Array(schemas.SessionItem)), ...errorResponses() } },
-    config: signedIn,
-  }, async (request) => ok(await listSessions(ctx, principalOf(request).userId, currentSession(request).id)));
+  app.get(
+    '/api/console/sessions/',
+    {
+      schema: { hide, response: { 200: Envelope(Type.Array(schemas.SessionItem)), ...errorResponses() } },
+      config: signedIn,
+    },
+    async (request) => ok(await listSessions(ctx, principalOf(request).userId, currentSession(request).id)),
+  );
 
-  app.delete('/api/console/sessions/:id/', {
-    schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
-    config: signedIn,
-  }, async (request, reply) => {
-    await inTransaction(ctx, (tx) => revokeSession(tx, principalOf(request).userId, request.params.id));
-    if (request.params.id === currentSession(request).id) clearSessionCookie(request, reply);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/api/console/sessions/:id/',
+    {
+      schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
+      config: signedIn,
+    },
+    async (request, reply) => {
+      await inTransaction(ctx, (tx) => revokeSession(tx, principalOf(request).userId, request.params.id));
+      if (request.params.id === currentSession(request).id) clearSessionCookie(request, reply);
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.get('/api/console/profile/', {
-    schema: { hide, response: { 200: Envelope(schemas.Person), ...errorResponses() } },
-    config: signedIn,
-  }, async (request) => ok(await people.getProfile(ctx, principalOf(request))));
+  app.get(
+    '/api/console/profile/',
+    {
+      schema: { hide, response: { 200: Envelope(schemas.Person), ...errorResponses() } },
+      config: signedIn,
+    },
+    async (request) => ok(await people.getProfile(ctx, principalOf(request))),
+  );
 
-  app.patch('/api/console/profile/', {
-    schema: { hide, body: schemas.NameBody, response: { 200: Envelope(schemas.Person), ...errorResponses() } },
-    config: signedIn,
-  }, async (request, reply) => commitWrite(ctx, request, reply, (tx) => people.updateProfile(tx, principalOf(request), request.body), ok));
+  app.patch(
+    '/api/console/profile/',
+    {
+      schema: { hide, body: schemas.NameBody, response: { 200: Envelope(schemas.Person), ...errorResponses() } },
+      config: signedIn,
+    },
+    async (request, reply) =>
+      commitWrite(ctx, request, reply, (tx) => people.updateProfile(tx, principalOf(request), request.body), ok),
+  );
 
-  app.post('/api/console/profile/password/', {
-    schema: { hide, body: schemas.PasswordChangeBody, response: { ...noContent, ...errorResponses() } },
-    config: signedIn,
-  }, async (request, reply) => {
-    const principal = principalOf(request);
-    const passwordHash = await people.checkPasswordChange(ctx, principal, request.body);
-    return commitNoContent(ctx, reply, (tx) => people.changePassword(tx, principal, passwordHash));
-  });
+  app.post(
+    '/api/console/profile/password/',
+    {
+      schema: { hide, body: schemas.PasswordChangeBody, response: { ...noContent, ...errorResponses() } },
+      config: signedIn,
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const passwordHash = await people.checkPasswordChange(ctx, principal, request.body);
+      return commitNoContent(ctx, reply, (tx) => people.changePassword(tx, principal, passwordHash));
+    },
+  );
 
+  app.get(
+    '/api/console/notifications/',
+    {
+      schema: { hide, response: { 200: Envelope(Type.Array(schemas.Notification)), ...errorResponses() } },
+      config: signedIn,
+    },
+    async (request) => ok(await notifications.listOwnNotifications(ctx, principalOf(request))),
+  );
 
-  app.get('/api/console/notifications/', {
-    schema: { hide, response: { 200: Envelope(Type.Array(schemas.Notification)), ...errorResponses() } },
-    config: signedIn,
-  }, async (request) => ok(await notifications.listOwnNotifications(ctx, principalOf(request))));
-
-  app.post('/api/console/notifications/:id/read/', {
-    schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
-    config: signedIn,
-  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => notifications.markNotificationRead(tx, principalOf(request), request.params.id)));
+  app.post(
+    '/api/console/notifications/:id/read/',
+    {
+      schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
+      config: signedIn,
+    },
+    async (request, reply) =>
+      commitNoContent(ctx, reply, (tx) =>
+        notifications.markNotificationRead(tx, principalOf(request), request.params.id),
+      ),
+  );
 }
 
 /** Signed in, about the organization: its name, its people and invitations. */
 function registerOrganizationRoutes(app: Api, ctx: AppContext): void {
-  app.get('/api/console/organization/', {
-    schema: { hide, response: { 200: Envelope(schemas.Organization), ...errorResponses() } },
-    config: signedIn,
-  }, async (request) => ok(await people.getOrganization(ctx, principalOf(request))));
+  app.get(
+    '/api/console/organization/',
+    {
+      schema: { hide, response: { 200: Envelope(schemas.Organization), ...errorResponses() } },
+      config: signedIn,
+    },
+    async (request) => ok(await people.getOrganization(ctx, principalOf(request))),
+  );
 
-  app.patch('/api/console/organization/', {
-    schema: { hide, body: schemas.NameBody, response: { 200: Envelope(schemas.Organization), ...errorResponses() } },
-    config: signedIn,
-  }, async (request, reply) => commitWrite(ctx, request, reply, (tx) => people.updateOrganization(tx, principalOf(request), request.body), ok));
+  app.patch(
+    '/api/console/organization/',
+    {
+      schema: { hide, body: schemas.NameBody, response: { 200: Envelope(schemas.Organization), ...errorResponses() } },
+      config: signedIn,
+    },
+    async (request, reply) =>
+      commitWrite(ctx, request, reply, (tx) => people.updateOrganization(tx, principalOf(request), request.body), ok),
+  );
 
-  app.get('/api/console/people/', {
-    schema: { hide, response: { 200: Envelope(Type.Array(schemas.Person)), ...errorResponses() } },
-    config: signedIn,
-  }, async (request) => ok(await people.listPeople(ctx, principalOf(request))));
+  app.get(
+    '/api/console/people/',
+    {
+      schema: { hide, response: { 200: Envelope(Type.Array(schemas.Person)), ...errorResponses() } },
+      config: signedIn,
+    },
+    async (request) => ok(await people.listPeople(ctx, principalOf(request))),
+  );
 
-  app.patch('/api/console/people/:id/', {
-    schema: { hide, params: IdParams, body: schemas.PersonPatchBody, response: { 200: Envelope(schemas.Person), ...errorResponses(404, 409) } },
-    config: signedIn,
-  }, async (request, reply) => commitWrite(ctx, request, reply, (tx) => people.updatePerson(tx, principalOf(request), request.params.id, request.body), ok));
+  app.patch(
+    '/api/console/people/:id/',
+    {
+      schema: {
+        hide,
+        params: IdParams,
+        body: schemas.PersonPatchBody,
+        response: { 200: Envelope(schemas.Person), ...errorResponses(404, 409) },
+      },
+      config: signedIn,
+    },
+    async (request, reply) =>
+      commitWrite(
+        ctx,
+        request,
+        reply,
+        (tx) => people.updatePerson(tx, principalOf(request), request.params.id, request.body),
+        ok,
+      ),
+  );
 
-  app.post('/api/console/people/:id/password-reset/', {
-    schema: { hide, params: IdParams, response: { 201: Envelope(schemas.ResetLink), ...errorResponses(404) } },
-    config: signedIn,
-  }, async (request, reply) => {
-    reply.code(201);
-    return commitWrite(ctx, request, reply, (tx) => resets.issuePasswordReset(tx, principalOf(request), request.params.id, linkBase(ctx, request)), ok);
-  });
+  app.post(
+    '/api/console/people/:id/password-reset/',
+    {
+      schema: { hide, params: IdParams, response: { 201: Envelope(schemas.ResetLink), ...errorResponses(404) } },
+      config: signedIn,
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return commitWrite(
+        ctx,
+        request,
+        reply,
+        (tx) => resets.issuePasswordReset(tx, principalOf(request), request.params.id, linkBase(ctx, request)),
+        ok,
+      );
+    },
+  );
 
-  app.get('/api/console/invitations/', {
-    schema: { hide, response: { 200: Envelope(Type.Array(schemas.Invitation)), ...errorResponses() } },
-    config: signedIn,
-  }, async (request) => ok(await invitations.listInvitations(ctx, principalOf(request))));
+  app.get(
+    '/api/console/invitations/',
+    {
+      schema: { hide, response: { 200: Envelope(Type.Array(schemas.Invitation)), ...errorResponses() } },
+      config: signedIn,
+    },
+    async (request) => ok(await invitations.listInvitations(ctx, principalOf(request))),
+  );
 
-  app.post('/api/console/invitations/', {
-    schema: { hide, body: schemas.InvitationBody, response: { 201: Envelope(schemas.CreatedInvitation), ...errorResponses(409) } },
-    config: signedIn,
-  }, async (request, reply) => {
-    const recorded = await inTransaction(ctx, (tx) => invitations.createInvitation(tx, principalOf(request), request.body, linkBase(ctx, request)));
-    return reply.code(201).send(ok(await invitations.mailInvitation(ctx, recorded)));
-  });
+  app.post(
+    '/api/console/invitations/',
+    {
+      schema: {
+        hide,
+        body: schemas.InvitationBody,
+        response: { 201: Envelope(schemas.CreatedInvitation), ...errorResponses(409) },
+      },
+      config: signedIn,
+    },
+    async (request, reply) => {
+      const recorded = await inTransaction(ctx, (tx) =>
+        invitations.createInvitation(tx, principalOf(request), request.body, linkBase(ctx, request)),
+      );
+      return reply.code(201).send(ok(await invitations.mailInvitation(ctx, recorded)));
+    },
+  );
 
-  app.delete('/api/console/invitations/:id/', {
-    schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
-    config: signedIn,
-  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => invitations.revokeInvitation(tx, principalOf(request), request.params.id)));
+  app.delete(
+    '/api/console/invitations/:id/',
+    {
+      schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
+      config: signedIn,
+    },
+    async (request, reply) =>
+      commitNoContent(ctx, reply, (tx) => invitations.revokeInvitation(tx, principalOf(request), request.params.id)),
+  );
 }
 
 /** Signed in: service accounts and API tokens (one's own, or every one for owners and admins). */
 function registerTokenRoutes(app: Api, ctx: AppContext): void {
-  app.post('/api/console/service-accounts/', {
-    schema: { hide, body: schemas.ServiceAccountBody, response: { 201: Envelope(schemas.Person), ...errorResponses() } },
-    config: signedIn,
-  }, async (request, reply) => {
-    reply.code(201);
-    return commitWrite(ctx, request, reply, (tx) => people.createServiceAccount(tx, principalOf(request), request.body), ok);
-  });
+  app.post(
+    '/api/console/service-accounts/',
+    {
+      schema: {
+        hide,
+        body: schemas.ServiceAccountBody,
+        response: { 201: Envelope(schemas.Person), ...errorResponses() },
+      },
+      config: signedIn,
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return commitWrite(
+        ctx,
+        request,
+        reply,
+        (tx) => people.createServiceAccount(tx, principalOf(request), request.body),
+        ok,
+      );
+    },
+  );
 
-  app.get('/api/console/tokens/', {
-    schema: { hide, response: { 200: Envelope(Type.Array(schemas.Token)), ...errorResponses() } },
-    config: signedIn,
-  }, async (request) => ok(await tokens.listTokens(ctx, principalOf(request))));
+  app.get(
+    '/api/console/tokens/',
+    {
+      schema: { hide, response: { 200: Envelope(Type.Array(schemas.Token)), ...errorResponses() } },
+      config: signedIn,
+    },
+    async (request) => ok(await tokens.listTokens(ctx, principalOf(request))),
+  );
 
-  app.post('/api/console/tokens/', {
-    schema: { hide, body: schemas.TokenBody, response: { 201: Envelope(schemas.CreatedToken), ...errorResponses(404) } },
-    config: signedIn,
-  }, async (request, reply) => {
-    reply.code(201);
-    return commitWrite(ctx, request, reply, (tx) => tokens.createConsoleToken(tx, principalOf(request), request.body), ok);
-  });
+  app.post(
+    '/api/console/tokens/',
+    {
+      schema: {
+        hide,
+        body: schemas.TokenBody,
+        response: { 201: Envelope(schemas.CreatedToken), ...errorResponses(404) },
+      },
+      config: signedIn,
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return commitWrite(
+        ctx,
+        request,
+        reply,
+        (tx) => tokens.createConsoleToken(tx, principalOf(request), request.body),
+        ok,
+      );
+    },
+  );
 
-  app.delete('/api/console/tokens/:id/', {
-    schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
-    config: signedIn,
-  }, async (request, reply) => commitNoContent(ctx, reply, (tx) => tokens.revokeConsoleToken(tx, principalOf(request), request.params.id)));
+  app.delete(
+    '/api/console/tokens/:id/',
+    {
+      schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
+      config: signedIn,
+    },
+    async (request, reply) =>
+      commitNoContent(ctx, reply, (tx) => tokens.revokeConsoleToken(tx, principalOf(request), request.params.id)),
+  );
 }

@@ -11,7 +11,13 @@ const Password = Type.String({ maxLength: 1024 });
 const LinkToken = Type.String({ minLength: 1, maxLength: 200 });
 
 export const SessionPayload = Type.Object({
-  user: Type.Object({ id: Type.Integer(), kind: Type.Literal('human'), email: Type.String(), name: Type.String(), role: Role }),
+  user: Type.Object({
+    id: Type.Integer(),
+    kind: Type.Literal('human'),
+    email: Type.String(),
+    name: Type.String(),
+    role: Role,
+  }),
   organization: Type.Object({ id: Type.Integer(), slug: Type.String(), name: Type.String() }),
   csrf_token: Type.String(),
   session: Type.Object({ id: Type.Integer(), created_at: Timestamp, expires_at: Timestamp }),
@@ -20,7 +26,10 @@ export const SessionPayload = Type.Object({
 export const SetupBody = Type.Object(
   {
     token: LinkToken,
-    organization: Type.Object({ name: Name, slug: Type.String({ minLength: 1, maxLength: 63 }) }, { additionalProperties: false }),
+    organization: Type.Object(
+      { name: Name, slug: Type.String({ minLength: 1, maxLength: 63 }) },
+      { additionalProperties: false },
+    ),
     name: Name,
     email: Email,
     password: Password,
@@ -28,9 +37,18 @@ export const SetupBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SignInBody = Type.Object({ email: Type.String({ maxLength: 254 }), password: Password }, { additionalProperties: false });
-export const AcceptBody = Type.Object({ token: LinkToken, name: Name, password: Password }, { additionalProperties: false });
-export const ResetRequestBody = Type.Object({ email: Type.String({ maxLength: 254 }) }, { additionalProperties: false });
+export const SignInBody = Type.Object(
+  { email: Type.String({ maxLength: 254 }), password: Password },
+  { additionalProperties: false },
+);
+export const AcceptBody = Type.Object(
+  { token: LinkToken, name: Name, password: Password },
+  { additionalProperties: false },
+);
+export const ResetRequestBody = Type.Object(
+  { email: Type.String({ maxLength: 254 }) },
+  { additionalProperties: false },
+);
 export const ResetCompleteBody = Type.Object({ token: LinkToken, password: Password }, { additionalProperties: false });
 
 export const SessionItem = Type.Object({
@@ -52,11 +70,22 @@ export const Person = Type.Object({
   active: Type.Boolean(),
   created_at: Timestamp,
 });
-export const PersonPatchBody = Type.Object({ role: Type.Optional(Role), active: Type.Optional(Type.Boolean()) }, { additionalProperties: false, minProperties: 1 });
+export const PersonPatchBody = Type.Object(
+  { role: Type.Optional(Role), active: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false, minProperties: 1 },
+);
 export const NameBody = Type.Object({ name: Type.Optional(Name) }, { additionalProperties: false });
-export const PasswordChangeBody = Type.Object({ current_password: Password, new_password: Password }, { additionalProperties: false });
+export const PasswordChangeBody = Type.Object(
+  { current_password: Password, new_password: Password },
+  { additionalProperties: false },
+);
 
-export const Organization = Type.Object({ id: Type.Integer(), slug: Type.String(), name: Type.String(), created_at: Timestamp });
+export const Organization = Type.Object({
+  id: Type.Integer(),
+  slug: Type.String(),
+  name: Type.String(),
+  created_at: Timestamp,
+});
 
 export const ResetLink = Type.Object({ url: Type.String(), expires_at: Timestamp });
 
@@ -73,7 +102,12 @@ export const CreatedInvitation = Type.Composite([
   Type.Object({ url: Type.String({ description: 'Shown once.' }), emailed: Type.Boolean() }),
 ]);
 export const InvitationBody = Type.Object({ email: Email, role: Role }, { additionalProperties: false });
-export const InvitationLookup = Type.Object({ email: Type.String(), role: Role, organization: Type.Object({ name: Type.String() }), expires_at: Timestamp });
+export const InvitationLookup = Type.Object({
+  email: Type.String(),
+  role: Role,
+  organization: Type.Object({ name: Type.String() }),
+  expires_at: Timestamp,
+});
 
 export const ServiceAccountBody = Type.Object(
   { name: Name, role: Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('guest')]) },
@@ -90,12 +124,18 @@ export const Token = Type.Object({
   expires_at: Type.Union([Timestamp, Type.Null()]),
   last_used_at: Type.Union([Timestamp, Type.Null()]),
 });
-export const CreatedToken = Type.Composite([Token, Type.Object({ token: Type.String({ description: 'Shown once.' }) })]);
+export const CreatedToken = Type.Composite([
+  Token,
+  Type.Object({ token: Type.String({ description: 'Shown once.' }) }),
+]);
 export const TokenBody = Type.Object(
   {
     name: Type.String({ maxLength: 200 }),
     account: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-    scopes: Type.Array(Type.Union(ALL_SCOPES.map((s) => Type.Literal(s))), { minItems: 1, maxItems: ALL_SCOPES.length }),
+    scopes: Type.Array(Type.Union(ALL_SCOPES.map((s) => Type.Literal(s))), {
+      minItems: 1,
+      maxItems: ALL_SCOPES.length,
+    }),
     projects: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 10 }), { maxItems: 200 })),
     expires_in_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 24 * 366 * 10 })),
   },

@@ -19,17 +19,27 @@ import { signedInSession } from './sign-in.service.ts';
  * name and password they choose. The e-mail goes out after the invitation is committed.
  */
 
-const alreadyMember = (email: string) => new ApiError('ALREADY_EXISTS', `${email} already has an account in this organization.`, { field: 'email' });
+const alreadyMember = (email: string) =>
+  new ApiError('ALREADY_EXISTS', `${email} already has an account in this organization.`, { field: 'email' });
 
 /** A recorded invitation and the message that carries its link (sent by `mailInvitation`). */
 export interface RecordedInvitation {
-  invitation: Awaited<ReturnType<typeof repo.insertInvitation>> & { invited_by: { id: number; name: string } | null; url: string };
+  invitation: Awaited<ReturnType<typeof repo.insertInvitation>> & {
+    invited_by: { id: number; name: string } | null;
+    url: string;
+  };
   mail: MailMessage;
 }
 
-export async function createInvitation(tx: Tx, principal: Principal, input: { email: string; role: WorkspaceRole }, base: string): Promise<RecordedInvitation> {
+export async function createInvitation(
+  tx: Tx,
+  principal: Principal,
+  input: { email: string; role: WorkspaceRole },
+  base: string,
+): Promise<RecordedInvitation> {
   requireManager(principal);
-  if (input.role === 'owner' && !can(principal, 'people.manage-owners', WORKSPACE)) throw forbidden('Only an owner can invite an owner.');
+  if (input.role === 'owner' && !can(principal, 'people.manage-owners', WORKSPACE))
+    throw forbidden('Only an owner can invite an owner.');
   const organization = { id: principal.organizationId, name: principal.organizationName };
   return invite(tx, organization, { id: principal.userId, name: principal.userName }, input, base);
 }
@@ -73,29 +83,54 @@ export async function mailInvitation(ctx: AppContext, recorded: RecordedInvitati
 export async function listInvitations(ctx: AppContext, principal: Principal) {
   requireManager(principal);
   const rows = await repo.openInvitationsOf(ctx.db, principal.organizationId, ctx.clock.nowIso());
-  return rows.map(({ inviter_id, inviter_name, ...row }) => ({ ...row, invited_by: inviter_id === null ? null : { id: inviter_id, name: inviter_name ?? '' } }));
+  return rows.map(({ inviter_id, inviter_name, ...row }) => ({
+    ...row,
+    invited_by: inviter_id === null ? null : { id: inviter_id, name: inviter_name ?? '' },
+  }));
 }
 
 export async function revokeInvitation(tx: Tx, principal: Principal, id: number) {
   requireManager(principal);
-  if (!(await repo.revokeOpenInvitation(tx.db, principal.organizationId, id, tx.clock.nowIso()))) throw notFound('Invitation');
+  if (!(await repo.revokeOpenInvitation(tx.db, principal.organizationId, id, tx.clock.nowIso())))
+    throw notFound('Invitation');
 }
 
 export async function lookupInvitation(ctx: AppContext, token: string) {
-  const row = await foundOr404(repo.findOpenInvitation(ctx.db, hashToken(token), ctx.clock.nowIso()), 'Invitation (the link may have been used or have expired)');
-  return { email: row.email, role: row.role, organization: { name: row.organization_name }, expires_at: row.expires_at };
+  const row = await foundOr404(
+    repo.findOpenInvitation(ctx.db, hashToken(token), ctx.clock.nowIso()),
+    'Invitation (the link may have been used or have expired)',
+  );
+  return {
+    email: row.email,
+    role: row.role,
+    organization: { name: row.organization_name },
+    expires_at: row.expires_at,
+  };
 }
 
 /**
  * Creates the invited person with their name and password, and signs them in. The link works
  * once. `passwordHash` comes from `hashNewPassword`, before the unit of work.
  */
-export async function acceptInvitation(tx: Tx, input: { token: string; name: string }, passwordHash: string, client: Client) {
+export async function acceptInvitation(
+  tx: Tx,
+  input: { token: string; name: string },
+  passwordHash: string,
+  client: Client,
+) {
   const now = tx.clock.nowIso();
   const invitation = await repo.findOpenInvitation(tx.db, hashToken(input.token), now);
   if (!invitation) throw badLink('invitation');
   if (!(await repo.claimInvitation(tx.db, invitation.id, now))) throw badLink('invitation');
-  const values = { organization_id: invitation.organization_id, kind: 'human' as const, name: input.name, email: invitation.email, role: invitation.role, created_at: now, password_hash: passwordHash };
+  const values = {
+    organization_id: invitation.organization_id,
+    kind: 'human' as const,
+    name: input.name,
+    email: invitation.email,
+    role: invitation.role,
+    created_at: now,
+    password_hash: passwordHash,
+  };
   let user;
   try {
     // A failure ends the unit of work (its rollback), so no savepoint is needed.

@@ -16,7 +16,8 @@ export const newLinkToken = () => randomBytes(32).toString('base64url');
 
 export const normalEmail = (email: string) => email.trim().toLowerCase();
 
-export const badLink = (what: string) => invalid({ token: `is not a valid ${what} link, or it was used or has expired` });
+export const badLink = (what: string) =>
+  invalid({ token: `is not a valid ${what} link, or it was used or has expired` });
 
 /** Sends one message when SMTP is configured: true if it went out, false without a mailer. Never inside a transaction. */
 export async function sendMail(ctx: AppContext, message: MailMessage): Promise<boolean> {

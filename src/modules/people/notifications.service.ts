@@ -9,7 +9,14 @@ export async function listOwnNotifications(ctx: AppContext, principal: Principal
   const rows = await repo.notificationsOf(ctx.db, principal.userId, 200);
   return rows.map((r) => {
     const data = JSON.parse(r.data) as { endpoint_id?: number };
-    return { id: r.id, kind: r.kind, message: r.subject, endpoint: data.endpoint_id ?? null, created_at: r.created_at, read_at: r.read_at };
+    return {
+      id: r.id,
+      kind: r.kind,
+      message: r.subject,
+      endpoint: data.endpoint_id ?? null,
+      created_at: r.created_at,
+      read_at: r.read_at,
+    };
   });
 }
 

@@ -21,7 +21,13 @@ import { signedInSession } from './sign-in.service.ts';
 async function insertReset(tx: Tx, userId: number, createdBy: number | null, base: string) {
   const token = newLinkToken();
   const expiresAt = isoFromMs(tx.clock.nowMs() + tx.config.links.passwordResetMs);
-  await repo.insertPasswordReset(tx.db, { user_id: userId, token_hash: hashToken(token), created_by: createdBy, created_at: tx.clock.nowIso(), expires_at: expiresAt });
+  await repo.insertPasswordReset(tx.db, {
+    user_id: userId,
+    token_hash: hashToken(token),
+    created_by: createdBy,
+    created_at: tx.clock.nowIso(),
+    expires_at: expiresAt,
+  });
   return { url: `${base}/reset-password#token=${token}`, expires_at: expiresAt };
 }
 
@@ -30,7 +36,8 @@ export async function issuePasswordReset(tx: Tx, principal: Principal, id: numbe
   requireManager(principal);
   const person = await personInOrg(tx.db, principal, id);
   if (person.kind !== 'human') throw invalid({ id: 'service accounts sign in with tokens, not passwords' });
-  if (person.role === 'owner' && !can(principal, 'people.manage-owners', WORKSPACE)) throw forbidden('Only an owner can reset an owner\'s password.');
+  if (person.role === 'owner' && !can(principal, 'people.manage-owners', WORKSPACE))
+    throw forbidden("Only an owner can reset an owner's password.");
   if (person.active !== 1) throw invalid({ id: 'the person is deactivated' });
   return insertReset(tx, id, principal.userId, base);
 }

@@ -15,8 +15,10 @@ export const MAX_PASSWORD_LENGTH = 1024;
 
 /** Length is the only rule (no composition rules). */
 export function checkPasswordRules(password: string, field = 'password'): void {
-  if ([...password].length < MIN_PASSWORD_LENGTH) throw invalid({ [field]: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
-  if (password.length > MAX_PASSWORD_LENGTH) throw invalid({ [field]: `must be at most ${MAX_PASSWORD_LENGTH} characters` });
+  if ([...password].length < MIN_PASSWORD_LENGTH)
+    throw invalid({ [field]: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
+  if (password.length > MAX_PASSWORD_LENGTH)
+    throw invalid({ [field]: `must be at most ${MAX_PASSWORD_LENGTH} characters` });
 }
 
 export function hashPassword(password: string): Promise<string> {

@@ -18,10 +18,17 @@ export async function anyOrganizationExists(db: Executor): Promise<boolean> {
 }
 
 export function findOrganization(db: Executor, id: number) {
-  return db.selectFrom('organizations').select(['id', 'slug', 'name', 'created_at']).where('id', '=', id).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('organizations')
+    .select(['id', 'slug', 'name', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 }
 
-export async function insertOrganization(db: Executor, values: { name: string; slug: string; created_at: string }): Promise<number> {
+export async function insertOrganization(
+  db: Executor,
+  values: { name: string; slug: string; created_at: string },
+): Promise<number> {
   const row = await db.insertInto('organizations').values(values).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
@@ -32,7 +39,8 @@ export async function renameOrganization(db: Executor, id: number, name: string)
 
 /** Serializes changes to who owns the organization (PostgreSQL; SQLite transactions are already exclusive). */
 export async function lockOrganization(db: Executor, dialect: Dialect, id: number): Promise<void> {
-  if (dialect === 'postgres') await db.selectFrom('organizations').select('id').where('id', '=', id).forUpdate().execute();
+  if (dialect === 'postgres')
+    await db.selectFrom('organizations').select('id').where('id', '=', id).forUpdate().execute();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -49,17 +57,31 @@ export function findPersonWithOrganization(db: Executor, userId: number) {
 }
 
 export function peopleOf(db: Executor, organizationId: number) {
-  return db.selectFrom('users').select(PERSON_COLUMNS).where('organization_id', '=', organizationId).orderBy('id').execute();
+  return db
+    .selectFrom('users')
+    .select(PERSON_COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .orderBy('id')
+    .execute();
 }
 
 export function findPersonIn(db: Executor, organizationId: number, id: number) {
-  return db.selectFrom('users').select(PERSON_COLUMNS).where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(PERSON_COLUMNS)
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
 }
 
 export type PersonRow = NonNullable<Awaited<ReturnType<typeof findPersonIn>>>;
 
 export function findUser(db: Executor, id: number) {
-  return db.selectFrom('users').select(['id', 'kind', 'active', 'password_hash']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', 'kind', 'active', 'password_hash'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Human accounts with this (lower-cased) address in any organization, oldest first, with their password hash. */
@@ -104,7 +126,11 @@ export function insertUser(db: Executor, values: Omit<Insertable<UsersTable>, 'i
 }
 
 export async function setRoleAndActive(db: Executor, id: number, role: WorkspaceRole, active: boolean): Promise<void> {
-  await db.updateTable('users').set({ role, active: active ? 1 : 0 }).where('id', '=', id).execute();
+  await db
+    .updateTable('users')
+    .set({ role, active: active ? 1 : 0 })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function renamePerson(db: Executor, id: number, name: string): Promise<void> {
@@ -118,13 +144,25 @@ export async function setPasswordHash(db: Executor, id: number, passwordHash: st
 // ---------------------------------------------------------------------------------------------
 // Setup links
 
-export async function insertSetupToken(db: Executor, values: { token_hash: string; created_at: string; expires_at: string }): Promise<void> {
-  await db.insertInto('setup_tokens').values({ ...values, used_at: null }).execute();
+export async function insertSetupToken(
+  db: Executor,
+  values: { token_hash: string; created_at: string; expires_at: string },
+): Promise<void> {
+  await db
+    .insertInto('setup_tokens')
+    .values({ ...values, used_at: null })
+    .execute();
 }
 
 /** Spends the live setup token with this hash; false when there is none (used, expired or unknown). */
 export async function useSetupToken(db: Executor, tokenHash: string, now: string): Promise<boolean> {
-  const used = await db.updateTable('setup_tokens').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  const used = await db
+    .updateTable('setup_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
   return Number(used.numUpdatedRows) === 1;
 }
 
@@ -136,7 +174,10 @@ export async function burnSetupTokens(db: Executor, now: string): Promise<void> 
 // ---------------------------------------------------------------------------------------------
 // Invitations
 
-export function insertInvitation(db: Executor, values: Omit<Insertable<InvitationsTable>, 'id' | 'accepted_at' | 'accepted_user_id' | 'revoked_at'>) {
+export function insertInvitation(
+  db: Executor,
+  values: Omit<Insertable<InvitationsTable>, 'id' | 'accepted_at' | 'accepted_user_id' | 'revoked_at'>,
+) {
   return db
     .insertInto('invitations')
     .values({ ...values, accepted_at: null, accepted_user_id: null, revoked_at: null })
@@ -149,7 +190,15 @@ export function openInvitationsOf(db: Executor, organizationId: number, now: str
   return db
     .selectFrom('invitations as i')
     .leftJoin('users as u', 'u.id', 'i.invited_by')
-    .select(['i.id', 'i.email', 'i.role', 'i.created_at', 'i.expires_at', 'u.id as inviter_id', 'u.name as inviter_name'])
+    .select([
+      'i.id',
+      'i.email',
+      'i.role',
+      'i.created_at',
+      'i.expires_at',
+      'u.id as inviter_id',
+      'u.name as inviter_name',
+    ])
     .where('i.organization_id', '=', organizationId)
     .where('i.accepted_at', 'is', null)
     .where('i.revoked_at', 'is', null)
@@ -159,7 +208,12 @@ export function openInvitationsOf(db: Executor, organizationId: number, now: str
 }
 
 /** Revokes an unaccepted invitation of the organization; false when there is none. */
-export async function revokeOpenInvitation(db: Executor, organizationId: number, id: number, now: string): Promise<boolean> {
+export async function revokeOpenInvitation(
+  db: Executor,
+  organizationId: number,
+  id: number,
+  now: string,
+): Promise<boolean> {
   const result = await db
     .updateTable('invitations')
     .set({ revoked_at: now })
@@ -186,7 +240,12 @@ export function findOpenInvitation(db: Executor, tokenHash: string, now: string)
 
 /** Marks the invitation accepted unless it already is; false when someone else accepted it first. */
 export async function claimInvitation(db: Executor, id: number, now: string): Promise<boolean> {
-  const claimed = await db.updateTable('invitations').set({ accepted_at: now }).where('id', '=', id).where('accepted_at', 'is', null).executeTakeFirst();
+  const claimed = await db
+    .updateTable('invitations')
+    .set({ accepted_at: now })
+    .where('id', '=', id)
+    .where('accepted_at', 'is', null)
+    .executeTakeFirst();
   return Number(claimed.numUpdatedRows) === 1;
 }
 
@@ -197,8 +256,14 @@ export async function setInvitationAccount(db: Executor, id: number, userId: num
 // ---------------------------------------------------------------------------------------------
 // Password resets
 
-export async function insertPasswordReset(db: Executor, values: Omit<Insertable<PasswordResetsTable>, 'id' | 'used_at'>): Promise<void> {
-  await db.insertInto('password_resets').values({ ...values, used_at: null }).execute();
+export async function insertPasswordReset(
+  db: Executor,
+  values: Omit<Insertable<PasswordResetsTable>, 'id' | 'used_at'>,
+): Promise<void> {
+  await db
+    .insertInto('password_resets')
+    .values({ ...values, used_at: null })
+    .execute();
 }
 
 /** Spends the live reset link with this hash: its person's id, or undefined when there is none. */
@@ -223,7 +288,17 @@ export function liveTokens(db: Executor, filter: { organizationId?: number; acco
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .leftJoin('api_token_usage as tu', 'tu.token_id', 't.id')
-    .select(['t.id', 't.name', 'u.id as account_id', 'u.name as account_name', 't.scopes', 't.project_ids', 't.created_at', 't.expires_at', 'tu.last_used_at'])
+    .select([
+      't.id',
+      't.name',
+      'u.id as account_id',
+      'u.name as account_name',
+      't.scopes',
+      't.project_ids',
+      't.created_at',
+      't.expires_at',
+      'tu.last_used_at',
+    ])
     .where('t.revoked_at', 'is', null)
     .$if(filter.organizationId !== undefined, (qb) => qb.where('u.organization_id', '=', filter.organizationId!))
     .$if(filter.accountId !== undefined, (qb) => qb.where('u.id', '=', filter.accountId!))

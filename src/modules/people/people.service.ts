@@ -21,7 +21,15 @@ export function requireManager(principal: Principal): void {
 }
 
 function personJson(row: repo.PersonRow) {
-  return { id: row.id, kind: row.kind, email: row.email, name: row.name, role: row.role, active: row.active === 1, created_at: row.created_at };
+  return {
+    id: row.id,
+    kind: row.kind,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    active: row.active === 1,
+    created_at: row.created_at,
+  };
 }
 
 export async function listPeople(ctx: AppContext, principal: Pick<Principal, 'organizationId'>) {
@@ -37,7 +45,12 @@ export async function personInOrg(db: Executor, principal: Principal, id: number
  * Role and active changes. Owners and admins may change people; only an owner may touch an
  * owner or make someone owner. The organization always keeps one active owner.
  */
-export async function updatePerson(tx: Tx, principal: Principal, id: number, input: { role?: WorkspaceRole; active?: boolean }) {
+export async function updatePerson(
+  tx: Tx,
+  principal: Principal,
+  id: number,
+  input: { role?: WorkspaceRole; active?: boolean },
+) {
   requireManager(principal);
   await repo.lockOrganization(tx.db, tx.dialect, principal.organizationId);
   const person = await personInOrg(tx.db, principal, id);
@@ -49,8 +62,16 @@ export async function updatePerson(tx: Tx, principal: Principal, id: number, inp
     throw forbidden('Only an owner can change an owner or make someone owner.');
   }
   if (person.kind === 'service' && role === 'owner') throw invalid({ role: 'a service account cannot be an owner' });
-  if (person.role === 'owner' && wasActive && (role !== 'owner' || !active) && !(await repo.hasAnotherActiveOwner(tx.db, principal.organizationId, id))) {
-    throw new ApiError('LAST_OWNER', 'The organization must keep at least one active owner: make someone else owner first.');
+  if (
+    person.role === 'owner' &&
+    wasActive &&
+    (role !== 'owner' || !active) &&
+    !(await repo.hasAnotherActiveOwner(tx.db, principal.organizationId, id))
+  ) {
+    throw new ApiError(
+      'LAST_OWNER',
+      'The organization must keep at least one active owner: make someone else owner first.',
+    );
   }
   if (changed) await repo.setRoleAndActive(tx.db, id, role, active);
   // Deactivation ends the person's sessions at once (their tokens stop at the active check).
@@ -61,7 +82,14 @@ export async function updatePerson(tx: Tx, principal: Principal, id: number, inp
 export async function createServiceAccount(tx: Tx, principal: Principal, input: { name: string; role: WorkspaceRole }) {
   requireManager(principal);
   if (input.role === 'owner') throw invalid({ role: 'a service account cannot be an owner' });
-  const row = await repo.insertUser(tx.db, { organization_id: principal.organizationId, kind: 'service', name: input.name, email: null, role: input.role, created_at: tx.clock.nowIso() });
+  const row = await repo.insertUser(tx.db, {
+    organization_id: principal.organizationId,
+    kind: 'service',
+    name: input.name,
+    email: null,
+    role: input.role,
+    created_at: tx.clock.nowIso(),
+  });
   return personJson(row);
 }
 
@@ -78,10 +106,15 @@ export async function updateProfile(tx: Tx, principal: Principal, input: { name?
  * Checks a change of one's own password before its unit of work: the new one against the
  * rules, the current one against the stored hash. Answers the new password's hash.
  */
-export async function checkPasswordChange(ctx: AppContext, principal: Principal, input: { current_password: string; new_password: string }): Promise<string> {
+export async function checkPasswordChange(
+  ctx: AppContext,
+  principal: Principal,
+  input: { current_password: string; new_password: string },
+): Promise<string> {
   checkPasswordRules(input.new_password, 'new_password');
   const user = await repo.findUser(ctx.db, principal.userId);
-  if (!(await verifyPassword(user?.password_hash ?? null, input.current_password))) throw invalid({ current_password: 'is not your current password' });
+  if (!(await verifyPassword(user?.password_hash ?? null, input.current_password)))
+    throw invalid({ current_password: 'is not your current password' });
   return hashPassword(input.new_password);
 }
 

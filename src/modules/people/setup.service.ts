@@ -18,7 +18,11 @@ export async function issueSetupToken(tx: Tx): Promise<{ token: string; expires_
   if (!(await setupNeeded(tx))) return null;
   const token = newLinkToken();
   const expiresAt = isoFromMs(tx.clock.nowMs() + tx.config.links.setupMs);
-  await repo.insertSetupToken(tx.db, { token_hash: hashToken(token), created_at: tx.clock.nowIso(), expires_at: expiresAt });
+  await repo.insertSetupToken(tx.db, {
+    token_hash: hashToken(token),
+    created_at: tx.clock.nowIso(),
+    expires_at: expiresAt,
+  });
   return { token, expires_at: expiresAt };
 }
 
@@ -34,12 +38,17 @@ export async function completeSetup(
   passwordHash: string,
   client: Client,
 ) {
-  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(input.organization.slug)) throw invalid({ 'organization.slug': 'lowercase letters, digits and dashes, at most 63' });
+  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(input.organization.slug))
+    throw invalid({ 'organization.slug': 'lowercase letters, digits and dashes, at most 63' });
   const now = tx.clock.nowIso();
   if (!(await repo.useSetupToken(tx.db, hashToken(input.token), now))) throw badLink('setup');
   await repo.burnSetupTokens(tx.db, now);
   if (await repo.anyOrganizationExists(tx.db)) throw badLink('setup');
-  const organizationId = await repo.insertOrganization(tx.db, { name: input.organization.name, slug: input.organization.slug, created_at: now });
+  const organizationId = await repo.insertOrganization(tx.db, {
+    name: input.organization.name,
+    slug: input.organization.slug,
+    created_at: now,
+  });
   const owner = await repo.insertUser(tx.db, {
     organization_id: organizationId,
     kind: 'human',

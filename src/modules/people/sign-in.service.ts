@@ -31,7 +31,10 @@ export async function signedInSession(tx: Tx, userId: number, client: Client) {
  * first account (oldest) whose password matches signs in. Reads only: the session is started
  * by `signedInSession` in a unit of work of its own.
  */
-export async function accountForCredentials(ctx: AppContext, input: { email: string; password: string }): Promise<number | null> {
+export async function accountForCredentials(
+  ctx: AppContext,
+  input: { email: string; password: string },
+): Promise<number | null> {
   const candidates = await repo.humansWithEmail(ctx.db, normalEmail(input.email), { activeOnly: false });
   if (candidates.length === 0) await verifyPassword(null, input.password);
   for (const candidate of candidates) {

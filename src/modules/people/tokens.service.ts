@@ -11,13 +11,18 @@ import * as repo from './people.repository.ts';
 
 async function presentTokens(ctx: AppContext, rows: Awaited<ReturnType<typeof repo.liveTokens>>) {
   const projectIds = [...new Set(rows.flatMap((r) => (r.project_ids ? (JSON.parse(r.project_ids) as number[]) : [])))];
-  const keys = new Map(projectIds.length ? (await repo.projectKeysOf(ctx.db, projectIds)).map((p) => [p.id, p.key]) : []);
+  const keys = new Map(
+    projectIds.length ? (await repo.projectKeysOf(ctx.db, projectIds)).map((p) => [p.id, p.key]) : [],
+  );
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
     account: { id: r.account_id, name: r.account_name },
     scopes: JSON.parse(r.scopes) as string[],
-    projects: r.project_ids === null ? null : (JSON.parse(r.project_ids) as number[]).flatMap((id) => (keys.has(id) ? [keys.get(id)!] : [])).sort(),
+    projects:
+      r.project_ids === null
+        ? null
+        : (JSON.parse(r.project_ids) as number[]).flatMap((id) => (keys.has(id) ? [keys.get(id)!] : [])).sort(),
     created_at: r.created_at,
     expires_at: r.expires_at,
     last_used_at: r.last_used_at ?? null,
@@ -55,6 +60,7 @@ export async function createConsoleToken(
 
 export async function revokeConsoleToken(tx: Tx, principal: Principal, id: number) {
   const row = await repo.findLiveTokenIn(tx.db, principal.organizationId, id);
-  if (!row || (row.account_id !== principal.userId && !can(principal, 'people.manage', WORKSPACE))) throw notFound('Token');
+  if (!row || (row.account_id !== principal.userId && !can(principal, 'people.manage', WORKSPACE)))
+    throw notFound('Token');
   await revokeToken(tx, id);
 }

@@ -19,7 +19,9 @@ export async function deleteAndDetach(tx: Tx, origin: ActionOrigin, item: Planni
       const remaining = (await labelIdsOf(tx.db, taskId)).filter((id) => id !== item.id);
       await applyTaskUpdate(tx.db, tx, origin, taskId, { label_ids: remaining });
     } else {
-      await applyTaskUpdate(tx.db, tx, origin, taskId, { [item.kind === 'milestone' ? 'milestone_id' : 'sprint_id']: null });
+      await applyTaskUpdate(tx.db, tx, origin, taskId, {
+        [item.kind === 'milestone' ? 'milestone_id' : 'sprint_id']: null,
+      });
     }
   }
   await deletePlanningRow(tx.db, TABLE[item.kind], item.id);

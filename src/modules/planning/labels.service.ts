@@ -20,10 +20,20 @@ export async function listLabels(ctx: AppContext, principal: Principal, projectK
   return presentPage(query, page, { idColumn: 'l.id', orderable: ORDERABLE, defaultOrdering: 'name' }, presentLabel);
 }
 
-const labels = planningItems('label', repo.findVisibleLabel, presentLabel, uniqueNameWrites('label', repo.insertLabel, repo.updateLabelFields));
+const labels = planningItems(
+  'label',
+  repo.findVisibleLabel,
+  presentLabel,
+  uniqueNameWrites('label', repo.insertLabel, repo.updateLabelFields),
+);
 export const getLabel = labels.read;
 
-export async function createLabel(tx: Tx, principal: Principal, projectKey: string, input: Partial<LabelFields> & { name: string }) {
+export async function createLabel(
+  tx: Tx,
+  principal: Principal,
+  projectKey: string,
+  input: Partial<LabelFields> & { name: string },
+) {
   const color = (input.color ?? LABEL_DEFAULT_COLOR).toLowerCase();
   return labels.create(tx, principal, projectKey, { name: input.name, color, description: input.description ?? '' });
 }
@@ -31,7 +41,9 @@ export async function createLabel(tx: Tx, principal: Principal, projectKey: stri
 /** Renaming a label renames it on every task at once: tasks carry labels by reference. */
 export async function updateLabel(tx: Tx, principal: Principal, id: number, changes: Partial<LabelFields>) {
   const normalized = { ...changes, color: changes.color?.toLowerCase() };
-  return labels.update(tx, principal, id, (current) => changedFields(current, normalized, ['name', 'color', 'description']));
+  return labels.update(tx, principal, id, (current) =>
+    changedFields(current, normalized, ['name', 'color', 'description']),
+  );
 }
 
 /** The label comes off every task that carries it, and is deleted, in one transaction. */

@@ -22,7 +22,12 @@ export async function listMilestones(
 ) {
   const project = await projectFor(ctx.db, principal, { key: projectKey });
   const query = repo.milestonesOfProject(ctx.db, principal, project.id, filters.state);
-  return presentPage(query, page, { idColumn: 'm.id', orderable: ORDERABLE, defaultOrdering: 'due_date' }, presentMilestone);
+  return presentPage(
+    query,
+    page,
+    { idColumn: 'm.id', orderable: ORDERABLE, defaultOrdering: 'due_date' },
+    presentMilestone,
+  );
 }
 
 const milestones = planningItems(
@@ -33,13 +38,25 @@ const milestones = planningItems(
 );
 export const getMilestone = milestones.read;
 
-export async function createMilestone(tx: Tx, principal: Principal, projectKey: string, input: Partial<MilestoneFields> & { name: string }) {
-  const values = { name: input.name, description: input.description ?? '', due_date: input.due_date ?? null, state: input.state ?? 'open' };
+export async function createMilestone(
+  tx: Tx,
+  principal: Principal,
+  projectKey: string,
+  input: Partial<MilestoneFields> & { name: string },
+) {
+  const values = {
+    name: input.name,
+    description: input.description ?? '',
+    due_date: input.due_date ?? null,
+    state: input.state ?? 'open',
+  };
   return milestones.create(tx, principal, projectKey, values);
 }
 
 export async function updateMilestone(tx: Tx, principal: Principal, id: number, changes: Partial<MilestoneFields>) {
-  return milestones.update(tx, principal, id, (current) => changedFields(current, changes, ['name', 'description', 'due_date', 'state']));
+  return milestones.update(tx, principal, id, (current) =>
+    changedFields(current, changes, ['name', 'description', 'due_date', 'state']),
+  );
 }
 
 /** Tasks in the milestone lose it (`milestone` becomes null) and the milestone is deleted, in one transaction. */

@@ -15,11 +15,21 @@ export const projectToPlan = (db: Executor, principal: Principal, by: { id: numb
 
 /** A list's orderings: `alias` is the item table's, `own` the kind's, listed between name and the timestamps. */
 export function orderableBy(alias: string, own: Record<string, string> = {}): Record<string, string> {
-  return { id: `${alias}.id`, name: `${alias}.name`, ...own, created_at: `${alias}.created_at`, updated_at: `${alias}.updated_at` };
+  return {
+    id: `${alias}.id`,
+    name: `${alias}.name`,
+    ...own,
+    created_at: `${alias}.created_at`,
+    updated_at: `${alias}.updated_at`,
+  };
 }
 
 /** Those of `fields` that `changes` gives a value other than the current one, in the order of `fields`. */
-export function changedFields<F, K extends keyof F>(current: Pick<F, K>, changes: Partial<F>, fields: readonly K[]): Partial<F> {
+export function changedFields<F, K extends keyof F>(
+  current: Pick<F, K>,
+  changes: Partial<F>,
+  fields: readonly K[],
+): Partial<F> {
   const set: Partial<F> = {};
   for (const field of fields) {
     if (changes[field] !== undefined && changes[field] !== current[field]) set[field] = changes[field];
@@ -42,8 +52,10 @@ export function uniqueNameWrites<R extends { id: number; name: string }, V exten
   update: (db: Executor, id: number, set: Partial<V>, at: string) => Promise<void>,
 ): ItemWrites<R, V> {
   return {
-    insert: (tx, projectId, values) => withUniqueName(kind, values.name, () => insert(tx.db, projectId, values, tx.clock.nowIso())),
-    update: (tx, current, set) => withUniqueName(kind, set.name ?? current.name, () => update(tx.db, current.id, set, tx.clock.nowIso())),
+    insert: (tx, projectId, values) =>
+      withUniqueName(kind, values.name, () => insert(tx.db, projectId, values, tx.clock.nowIso())),
+    update: (tx, current, set) =>
+      withUniqueName(kind, set.name ?? current.name, () => update(tx.db, current.id, set, tx.clock.nowIso())),
   };
 }
 

@@ -15,7 +15,8 @@ function presentPlanningItem<F extends object>(row: PlanningRow, own: F) {
   };
 }
 
-export const presentLabel = (row: LabelRow) => presentPlanningItem(row, { color: row.color, description: row.description });
+export const presentLabel = (row: LabelRow) =>
+  presentPlanningItem(row, { color: row.color, description: row.description });
 
 export const presentMilestone = (row: MilestoneRow) =>
   presentPlanningItem(row, { description: row.description, due_date: row.due_date, state: row.state });

@@ -26,7 +26,11 @@ function selectLabels(db: Executor, principal: Principal) {
       'l.name',
       'l.color',
       'l.description',
-      eb.selectFrom('task_labels as tl').select(eb.fn.countAll<number>().as('n')).whereRef('tl.label_id', '=', 'l.id').as('task_count'),
+      eb
+        .selectFrom('task_labels as tl')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('tl.label_id', '=', 'l.id')
+        .as('task_count'),
       'l.created_at',
       'l.updated_at',
     ]);
@@ -46,7 +50,11 @@ function selectMilestones(db: Executor, principal: Principal) {
       'm.due_date',
       sql<string>`coalesce(m.due_date, ${sql.lit(UNDATED)})`.as('due_date_sort'),
       'm.state',
-      eb.selectFrom('tasks as mt').select(eb.fn.countAll<number>().as('n')).whereRef('mt.milestone_id', '=', 'm.id').as('task_count'),
+      eb
+        .selectFrom('tasks as mt')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('mt.milestone_id', '=', 'm.id')
+        .as('task_count'),
       'm.created_at',
       'm.updated_at',
     ]);
@@ -68,7 +76,11 @@ function selectSprints(db: Executor, principal: Principal) {
       sql<string>`coalesce(sp.start_date, ${sql.lit(UNDATED)})`.as('start_date_sort'),
       sql<string>`coalesce(sp.end_date, ${sql.lit(UNDATED)})`.as('end_date_sort'),
       'sp.state',
-      eb.selectFrom('tasks as st').select(eb.fn.countAll<number>().as('n')).whereRef('st.sprint_id', '=', 'sp.id').as('task_count'),
+      eb
+        .selectFrom('tasks as st')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('st.sprint_id', '=', 'sp.id')
+        .as('task_count'),
       'sp.created_at',
       'sp.updated_at',
     ]);
@@ -125,34 +137,62 @@ function planningQueries<T extends keyof PlanningValues, O>(
       const query = rows(db, principal).where(column('project_id'), '=', projectId);
       return state === undefined ? query : query.where(column('state'), '=', state);
     },
-    findVisible: (db: Executor, principal: Principal, id: number): Promise<O | undefined> => rows(db, principal).where(column('id'), '=', id).executeTakeFirst(),
+    findVisible: (db: Executor, principal: Principal, id: number): Promise<O | undefined> =>
+      rows(db, principal).where(column('id'), '=', id).executeTakeFirst(),
     insert(db: Executor, projectId: number, values: PlanningValues[T], at: string): Promise<number> {
       const fields: PlanningValues[keyof PlanningValues] = values;
       return insertWithTimestamps(db, into, { project_id: projectId, ...fields }, at);
     },
     async update(db: Executor, id: number, set: Partial<PlanningValues[T]>, at: string): Promise<void> {
       const fields: Partial<PlanningValues[keyof PlanningValues]> = set;
-      await db.updateTable(into).set({ ...fields, updated_at: at }).where('id', '=', id).execute();
+      await db
+        .updateTable(into)
+        .set({ ...fields, updated_at: at })
+        .where('id', '=', id)
+        .execute();
     },
   };
 }
 
-export const { ofProject: labelsOfProject, findVisible: findVisibleLabel, insert: insertLabel, update: updateLabelFields } = planningQueries('labels', 'l', selectLabels);
+export const {
+  ofProject: labelsOfProject,
+  findVisible: findVisibleLabel,
+  insert: insertLabel,
+  update: updateLabelFields,
+} = planningQueries('labels', 'l', selectLabels);
 export type LabelRow = NonNullable<Awaited<ReturnType<typeof findVisibleLabel>>>;
 
-export const { ofProject: milestonesOfProject, findVisible: findVisibleMilestone, insert: insertMilestone, update: updateMilestoneFields } = planningQueries('milestones', 'm', selectMilestones);
+export const {
+  ofProject: milestonesOfProject,
+  findVisible: findVisibleMilestone,
+  insert: insertMilestone,
+  update: updateMilestoneFields,
+} = planningQueries('milestones', 'm', selectMilestones);
 export type MilestoneRow = NonNullable<Awaited<ReturnType<typeof findVisibleMilestone>>>;
 
-export const { ofProject: sprintsOfProject, findVisible: findVisibleSprint, insert: insertSprint, update: updateSprintFields } = planningQueries('sprints', 'sp', selectSprints);
+export const {
+  ofProject: sprintsOfProject,
+  findVisible: findVisibleSprint,
+  insert: insertSprint,
+  update: updateSprintFields,
+} = planningQueries('sprints', 'sp', selectSprints);
 export type SprintRow = NonNullable<Awaited<ReturnType<typeof findVisibleSprint>>>;
 
-export async function deletePlanningRow(db: Executor, table: 'labels' | 'milestones' | 'sprints', id: number): Promise<void> {
+export async function deletePlanningRow(
+  db: Executor,
+  table: 'labels' | 'milestones' | 'sprints',
+  id: number,
+): Promise<void> {
   await db.deleteFrom(table).where('id', '=', id).execute();
 }
 
 /** The project's active sprint other than `exceptId`, if any. */
 export function findOtherActiveSprint(db: Executor, projectId: number, exceptId: number | null) {
-  let query = db.selectFrom('sprints').select(['id', 'name']).where('project_id', '=', projectId).where('state', '=', 'active');
+  let query = db
+    .selectFrom('sprints')
+    .select(['id', 'name'])
+    .where('project_id', '=', projectId)
+    .where('state', '=', 'active');
   if (exceptId !== null) query = query.where('id', '!=', exceptId);
   return query.executeTakeFirst();
 }
@@ -165,11 +205,21 @@ export function findSprintNamed(db: Executor, projectId: number, name: string, e
 }
 
 /** Ids of the tasks carrying the label, or in the milestone or sprint, in id order. */
-export async function tasksCarrying(db: Executor, item: { kind: 'label' | 'milestone' | 'sprint'; id: number }): Promise<number[]> {
+export async function tasksCarrying(
+  db: Executor,
+  item: { kind: 'label' | 'milestone' | 'sprint'; id: number },
+): Promise<number[]> {
   if (item.kind === 'label') {
-    const rows = await db.selectFrom('task_labels').select('task_id').where('label_id', '=', item.id).orderBy('task_id').execute();
+    const rows = await db
+      .selectFrom('task_labels')
+      .select('task_id')
+      .where('label_id', '=', item.id)
+      .orderBy('task_id')
+      .execute();
     return rows.map((r) => r.task_id);
   }
   const column = item.kind === 'milestone' ? 'milestone_id' : 'sprint_id';
-  return (await db.selectFrom('tasks').select('id').where(column, '=', item.id).orderBy('id').execute()).map((r) => r.id);
+  return (await db.selectFrom('tasks').select('id').where(column, '=', item.id).orderBy('id').execute()).map(
+    (r) => r.id,
+  );
 }

@@ -44,7 +44,13 @@ interface PlanningResource {
   updateBody: TSchema;
   /** Filters the list takes besides pagination. */
   filters: (query: any) => Record<string, unknown>;
-  list(ctx: AppContext, principal: Principal, key: string, filters: any, page: PageRequest): Promise<{ data: Item[]; pagination: Pagination }>;
+  list(
+    ctx: AppContext,
+    principal: Principal,
+    key: string,
+    filters: any,
+    page: PageRequest,
+  ): Promise<{ data: Item[]; pagination: Pagination }>;
   create(tx: Tx, principal: Principal, key: string, body: any): Promise<Item>;
   get(ctx: AppContext, principal: Principal, id: number): Promise<Item>;
   update(tx: Tx, principal: Principal, id: number, body: any): Promise<Item>;
@@ -111,7 +117,8 @@ const RESOURCES: PlanningResource[] = [
       create:
         'Names are unique in the project (409 ALREADY_EXISTS). `end_date` before `start_date` is a 400. A second `active` sprint ' +
         'is 409 ACTIVE_SPRINT_EXISTS (`details.sprint` names the active one).',
-      update: 'Any state change is allowed (start, complete, reopen) while at most one sprint of the project is active.',
+      update:
+        'Any state change is allowed (start, complete, reopen) while at most one sprint of the project is active.',
       remove: DETACH_NOTE,
     },
   },
@@ -120,7 +127,8 @@ const RESOURCES: PlanningResource[] = [
 const LIST_ORDERING: Record<string, string> = {
   labels: 'Ordered by `name` by default; also `id`, `created_at`, `updated_at`.',
   milestones: 'Ordered by `due_date` by default, undated last; also `name`, `state`, `id`, `created_at`, `updated_at`.',
-  sprints: 'Ordered by `start_date` by default, undated last; also `end_date`, `name`, `state`, `id`, `created_at`, `updated_at`.',
+  sprints:
+    'Ordered by `start_date` by default, undated last; also `end_date`, `name`, `state`, `id`, `created_at`, `updated_at`.',
 };
 
 /** Labels, milestones and sprints per project, plus their id-addressed endpoints (docs/domain/projects-and-workflows.md). */
@@ -134,64 +142,106 @@ function registerResource(app: Api, ctx: AppContext, r: PlanningResource): void 
   const collection = `/api/v1/projects/:project_key/${r.plural}/`;
   const item = `/api/v1/${r.plural}/:id/`;
 
-  app.get(collection, {
-    schema: {
-      tags,
-      summary: `List a project's ${r.plural}`,
-      description: LIST_ORDERING[r.plural],
-      params: ProjectKeyParams,
-      querystring: r.listQuery,
-      response: { 200: ListEnvelope(Type.Ref(r.model)), ...errorResponses(404) },
+  app.get(
+    collection,
+    {
+      schema: {
+        tags,
+        summary: `List a project's ${r.plural}`,
+        description: LIST_ORDERING[r.plural],
+        params: ProjectKeyParams,
+        querystring: r.listQuery,
+        response: { 200: ListEnvelope(Type.Ref(r.model)), ...errorResponses(404) },
+      },
+      config: { scope: 'tasks:read' },
     },
-    config: { scope: 'tasks:read' },
-  }, async (request) => {
-    const query = request.query as Record<string, unknown>;
-    return listOf(await r.list(ctx, principalOf(request), request.params.project_key, r.filters(query), pageRequest(query)));
-  });
-
-  app.post(collection, {
-    schema: {
-      tags,
-      summary: `Create a ${r.singular} in a project (any project role but viewer)`,
-      description: r.notes.create,
-      params: ProjectKeyParams,
-      body: r.createBody,
-      response: { 201: one, ...errorResponses(404, 409) },
+    async (request) => {
+      const query = request.query as Record<string, unknown>;
+      return listOf(
+        await r.list(ctx, principalOf(request), request.params.project_key, r.filters(query), pageRequest(query)),
+      );
     },
-    config: { scope: 'tasks:write' },
-  }, async (request, reply) => {
-    reply.code(201);
-    return commitWrite(ctx, request, reply, (tx) => r.create(tx, principalOf(request), request.params.project_key, request.body), ok<Item>);
-  });
+  );
 
-  app.get(item, {
-    schema: { tags, summary: `Read a ${r.singular}`, params: IdParams, response: { 200: one, ...errorResponses(404) } },
-    config: { scope: 'tasks:read' },
-  }, async (request) => ok(await r.get(ctx, principalOf(request), request.params.id)));
-
-  app.put(item, {
-    schema: {
-      tags,
-      summary: `Change a ${r.singular} (omitted fields keep their values)`,
-      description: r.notes.update,
-      params: IdParams,
-      body: r.updateBody,
-      response: { 200: one, ...errorResponses(404, 409) },
+  app.post(
+    collection,
+    {
+      schema: {
+        tags,
+        summary: `Create a ${r.singular} in a project (any project role but viewer)`,
+        description: r.notes.create,
+        params: ProjectKeyParams,
+        body: r.createBody,
+        response: { 201: one, ...errorResponses(404, 409) },
+      },
+      config: { scope: 'tasks:write' },
     },
-    config: { scope: 'tasks:write' },
-  }, async (request, reply) => commitWrite(ctx, request, reply, (tx) => r.update(tx, principalOf(request), request.params.id, request.body), ok<Item>));
-
-  app.delete(item, {
-    schema: {
-      tags,
-      summary: `Delete a ${r.singular} and take it off its tasks`,
-      description: r.notes.remove,
-      params: IdParams,
-      response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
+    async (request, reply) => {
+      reply.code(201);
+      return commitWrite(
+        ctx,
+        request,
+        reply,
+        (tx) => r.create(tx, principalOf(request), request.params.project_key, request.body),
+        ok<Item>,
+      );
     },
-    config: { scope: 'tasks:write' },
-  }, async (request, reply) => {
-    const principal = principalOf(request);
-    return commitNoContent(ctx, reply, (tx) => r.remove(tx, principal, request.params.id, originFromPrincipal(principal, request.id)));
-  });
+  );
+
+  app.get(
+    item,
+    {
+      schema: {
+        tags,
+        summary: `Read a ${r.singular}`,
+        params: IdParams,
+        response: { 200: one, ...errorResponses(404) },
+      },
+      config: { scope: 'tasks:read' },
+    },
+    async (request) => ok(await r.get(ctx, principalOf(request), request.params.id)),
+  );
+
+  app.put(
+    item,
+    {
+      schema: {
+        tags,
+        summary: `Change a ${r.singular} (omitted fields keep their values)`,
+        description: r.notes.update,
+        params: IdParams,
+        body: r.updateBody,
+        response: { 200: one, ...errorResponses(404, 409) },
+      },
+      config: { scope: 'tasks:write' },
+    },
+    async (request, reply) =>
+      commitWrite(
+        ctx,
+        request,
+        reply,
+        (tx) => r.update(tx, principalOf(request), request.params.id, request.body),
+        ok<Item>,
+      ),
+  );
+
+  app.delete(
+    item,
+    {
+      schema: {
+        tags,
+        summary: `Delete a ${r.singular} and take it off its tasks`,
+        description: r.notes.remove,
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
+      },
+      config: { scope: 'tasks:write' },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      return commitNoContent(ctx, reply, (tx) =>
+        r.remove(tx, principal, request.params.id, originFromPrincipal(principal, request.id)),
+      );
+    },
+  );
 }

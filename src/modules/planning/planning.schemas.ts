@@ -5,24 +5,40 @@ const Description = Type.String({ maxLength: 65536 });
 const ProjectKeyField = Type.String({ description: 'Key of the project it belongs to.' });
 const TaskCount = Type.Integer({ description: 'Tasks that carry it now.' });
 const NullableDate = Type.Union([DateString, Type.Null()]);
-const Color = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: '`#rrggbb`; stored and returned in lowercase.', examples: ['#d73a4a'] });
+const Color = Type.String({
+  pattern: '^#[0-9a-fA-F]{6}$',
+  description: '`#rrggbb`; stored and returned in lowercase.',
+  examples: ['#d73a4a'],
+});
 
 const UniqueName = Type.String({ description: 'Unique in the project.' });
 
 /** What every label, milestone and sprint answers, with the kind's own properties between its name and its task count. */
 function planningItem<N extends TSchema, P extends TProperties>(title: string, name: N, own: P) {
   return Type.Object(
-    { id: Type.Integer(), project: ProjectKeyField, name, ...own, task_count: TaskCount, created_at: Timestamp, updated_at: Timestamp },
+    {
+      id: Type.Integer(),
+      project: ProjectKeyField,
+      name,
+      ...own,
+      task_count: TaskCount,
+      created_at: Timestamp,
+      updated_at: Timestamp,
+    },
     { $id: title, title },
   );
 }
 
 export const LABEL_DEFAULT_COLOR = '#ededed';
 
-export const Label = planningItem('Label', Type.String({ description: 'Unique in the project. Tasks carry labels by name.' }), {
-  color: Type.String({ description: '`#rrggbb`, lowercase.' }),
-  description: Type.String(),
-});
+export const Label = planningItem(
+  'Label',
+  Type.String({ description: 'Unique in the project. Tasks carry labels by name.' }),
+  {
+    color: Type.String({ description: '`#rrggbb`, lowercase.' }),
+    description: Type.String(),
+  },
+);
 
 export const LabelCreateBody = Type.Object(
   {
@@ -73,7 +89,9 @@ const SprintState = Type.Union([Type.Literal('planned'), Type.Literal('active'),
 export const Sprint = planningItem('Sprint', UniqueName, {
   goal: Type.String(),
   start_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: '`YYYY-MM-DD` or null.' }),
-  end_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: '`YYYY-MM-DD` or null; never before `start_date`.' }),
+  end_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+    description: '`YYYY-MM-DD` or null; never before `start_date`.',
+  }),
   state: SprintState,
 });
 

@@ -16,10 +16,21 @@ export type SprintFields = repo.SprintValues;
 
 const ORDERABLE = orderableBy('sp', { start_date: 'start_date_sort', end_date: 'end_date_sort', state: 'sp.state' });
 
-export async function listSprints(ctx: AppContext, principal: Principal, projectKey: string, filters: { state?: SprintFields['state'] }, page: PageRequest) {
+export async function listSprints(
+  ctx: AppContext,
+  principal: Principal,
+  projectKey: string,
+  filters: { state?: SprintFields['state'] },
+  page: PageRequest,
+) {
   const project = await projectFor(ctx.db, principal, { key: projectKey });
   const query = repo.sprintsOfProject(ctx.db, principal, project.id, filters.state);
-  return presentPage(query, page, { idColumn: 'sp.id', orderable: ORDERABLE, defaultOrdering: 'start_date' }, presentSprint);
+  return presentPage(
+    query,
+    page,
+    { idColumn: 'sp.id', orderable: ORDERABLE, defaultOrdering: 'start_date' },
+    presentSprint,
+  );
 }
 
 function checkDates(start: string | null, end: string | null): void {
@@ -28,9 +39,13 @@ function checkDates(start: string | null, end: string | null): void {
 }
 
 function activeExists(active: { id: number; name: string }): ApiError {
-  return new ApiError('ACTIVE_SPRINT_EXISTS', `Sprint "${active.name}" is already active. Complete it before starting another.`, {
-    sprint: active.id,
-  });
+  return new ApiError(
+    'ACTIVE_SPRINT_EXISTS',
+    `Sprint "${active.name}" is already active. Complete it before starting another.`,
+    {
+      sprint: active.id,
+    },
+  );
 }
 
 async function assertNoOtherActive(db: Executor, projectId: number, exceptId: number | null): Promise<void> {
@@ -43,7 +58,13 @@ async function assertNoOtherActive(db: Executor, projectId: number, exceptId: nu
  * and the answer says which. The write runs in a savepoint so the reads that tell them apart
  * can still run in the unit of work.
  */
-async function writeSprint<R>(tx: Tx, projectId: number, name: string, selfId: number | null, write: () => Promise<R>): Promise<R> {
+async function writeSprint<R>(
+  tx: Tx,
+  projectId: number,
+  name: string,
+  selfId: number | null,
+  write: () => Promise<R>,
+): Promise<R> {
   try {
     return await withSavepoint(tx, write);
   } catch (error) {
@@ -59,10 +80,15 @@ const sprintWrites: ItemWrites<repo.SprintRow, SprintFields> = {
   async insert(tx, projectId, fields) {
     checkDates(fields.start_date, fields.end_date);
     if (fields.state === 'active') await assertNoOtherActive(tx.db, projectId, null);
-    return writeSprint(tx, projectId, fields.name, null, () => repo.insertSprint(tx.db, projectId, fields, tx.clock.nowIso()));
+    return writeSprint(tx, projectId, fields.name, null, () =>
+      repo.insertSprint(tx.db, projectId, fields, tx.clock.nowIso()),
+    );
   },
   async update(tx, current, set) {
-    checkDates(set.start_date !== undefined ? set.start_date : current.start_date, set.end_date !== undefined ? set.end_date : current.end_date);
+    checkDates(
+      set.start_date !== undefined ? set.start_date : current.start_date,
+      set.end_date !== undefined ? set.end_date : current.end_date,
+    );
     if (set.state === 'active') await assertNoOtherActive(tx.db, current.project_id, current.id);
     const write = () => repo.updateSprintFields(tx.db, current.id, set, tx.clock.nowIso());
     await writeSprint(tx, current.project_id, set.name ?? current.name, current.id, write);
@@ -72,7 +98,12 @@ const sprintWrites: ItemWrites<repo.SprintRow, SprintFields> = {
 const sprints = planningItems('sprint', repo.findVisibleSprint, presentSprint, sprintWrites);
 export const getSprint = sprints.read;
 
-export async function createSprint(tx: Tx, principal: Principal, projectKey: string, input: Partial<SprintFields> & { name: string }) {
+export async function createSprint(
+  tx: Tx,
+  principal: Principal,
+  projectKey: string,
+  input: Partial<SprintFields> & { name: string },
+) {
   return sprints.create(tx, principal, projectKey, {
     name: input.name,
     goal: input.goal ?? '',
@@ -84,7 +115,9 @@ export async function createSprint(tx: Tx, principal: Principal, projectKey: str
 
 /** Any state change is allowed (start, complete, reopen) as long as at most one sprint is active. */
 export async function updateSprint(tx: Tx, principal: Principal, id: number, changes: Partial<SprintFields>) {
-  return sprints.update(tx, principal, id, (current) => changedFields(current, changes, ['name', 'goal', 'start_date', 'end_date', 'state']));
+  return sprints.update(tx, principal, id, (current) =>
+    changedFields(current, changes, ['name', 'goal', 'start_date', 'end_date', 'state']),
+  );
 }
 
 /** Tasks in the sprint lose it (`sprint` becomes null) and the sprint is deleted, in one transaction. */

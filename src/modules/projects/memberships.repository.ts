@@ -32,10 +32,18 @@ export function findVisibleMembership(db: Executor, principal: Principal, id: nu
 }
 
 export function findUserOfOrganization(db: Executor, organizationId: number, userId: number) {
-  return db.selectFrom('users').select('id').where('id', '=', userId).where('organization_id', '=', organizationId).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
 }
 
-export function insertMembership(db: Executor, { at, ...values }: { project_id: number; user_id: number; role: ProjectRole; at: string }): Promise<number> {
+export function insertMembership(
+  db: Executor,
+  { at, ...values }: { project_id: number; user_id: number; role: ProjectRole; at: string },
+): Promise<number> {
   return insertWithTimestamps(db, 'project_memberships', values, at);
 }
 

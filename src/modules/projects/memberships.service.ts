@@ -10,7 +10,12 @@ import { projectFor } from '../../policy/index.ts';
 import * as repo from './memberships.repository.ts';
 import { lockProjectForDecision } from './projects.repository.ts';
 
-export async function listMemberships(ctx: AppContext, principal: Principal, projectId: number | undefined, page: PageRequest) {
+export async function listMemberships(
+  ctx: AppContext,
+  principal: Principal,
+  projectId: number | undefined,
+  page: PageRequest,
+) {
   const { rows, pagination } = await paginate(repo.visibleMemberships(ctx.db, principal, projectId), page, {
     idColumn: 'm.id',
     orderable: { id: 'm.id', created_at: 'm.created_at', role: 'm.role', user: 'm.user_id' },
@@ -33,15 +38,25 @@ export type MembershipJson = repo.MembershipRow;
 const administeredProject = (ctx: AppContext, principal: Principal, projectId: number) =>
   projectFor(ctx.db, principal, { id: projectId }, 'project.administer', 'memberships');
 
-export async function createMembership(tx: Tx, principal: Principal, input: { project: number; user: number; role?: ProjectRole }): Promise<MembershipJson> {
+export async function createMembership(
+  tx: Tx,
+  principal: Principal,
+  input: { project: number; user: number; role?: ProjectRole },
+): Promise<MembershipJson> {
   await administeredProject(tx, principal, input.project);
   const user = await repo.findUserOfOrganization(tx.db, principal.organizationId, input.user);
   if (!user) throw invalid({ user: 'no such user in this workspace' });
   let id: number;
   try {
-    id = await repo.insertMembership(tx.db, { project_id: input.project, user_id: input.user, role: input.role ?? 'member', at: tx.clock.nowIso() });
+    id = await repo.insertMembership(tx.db, {
+      project_id: input.project,
+      user_id: input.user,
+      role: input.role ?? 'member',
+      at: tx.clock.nowIso(),
+    });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError('ALREADY_EXISTS', 'The user is already a member of this project.', { field: 'user' });
+    if (isUniqueViolation(error))
+      throw new ApiError('ALREADY_EXISTS', 'The user is already a member of this project.', { field: 'user' });
     throw error;
   }
   return visibleMembership(tx.db, principal, id);
@@ -49,7 +64,8 @@ export async function createMembership(tx: Tx, principal: Principal, input: { pr
 
 /** LAST_ADMIN unless the project has an admin other than this membership; the API and the operator CLI both ask it. */
 export async function assertAnotherAdminRemains(db: Executor, projectId: number, membershipId: number): Promise<void> {
-  if (!(await repo.findOtherAdmin(db, projectId, membershipId))) throw new ApiError('LAST_ADMIN', 'A project must keep at least one admin.');
+  if (!(await repo.findOtherAdmin(db, projectId, membershipId)))
+    throw new ApiError('LAST_ADMIN', 'A project must keep at least one admin.');
 }
 
 /**
@@ -57,7 +73,12 @@ export async function assertAnotherAdminRemains(db: Executor, projectId: number,
  * project row is locked first), so concurrent demotions or removals cannot each see another
  * admin and together leave none. The membership is read again under the lock.
  */
-async function changeMembership(tx: Tx, principal: Principal, id: number, change: (current: MembershipJson) => Promise<void>): Promise<void> {
+async function changeMembership(
+  tx: Tx,
+  principal: Principal,
+  id: number,
+  change: (current: MembershipJson) => Promise<void>,
+): Promise<void> {
   const before = await visibleMembership(tx.db, principal, id);
   await administeredProject(tx, principal, before.project);
   await lockProjectForDecision(tx.db, tx.dialect, before.project);

@@ -33,15 +33,33 @@ export function findVisibleProject(db: Executor, principal: Principal, id: numbe
 
 /** A project of the workspace by key, visible or not (the operator CLI's view). */
 export function findProjectByKey(db: Executor, organizationId: number, key: string) {
-  return db.selectFrom('projects').select(['id', 'key']).where('organization_id', '=', organizationId).where('key', '=', key).executeTakeFirst();
+  return db
+    .selectFrom('projects')
+    .select(['id', 'key'])
+    .where('organization_id', '=', organizationId)
+    .where('key', '=', key)
+    .executeTakeFirst();
 }
 
-export function findNamedId(db: Executor, table: 'statuses' | 'task_types' | 'priorities', projectId: number, name: string) {
-  return db.selectFrom(table).select('id').where('project_id', '=', projectId).where('name', '=', name).executeTakeFirst();
+export function findNamedId(
+  db: Executor,
+  table: 'statuses' | 'task_types' | 'priorities',
+  projectId: number,
+  name: string,
+) {
+  return db
+    .selectFrom(table)
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('name', '=', name)
+    .executeTakeFirst();
 }
 
 export async function projectHasTasks(db: Executor, projectId: number): Promise<boolean> {
-  return (await db.selectFrom('tasks').select('id').where('project_id', '=', projectId).limit(1).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('tasks').select('id').where('project_id', '=', projectId).limit(1).executeTakeFirst()) !==
+    undefined
+  );
 }
 
 export interface NewProject {
@@ -66,7 +84,11 @@ export interface ProjectSettings {
 }
 
 export async function updateProjectSettings(db: Executor, id: number, set: ProjectSettings, at: string): Promise<void> {
-  await db.updateTable('projects').set({ ...set, updated_at: at }).where('id', '=', id).execute();
+  await db
+    .updateTable('projects')
+    .set({ ...set, updated_at: at })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteProjectRow(db: Executor, id: number): Promise<void> {
@@ -93,7 +115,11 @@ export async function lockProject(db: Executor, dialect: Dialect, projectId: num
  */
 export async function lockProjectForDecision(db: Executor, dialect: Dialect, projectId: number): Promise<void> {
   if (dialect === 'postgres') return lockProject(db, dialect, projectId);
-  await db.updateTable('projects').set((eb) => ({ id: eb.ref('id') })).where('id', '=', projectId).execute();
+  await db
+    .updateTable('projects')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('id', '=', projectId)
+    .execute();
 }
 
 /**

@@ -20,7 +20,7 @@ export const projectModels = [Project, Membership];
 const ProjectIdOrKeyParams = Type.Object({
   id: Type.String({
     pattern: '^(?:[1-9][0-9]{0,9}|[A-Z][A-Z0-9]{1,9})$',
-    description: 'The project\'s integer id or its key, e.g. `12` or `WEB`.',
+    description: "The project's integer id or its key, e.g. `12` or `WEB`.",
     examples: ['WEB'],
   }),
 });
@@ -39,74 +39,128 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
   const tags = ['Projects'];
   const one = Envelope(Type.Ref(Project));
 
-  app.get('/api/v1/projects/', {
-    schema: {
-      tags,
-      summary: 'List the projects the caller can see',
-      querystring: Type.Object(PaginationQuery),
-      response: { 200: ListEnvelope(Type.Ref(Project)), ...errorResponses() },
+  app.get(
+    '/api/v1/projects/',
+    {
+      schema: {
+        tags,
+        summary: 'List the projects the caller can see',
+        querystring: Type.Object(PaginationQuery),
+        response: { 200: ListEnvelope(Type.Ref(Project)), ...errorResponses() },
+      },
+      config: { scope: 'projects:read' },
     },
-    config: { scope: 'projects:read' },
-  }, async (request) => listOf(await projects.listProjects(ctx, principalOf(request), pageRequest(request.query))));
+    async (request) => listOf(await projects.listProjects(ctx, principalOf(request), pageRequest(request.query))),
+  );
 
-  app.post('/api/v1/projects/', {
-    schema: {
-      tags,
-      summary: 'Create a project (provisioned with default statuses, types, priorities and workflow)',
-      body: ProjectCreateBody,
-      response: { 201: one, ...errorResponses(409) },
+  app.post(
+    '/api/v1/projects/',
+    {
+      schema: {
+        tags,
+        summary: 'Create a project (provisioned with default statuses, types, priorities and workflow)',
+        body: ProjectCreateBody,
+        response: { 201: one, ...errorResponses(409) },
+      },
+      config: { scope: 'projects:write' },
     },
-    config: { scope: 'projects:write' },
-  }, async (request, reply) => {
-    reply.code(201);
-    return commitWrite(ctx, request, reply, (tx) => projects.createProject(tx, principalOf(request), request.body), ok<projects.ProjectJson>);
-  });
-
-  app.get('/api/v1/projects/:id/', {
-    schema: { tags, summary: 'Read a project', params: ProjectIdOrKeyParams, response: { 200: one, ...errorResponses(404) } },
-    config: { scope: 'projects:read' },
-  }, async (request) => ok(await projects.getProject(ctx, principalOf(request), await projectIdOf(ctx, principalOf(request), request.params.id))));
-
-  app.put('/api/v1/projects/:id/', {
-    schema: {
-      tags,
-      summary: 'Replace a project\'s writable fields',
-      params: ProjectIdOrKeyParams,
-      body: ProjectPutBody,
-      response: { 200: one, ...errorResponses(404) },
+    async (request, reply) => {
+      reply.code(201);
+      return commitWrite(
+        ctx,
+        request,
+        reply,
+        (tx) => projects.createProject(tx, principalOf(request), request.body),
+        ok<projects.ProjectJson>,
+      );
     },
-    config: { scope: 'projects:write' },
-  }, async (request, reply) => {
-    const id = await projectIdOf(ctx, principalOf(request), request.params.id);
-    return commitWrite(ctx, request, reply, (tx) => projects.updateProject(tx, principalOf(request), id, request.body, 'put'), ok<projects.ProjectJson>);
-  });
+  );
 
-  app.patch('/api/v1/projects/:id/', {
-    schema: {
-      tags,
-      summary: 'Change some of a project\'s fields',
-      params: ProjectIdOrKeyParams,
-      body: ProjectPatchBody,
-      response: { 200: one, ...errorResponses(404) },
+  app.get(
+    '/api/v1/projects/:id/',
+    {
+      schema: {
+        tags,
+        summary: 'Read a project',
+        params: ProjectIdOrKeyParams,
+        response: { 200: one, ...errorResponses(404) },
+      },
+      config: { scope: 'projects:read' },
     },
-    config: { scope: 'projects:write' },
-  }, async (request, reply) => {
-    const id = await projectIdOf(ctx, principalOf(request), request.params.id);
-    return commitWrite(ctx, request, reply, (tx) => projects.updateProject(tx, principalOf(request), id, request.body, 'patch'), ok<projects.ProjectJson>);
-  });
+    async (request) =>
+      ok(
+        await projects.getProject(
+          ctx,
+          principalOf(request),
+          await projectIdOf(ctx, principalOf(request), request.params.id),
+        ),
+      ),
+  );
 
-  app.delete('/api/v1/projects/:id/', {
-    schema: {
-      tags,
-      summary: 'Delete a project and everything in it',
-      params: ProjectIdOrKeyParams,
-      response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
+  app.put(
+    '/api/v1/projects/:id/',
+    {
+      schema: {
+        tags,
+        summary: "Replace a project's writable fields",
+        params: ProjectIdOrKeyParams,
+        body: ProjectPutBody,
+        response: { 200: one, ...errorResponses(404) },
+      },
+      config: { scope: 'projects:write' },
     },
-    config: { scope: 'projects:write' },
-  }, async (request, reply) => {
-    const id = await projectIdOf(ctx, principalOf(request), request.params.id);
-    return commitNoContent(ctx, reply, (tx) => projects.deleteProject(tx, principalOf(request), id));
-  });
+    async (request, reply) => {
+      const id = await projectIdOf(ctx, principalOf(request), request.params.id);
+      return commitWrite(
+        ctx,
+        request,
+        reply,
+        (tx) => projects.updateProject(tx, principalOf(request), id, request.body, 'put'),
+        ok<projects.ProjectJson>,
+      );
+    },
+  );
+
+  app.patch(
+    '/api/v1/projects/:id/',
+    {
+      schema: {
+        tags,
+        summary: "Change some of a project's fields",
+        params: ProjectIdOrKeyParams,
+        body: ProjectPatchBody,
+        response: { 200: one, ...errorResponses(404) },
+      },
+      config: { scope: 'projects:write' },
+    },
+    async (request, reply) => {
+      const id = await projectIdOf(ctx, principalOf(request), request.params.id);
+      return commitWrite(
+        ctx,
+        request,
+        reply,
+        (tx) => projects.updateProject(tx, principalOf(request), id, request.body, 'patch'),
+        ok<projects.ProjectJson>,
+      );
+    },
+  );
+
+  app.delete(
+    '/api/v1/projects/:id/',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a project and everything in it',
+        params: ProjectIdOrKeyParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(404) },
+      },
+      config: { scope: 'projects:write' },
+    },
+    async (request, reply) => {
+      const id = await projectIdOf(ctx, principalOf(request), request.params.id);
+      return commitNoContent(ctx, reply, (tx) => projects.deleteProject(tx, principalOf(request), id));
+    },
+  );
 
   registerMembershipRoutes(app, ctx);
 }

@@ -19,7 +19,9 @@ export const Project = Type.Object(
     key: ProjectKey,
     name: Type.String(),
     description: Type.String(),
-    workflow: Type.Union([Type.Integer(), Type.Null()], { description: 'Id of the workflow that constrains status changes.' }),
+    workflow: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Id of the workflow that constrains status changes.',
+    }),
     default_status: Type.Union([Type.String(), Type.Null()]),
     default_task_type: Type.Union([Type.String(), Type.Null()]),
     default_priority: Type.Union([Type.String(), Type.Null()]),
@@ -44,7 +46,10 @@ const changeFields = {
   default_priority: Type.Optional(Type.String({ minLength: 1 })),
 };
 export const ProjectPutBody = Type.Object({ name: Name, ...changeFields }, { additionalProperties: false });
-export const ProjectPatchBody = Type.Object({ name: Type.Optional(Name), ...changeFields }, { additionalProperties: false });
+export const ProjectPatchBody = Type.Object(
+  { name: Type.Optional(Name), ...changeFields },
+  { additionalProperties: false },
+);
 
 export const Membership = Type.Object(
   {

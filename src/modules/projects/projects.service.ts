@@ -32,11 +32,16 @@ export interface ProjectChanges {
 const ORDERABLE = { id: 'p.id', key: 'p.key', name: 'p.name', created_at: 'p.created_at', updated_at: 'p.updated_at' };
 
 export async function listProjects(ctx: AppContext, principal: Principal, page: PageRequest) {
-  return presentPage(repo.selectVisibleProjects(ctx.db, principal), page, {
-    idColumn: 'p.id',
-    orderable: ORDERABLE,
-    defaultOrdering: 'key',
-  }, presentProject);
+  return presentPage(
+    repo.selectVisibleProjects(ctx.db, principal),
+    page,
+    {
+      idColumn: 'p.id',
+      orderable: ORDERABLE,
+      defaultOrdering: 'key',
+    },
+    presentProject,
+  );
 }
 
 export const getProject = visibleOne('Project', repo.findVisibleProject, presentProject).read;
@@ -59,7 +64,9 @@ export async function createProject(tx: Tx, principal: Principal, input: Project
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw new ApiError('ALREADY_EXISTS', `A project with key ${input.key} already exists in this workspace.`, { field: 'key' });
+      throw new ApiError('ALREADY_EXISTS', `A project with key ${input.key} already exists in this workspace.`, {
+        field: 'key',
+      });
     }
     throw error;
   }
@@ -75,7 +82,12 @@ const DEFAULT_REFERENCES = [
 ] as const;
 
 /** The project's settings a change asks for; names of defaults resolved to ids (400 for a name the project lacks). */
-async function settingsOf(db: Executor, id: number, changes: ProjectChanges, mode: 'put' | 'patch'): Promise<repo.ProjectSettings> {
+async function settingsOf(
+  db: Executor,
+  id: number,
+  changes: ProjectChanges,
+  mode: 'put' | 'patch',
+): Promise<repo.ProjectSettings> {
   const set: repo.ProjectSettings = {};
   if (changes.name !== undefined) set.name = changes.name;
   if (changes.description !== undefined) set.description = changes.description;
@@ -94,7 +106,13 @@ async function settingsOf(db: Executor, id: number, changes: ProjectChanges, mod
 }
 
 /** PUT replaces the writable fields (omitted description becomes empty); PATCH changes only what is sent. */
-export async function updateProject(tx: Tx, principal: Principal, id: number, changes: ProjectChanges, mode: 'put' | 'patch') {
+export async function updateProject(
+  tx: Tx,
+  principal: Principal,
+  id: number,
+  changes: ProjectChanges,
+  mode: 'put' | 'patch',
+) {
   const current = await foundOr404(repo.findVisibleProject(tx.db, principal, id), 'Project');
   authorize(principal, 'project.administer', { kind: 'project', project: current }, 'the project');
   if (changes.key !== undefined && changes.key !== current.key) {

@@ -8,7 +8,11 @@ const MAX_TERMS = 16;
 const MAX_TERM_LENGTH = 64;
 
 export function searchTerms(text: string): string[] {
-  const words = text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const words =
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}_]+/gu) ?? [];
   return words.slice(0, MAX_TERMS).map((word) => word.slice(0, MAX_TERM_LENGTH));
 }
 

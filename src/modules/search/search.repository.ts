@@ -34,7 +34,11 @@ function postgresTier(db: Executor, query: string, scope: PostgresScope, tier: T
   const status = scope.status;
   if (status !== undefined) {
     matches = matches.where('t.status_id', 'in', (eb) =>
-      eb.selectFrom('statuses').select('id').where('name', '=', status).where(sql<boolean>`project_id = any(${scope.projectIds})`),
+      eb
+        .selectFrom('statuses')
+        .select('id')
+        .where('name', '=', status)
+        .where(sql<boolean>`project_id = any(${scope.projectIds})`),
     );
   }
   if (scope.assignee !== undefined) matches = matches.where('t.assignee_id', '=', scope.assignee);
@@ -50,13 +54,28 @@ export function countPostgresMatches(db: Executor, query: string, scope: Postgre
 }
 
 /** PostgreSQL: ids of a slice of a tier, newest first. */
-export function postgresMatchSlice(db: Executor, query: string, scope: PostgresScope, tier: Tier, offset: number, limit: number): Promise<Array<{ id: number }>> {
-  return postgresTier(db, query, scope, tier).select('t.id').orderBy('t.id', 'desc').limit(limit).offset(offset).execute();
+export function postgresMatchSlice(
+  db: Executor,
+  query: string,
+  scope: PostgresScope,
+  tier: Tier,
+  offset: number,
+  limit: number,
+): Promise<Array<{ id: number }>> {
+  return postgresTier(db, query, scope, tier)
+    .select('t.id')
+    .orderBy('t.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 /** PostgreSQL: ids of every match with their `relevance` (1: the title matches too), for one page in any ordering. */
 export function rankedPostgresMatches(db: Executor, query: string, scope: PostgresScope) {
-  return postgresTier(db, query, scope, 'all').select(['t.id', sql<number>`(t.title_vector @@ to_tsquery('english', ${query}))::int`.as('relevance')]);
+  return postgresTier(db, query, scope, 'all').select([
+    't.id',
+    sql<number>`(t.title_vector @@ to_tsquery('english', ${query}))::int`.as('relevance'),
+  ]);
 }
 
 /** SQLite: every project's id, whoever owns it: what a search's visibility filter is the complement of. */
@@ -70,10 +89,13 @@ export async function allProjectIds(db: Executor): Promise<number[]> {
  * a filter is on task columns (or `withTask`), so such filters apply.
  */
 function ftsMatching(db: Executor, expression: string, filter: SearchFilter, withTask: boolean) {
-  const query = db.selectFrom(sql<{ rowid: number }>`tasks_fts`.as('fts')).where(sql<boolean>`tasks_fts match ${expression}`);
+  const query = db
+    .selectFrom(sql<{ rowid: number }>`tasks_fts`.as('fts'))
+    .where(sql<boolean>`tasks_fts match ${expression}`);
   if (!withTask && filter.status === undefined && filter.assignee === undefined) return query;
   let filtered = query.innerJoin('tasks as t', (join) => join.onRef('t.id', '=', 'fts.rowid'));
-  if (filter.status !== undefined) filtered = filtered.innerJoin('statuses as s', 's.id', 't.status_id').where('s.name', '=', filter.status);
+  if (filter.status !== undefined)
+    filtered = filtered.innerJoin('statuses as s', 's.id', 't.status_id').where('s.name', '=', filter.status);
   if (filter.assignee !== undefined) filtered = filtered.where('t.assignee_id', '=', filter.assignee);
   return filtered;
 }
@@ -81,14 +103,30 @@ function ftsMatching(db: Executor, expression: string, filter: SearchFilter, wit
 /** SQLite: how many tasks match, up to `cap`, answered by the index alone unless a filter is on task columns. */
 export function countFtsMatches(db: Executor, expression: string, filter: SearchFilter, cap: number) {
   return db
-    .selectFrom(ftsMatching(db, expression, filter, false).select(sql<number>`fts.rowid`.as('id')).limit(cap).as('m'))
+    .selectFrom(
+      ftsMatching(db, expression, filter, false)
+        .select(sql<number>`fts.rowid`.as('id'))
+        .limit(cap)
+        .as('m'),
+    )
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
 }
 
 /** SQLite: ids of a slice of the matches, newest first. */
-export function ftsMatchSlice(db: Executor, expression: string, filter: SearchFilter, offset: number, limit: number): Promise<Array<{ id: number }>> {
-  return ftsMatching(db, expression, filter, false).select(sql<number>`fts.rowid`.as('id')).orderBy(sql.ref('fts.rowid'), 'desc').limit(limit).offset(offset).execute();
+export function ftsMatchSlice(
+  db: Executor,
+  expression: string,
+  filter: SearchFilter,
+  offset: number,
+  limit: number,
+): Promise<Array<{ id: number }>> {
+  return ftsMatching(db, expression, filter, false)
+    .select(sql<number>`fts.rowid`.as('id'))
+    .orderBy(sql.ref('fts.rowid'), 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 /** SQLite: ids of every match with their `relevance` (1: `titled` matches too), for one page in any ordering. */

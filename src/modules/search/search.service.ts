@@ -56,13 +56,19 @@ export async function searchTasks(ctx: AppContext, principal: Principal, params:
   if (terms.length === 0) throw invalid({ q: 'must contain at least one word' });
   const find = async (db: Executor) => {
     const projects = await visibleProjectsOf(db, principal);
-    const projectIds = params.project ? [projects.byKey.get(params.project)?.id].filter((id) => id !== undefined) : [...projects.byId.keys()];
+    const projectIds = params.project
+      ? [projects.byKey.get(params.project)?.id].filter((id) => id !== undefined)
+      : [...projects.byId.keys()];
     if (projectIds.length === 0) return { ids: [], pagination: emptyPagination(page) };
-    const index = ctx.dialect === 'postgres' ? postgresIndex(db, terms, { ...params, projectIds }) : await sqliteIndex(db, terms, params, projectIds);
+    const index =
+      ctx.dialect === 'postgres'
+        ? postgresIndex(db, terms, { ...params, projectIds })
+        : await sqliteIndex(db, terms, params, projectIds);
     return matchIds(index, page);
   };
   // SQLite computes its visibility filter from the projects in the database (see sqliteIndex).
-  const { ids, pagination } = ctx.dialect === 'sqlite' ? await inTransaction(ctx, (tx) => find(tx.db)) : await find(ctx.db);
+  const { ids, pagination } =
+    ctx.dialect === 'sqlite' ? await inTransaction(ctx, (tx) => find(tx.db)) : await find(ctx.db);
   // The rows are read after the matches: a task moved meanwhile to a project the caller cannot
   // see is left out rather than shown.
   const visible = await visibleProjectsOf(ctx.db, principal);
@@ -71,13 +77,19 @@ export async function searchTasks(ctx: AppContext, principal: Principal, params:
 }
 
 function emptyPagination(page: PageRequest): Pagination {
-  return page.mode === 'cursor' ? { limit: page.limit, next_cursor: encodeCursor(page.afterId), has_more: false } : { count: 0, limit: page.limit, offset: page.offset };
+  return page.mode === 'cursor'
+    ? { limit: page.limit, next_cursor: encodeCursor(page.afterId), has_more: false }
+    : { count: 0, limit: page.limit, offset: page.offset };
 }
 
 /** The ids of one page of matches, and its pagination. */
 async function matchIds(index: MatchIndex, page: PageRequest): Promise<{ ids: number[]; pagination: Pagination }> {
   if (page.mode === 'cursor') {
-    const { rows, pagination } = await paginate(index.ranked(), page, { idColumn: index.idColumn, orderable: ORDERABLE, defaultOrdering: DEFAULT_ORDERING });
+    const { rows, pagination } = await paginate(index.ranked(), page, {
+      idColumn: index.idColumn,
+      orderable: ORDERABLE,
+      defaultOrdering: DEFAULT_ORDERING,
+    });
     return { ids: rows.map((r) => r.id), pagination };
   }
   // The rows of this page that lie within reach.
@@ -87,22 +99,28 @@ async function matchIds(index: MatchIndex, page: PageRequest): Promise<{ ids: nu
     // Best matches first, the common case: the page is cut from the two tiers, newest first in
     // each. The size of the title tier is needed only when the page starts past its end, so
     // below SEARCH_REACH, where its capped count is exact.
-    const slice = (tier: 'titled' | 'described', offset: number, length: number) => (length <= 0 ? Promise.resolve([]) : index.slice(tier, offset, length));
+    const slice = (tier: 'titled' | 'described', offset: number, length: number) =>
+      length <= 0 ? Promise.resolve([]) : index.slice(tier, offset, length);
     const [counted, fromTitles] = await Promise.all([pagination(), slice('titled', page.offset, limit)]);
     let fromDescriptions: Array<{ id: number }> = [];
     if (limit > 0 && fromTitles.length < limit) {
-      const inTitle = fromTitles.length > 0 || page.offset === 0 ? page.offset + fromTitles.length : await index.count('titled');
+      const inTitle =
+        fromTitles.length > 0 || page.offset === 0 ? page.offset + fromTitles.length : await index.count('titled');
       fromDescriptions = await slice('described', Math.max(0, page.offset - inTitle), limit - fromTitles.length);
     }
     return { ids: [...fromTitles, ...fromDescriptions].map((r) => r.id), pagination: counted };
   }
   if (limit === 0) return { ids: [], pagination: await pagination() };
-  const { rows, pagination: counted } = await paginate(index.ranked(), { ...page, limit }, {
-    idColumn: index.idColumn,
-    orderable: ORDERABLE,
-    defaultOrdering: DEFAULT_ORDERING,
-    count: async () => ({ count: await index.count('all') }),
-  });
+  const { rows, pagination: counted } = await paginate(
+    index.ranked(),
+    { ...page, limit },
+    {
+      idColumn: index.idColumn,
+      orderable: ORDERABLE,
+      defaultOrdering: DEFAULT_ORDERING,
+      count: async () => ({ count: await index.count('all') }),
+    },
+  );
   return { ids: rows.map((r) => r.id), pagination: { ...counted, limit: page.limit } };
 }
 
@@ -123,16 +141,27 @@ function postgresIndex(db: Executor, terms: string[], scope: repo.PostgresScope)
  * every project in the database, the few it cannot see excluded when those are fewer. The
  * caller's transaction makes the projects this is computed from the ones the index is read in.
  */
-async function sqliteIndex(db: Executor, terms: string[], filter: repo.SearchFilter, projectIds: number[]): Promise<MatchIndex> {
+async function sqliteIndex(
+  db: Executor,
+  terms: string[],
+  filter: repo.SearchFilter,
+  projectIds: number[],
+): Promise<MatchIndex> {
   const visible = new Set(projectIds);
   const hidden = (await repo.allProjectIds(db)).filter((id) => !visible.has(id));
-  const scope = hidden.length === 0 ? '' : hidden.length < projectIds.length ? ` NOT project_id : (${hidden.join(' OR ')})` : ` AND project_id : (${projectIds.join(' OR ')})`;
+  const scope =
+    hidden.length === 0
+      ? ''
+      : hidden.length < projectIds.length
+        ? ` NOT project_id : (${hidden.join(' OR ')})`
+        : ` AND project_id : (${projectIds.join(' OR ')})`;
   const words = fts5Query(terms);
   const expressions = { all: `{title description} : (${words})${scope}`, titled: `title : (${words})${scope}` };
   const described = `(${expressions.all}) NOT (${expressions.titled})`;
   return {
     count: async (tier) => Number((await repo.countFtsMatches(db, expressions[tier], filter, SEARCH_REACH)).count),
-    slice: (tier, offset, limit) => repo.ftsMatchSlice(db, tier === 'titled' ? expressions.titled : described, filter, offset, limit),
+    slice: (tier, offset, limit) =>
+      repo.ftsMatchSlice(db, tier === 'titled' ? expressions.titled : described, filter, offset, limit),
     ranked: () => repo.rankedFtsMatches(db, expressions.all, expressions.titled, filter),
     idColumn: 'fts.rowid',
   };

@@ -6,7 +6,11 @@ import { accounts } from '../auth/auth.repository.ts';
 /** Browser sessions: the row of a cookie's token, one's live sessions, ending and purging them. */
 
 export function insertSession(db: Executor, row: Omit<Insertable<SessionsTable>, 'id'>) {
-  return db.insertInto('sessions').values(row).returning(['id', 'user_id', 'created_at', 'last_seen_at', 'expires_at']).executeTakeFirstOrThrow();
+  return db
+    .insertInto('sessions')
+    .values(row)
+    .returning(['id', 'user_id', 'created_at', 'last_seen_at', 'expires_at'])
+    .executeTakeFirstOrThrow();
 }
 
 /** The session of a token hash with its person and organization. */
@@ -23,7 +27,12 @@ export async function touchSession(db: Executor, id: number, at: string): Promis
 }
 
 export function findSessionOf(db: Executor, userId: number, sessionId: number) {
-  return db.selectFrom('sessions').select(['id', 'revoked_at']).where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'revoked_at'])
+    .where('id', '=', sessionId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 export async function revokeSessionRow(db: Executor, id: number, at: string): Promise<void> {
@@ -57,7 +66,9 @@ export function liveSessionsOf(db: Executor, userId: number, now: string) {
 export async function deleteEndedSessions(db: Executor, cutoff: string, idleCutoff: string): Promise<void> {
   await db
     .deleteFrom('sessions')
-    .where((eb) => eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff), eb('last_seen_at', '<', idleCutoff)]))
+    .where((eb) =>
+      eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff), eb('last_seen_at', '<', idleCutoff)]),
+    )
     .execute();
 }
 

@@ -50,7 +50,11 @@ export function sessionExpiresAt(ctx: AppContext, session: Pick<SessionRow, 'las
   return idle < session.expires_at ? idle : session.expires_at;
 }
 
-export async function startSession(tx: Tx, userId: number, client: { userAgent: string; ip: string }): Promise<CurrentSession> {
+export async function startSession(
+  tx: Tx,
+  userId: number,
+  client: { userAgent: string; ip: string },
+): Promise<CurrentSession> {
   const token = newSessionToken();
   const now = tx.clock.nowIso();
   const row = await repo.insertSession(tx.db, {
@@ -72,7 +76,11 @@ const signedOut = (message: string) => new ApiError('UNAUTHENTICATED', message);
  * The person a session cookie stands for, with every scope (scopes narrow tokens, not people); 401 when it cannot be used.
  * `touch: false` checks without counting as a use (an open live stream re-checking its session is not the person at work).
  */
-export async function principalOfSession(ctx: AppContext, token: string, options: { touch?: boolean } = {}): Promise<{ principal: Principal; session: CurrentSession }> {
+export async function principalOfSession(
+  ctx: AppContext,
+  token: string,
+  options: { touch?: boolean } = {},
+): Promise<{ principal: Principal; session: CurrentSession }> {
   const row = await repo.findSessionByTokenHash(ctx.db, hashToken(token));
   if (!row) throw signedOut('The session is not valid. Sign in again.');
   if (row.revoked_at) throw signedOut('The session has ended. Sign in again.');
@@ -85,7 +93,14 @@ export async function principalOfSession(ctx: AppContext, token: string, options
     lastSeen = ctx.clock.nowIso();
     await repo.touchSession(ctx.db, row.id, lastSeen);
   }
-  const session: CurrentSession = { id: row.id, user_id: row.user_id, created_at: row.created_at, last_seen_at: lastSeen, expires_at: row.expires_at, token };
+  const session: CurrentSession = {
+    id: row.id,
+    user_id: row.user_id,
+    created_at: row.created_at,
+    last_seen_at: lastSeen,
+    expires_at: row.expires_at,
+    token,
+  };
   const principal: Principal = {
     tokenId: 0,
     sessionId: row.id,
@@ -110,7 +125,15 @@ export async function listSessions(ctx: AppContext, userId: number, currentId: n
   return rows
     .map((row) => ({ ...row, expires_at: sessionExpiresAt(ctx, row), current: row.id === currentId }))
     .filter((row) => row.expires_at > now)
-    .map(({ id, current, created_at, last_seen_at, expires_at, user_agent, ip }) => ({ id, current, created_at, last_seen_at, expires_at, user_agent, ip }));
+    .map(({ id, current, created_at, last_seen_at, expires_at, user_agent, ip }) => ({
+      id,
+      current,
+      created_at,
+      last_seen_at,
+      expires_at,
+      user_agent,
+      ip,
+    }));
 }
 
 /** Ended sessions and spent or expired links are kept this long (for the sessions list and support), then deleted. */

@@ -14,7 +14,10 @@ export class SignInThrottle {
   private readonly account: RateLimiterAbstract;
   private readonly address: RateLimiterAbstract;
 
-  constructor(limits: RateLimits, private readonly config: Config['signIn']) {
+  constructor(
+    limits: RateLimits,
+    private readonly config: Config['signIn'],
+  ) {
     this.account = limits.limiter('signin:account', config.perAccount, config.windowSeconds);
     this.address = limits.limiter('signin:address', config.perAddress, config.windowSeconds);
   }
@@ -25,9 +28,14 @@ export class SignInThrottle {
     const blocked = [
       [account, this.config.perAccount],
       [address, this.config.perAddress],
-    ].find(([res, limit]) => res && typeof res === 'object' && res.consumedPoints >= (limit as number)) as [{ msBeforeNext: number }, number] | undefined;
+    ].find(([res, limit]) => res && typeof res === 'object' && res.consumedPoints >= (limit as number)) as
+      [{ msBeforeNext: number }, number] | undefined;
     if (!blocked) return;
-    const state = { limit: blocked[1], remaining: 0, resetSeconds: Math.max(1, Math.ceil(blocked[0].msBeforeNext / 1000)) };
+    const state = {
+      limit: blocked[1],
+      remaining: 0,
+      resetSeconds: Math.max(1, Math.ceil(blocked[0].msBeforeNext / 1000)),
+    };
     reply.headers({ ...rateLimitHeaders(state), 'retry-after': String(state.resetSeconds) });
     throw new RateLimitedError(state);
   }

@@ -9,7 +9,12 @@ export function findSettings(db: Executor, organizationId: number) {
 }
 
 /** Writes `defaults` as the organization's settings unless it has a row already. */
-export async function ensureSettings(db: Executor, organizationId: number, defaults: StoredSettings, at: string): Promise<void> {
+export async function ensureSettings(
+  db: Executor,
+  organizationId: number,
+  defaults: StoredSettings,
+  at: string,
+): Promise<void> {
   await db
     .insertInto('standup_settings')
     .values({ organization_id: organizationId, ...defaults, updated_by: null, updated_at: at })
@@ -24,7 +29,13 @@ export async function lockSettings(db: Executor, dialect: Dialect, organizationI
   await lock.execute();
 }
 
-export async function updateSettings(db: Executor, organizationId: number, settings: StoredSettings, by: number, at: string): Promise<void> {
+export async function updateSettings(
+  db: Executor,
+  organizationId: number,
+  settings: StoredSettings,
+  by: number,
+  at: string,
+): Promise<void> {
   await db
     .updateTable('standup_settings')
     .set({ ...settings, updated_by: by, updated_at: at })

@@ -15,7 +15,11 @@ export const DEFAULT_SETTINGS: StandupSettingsJson = {
   timezone: 'UTC',
   days: ['mon', 'tue', 'wed', 'thu', 'fri'],
   reminder_time: '09:30',
-  questions: ['What did you do since your last check-in?', 'What are you working on today?', 'Is anything blocking you?'],
+  questions: [
+    'What did you do since your last check-in?',
+    'What are you working on today?',
+    'Is anything blocking you?',
+  ],
 };
 
 export async function readSettings(db: Executor, organizationId: number): Promise<StandupSettingsJson> {
@@ -35,7 +39,8 @@ export async function updateSettings(tx: Tx, principal: Principal, patch: Settin
   let timezone: string | undefined;
   if (patch.timezone !== undefined) {
     timezone = canonicalTimeZone(patch.timezone) ?? undefined;
-    if (!timezone) errors.timezone = `"${patch.timezone}" is not an IANA timezone name (e.g. Europe/Berlin, America/New_York, UTC)`;
+    if (!timezone)
+      errors.timezone = `"${patch.timezone}" is not an IANA timezone name (e.g. Europe/Berlin, America/New_York, UTC)`;
   }
   if (patch.questions?.some((q) => q.trim() === '')) errors.questions = 'questions cannot be blank';
   if (Object.keys(errors).length) throw invalid(errors);

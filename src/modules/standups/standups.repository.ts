@@ -65,7 +65,12 @@ export function worklistQuery(db: Executor, caller: Principal, userId: number, d
 }
 
 export async function userInOrganization(db: Executor, userId: number, organizationId: number): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('id', '=', userId).where('organization_id', '=', organizationId).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -76,7 +81,11 @@ export async function visibleProjectIdSet(db: Executor, caller: Principal): Prom
 
 /** The first `limit` tasks of a person's worklist, most recently updated first: what an entry freezes. */
 export function worklistSnapshot(db: Executor, caller: Principal, userId: number, dayStartIso: string, limit: number) {
-  return worklistQuery(db, caller, userId, dayStartIso).orderBy('t.updated_at', 'desc').orderBy('t.id', 'desc').limit(limit).execute();
+  return worklistQuery(db, caller, userId, dayStartIso)
+    .orderBy('t.updated_at', 'desc')
+    .orderBy('t.id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /**
@@ -114,7 +123,12 @@ export function findEntryById(db: Executor, id: number): Promise<EntryRow | unde
 }
 
 /** The organization's entries of one day as `caller` may list them: other people's drafts are theirs until submitted. */
-export function entriesOfDay(db: Executor, caller: Principal, date: string, filters: { user?: number; state?: StandupState }) {
+export function entriesOfDay(
+  db: Executor,
+  caller: Principal,
+  date: string,
+  filters: { user?: number; state?: StandupState },
+) {
   let query = selectEntries(db)
     .where('e.organization_id', '=', caller.organizationId)
     .where('e.date', '=', date)
@@ -137,7 +151,13 @@ export function pastEntries(db: Executor, organizationId: number, userId: number
  * The person's entry of `date`, created as an empty draft if missing, and held until commit
  * (PostgreSQL row lock; SQLite runs one transaction at a time).
  */
-export async function lockDayEntry(db: Executor, dialect: Dialect, owner: { organizationId: number; userId: number }, date: string, now: string): Promise<EntryRow> {
+export async function lockDayEntry(
+  db: Executor,
+  dialect: Dialect,
+  owner: { organizationId: number; userId: number },
+  date: string,
+  now: string,
+): Promise<EntryRow> {
   await db
     .insertInto('standup_entries')
     .values({
@@ -159,7 +179,10 @@ export async function lockDayEntry(db: Executor, dialect: Dialect, owner: { orga
   return query.executeTakeFirstOrThrow();
 }
 
-export type EntryChanges = Pick<StandupEntriesTable, 'state' | 'done' | 'doing' | 'tasks' | 'submitted_at' | 'updated_at'>;
+export type EntryChanges = Pick<
+  StandupEntriesTable,
+  'state' | 'done' | 'doing' | 'tasks' | 'submitted_at' | 'updated_at'
+>;
 
 export async function updateEntry(db: Executor, id: number, changes: EntryChanges): Promise<void> {
   await db.updateTable('standup_entries').set(changes).where('id', '=', id).execute();
@@ -170,7 +193,11 @@ export async function findEntry(db: Executor, userId: number, date: string): Pro
 }
 
 /** The person's latest submitted entry strictly before `date`: what "since your last entry" refers to. */
-export async function previousSubmittedEntry(db: Executor, userId: number, date: string): Promise<EntryRow | undefined> {
+export async function previousSubmittedEntry(
+  db: Executor,
+  userId: number,
+  date: string,
+): Promise<EntryRow | undefined> {
   return selectEntries(db)
     .where('e.user_id', '=', userId)
     .where('e.state', '=', 'submitted')

@@ -42,7 +42,10 @@ import { previousDate, startOfLocalDay } from './team-day.ts';
  * entry never discloses more than the caller could read in the project itself.
  */
 async function presentEntries(db: Executor, rows: EntryRow[], visible: Set<number>): Promise<StandupEntryJson[]> {
-  const blockers = await blockersOf(db, rows.map((r) => r.id));
+  const blockers = await blockersOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => ({
     id: row.id,
     user: row.user_id,
@@ -102,11 +105,21 @@ export async function getMyEntry(ctx: AppContext, principal: Principal): Promise
   return presentOne(ctx.db, principal, row);
 }
 
-const ENTRY_ORDERING = { user: 'e.user_id', date: 'e.date', submitted_at: 'e.submitted_at', created_at: 'e.created_at', updated_at: 'e.updated_at' };
+const ENTRY_ORDERING = {
+  user: 'e.user_id',
+  date: 'e.date',
+  submitted_at: 'e.submitted_at',
+  created_at: 'e.created_at',
+  updated_at: 'e.updated_at',
+};
 
 export async function listEntries(ctx: AppContext, principal: Principal, filters: EntryListFilters, page: PageRequest) {
   const date = filters.date ?? (await teamToday(ctx, principal.organizationId)).date;
-  const { rows, pagination } = await paginate(entriesOfDay(ctx.db, principal, date, filters), page, { idColumn: 'e.id', orderable: ENTRY_ORDERING, defaultOrdering: 'user' });
+  const { rows, pagination } = await paginate(entriesOfDay(ctx.db, principal, date, filters), page, {
+    idColumn: 'e.id',
+    orderable: ENTRY_ORDERING,
+    defaultOrdering: 'user',
+  });
   return { data: await presentEntries(ctx.db, rows, await visibleProjectIdSet(ctx.db, principal)), pagination };
 }
 
@@ -119,7 +132,11 @@ export async function history(ctx: AppContext, principal: Principal, userId: num
   await assertSameOrganization(ctx, principal, userId);
   const today = await teamToday(ctx, principal.organizationId);
   const query = pastEntries(ctx.db, principal.organizationId, userId, today.date);
-  const { rows, pagination } = await paginate(query, page, { idColumn: 'e.id', orderable: { date: 'e.date' }, defaultOrdering: '-date' });
+  const { rows, pagination } = await paginate(query, page, {
+    idColumn: 'e.id',
+    orderable: { date: 'e.date' },
+    defaultOrdering: '-date',
+  });
   return { data: await presentEntries(ctx.db, rows, await visibleProjectIdSet(ctx.db, principal)), pagination };
 }
 
@@ -154,7 +171,13 @@ export async function worklist(ctx: AppContext, principal: Principal, userId: nu
 /** The caller's worklist right now, most recently updated first, in the form frozen into an entry. */
 async function currentWorklist(db: Executor, principal: Principal, today: TeamDay): Promise<FrozenTask[]> {
   const rows = await worklistSnapshot(db, principal, principal.userId, today.startIso, MAX_SNAPSHOT_TASKS);
-  return rows.map((r) => ({ key: r.key, title: r.title, status: r.status, status_category: r.status_category, project_id: r.project_id }));
+  return rows.map((r) => ({
+    key: r.key,
+    title: r.title,
+    status: r.status,
+    status_category: r.status_category,
+    project_id: r.project_id,
+  }));
 }
 
 /** Blockers naming a task must name one the writer can see; it is recorded with its project for later visibility checks. */
@@ -187,9 +210,16 @@ function sameBlocker(a: Omit<BlockerValues, 'since'>, b: Omit<BlockerValues, 'si
  * A blocker keeps the date it was first declared while the person keeps declaring it: the
  * same task, or the same words when it names no task, in today's entry or their previous one.
  */
-function withSince(blockers: Array<Omit<BlockerValues, 'since'>>, earlier: BlockerValues[], now: string): BlockerValues[] {
+function withSince(
+  blockers: Array<Omit<BlockerValues, 'since'>>,
+  earlier: BlockerValues[],
+  now: string,
+): BlockerValues[] {
   return blockers.map((blocker) => {
-    const since = earlier.filter((e) => sameBlocker(blocker, e)).map((e) => e.since).sort()[0];
+    const since = earlier
+      .filter((e) => sameBlocker(blocker, e))
+      .map((e) => e.since)
+      .sort()[0];
     return { ...blocker, since: since ?? now };
   });
 }
@@ -237,7 +267,12 @@ export async function redraftMyEntry(tx: Tx, principal: Principal): Promise<Stan
 
   const done = worked
     .map((t) => {
-      const what = Number(t.moved) && t.status_category === 'done' ? `moved to ${t.status}` : Number(t.created) ? 'created' : 'updated';
+      const what =
+        Number(t.moved) && t.status_category === 'done'
+          ? `moved to ${t.status}`
+          : Number(t.created)
+            ? 'created'
+            : 'updated';
       return `- ${t.key} ${t.title}: ${what}`;
     })
     .join('\n');
@@ -245,7 +280,14 @@ export async function redraftMyEntry(tx: Tx, principal: Principal): Promise<Stan
 
   const entry = await lockTodaysEntry(tx, principal, today.date);
   if (entry.state === 'submitted') throw alreadySubmitted(today, 'redrafted');
-  await updateEntry(tx.db, entry.id, { state: 'draft', done, doing, tasks: '[]', submitted_at: null, updated_at: tx.clock.nowIso() });
+  await updateEntry(tx.db, entry.id, {
+    state: 'draft',
+    done,
+    doing,
+    tasks: '[]',
+    submitted_at: null,
+    updated_at: tx.clock.nowIso(),
+  });
   await replaceBlockers(
     tx.db,
     entry.id,
@@ -260,7 +302,14 @@ export async function skipMyDay(tx: Tx, principal: Principal): Promise<StandupEn
   const entry = await lockTodaysEntry(tx, principal, today.date);
   if (entry.state === 'submitted') throw alreadySubmitted(today, 'skipped');
   if (entry.state === 'skipped') return reload(tx.db, principal, entry.id);
-  await updateEntry(tx.db, entry.id, { state: 'skipped', done: '', doing: '', tasks: '[]', submitted_at: null, updated_at: tx.clock.nowIso() });
+  await updateEntry(tx.db, entry.id, {
+    state: 'skipped',
+    done: '',
+    doing: '',
+    tasks: '[]',
+    submitted_at: null,
+    updated_at: tx.clock.nowIso(),
+  });
   await replaceBlockers(tx.db, entry.id, []);
   return reload(tx.db, principal, entry.id);
 }

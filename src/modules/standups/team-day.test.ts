@@ -29,15 +29,26 @@ describe('team day (timezone arithmetic)', () => {
   });
 
   it('the start of a day is the exact boundary, for any instant and zone', () => {
-    const zones = ['UTC', 'America/New_York', 'Europe/Berlin', 'Asia/Kolkata', 'Australia/Lord_Howe', 'America/Santiago'];
+    const zones = [
+      'UTC',
+      'America/New_York',
+      'Europe/Berlin',
+      'Asia/Kolkata',
+      'Australia/Lord_Howe',
+      'America/Santiago',
+    ];
     fc.assert(
-      fc.property(fc.constantFrom(...zones), fc.integer({ min: Date.parse('2020-01-01'), max: Date.parse('2035-01-01') }), (zone, ms) => {
-        const day = localDate(zone, ms);
-        const start = startOfLocalDay(zone, day);
-        expect(start).toBeLessThanOrEqual(ms);
-        expect(localDate(zone, start)).toBe(day);
-        expect(localDate(zone, start - 1)).toBe(previousDate(day));
-      }),
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.integer({ min: Date.parse('2020-01-01'), max: Date.parse('2035-01-01') }),
+        (zone, ms) => {
+          const day = localDate(zone, ms);
+          const start = startOfLocalDay(zone, day);
+          expect(start).toBeLessThanOrEqual(ms);
+          expect(localDate(zone, start)).toBe(day);
+          expect(localDate(zone, start - 1)).toBe(previousDate(day));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -10,7 +10,10 @@ type Issue = Parameters<typeof validationFields>[0][number];
  * per bad item with its own `fields`), so a client handles one shape whatever failed.
  * Problems with the body itself (no `tasks`, too many items) keep the usual `details.fields`.
  */
-export function bulkValidationError(error: Error & { validation?: FastifySchemaValidationError[] }, body: unknown): ApiError {
+export function bulkValidationError(
+  error: Error & { validation?: FastifySchemaValidationError[] },
+  body: unknown,
+): ApiError {
   const byItem = new Map<number, Issue[]>();
   const rest: Issue[] = [];
   for (const issue of (error.validation ?? []) as Issue[]) {
@@ -24,7 +27,10 @@ export function bulkValidationError(error: Error & { validation?: FastifySchemaV
   }
   if (rest.length || byItem.size === 0) {
     const fields = validationFields(rest);
-    return new ApiError('VALIDATION_ERROR', `Invalid body: ${Object.keys(fields).join(', ')}.`, { location: 'body', fields });
+    return new ApiError('VALIDATION_ERROR', `Invalid body: ${Object.keys(fields).join(', ')}.`, {
+      location: 'body',
+      fields,
+    });
   }
   const tasks = (body as { tasks?: unknown[] } | undefined)?.tasks ?? [];
   const items: BulkItemError[] = [...byItem.entries()]

@@ -18,7 +18,8 @@ export function recordsOfTaskQueries<O extends { id: number }, V>(
   const id = sql.ref(`${alias}.id`);
   return {
     ofTask: (db: Executor, taskId: number) => rows(db).where(sql.ref(`${alias}.task_id`), '=', taskId),
-    find: (db: Executor, recordId: number): Promise<O | undefined> => rows(db).where(id, '=', recordId).executeTakeFirst(),
+    find: (db: Executor, recordId: number): Promise<O | undefined> =>
+      rows(db).where(id, '=', recordId).executeTakeFirst(),
     findVisible: (db: Executor, principal: Principal, recordId: number): Promise<V | undefined> =>
       visible(db, principal).where(id, '=', recordId).executeTakeFirst(),
   };

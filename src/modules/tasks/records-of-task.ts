@@ -20,10 +20,16 @@ export interface RecordQueries<O extends { id: number }, V> {
  * The reads every kind of task record (comments, time entries, attachments) shares; its writes
  * and rules stay in its own module. `noun` is what a 404 names, e.g. `Time entry`.
  */
-export function recordsOfTask<O extends { id: number }, V, J>(noun: string, queries: RecordQueries<O, V>, paging: PaginateOptions, present: (row: O) => J) {
+export function recordsOfTask<O extends { id: number }, V, J>(
+  noun: string,
+  queries: RecordQueries<O, V>,
+  paging: PaginateOptions,
+  present: (row: O) => J,
+) {
   const load = async (db: Executor, id: number): Promise<J> => present(await foundOr404(queries.find(db, id), noun));
   /** The record if its task is visible to the caller, with what its rules need (404 otherwise). */
-  const visible = (ctx: { db: Executor }, principal: Principal, id: number): Promise<V> => foundOr404(queries.findVisible(ctx.db, principal, id), noun);
+  const visible = (ctx: { db: Executor }, principal: Principal, id: number): Promise<V> =>
+    foundOr404(queries.findVisible(ctx.db, principal, id), noun);
   return {
     load,
     visible,

@@ -5,6 +5,15 @@ export function activitiesOfTask(db: Executor, taskId: number) {
   return db
     .selectFrom('activities as a')
     .leftJoin('users as u', 'u.id', 'a.actor_id')
-    .select(['a.id', 'a.action', 'a.field', 'a.from_value', 'a.to_value', 'a.created_at', 'u.id as actor_id', 'u.name as actor_name'])
+    .select([
+      'a.id',
+      'a.action',
+      'a.field',
+      'a.from_value',
+      'a.to_value',
+      'a.created_at',
+      'u.id as actor_id',
+      'u.name as actor_name',
+    ])
     .where('a.task_id', '=', taskId);
 }

@@ -37,7 +37,9 @@ function itemError(index: number, key: string | undefined, error: ApiError): Bul
 
 export function bulkFailure(items: BulkItemError[]): ApiError {
   const noun = items.length === 1 ? 'item was' : 'items were';
-  return new ApiError('VALIDATION_ERROR', `${items.length} ${noun} refused; nothing was changed. See details.items.`, { items });
+  return new ApiError('VALIDATION_ERROR', `${items.length} ${noun} refused; nothing was changed. See details.items.`, {
+    items,
+  });
 }
 
 /**
@@ -45,7 +47,11 @@ export function bulkFailure(items: BulkItemError[]): ApiError {
  * being checked (so the caller learns about all of them), but any refusal throws, which rolls
  * everything back.
  */
-async function runBulk<I>(items: I[], keyOf: (item: I) => string | undefined, run: (item: I) => Promise<TaskSnapshot>): Promise<TaskJson[]> {
+async function runBulk<I>(
+  items: I[],
+  keyOf: (item: I) => string | undefined,
+  run: (item: I) => Promise<TaskSnapshot>,
+): Promise<TaskJson[]> {
   const results: TaskJson[] = [];
   const failures: BulkItemError[] = [];
   for (const [index, item] of items.entries()) {
@@ -60,13 +66,27 @@ async function runBulk<I>(items: I[], keyOf: (item: I) => string | undefined, ru
   return results;
 }
 
-export async function bulkCreate(tx: Tx, caller: Caller, projectKey: string, items: TaskCreateInput[]): Promise<TaskJson[]> {
+export async function bulkCreate(
+  tx: Tx,
+  caller: Caller,
+  projectKey: string,
+  items: TaskCreateInput[],
+): Promise<TaskJson[]> {
   const project = await writableProject(tx, caller.principal, projectKey);
   const resolver = new TaskInputResolver(tx.db, caller.principal, project);
-  return runBulk(items, () => undefined, (item) => createOne(tx, project, resolver, caller, item));
+  return runBulk(
+    items,
+    () => undefined,
+    (item) => createOne(tx, project, resolver, caller, item),
+  );
 }
 
-export async function bulkUpdate(tx: Tx, caller: Caller, projectKey: string, items: Array<TaskUpdateInput & { key: string }>): Promise<TaskJson[]> {
+export async function bulkUpdate(
+  tx: Tx,
+  caller: Caller,
+  projectKey: string,
+  items: Array<TaskUpdateInput & { key: string }>,
+): Promise<TaskJson[]> {
   const project = await writableProject(tx, caller.principal, projectKey);
   const resolver = new TaskInputResolver(tx.db, caller.principal, project);
   if (items.some((item) => item.parent !== undefined)) await lockProject(tx.db, tx.dialect, project.id);
@@ -76,10 +96,14 @@ export async function bulkUpdate(tx: Tx, caller: Caller, projectKey: string, ite
   const tasks = await taskIdsByKeys(tx.db, project.id, [...new Set(items.map((item) => item.key))]);
   for (const task of tasks) await lockTask(tx.db, tx.dialect, task.id);
   const idOf = new Map(tasks.map((t) => [t.key, t.id]));
-  return runBulk(items, (item) => item.key, async ({ key, ...input }) => {
-    const id = idOf.get(key);
-    const current = id === undefined ? undefined : await loadSnapshot(tx.db, tx, id);
-    if (!current) throw new ApiError('NOT_FOUND', `No task ${key} in project ${project.key}.`);
-    return updateOne(tx, project, resolver, caller, current, input);
-  });
+  return runBulk(
+    items,
+    (item) => item.key,
+    async ({ key, ...input }) => {
+      const id = idOf.get(key);
+      const current = id === undefined ? undefined : await loadSnapshot(tx.db, tx, id);
+      if (!current) throw new ApiError('NOT_FOUND', `No task ${key} in project ${project.key}.`);
+      return updateOne(tx, project, resolver, caller, current, input);
+    },
+  );
 }

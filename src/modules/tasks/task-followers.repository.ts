@@ -10,7 +10,12 @@ export async function insertFollower(db: Executor, taskId: number, userId: numbe
 }
 
 export function findFollowing(db: Executor, taskId: number, userId: number) {
-  return db.selectFrom('task_followers').select('created_at').where('task_id', '=', taskId).where('user_id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('task_followers')
+    .select('created_at')
+    .where('task_id', '=', taskId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 export async function deleteFollower(db: Executor, taskId: number, userId: number): Promise<void> {

@@ -25,9 +25,14 @@ export async function unfollow(tx: Tx, principal: Principal, key: string): Promi
 
 export async function listFollowers(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
   const ref = await visibleTask(ctx, principal, key);
-  return presentPage(repo.followersOfTask(ctx.db, ref.id), page, {
-    idColumn: 'f.id',
-    orderable: { followed_at: 'f.created_at' },
-    defaultOrdering: 'followed_at',
-  }, ({ id: _id, ...follower }) => follower);
+  return presentPage(
+    repo.followersOfTask(ctx.db, ref.id),
+    page,
+    {
+      idColumn: 'f.id',
+      orderable: { followed_at: 'f.created_at' },
+      defaultOrdering: 'followed_at',
+    },
+    ({ id: _id, ...follower }) => follower,
+  );
 }

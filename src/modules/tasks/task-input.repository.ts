@@ -12,29 +12,64 @@ export async function namesOfProject(db: Executor, table: NamedTable, projectId:
 
 /** The first of a project's task types, priorities or statuses in their order. */
 export async function firstOfProject(db: Executor, table: NamedTable, projectId: number): Promise<number | undefined> {
-  const row = await db.selectFrom(table).select('id').where('project_id', '=', projectId).orderBy('position').orderBy('id').executeTakeFirst();
+  const row = await db
+    .selectFrom(table)
+    .select('id')
+    .where('project_id', '=', projectId)
+    .orderBy('position')
+    .orderBy('id')
+    .executeTakeFirst();
   return row?.id;
 }
 
 /** Which of `userIds` are members of the project. */
 export async function membersAmong(db: Executor, projectId: number, userIds: number[]): Promise<Set<number>> {
   if (userIds.length === 0) return new Set();
-  const rows = await db.selectFrom('project_memberships').select('user_id').where('project_id', '=', projectId).where('user_id', 'in', userIds).execute();
+  const rows = await db
+    .selectFrom('project_memberships')
+    .select('user_id')
+    .where('project_id', '=', projectId)
+    .where('user_id', 'in', userIds)
+    .execute();
   return new Set(rows.map((r) => r.user_id));
 }
 
-export function labelsNamed(db: Executor, projectId: number, names: string[]): Promise<Array<{ id: number; name: string }>> {
-  return db.selectFrom('labels').select(['id', 'name']).where('project_id', '=', projectId).where('name', 'in', names).execute();
+export function labelsNamed(
+  db: Executor,
+  projectId: number,
+  names: string[],
+): Promise<Array<{ id: number; name: string }>> {
+  return db
+    .selectFrom('labels')
+    .select(['id', 'name'])
+    .where('project_id', '=', projectId)
+    .where('name', 'in', names)
+    .execute();
 }
 
 /** Whether the project has a milestone or sprint with this id. */
-export async function planningItemExists(db: Executor, table: 'milestones' | 'sprints', projectId: number, id: number): Promise<boolean> {
-  const row = await db.selectFrom(table).select('id').where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
+export async function planningItemExists(
+  db: Executor,
+  table: 'milestones' | 'sprints',
+  projectId: number,
+  id: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom(table)
+    .select('id')
+    .where('id', '=', id)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 export async function taskIdByKey(db: Executor, projectId: number, key: string): Promise<number | undefined> {
-  const row = await db.selectFrom('tasks').select('id').where('project_id', '=', projectId).where('key', '=', key).executeTakeFirst();
+  const row = await db
+    .selectFrom('tasks')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('key', '=', key)
+    .executeTakeFirst();
   return row?.id;
 }
 
@@ -49,7 +84,6 @@ export async function childIdsOfAny(db: Executor, taskIds: number[]): Promise<nu
   const rows = await db.selectFrom('tasks').select('id').where('parent_id', 'in', taskIds).execute();
   return rows.map((r) => r.id);
 }
-
 
 export async function statusName(db: Executor, statusId: number): Promise<string> {
   const row = await db.selectFrom('statuses').select('name').where('id', '=', statusId).executeTakeFirstOrThrow();

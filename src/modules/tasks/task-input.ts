@@ -75,7 +75,8 @@ export class TaskInputResolver {
   async resolve(input: TaskUpdateInput, current: TaskRow | null): Promise<Resolved> {
     const out: Resolved = { changes: {}, errors: {} };
     if (input.title !== undefined) {
-      if (isBlank(input.title)) out.errors.title = 'must not be blank (whitespace and invisible characters alone do not count)';
+      if (isBlank(input.title))
+        out.errors.title = 'must not be blank (whitespace and invisible characters alone do not count)';
       else out.changes.title = input.title;
     }
     if (input.description !== undefined) out.changes.description = input.description;
@@ -87,8 +88,15 @@ export class TaskInputResolver {
     await this.resolveParent(input, current, out);
     // On create this runs even without input: required fields must then be reported.
     if (input.custom_fields !== undefined || current === null) {
-      const present = current === null ? null : ((await customValuesByTask(this.db, [current.id])).get(current.id) ?? {});
-      const custom = await resolveCustomFieldValues(this.db, this.principal, this.project, input.custom_fields, present);
+      const present =
+        current === null ? null : ((await customValuesByTask(this.db, [current.id])).get(current.id) ?? {});
+      const custom = await resolveCustomFieldValues(
+        this.db,
+        this.principal,
+        this.project,
+        input.custom_fields,
+        present,
+      );
       Object.assign(out.errors, custom.errors);
       out.changes.custom_fields = custom.changes;
     }
@@ -97,7 +105,14 @@ export class TaskInputResolver {
 
   /** Task type, priority and status: names of the project's own. */
   private async resolveNamed(input: TaskUpdateInput, { changes, errors }: Resolved): Promise<void> {
-    const named: Array<[field: 'task_type' | 'priority' | 'status', table: NamedTable, column: 'task_type_id' | 'priority_id' | 'status_id', what: string]> = [
+    const named: Array<
+      [
+        field: 'task_type' | 'priority' | 'status',
+        table: NamedTable,
+        column: 'task_type_id' | 'priority_id' | 'status_id',
+        what: string,
+      ]
+    > = [
       ['task_type', 'task_types', 'task_type_id', 'task types'],
       ['priority', 'priorities', 'priority_id', 'priorities'],
       ['status', 'statuses', 'status_id', 'statuses'],
@@ -111,7 +126,11 @@ export class TaskInputResolver {
     }
   }
 
-  private async resolveAssignee(input: TaskUpdateInput, current: TaskRow | null, { changes, errors }: Resolved): Promise<void> {
+  private async resolveAssignee(
+    input: TaskUpdateInput,
+    current: TaskRow | null,
+    { changes, errors }: Resolved,
+  ): Promise<void> {
     if (input.assignee === undefined) return;
     if (input.assignee !== null && input.assignee !== current?.assignee_id) {
       const members = await repo.membersAmong(this.db, this.project.id, [input.assignee]);
@@ -130,7 +149,10 @@ export class TaskInputResolver {
 
   /** Milestone and sprint: ids of the project's own, or null. */
   private async resolvePlanning(input: TaskUpdateInput, { changes, errors }: Resolved): Promise<void> {
-    for (const [field, table] of [['milestone', 'milestones'], ['sprint', 'sprints']] as const) {
+    for (const [field, table] of [
+      ['milestone', 'milestones'],
+      ['sprint', 'sprints'],
+    ] as const) {
       const id = input[field];
       if (id === undefined) continue;
       if (id !== null && !(await repo.planningItemExists(this.db, table, this.project.id, id))) {
@@ -142,7 +164,11 @@ export class TaskInputResolver {
   }
 
   /** A parent of the same project, within the hierarchy rules (hierarchy.ts); null makes a top-level task. */
-  private async resolveParent(input: TaskUpdateInput, current: TaskRow | null, { changes, errors }: Resolved): Promise<void> {
+  private async resolveParent(
+    input: TaskUpdateInput,
+    current: TaskRow | null,
+    { changes, errors }: Resolved,
+  ): Promise<void> {
     if (input.parent === undefined) return;
     if (input.parent === null) {
       changes.parent_id = null;
@@ -151,7 +177,9 @@ export class TaskInputResolver {
     if (input.parent === current?.parent_key) return;
     const parentId = await repo.taskIdByKey(this.db, this.project.id, input.parent);
     const problem =
-      parentId !== undefined ? await parentProblem(this.db, current?.id ?? null, parentId) : `no task ${input.parent} in this project (a parent must be in the same project)`;
+      parentId !== undefined
+        ? await parentProblem(this.db, current?.id ?? null, parentId)
+        : `no task ${input.parent} in this project (a parent must be in the same project)`;
     if (problem) errors.parent = problem;
     else changes.parent_id = parentId!;
   }

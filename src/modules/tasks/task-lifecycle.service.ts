@@ -14,7 +14,13 @@ import { etagOf, loadSnapshot, type TaskSnapshot } from './task.presenter.ts';
 import { lockTask, type TaskRef, type TaskRow } from './task.repository.ts';
 import type { TaskCreateInput, TaskUpdateInput } from './task.schemas.ts';
 import { type Caller, writableProject, writableTask } from './task.service.ts';
-import { applyLockedTaskUpdate, createTaskRecord, deleteTaskRecord, reserveTaskNumber, type TaskValues } from './task-writes.ts';
+import {
+  applyLockedTaskUpdate,
+  createTaskRecord,
+  deleteTaskRecord,
+  reserveTaskNumber,
+  type TaskValues,
+} from './task-writes.ts';
 
 /**
  * Creating, changing, assigning and deleting one task, each in the caller's unit of work: every
@@ -27,20 +33,37 @@ function assertIfMatch(ifMatch: string | undefined, row: TaskRow): void {
   const current = etagOf(row.version);
   const tags = ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
   if (!tags.includes('*') && !tags.includes(current)) {
-    throw new ApiError('PRECONDITION_FAILED', 'The task changed since you read it (If-Match does not match its ETag). Read it again and retry.', {
-      etag: current,
-    });
+    throw new ApiError(
+      'PRECONDITION_FAILED',
+      'The task changed since you read it (If-Match does not match its ETag). Read it again and retry.',
+      {
+        etag: current,
+      },
+    );
   }
 }
 
 const blank = (errors: Record<string, string>) => Object.keys(errors).length === 0;
 
 /** Custom field ids a set of inputs writes; their definitions are locked before any task (see lockFields). */
-export const customFieldIds = (inputs: Array<{ custom_fields?: Record<string, unknown> }>) =>
-  [...new Set(inputs.flatMap((input) => Object.keys(input.custom_fields ?? {}).map(Number).filter(isStoredId)))];
+export const customFieldIds = (inputs: Array<{ custom_fields?: Record<string, unknown> }>) => [
+  ...new Set(
+    inputs.flatMap((input) =>
+      Object.keys(input.custom_fields ?? {})
+        .map(Number)
+        .filter(isStoredId),
+    ),
+  ),
+];
 
 /** Creates one task in the open transaction; a bad input throws before anything is written. */
-export async function createOne(tx: Tx, project: ProjectRef, resolver: TaskInputResolver, caller: Caller, input: TaskCreateInput): Promise<TaskSnapshot> {
+export async function createOne(
+  tx: Tx,
+  project: ProjectRef,
+  resolver: TaskInputResolver,
+  caller: Caller,
+  input: TaskCreateInput,
+): Promise<TaskSnapshot> {
   // Taking the number holds the project row from here to commit, for the numbering and the
   // hierarchy checks alike (see reserveTaskNumber); a refused create gives the number back.
   const reserved = await reserveTaskNumber(tx.db, project.id);
@@ -65,20 +88,36 @@ export async function createOne(tx: Tx, project: ProjectRef, resolver: TaskInput
 
 /** A status change must follow a transition of the project's workflow (422 INVALID_TRANSITION otherwise). */
 async function assertTransition(trx: Trx, project: ProjectRef, current: TaskRow, toStatusId: number): Promise<void> {
-  if (project.workflow_id !== null && (await findTransitionBetween(trx, project.workflow_id, current.status_id, toStatusId))) return;
+  if (
+    project.workflow_id !== null &&
+    (await findTransitionBetween(trx, project.workflow_id, current.status_id, toStatusId))
+  )
+    return;
   const to = await statusName(trx, toStatusId);
-  throw new ApiError('INVALID_TRANSITION', `The project's workflow has no transition from "${current.status}" to "${to}".`, {
-    from: current.status,
-    to,
-  });
+  throw new ApiError(
+    'INVALID_TRANSITION',
+    `The project's workflow has no transition from "${current.status}" to "${to}".`,
+    {
+      from: current.status,
+      to,
+    },
+  );
 }
 
 /** Updates one task, locked and read in this transaction (`current`); every check runs before the first write. */
-export async function updateOne(tx: Tx, project: ProjectRef, resolver: TaskInputResolver, caller: Caller, current: TaskSnapshot, input: TaskUpdateInput) {
+export async function updateOne(
+  tx: Tx,
+  project: ProjectRef,
+  resolver: TaskInputResolver,
+  caller: Caller,
+  current: TaskSnapshot,
+  input: TaskUpdateInput,
+) {
   const { changes, errors } = await resolver.resolve(input, current.row);
   if (!blank(errors)) throw invalid(errors);
   // Setting the status a task already has is a no-op, not a transition.
-  if (changes.status_id !== undefined && changes.status_id !== current.row.status_id) await assertTransition(tx.db, project, current.row, changes.status_id);
+  if (changes.status_id !== undefined && changes.status_id !== current.row.status_id)
+    await assertTransition(tx.db, project, current.row, changes.status_id);
   return applyLockedTaskUpdate(tx.db, tx, caller.origin, current, changes);
 }
 
@@ -95,24 +134,56 @@ async function lockAndRead(tx: Tx, ref: TaskRef, treeChanges: boolean, fieldIds:
   return snapshot;
 }
 
-export async function createTask(tx: Tx, caller: Caller, projectKey: string, input: TaskCreateInput): Promise<TaskSnapshot> {
+export async function createTask(
+  tx: Tx,
+  caller: Caller,
+  projectKey: string,
+  input: TaskCreateInput,
+): Promise<TaskSnapshot> {
   const project = await writableProject(tx, caller.principal, projectKey);
   return createOne(tx, project, new TaskInputResolver(tx.db, caller.principal, project), caller, input);
 }
 
-export async function createSubtask(tx: Tx, caller: Caller, parentKey: string, input: Omit<TaskCreateInput, 'parent'>): Promise<TaskSnapshot> {
+export async function createSubtask(
+  tx: Tx,
+  caller: Caller,
+  parentKey: string,
+  input: Omit<TaskCreateInput, 'parent'>,
+): Promise<TaskSnapshot> {
   const parent = await writableTask(tx, caller.principal, parentKey);
-  return createOne(tx, parent.project, new TaskInputResolver(tx.db, caller.principal, parent.project), caller, { ...input, parent: parent.key });
+  return createOne(tx, parent.project, new TaskInputResolver(tx.db, caller.principal, parent.project), caller, {
+    ...input,
+    parent: parent.key,
+  });
 }
 
-export async function updateTask(tx: Tx, caller: Caller, key: string, input: TaskUpdateInput, ifMatch?: string): Promise<TaskSnapshot> {
+export async function updateTask(
+  tx: Tx,
+  caller: Caller,
+  key: string,
+  input: TaskUpdateInput,
+  ifMatch?: string,
+): Promise<TaskSnapshot> {
   const ref = await writableTask(tx, caller.principal, key);
   const current = await lockAndRead(tx, ref, input.parent !== undefined, customFieldIds([input]));
   assertIfMatch(ifMatch, current.row);
-  return updateOne(tx, ref.project, new TaskInputResolver(tx.db, caller.principal, ref.project), caller, current, input);
+  return updateOne(
+    tx,
+    ref.project,
+    new TaskInputResolver(tx.db, caller.principal, ref.project),
+    caller,
+    current,
+    input,
+  );
 }
 
-export function assignTask(tx: Tx, caller: Caller, key: string, assignee: number | null, ifMatch?: string): Promise<TaskSnapshot> {
+export function assignTask(
+  tx: Tx,
+  caller: Caller,
+  key: string,
+  assignee: number | null,
+  ifMatch?: string,
+): Promise<TaskSnapshot> {
   return updateTask(tx, caller, key, { assignee }, ifMatch);
 }
 

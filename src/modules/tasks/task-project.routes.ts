@@ -18,61 +18,106 @@ import { listTasks } from './task-read.service.ts';
 export function registerProjectTaskRoutes(app: Api, ctx: AppContext): void {
   const many = Envelope(Type.Array(Type.Ref(Task)));
 
-  app.get('/api/v1/projects/:project_key/tasks/', {
-    schema: {
-      tags,
-      summary: 'List the tasks of a project, with filters',
-      params: ProjectKeyParams,
-      querystring: TaskListQuery,
-      response: { 200: ListEnvelope(Type.Ref(Task)), ...errorResponses(404) },
+  app.get(
+    '/api/v1/projects/:project_key/tasks/',
+    {
+      schema: {
+        tags,
+        summary: 'List the tasks of a project, with filters',
+        params: ProjectKeyParams,
+        querystring: TaskListQuery,
+        response: { 200: ListEnvelope(Type.Ref(Task)), ...errorResponses(404) },
+      },
+      config: read,
     },
-    config: read,
-  }, async (request) => listOf(await listTasks(ctx, principalOf(request), request.params.project_key, request.query, pageRequest(request.query))));
+    async (request) =>
+      listOf(
+        await listTasks(
+          ctx,
+          principalOf(request),
+          request.params.project_key,
+          request.query,
+          pageRequest(request.query),
+        ),
+      ),
+  );
 
-  app.post('/api/v1/projects/:project_key/tasks/', {
-    schema: {
-      tags,
-      summary: 'Create a task (key PROJ-N; omitted fields take the project defaults)',
-      params: ProjectKeyParams,
-      body: TaskCreateBody,
-      response: { 201: OneTask, ...errorResponses(404) },
+  app.post(
+    '/api/v1/projects/:project_key/tasks/',
+    {
+      schema: {
+        tags,
+        summary: 'Create a task (key PROJ-N; omitted fields take the project defaults)',
+        params: ProjectKeyParams,
+        body: TaskCreateBody,
+        response: { 201: OneTask, ...errorResponses(404) },
+      },
+      config: write,
     },
-    config: write,
-  }, async (request, reply) => {
-    reply.code(201);
-    return commitWrite(ctx, request, reply, (tx) => createTask(tx, callerOf(request), request.params.project_key, request.body), withEtag(reply));
-  });
+    async (request, reply) => {
+      reply.code(201);
+      return commitWrite(
+        ctx,
+        request,
+        reply,
+        (tx) => createTask(tx, callerOf(request), request.params.project_key, request.body),
+        withEtag(reply),
+      );
+    },
+  );
 
-  app.post('/api/v1/projects/:project_key/tasks/bulk/', {
-    schema: {
-      tags,
-      summary: 'Create up to 100 tasks, all or nothing',
-      description: 'One transaction: if any item is refused nothing is created, and `details.items` lists every refused item as `{index, code, message, fields}`. Each task gets its own events and change record. Counts as one request against the rate limit.',
-      params: ProjectKeyParams,
-      body: BulkCreateBody,
-      response: { 201: many, ...errorResponses(404) },
+  app.post(
+    '/api/v1/projects/:project_key/tasks/bulk/',
+    {
+      schema: {
+        tags,
+        summary: 'Create up to 100 tasks, all or nothing',
+        description:
+          'One transaction: if any item is refused nothing is created, and `details.items` lists every refused item as `{index, code, message, fields}`. Each task gets its own events and change record. Counts as one request against the rate limit.',
+        params: ProjectKeyParams,
+        body: BulkCreateBody,
+        response: { 201: many, ...errorResponses(404) },
+      },
+      attachValidation: true,
+      config: write,
     },
-    attachValidation: true,
-    config: write,
-  }, async (request, reply) => {
-    if (request.validationError) throw bulkValidationError(request.validationError, request.body);
-    reply.code(201);
-    return commitWrite(ctx, request, reply, (tx) => bulkCreate(tx, callerOf(request), request.params.project_key, request.body.tasks), ok<TaskJson[]>);
-  });
+    async (request, reply) => {
+      if (request.validationError) throw bulkValidationError(request.validationError, request.body);
+      reply.code(201);
+      return commitWrite(
+        ctx,
+        request,
+        reply,
+        (tx) => bulkCreate(tx, callerOf(request), request.params.project_key, request.body.tasks),
+        ok<TaskJson[]>,
+      );
+    },
+  );
 
-  app.post('/api/v1/projects/:project_key/tasks/bulk-update/', {
-    schema: {
-      tags,
-      summary: 'Update up to 100 tasks of the project, all or nothing',
-      description: 'Each item is `{key, ...fields}` with the fields of PUT /tasks/{task_key}/. One transaction: if any item is refused nothing changes, and `details.items` lists every refused item as `{index, key, code, message, fields}` (an illegal status move has code INVALID_TRANSITION with `from` and `to`). Counts as one request against the rate limit.',
-      params: ProjectKeyParams,
-      body: BulkUpdateBody,
-      response: { 200: many, ...errorResponses(404) },
+  app.post(
+    '/api/v1/projects/:project_key/tasks/bulk-update/',
+    {
+      schema: {
+        tags,
+        summary: 'Update up to 100 tasks of the project, all or nothing',
+        description:
+          'Each item is `{key, ...fields}` with the fields of PUT /tasks/{task_key}/. One transaction: if any item is refused nothing changes, and `details.items` lists every refused item as `{index, key, code, message, fields}` (an illegal status move has code INVALID_TRANSITION with `from` and `to`). Counts as one request against the rate limit.',
+        params: ProjectKeyParams,
+        body: BulkUpdateBody,
+        response: { 200: many, ...errorResponses(404) },
+      },
+      attachValidation: true,
+      config: write,
     },
-    attachValidation: true,
-    config: write,
-  }, async (request, reply) => {
-    if (request.validationError) throw bulkValidationError(request.validationError, request.body);
-    return commitWrite(ctx, request, reply, (tx) => bulkUpdate(tx, callerOf(request), request.params.project_key, request.body.tasks), ok<TaskJson[]>);
-  });
+    async (request, reply) => {
+      if (request.validationError) throw bulkValidationError(request.validationError, request.body);
+      return commitWrite(
+        ctx,
+        request,
+        reply,
+        (tx) => bulkUpdate(tx, callerOf(request), request.params.project_key, request.body.tasks),
+        ok<TaskJson[]>,
+      );
+    },
+  );
 }

@@ -8,7 +8,18 @@ import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../auth/principal.ts';
 import { readableProjectByKey, visibleProjectsOf } from '../../policy/index.ts';
 import { presentTaskRow, presentTasks } from './task.presenter.ts';
-import { countTasks, listedTasks, subtasksOf, type TaskListFilter, taskListIds, tasksOfProject, type TasksQuery, taskRowsWithExtrasByIdList, tasksWithKeyAndEpoch, type TaskRowWithExtras } from './task.repository.ts';
+import {
+  countTasks,
+  listedTasks,
+  subtasksOf,
+  type TaskListFilter,
+  taskListIds,
+  tasksOfProject,
+  type TasksQuery,
+  taskRowsWithExtrasByIdList,
+  tasksWithKeyAndEpoch,
+  type TaskRowWithExtras,
+} from './task.repository.ts';
 import type { TaskJson, TaskListFilters } from './task.schemas.ts';
 import { visibleTask } from './task.service.ts';
 
@@ -31,15 +42,25 @@ const ORDERABLE = {
 async function pageOfTasks(ctx: AppContext, matching: TasksQuery, page: PageRequest) {
   const options = { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key' };
   if (ctx.dialect === 'postgres' && page.mode === 'offset') {
-    const { rows, pagination } = await paginate(listedTasks(matching), page, { ...options, count: () => countTasks(matching) });
+    const { rows, pagination } = await paginate(listedTasks(matching), page, {
+      ...options,
+      count: () => countTasks(matching),
+    });
     return { data: await presentTasks(ctx.db, ctx.dialect, rows), pagination };
   }
   const { rows: ids, pagination } = await paginate(taskListIds(matching), page, { ...options, countWithPage: true });
-  const rows = await taskRowsInOrder(ctx, ids.map((row) => row.id));
+  const rows = await taskRowsInOrder(
+    ctx,
+    ids.map((row) => row.id),
+  );
   return { data: rows.map((row) => presentTaskRow(row, row)), pagination };
 }
 
-const csv = (value: string) => value.split(',').map((part) => part.trim()).filter(Boolean);
+const csv = (value: string) =>
+  value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
 
 /** ISO 8601 with any offset -> the stored form (UTC, microseconds), which compares as text. */
 function storedTimestamp(field: string, value: string): string {
@@ -61,7 +82,9 @@ function idFilter(field: string, value: string | undefined): number | null | und
 function listFilter(filters: TaskListFilters): TaskListFilter {
   return {
     ...(filters.status ? { statuses: csv(filters.status) } : {}),
-    ...(filters.status_category ? { statusCategories: csv(filters.status_category) as Array<'todo' | 'in_progress' | 'done'> } : {}),
+    ...(filters.status_category
+      ? { statusCategories: csv(filters.status_category) as Array<'todo' | 'in_progress' | 'done'> }
+      : {}),
     ...(filters.task_type ? { taskTypes: csv(filters.task_type) } : {}),
     ...(filters.priority ? { priorities: csv(filters.priority) } : {}),
     assignee: idFilter('assignee', filters.assignee),
@@ -75,7 +98,13 @@ function listFilter(filters: TaskListFilters): TaskListFilter {
   };
 }
 
-export async function listTasks(ctx: AppContext, principal: Principal, projectKey: string, filters: TaskListFilters, page: PageRequest) {
+export async function listTasks(
+  ctx: AppContext,
+  principal: Principal,
+  projectKey: string,
+  filters: TaskListFilters,
+  page: PageRequest,
+) {
   const project = await readableProjectByKey(ctx.db, principal, projectKey);
   return pageOfTasks(ctx, tasksOfProject(ctx.db, project.id, listFilter(filters)), page);
 }
@@ -84,8 +113,15 @@ export async function listTasks(ctx: AppContext, principal: Principal, projectKe
 export async function taskRowsInOrder(ctx: AppContext, ids: number[]): Promise<TaskRowWithExtras[]> {
   if (ids.length === 0) return [];
   const { dialect } = ctx;
-  const read = preparedIn(ctx, 'taskRowsByIds', (db: Db, list: number[] | string) => taskRowsWithExtrasByIdList(db, dialect, list), 1);
-  const byId = new Map((await read(ctx.db, dialect === 'postgres' ? ids : JSON.stringify(ids))).map((row) => [row.id, row]));
+  const read = preparedIn(
+    ctx,
+    'taskRowsByIds',
+    (db: Db, list: number[] | string) => taskRowsWithExtrasByIdList(db, dialect, list),
+    1,
+  );
+  const byId = new Map(
+    (await read(ctx.db, dialect === 'postgres' ? ids : JSON.stringify(ids))).map((row) => [row.id, row]),
+  );
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
@@ -94,15 +130,26 @@ export async function taskRowsInOrder(ctx: AppContext, ids: number[]): Promise<T
  * answers the caller as of it (authenticating again when its cached principal is older), so the
  * caller's cache is checked without a statement of its own (src/http/auth-hook.ts).
  */
-export async function getTask(ctx: AppContext, key: string, confirm: (authEpoch: number) => Promise<Principal>): Promise<{ task: TaskJson; version: number }> {
+export async function getTask(
+  ctx: AppContext,
+  key: string,
+  confirm: (authEpoch: number) => Promise<Principal>,
+): Promise<{ task: TaskJson; version: number }> {
   const { dialect } = ctx;
   // The hottest read (bench/): one statement on the key index.
-  const rows = (await preparedIn(ctx, 'tasksByKey', (db: Db, taskKey: string) => tasksWithKeyAndEpoch(db, dialect, taskKey), 1)(ctx.db, key)) as Array<{ auth_epoch: number | string } & Partial<TaskRowWithExtras>>;
+  const rows = (await preparedIn(
+    ctx,
+    'tasksByKey',
+    (db: Db, taskKey: string) => tasksWithKeyAndEpoch(db, dialect, taskKey),
+    1,
+  )(ctx.db, key)) as Array<{ auth_epoch: number | string } & Partial<TaskRowWithExtras>>;
   const principal = await confirm(Number(rows[0]?.auth_epoch));
   // Keys are unique per workspace, not across them: the one in a project the caller sees (cached), else 404.
   // Filtering by project here rather than in SQL keeps SQLite on the key index.
   const visible = await visibleProjectsOf(ctx.db, principal);
-  const row = rows.find((r): r is typeof r & TaskRowWithExtras => r.project_id != null && visible.byId.has(r.project_id));
+  const row = rows.find(
+    (r): r is typeof r & TaskRowWithExtras => r.project_id != null && visible.byId.has(r.project_id),
+  );
   if (!row) throw notFound('Task');
   return { task: presentTaskRow(row, row), version: row.version };
 }

@@ -36,7 +36,11 @@ export async function deleteTaskRow(db: Executor, taskId: number): Promise<void>
 
 /** What the deletion of a task reports about it. */
 export function findTaskHead(db: Executor, taskId: number) {
-  return db.selectFrom('tasks').select(['id', 'key', 'title', 'project_id']).where('id', '=', taskId).executeTakeFirst();
+  return db
+    .selectFrom('tasks')
+    .select(['id', 'key', 'title', 'project_id'])
+    .where('id', '=', taskId)
+    .executeTakeFirst();
 }
 
 /** Ids of the task's direct subtasks, in id order. */
@@ -47,7 +51,11 @@ export async function childIdsOf(db: Executor, taskId: number): Promise<number[]
 
 export async function replaceLabels(db: Executor, taskId: number, labelIds: number[]): Promise<void> {
   await db.deleteFrom('task_labels').where('task_id', '=', taskId).execute();
-  if (labelIds.length) await db.insertInto('task_labels').values(labelIds.map((label_id) => ({ task_id: taskId, label_id }))).execute();
+  if (labelIds.length)
+    await db
+      .insertInto('task_labels')
+      .values(labelIds.map((label_id) => ({ task_id: taskId, label_id })))
+      .execute();
 }
 
 /** Stores one custom field value of a task as JSON text (inserted or replaced). */

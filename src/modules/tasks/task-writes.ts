@@ -20,7 +20,16 @@ import { DERIVED_FIELDS, type TaskJson, type TrackedField, WRITABLE_FIELDS } fro
  */
 export type TaskValues = Pick<
   TasksTable,
-  'title' | 'description' | 'task_type_id' | 'priority_id' | 'status_id' | 'assignee_id' | 'due_date' | 'milestone_id' | 'sprint_id' | 'parent_id'
+  | 'title'
+  | 'description'
+  | 'task_type_id'
+  | 'priority_id'
+  | 'status_id'
+  | 'assignee_id'
+  | 'due_date'
+  | 'milestone_id'
+  | 'sprint_id'
+  | 'parent_id'
 > & {
   label_ids: number[];
   /** Custom field values by field id, already checked (custom-fields/values.ts); in changes, null clears one. */
@@ -56,7 +65,14 @@ const COLUMNS = [
 function recordWrite(
   trx: Trx,
   ctx: AppContext,
-  change: { projectId: number; taskId: number; key: string; action: 'created' | 'updated' | 'deleted'; task: TaskJson | null; at: string },
+  change: {
+    projectId: number;
+    taskId: number;
+    key: string;
+    action: 'created' | 'updated' | 'deleted';
+    task: TaskJson | null;
+    at: string;
+  },
   activities: ActivityEntry[],
   events: EventToRecord[],
 ) {
@@ -81,7 +97,8 @@ async function setCustomValues(trx: Trx, taskId: number, values: Array<[fieldId:
   }
 }
 
-const customEntries = (values: Record<number, unknown>) => Object.entries(values).map(([id, value]) => [Number(id), value] as [number, unknown]);
+const customEntries = (values: Record<number, unknown>) =>
+  Object.entries(values).map(([id, value]) => [Number(id), value] as [number, unknown]);
 
 /** A task number taken for a create, with the project's defaults for a new task. */
 export interface ReservedNumber {
@@ -123,14 +140,28 @@ export async function createTaskRecord(
     updated_at: now,
   });
   if (label_ids.length) await records.replaceLabels(trx, id, label_ids);
-  await setCustomValues(trx, id, customEntries(custom_fields).filter(([, value]) => value !== null));
+  await setCustomValues(
+    trx,
+    id,
+    customEntries(custom_fields).filter(([, value]) => value !== null),
+  );
 
   const snapshot = (await loadSnapshot(trx, ctx, id))!;
   await recordWrite(
     trx,
     ctx,
     { projectId: project.id, taskId: id, key: snapshot.task.key, action: 'created', task: snapshot.task, at: now },
-    [{ task_id: id, actor_id: origin.actor.id, action: 'created', field: null, from_value: null, to_value: null, created_at: now }],
+    [
+      {
+        task_id: id,
+        actor_id: origin.actor.id,
+        action: 'created',
+        field: null,
+        from_value: null,
+        to_value: null,
+        created_at: now,
+      },
+    ],
     [{ type: 'task.created', origin, projectId: project.id, occurredAt: now, data: { task: snapshot.task } }],
   );
   return snapshot;
@@ -140,7 +171,13 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 const sameSet = (a: number[], b: number[]) => a.length === b.length && a.every((id) => b.includes(id));
 
 /** Locks the task and applies resolved changes to it (see applyLockedTaskUpdate). */
-export async function applyTaskUpdate(trx: Trx, ctx: AppContext, origin: ActionOrigin, taskId: number, changes: TaskChanges): Promise<TaskUpdateResult> {
+export async function applyTaskUpdate(
+  trx: Trx,
+  ctx: AppContext,
+  origin: ActionOrigin,
+  taskId: number,
+  changes: TaskChanges,
+): Promise<TaskUpdateResult> {
   await lockTask(trx, ctx.dialect, taskId);
   const before = await loadSnapshot(trx, ctx, taskId);
   if (!before) throw notFound('Task');
@@ -169,7 +206,9 @@ export async function applyLockedTaskUpdate(
     if (value !== undefined && value !== before.row[column]) Object.assign(set, { [column]: value });
   }
   const labelsChanged = changes.label_ids !== undefined && !sameSet(changes.label_ids, await labelIdsOf(trx, taskId));
-  const customChanged = customEntries(changes.custom_fields ?? {}).filter(([id, value]) => !sameJson(before.task.custom_fields[id] ?? null, value));
+  const customChanged = customEntries(changes.custom_fields ?? {}).filter(
+    ([id, value]) => !sameJson(before.task.custom_fields[id] ?? null, value),
+  );
   if (Object.keys(set).length === 0 && !labelsChanged && customChanged.length === 0) return { ...before, changes: {} };
 
   const now = ctx.clock.nowIso();
@@ -178,7 +217,16 @@ export async function applyLockedTaskUpdate(
   await setCustomValues(trx, taskId, customChanged);
   const after = (await loadSnapshot(trx, ctx, taskId))!;
 
-  return recordUpdate(trx, ctx, origin, before, after, WRITABLE_FIELDS, customChanged.map(([id]) => id), now);
+  return recordUpdate(
+    trx,
+    ctx,
+    origin,
+    before,
+    after,
+    WRITABLE_FIELDS,
+    customChanged.map(([id]) => id),
+    now,
+  );
 }
 
 /**
@@ -199,10 +247,14 @@ async function recordUpdate(
   const taskId = after.row.id;
   const fieldChanges: FieldChanges = {};
   for (const field of fields) {
-    if (!sameJson(before.task[field], after.task[field])) fieldChanges[field] = { from: before.task[field], to: after.task[field] };
+    if (!sameJson(before.task[field], after.task[field]))
+      fieldChanges[field] = { from: before.task[field], to: after.task[field] };
   }
   for (const id of customFieldIds.sort((a, b) => a - b)) {
-    fieldChanges[`custom_fields.${id}`] = { from: before.task.custom_fields[id] ?? null, to: after.task.custom_fields[id] ?? null };
+    fieldChanges[`custom_fields.${id}`] = {
+      from: before.task.custom_fields[id] ?? null,
+      to: after.task.custom_fields[id] ?? null,
+    };
   }
   const entries = Object.entries(fieldChanges) as Array<[ChangedField, { from: unknown; to: unknown }]>;
   const activities = entries.map(([field, { from, to }]) => ({
@@ -220,9 +272,17 @@ async function recordUpdate(
   const event = { origin, projectId, occurredAt: now };
   const headline = { key: task.key, title: task.title };
   const events: EventToRecord[] = [{ ...event, type: 'task.updated', data: { task, changes: fieldChanges } }];
-  if (fieldChanges.status) events.push({ ...event, type: 'task.status_changed', data: { task: headline, ...fieldChanges.status } });
-  if (fieldChanges.assignee) events.push({ ...event, type: 'task.assigned', data: { task: headline, ...fieldChanges.assignee } });
-  await recordWrite(trx, ctx, { projectId, taskId, key: task.key, action: 'updated', task, at: now }, activities, events);
+  if (fieldChanges.status)
+    events.push({ ...event, type: 'task.status_changed', data: { task: headline, ...fieldChanges.status } });
+  if (fieldChanges.assignee)
+    events.push({ ...event, type: 'task.assigned', data: { task: headline, ...fieldChanges.assignee } });
+  await recordWrite(
+    trx,
+    ctx,
+    { projectId, taskId, key: task.key, action: 'updated', task, at: now },
+    activities,
+    events,
+  );
   return { ...after, changes: fieldChanges };
 }
 
@@ -233,7 +293,13 @@ async function recordUpdate(
  * activity row, a change record for the changes feed and task.updated, so mirrors built from
  * the feed or from events stay exact. A write that leaves the task JSON as it was touches nothing.
  */
-export async function applyRecordChange<R>(trx: Trx, ctx: AppContext, origin: ActionOrigin, taskId: number, write: () => Promise<R>): Promise<R> {
+export async function applyRecordChange<R>(
+  trx: Trx,
+  ctx: AppContext,
+  origin: ActionOrigin,
+  taskId: number,
+  write: () => Promise<R>,
+): Promise<R> {
   await lockTask(trx, ctx.dialect, taskId);
   const before = await loadSnapshot(trx, ctx, taskId);
   if (!before) throw notFound('Task');
@@ -256,7 +322,8 @@ export async function deleteTaskRecord(trx: Trx, ctx: AppContext, origin: Action
   await lockTask(trx, ctx.dialect, taskId);
   const row = await records.findTaskHead(trx, taskId);
   if (!row) throw notFound('Task');
-  for (const child of await records.childIdsOf(trx, taskId)) await applyTaskUpdate(trx, ctx, origin, child, { parent_id: null });
+  for (const child of await records.childIdsOf(trx, taskId))
+    await applyTaskUpdate(trx, ctx, origin, child, { parent_id: null });
 
   await records.deleteTaskRow(trx, taskId);
   const now = ctx.clock.nowIso();
@@ -265,6 +332,14 @@ export async function deleteTaskRecord(trx: Trx, ctx: AppContext, origin: Action
     ctx,
     { projectId: row.project_id, taskId, key: row.key, action: 'deleted', task: null, at: now },
     [],
-    [{ type: 'task.deleted', origin, projectId: row.project_id, occurredAt: now, data: { task: { key: row.key, title: row.title } } }],
+    [
+      {
+        type: 'task.deleted',
+        origin,
+        projectId: row.project_id,
+        occurredAt: now,
+        data: { task: { key: row.key, title: row.title } },
+      },
+    ],
   );
 }

@@ -16,11 +16,19 @@ export const write = { scope: 'tasks:write' } as const;
 
 export const IfMatchHeaders = Type.Object({
   'if-match': Type.Optional(
-    Type.String({ description: 'An ETag from a previous read (or `*`): the write happens only if the task has not changed since (412 otherwise).' }),
+    Type.String({
+      description:
+        'An ETag from a previous read (or `*`): the write happens only if the task has not changed since (412 otherwise).',
+    }),
   ),
 });
 
-const etagHeader = { ETag: { type: 'string', description: 'Version of the task; send it back in If-Match to avoid overwriting a concurrent change.' } };
+const etagHeader = {
+  ETag: {
+    type: 'string',
+    description: 'Version of the task; send it back in If-Match to avoid overwriting a concurrent change.',
+  },
+};
 
 /** The response of a route answering with one task, its ETag header documented. */
 export const OneTask = Type.Object({ ...Envelope(Type.Ref(Task)).properties }, { headers: etagHeader });

@@ -51,7 +51,11 @@ export function presentTaskRow(row: TaskRow, extras: TaskExtrasRow): TaskJson {
 
 /** A page of tasks: their labels, custom field values and time totals come from one statement for the whole page. */
 export async function presentTasks(db: Executor, dialect: Dialect, rows: TaskRow[]): Promise<TaskJson[]> {
-  const extras = await taskExtrasByIds(db, dialect, rows.map((r) => r.id));
+  const extras = await taskExtrasByIds(
+    db,
+    dialect,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => presentTaskRow(row, extras.get(row.id)!));
 }
 
@@ -62,9 +66,18 @@ export interface TaskSnapshot {
 }
 
 /** The task as it stands in `executor`'s view (a unit of work reads its own writes). */
-export async function loadSnapshot(executor: Executor, ctx: AppContext, taskId: number): Promise<TaskSnapshot | undefined> {
+export async function loadSnapshot(
+  executor: Executor,
+  ctx: AppContext,
+  taskId: number,
+): Promise<TaskSnapshot | undefined> {
   const { dialect } = ctx;
-  const [row] = await preparedIn(ctx, 'taskSnapshot', (db: Db, id: number) => taskWithExtras(db, dialect, id), 1)(executor, taskId);
+  const [row] = await preparedIn(
+    ctx,
+    'taskSnapshot',
+    (db: Db, id: number) => taskWithExtras(db, dialect, id),
+    1,
+  )(executor, taskId);
   return row && { row, task: presentTaskRow(row, row) };
 }
 

@@ -70,7 +70,9 @@ function extrasColumns(dialect: Dialect) {
   const customFields = pg
     ? sql<unknown>`(SELECT coalesce(json_object_agg(v.field_id, CAST(v.value AS json)), '{}') FROM task_custom_values v WHERE v.task_id = t.id)`
     : sql<unknown>`(SELECT json_group_object(CAST(v.field_id AS TEXT), json(v.value)) FROM task_custom_values v WHERE v.task_id = t.id)`;
-  const minutes = sql<number | string>`(SELECT coalesce(sum(te.minutes), 0) FROM time_entries te WHERE te.task_id = t.id)`;
+  const minutes = sql<
+    number | string
+  >`(SELECT coalesce(sum(te.minutes), 0) FROM time_entries te WHERE te.task_id = t.id)`;
   return [labels.as('labels_json'), customFields.as('custom_fields_json'), minutes.as('minutes_spent')] as const;
 }
 
@@ -79,7 +81,9 @@ export function selectTaskRowsWithExtras(db: Executor, dialect: Dialect) {
   return selectTaskRows(db).select(extrasColumns(dialect));
 }
 
-export type TaskRowWithExtras = Awaited<ReturnType<ReturnType<typeof selectTaskRowsWithExtras>['executeTakeFirstOrThrow']>>;
+export type TaskRowWithExtras = Awaited<
+  ReturnType<ReturnType<typeof selectTaskRowsWithExtras>['executeTakeFirstOrThrow']>
+>;
 export type TaskExtrasRow = Pick<TaskRowWithExtras, 'labels_json' | 'custom_fields_json' | 'minutes_spent'>;
 
 /**
@@ -92,11 +96,41 @@ function oneTaskWithExtras(db: Executor, dialect: Dialect) {
   return tasksTable(db)
     .select((eb) => [
       ...TASK_COLUMNS,
-      eb.selectFrom('projects as p').select('p.key').whereRef('p.id', '=', 't.project_id').$asScalar().$notNull().as('project_key'),
-      eb.selectFrom('task_types as tt').select('tt.name').whereRef('tt.id', '=', 't.task_type_id').$asScalar().$notNull().as('task_type'),
-      eb.selectFrom('priorities as pr').select('pr.name').whereRef('pr.id', '=', 't.priority_id').$asScalar().$notNull().as('priority'),
-      eb.selectFrom('statuses as s').select('s.name').whereRef('s.id', '=', 't.status_id').$asScalar().$notNull().as('status'),
-      eb.selectFrom('statuses as s').select('s.category').whereRef('s.id', '=', 't.status_id').$asScalar().$notNull().as('status_category'),
+      eb
+        .selectFrom('projects as p')
+        .select('p.key')
+        .whereRef('p.id', '=', 't.project_id')
+        .$asScalar()
+        .$notNull()
+        .as('project_key'),
+      eb
+        .selectFrom('task_types as tt')
+        .select('tt.name')
+        .whereRef('tt.id', '=', 't.task_type_id')
+        .$asScalar()
+        .$notNull()
+        .as('task_type'),
+      eb
+        .selectFrom('priorities as pr')
+        .select('pr.name')
+        .whereRef('pr.id', '=', 't.priority_id')
+        .$asScalar()
+        .$notNull()
+        .as('priority'),
+      eb
+        .selectFrom('statuses as s')
+        .select('s.name')
+        .whereRef('s.id', '=', 't.status_id')
+        .$asScalar()
+        .$notNull()
+        .as('status'),
+      eb
+        .selectFrom('statuses as s')
+        .select('s.category')
+        .whereRef('s.id', '=', 't.status_id')
+        .$asScalar()
+        .$notNull()
+        .as('status_category'),
       eb.selectFrom('tasks as pt').select('pt.key').whereRef('pt.id', '=', 't.parent_id').$asScalar().as('parent_key'),
     ])
     .select(extrasColumns(dialect));
@@ -126,9 +160,18 @@ export function tasksWithKeyAndEpoch(db: Executor, dialect: Dialect, key: string
  * The extras of a page of tasks in one statement, after the page is chosen: inside the page
  * query, SQLite would compute them for every candidate row it sorts, not just the page.
  */
-export async function taskExtrasByIds(db: Executor, dialect: Dialect, taskIds: number[]): Promise<Map<number, TaskExtrasRow>> {
+export async function taskExtrasByIds(
+  db: Executor,
+  dialect: Dialect,
+  taskIds: number[],
+): Promise<Map<number, TaskExtrasRow>> {
   if (taskIds.length === 0) return new Map();
-  const rows = await db.selectFrom('tasks as t').select('t.id').select(extrasColumns(dialect)).where('t.id', 'in', taskIds).execute();
+  const rows = await db
+    .selectFrom('tasks as t')
+    .select('t.id')
+    .select(extrasColumns(dialect))
+    .where('t.id', 'in', taskIds)
+    .execute();
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -144,9 +187,22 @@ export function visibleTasks(db: Executor, principal: Principal) {
 }
 
 /** The task with this key in a project the caller can see (invisible = absent, so callers answer 404). */
-export async function findVisibleTaskRef(db: Executor, principal: Principal, key: string): Promise<TaskRef | undefined> {
+export async function findVisibleTaskRef(
+  db: Executor,
+  principal: Principal,
+  key: string,
+): Promise<TaskRef | undefined> {
   const row = await visibleTasks(db, principal)
-    .select(['t.id as task_id', 't.key as task_key', 'p.id', 'p.key', 'p.name', 'p.organization_id', 'p.workflow_id', 'pm.role'])
+    .select([
+      't.id as task_id',
+      't.key as task_key',
+      'p.id',
+      'p.key',
+      'p.name',
+      'p.organization_id',
+      'p.workflow_id',
+      'pm.role',
+    ])
     .where('t.key', '=', key)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -166,7 +222,11 @@ export async function lockTask(db: Executor, dialect: Dialect, taskId: number): 
  * For writes of a task's records (comments, attachments): holds the task for the transaction and
  * reads its key and title; undefined when it no longer exists.
  */
-export async function lockTaskIfExists(db: Executor, dialect: Dialect, taskId: number): Promise<{ key: string; title: string } | undefined> {
+export async function lockTaskIfExists(
+  db: Executor,
+  dialect: Dialect,
+  taskId: number,
+): Promise<{ key: string; title: string } | undefined> {
   await lockTask(db, dialect, taskId);
   return db.selectFrom('tasks').select(['key', 'title']).where('id', '=', taskId).executeTakeFirst();
 }
@@ -223,17 +283,41 @@ export function countTasks(matching: TasksQuery): Promise<{ count: number | stri
 export function tasksOfProject(db: Executor, projectId: number, filter: TaskListFilter): TasksQuery {
   let query = tasksTable(db).where('t.project_id', '=', projectId);
   const { statuses, statusCategories, taskTypes, priorities } = filter;
-  if (statuses) query = query.where('t.status_id', 'in', (eb) => eb.selectFrom('statuses').select('id').where('project_id', '=', projectId).where('name', 'in', statuses));
-  if (statusCategories) query = query.where('t.status_id', 'in', (eb) => eb.selectFrom('statuses').select('id').where('project_id', '=', projectId).where('category', 'in', statusCategories));
-  if (taskTypes) query = query.where('t.task_type_id', 'in', (eb) => eb.selectFrom('task_types').select('id').where('project_id', '=', projectId).where('name', 'in', taskTypes));
-  if (priorities) query = query.where('t.priority_id', 'in', (eb) => eb.selectFrom('priorities').select('id').where('project_id', '=', projectId).where('name', 'in', priorities));
-  for (const [field, column] of [['assignee', 't.assignee_id'], ['milestone', 't.milestone_id'], ['sprint', 't.sprint_id']] as const) {
+  if (statuses)
+    query = query.where('t.status_id', 'in', (eb) =>
+      eb.selectFrom('statuses').select('id').where('project_id', '=', projectId).where('name', 'in', statuses),
+    );
+  if (statusCategories)
+    query = query.where('t.status_id', 'in', (eb) =>
+      eb
+        .selectFrom('statuses')
+        .select('id')
+        .where('project_id', '=', projectId)
+        .where('category', 'in', statusCategories),
+    );
+  if (taskTypes)
+    query = query.where('t.task_type_id', 'in', (eb) =>
+      eb.selectFrom('task_types').select('id').where('project_id', '=', projectId).where('name', 'in', taskTypes),
+    );
+  if (priorities)
+    query = query.where('t.priority_id', 'in', (eb) =>
+      eb.selectFrom('priorities').select('id').where('project_id', '=', projectId).where('name', 'in', priorities),
+    );
+  for (const [field, column] of [
+    ['assignee', 't.assignee_id'],
+    ['milestone', 't.milestone_id'],
+    ['sprint', 't.sprint_id'],
+  ] as const) {
     const value = filter[field];
     if (value === undefined) continue;
     query = value === null ? query.where(column, 'is', null) : query.where(column, '=', value);
   }
   const { parentKey, labels } = filter;
-  if (parentKey !== undefined) query = parentKey === null ? query.where('t.parent_id', 'is', null) : query.where('t.parent_id', 'in', (eb) => eb.selectFrom('tasks').select('id').where('key', '=', parentKey));
+  if (parentKey !== undefined)
+    query =
+      parentKey === null
+        ? query.where('t.parent_id', 'is', null)
+        : query.where('t.parent_id', 'in', (eb) => eb.selectFrom('tasks').select('id').where('key', '=', parentKey));
   if (labels) {
     // Labels belong to one project: naming it keeps the subquery to this project's labelled
     // tasks instead of every task of every project with a label of that name (bench/).
@@ -263,11 +347,24 @@ export function subtasksOf(db: Executor, parentId: number): TasksQuery {
  * it once (see `prepared`).
  */
 export function taskRowsWithExtrasByIdList(db: Executor, dialect: Dialect, idList: unknown) {
-  const listed = dialect === 'postgres' ? sql<boolean>`t.id = any(${idList})` : sql<boolean>`t.id in (select value from json_each(${idList}))`;
+  const listed =
+    dialect === 'postgres'
+      ? sql<boolean>`t.id = any(${idList})`
+      : sql<boolean>`t.id in (select value from json_each(${idList}))`;
   return selectTaskRowsWithExtras(db, dialect).where(listed);
 }
 
 /** Ids of the tasks of a project with these keys, in id order (the order bulk writes lock in). */
-export function taskIdsByKeys(db: Executor, projectId: number, keys: string[]): Promise<Array<{ id: number; key: string }>> {
-  return db.selectFrom('tasks').select(['id', 'key']).where('project_id', '=', projectId).where('key', 'in', keys).orderBy('id').execute();
+export function taskIdsByKeys(
+  db: Executor,
+  projectId: number,
+  keys: string[],
+): Promise<Array<{ id: number; key: string }>> {
+  return db
+    .selectFrom('tasks')
+    .select(['id', 'key'])
+    .where('project_id', '=', projectId)
+    .where('key', 'in', keys)
+    .orderBy('id')
+    .execute();
 }

@@ -28,10 +28,12 @@ export const Task = Type.Object(
     project: Type.String({ description: 'Project key.' }),
     title: Type.String(),
     description: Type.String(),
-    task_type: Type.String({ description: 'Name of one of the project\'s task types.' }),
-    priority: Type.String({ description: 'Name of one of the project\'s priorities.' }),
-    status: Type.String({ description: 'Name of one of the project\'s statuses.' }),
-    status_category: Type.Union([StatusCategory], { description: 'Category of the status: use it for "open/closed" logic, never status names.' }),
+    task_type: Type.String({ description: "Name of one of the project's task types." }),
+    priority: Type.String({ description: "Name of one of the project's priorities." }),
+    status: Type.String({ description: "Name of one of the project's statuses." }),
+    status_category: Type.Union([StatusCategory], {
+      description: 'Category of the status: use it for "open/closed" logic, never status names.',
+    }),
     assignee: Nullable(Type.Integer(), 'User id of the assignee.'),
     parent: Nullable(Type.String(), 'Key of the parent task, null at top level.'),
     due_date: Nullable(DateOnly),
@@ -39,11 +41,13 @@ export const Task = Type.Object(
     milestone: Nullable(Type.Integer(), 'Milestone id.'),
     sprint: Nullable(Type.Integer(), 'Sprint id.'),
     custom_fields: Type.Record(Type.String(), Type.Unknown(), {
-      description: 'Custom field values keyed by field id, only fields that have a value: select holds an option id, multi_select a list of option ids sorted ascending.',
+      description:
+        'Custom field values keyed by field id, only fields that have a value: select holds an option id, multi_select a list of option ids sorted ascending.',
     }),
     time_spent_minutes: Type.Integer({
       minimum: 0,
-      description: 'Sum of the minutes of the task\'s time entries (read-only; log time through /tasks/{task_key}/time-entries/).',
+      description:
+        "Sum of the minutes of the task's time entries (read-only; log time through /tasks/{task_key}/time-entries/).",
     }),
     created_by: Nullable(Type.Integer(), 'User id of the creator.'),
     created_at: Timestamp,
@@ -77,24 +81,24 @@ export type TrackedField = WritableField | (typeof DERIVED_FIELDS)[number];
 const fields = {
   title: Type.String({ minLength: 1, maxLength: 500, description: '1-500 characters, not blank.' }),
   description: Type.String({ maxLength: 65536 }),
-  task_type: Type.String({ minLength: 1, maxLength: 200, description: 'Name of one of the project\'s task types.' }),
-  priority: Type.String({ minLength: 1, maxLength: 200, description: 'Name of one of the project\'s priorities.' }),
+  task_type: Type.String({ minLength: 1, maxLength: 200, description: "Name of one of the project's task types." }),
+  priority: Type.String({ minLength: 1, maxLength: 200, description: "Name of one of the project's priorities." }),
   assignee: Nullable(Id, 'User id; must be a member of the project. null: unassigned.'),
   due_date: Nullable(DateOnly),
   labels: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
     uniqueItems: true,
     maxItems: 100,
-    description: 'Names of the project\'s labels; replaces the whole set.',
+    description: "Names of the project's labels; replaces the whole set.",
   }),
-  milestone: Nullable(Id, 'Id of one of the project\'s milestones.'),
-  sprint: Nullable(Id, 'Id of one of the project\'s sprints.'),
+  milestone: Nullable(Id, "Id of one of the project's milestones."),
+  sprint: Nullable(Id, "Id of one of the project's sprints."),
   parent: Nullable(TaskKey, `Key of a task of the same project. Nesting is limited to ${MAX_TASK_DEPTH} levels.`),
   custom_fields: CustomFieldValuesInput,
 };
 const status = Type.String({
   minLength: 1,
   maxLength: 200,
-  description: 'Name of one of the project\'s statuses; the move must follow a transition of the project\'s workflow.',
+  description: "Name of one of the project's statuses; the move must follow a transition of the project's workflow.",
 });
 
 const createFields = {
@@ -114,7 +118,8 @@ export const TaskCreateBody = Type.Object(
   { ...createFields, parent: Type.Optional(fields.parent) },
   {
     additionalProperties: false,
-    description: 'Omitted task_type and priority take the project defaults; a new task always starts in the project\'s default status.',
+    description:
+      "Omitted task_type and priority take the project defaults; a new task always starts in the project's default status.",
   },
 );
 export type TaskCreateInput = Static<typeof TaskCreateBody>;
@@ -153,10 +158,10 @@ export const BulkCreateBody = Type.Object(
 );
 export const BulkUpdateBody = Type.Object(
   {
-    tasks: Type.Array(
-      Type.Object({ key: TaskKey, ...updateFields }, { additionalProperties: false }),
-      { minItems: 1, maxItems: MAX_BULK_ITEMS },
-    ),
+    tasks: Type.Array(Type.Object({ key: TaskKey, ...updateFields }, { additionalProperties: false }), {
+      minItems: 1,
+      maxItems: MAX_BULK_ITEMS,
+    }),
   },
   { additionalProperties: false },
 );
@@ -167,7 +172,8 @@ const csv = (description: string) => Type.Optional(Type.String({ maxLength: 2000
 const TaskOrdering = Type.Optional(
   Type.String({
     maxLength: 200,
-    description: 'Offset mode: created_at, updated_at, priority (by the project\'s priority order), due_date (no date sorts last), key (by number); `-` for descending. Default: key.',
+    description:
+      "Offset mode: created_at, updated_at, priority (by the project's priority order), due_date (no date sorts last), key (by number); `-` for descending. Default: key.",
   }),
 );
 export const SubtaskListQuery = Type.Object({ ...PaginationQuery, ordering: TaskOrdering });
@@ -177,7 +183,10 @@ export const TaskListQuery = Type.Object({
   ordering: TaskOrdering,
   status: csv('Status names, comma-separated (any of).'),
   status_category: Type.Optional(
-    Type.String({ pattern: '^(todo|in_progress|done)(,(todo|in_progress|done))*$', description: 'todo, in_progress, done; comma-separated.' }),
+    Type.String({
+      pattern: '^(todo|in_progress|done)(,(todo|in_progress|done))*$',
+      description: 'todo, in_progress, done; comma-separated.',
+    }),
   ),
   assignee: Type.Optional(Type.Union([IdOrNone], { description: 'User id, or `none` for unassigned.' })),
   task_type: csv('Task type names, comma-separated.'),
@@ -186,9 +195,17 @@ export const TaskListQuery = Type.Object({
   milestone: Type.Optional(Type.Union([IdOrNone], { description: 'Milestone id, or `none`.' })),
   sprint: Type.Optional(Type.Union([IdOrNone], { description: 'Sprint id, or `none`.' })),
   parent: Type.Optional(
-    Type.String({ pattern: '^([A-Z][A-Z0-9]{1,9}-[1-9][0-9]{0,9}|none)$', description: 'Parent task key, or `none` for top-level tasks.' }),
+    Type.String({
+      pattern: '^([A-Z][A-Z0-9]{1,9}-[1-9][0-9]{0,9}|none)$',
+      description: 'Parent task key, or `none` for top-level tasks.',
+    }),
   ),
-  updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601; tasks updated at or after it. Send `Z` or `%2B00:00`.' })),
+  updated_since: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'ISO 8601; tasks updated at or after it. Send `Z` or `%2B00:00`.',
+    }),
+  ),
   due_before: Type.Optional(Type.Union([DateOnly], { description: 'Due on or before this date.' })),
   due_after: Type.Optional(Type.Union([DateOnly], { description: 'Due on or after this date.' })),
 });
@@ -198,7 +215,8 @@ export const TaskActivity = Type.Object(
   {
     id: Type.Integer(),
     action: Type.String({
-      description: '`created`, `updated` (one row per changed field, including `time_spent_minutes` when time is logged), `commented` (`to` is the comment id), or `linked` / `unlinked` (field `links`; the value is the link `{id, type, task}` seen from this task).',
+      description:
+        '`created`, `updated` (one row per changed field, including `time_spent_minutes` when time is logged), `commented` (`to` is the comment id), or `linked` / `unlinked` (field `links`; the value is the link `{id, type, task}` seen from this task).',
     }),
     field: Nullable(Type.String(), 'The changed field, for `updated`.'),
     from: Type.Unknown({ description: 'Previous value as it appears in the task JSON.' }),
@@ -210,7 +228,9 @@ export const TaskActivity = Type.Object(
 );
 export const ActivityListQuery = Type.Object({
   ...PaginationQuery,
-  ordering: Type.Optional(Type.String({ maxLength: 200, description: 'created_at or -created_at (default: newest first).' })),
+  ordering: Type.Optional(
+    Type.String({ maxLength: 200, description: 'created_at or -created_at (default: newest first).' }),
+  ),
 });
 
 export const TaskFollower = Type.Object(
@@ -224,13 +244,15 @@ export const TaskFollower = Type.Object(
 );
 export const FollowerListQuery = Type.Object({
   ...PaginationQuery,
-  ordering: Type.Optional(Type.String({ maxLength: 200, description: 'followed_at or -followed_at (default: oldest first).' })),
+  ordering: Type.Optional(
+    Type.String({ maxLength: 200, description: 'followed_at or -followed_at (default: oldest first).' }),
+  ),
 });
 
 export const FollowState = Type.Object(
   {
     task: Type.String({ description: 'Task key.' }),
-    user: Type.Integer({ description: 'The token\'s account.' }),
+    user: Type.Integer({ description: "The token's account." }),
     following: Type.Boolean(),
     followed_at: Timestamp,
   },

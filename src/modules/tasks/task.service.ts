@@ -40,6 +40,10 @@ export async function writableTask(ctx: AppContext, principal: Principal, key: s
  * confirms it still exists, so a task deleted since the visibility check is a 404 rather than a
  * foreign-key failure.
  */
-export async function lockExistingTask(db: Executor, ctx: { dialect: Dialect }, taskId: number): Promise<{ key: string; title: string }> {
+export async function lockExistingTask(
+  db: Executor,
+  ctx: { dialect: Dialect },
+  taskId: number,
+): Promise<{ key: string; title: string }> {
   return foundOr404(lockTaskIfExists(db, ctx.dialect, taskId), 'Task');
 }

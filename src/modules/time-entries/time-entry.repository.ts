@@ -9,15 +9,31 @@ function selectEntries(db: Executor) {
   return db
     .selectFrom('time_entries as e')
     .innerJoin('tasks as t', 't.id', 'e.task_id')
-    .select(['e.id', 'e.task_id', 't.key as task_key', 'e.user_id', 'e.minutes', 'e.date', 'e.note', 'e.created_at', 'e.updated_at']);
+    .select([
+      'e.id',
+      'e.task_id',
+      't.key as task_key',
+      'e.user_id',
+      'e.minutes',
+      'e.date',
+      'e.note',
+      'e.created_at',
+      'e.updated_at',
+    ]);
 }
 
 /** With the caller's role in the task's project: whether it may change the entry. */
 function visibleEntries(db: Executor, principal: Principal) {
-  return visibleTasks(db, principal).innerJoin('time_entries as e', 'e.task_id', 't.id').select(['e.id', 'e.task_id', 'e.user_id', 'p.id as project_id', 'pm.role']);
+  return visibleTasks(db, principal)
+    .innerJoin('time_entries as e', 'e.task_id', 't.id')
+    .select(['e.id', 'e.task_id', 'e.user_id', 'p.id as project_id', 'pm.role']);
 }
 
-export const { ofTask: entriesOfTask, find: findEntry, findVisible: findVisibleEntry } = recordsOfTaskQueries('e', selectEntries, visibleEntries);
+export const {
+  ofTask: entriesOfTask,
+  find: findEntry,
+  findVisible: findVisibleEntry,
+} = recordsOfTaskQueries('e', selectEntries, visibleEntries);
 
 export type EntryRow = NonNullable<Awaited<ReturnType<typeof findEntry>>>;
 
@@ -28,7 +44,12 @@ export function insertEntry(
   return insertWithTimestamps(db, 'time_entries', values, at);
 }
 
-export async function updateEntry(db: Executor, id: number, changes: { minutes?: number; date?: string; note?: string }, at: string): Promise<void> {
+export async function updateEntry(
+  db: Executor,
+  id: number,
+  changes: { minutes?: number; date?: string; note?: string },
+  at: string,
+): Promise<void> {
   await db
     .updateTable('time_entries')
     .set({ ...changes, updated_at: at })

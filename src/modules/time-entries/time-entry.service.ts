@@ -26,7 +26,11 @@ function present(row: repo.EntryRow): TimeEntryJson {
   };
 }
 
-const PAGING = { idColumn: 'e.id', orderable: { date: 'e.date', created_at: 'e.created_at', minutes: 'e.minutes' }, defaultOrdering: 'date' };
+const PAGING = {
+  idColumn: 'e.id',
+  orderable: { date: 'e.date', created_at: 'e.created_at', minutes: 'e.minutes' },
+  defaultOrdering: 'date',
+};
 const QUERIES = { ofTask: repo.entriesOfTask, find: repo.findEntry, findVisible: repo.findVisibleEntry };
 const records = recordsOfTask('Time entry', QUERIES, PAGING, present);
 
@@ -36,11 +40,21 @@ export const getTimeEntry = records.get;
 /** Visible, and the caller may change it: project writers only, and only their own entries. */
 async function ownEntry(ctx: AppContext, principal: Principal, id: number) {
   const found = await records.visible(ctx, principal, id);
-  authorize(principal, 'item.edit', { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.user_id }, 'the time entry');
+  authorize(
+    principal,
+    'item.edit',
+    { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.user_id },
+    'the time entry',
+  );
   return found;
 }
 
-export async function createTimeEntry(tx: Tx, caller: Caller, taskKey: string, input: TimeEntryCreateInput): Promise<TimeEntryJson> {
+export async function createTimeEntry(
+  tx: Tx,
+  caller: Caller,
+  taskKey: string,
+  input: TimeEntryCreateInput,
+): Promise<TimeEntryJson> {
   const task = await writableTask(tx, caller.principal, taskKey);
   return applyRecordChange(tx.db, tx, caller.origin, task.id, async () => {
     const id = await repo.insertEntry(tx.db, {
@@ -55,11 +69,18 @@ export async function createTimeEntry(tx: Tx, caller: Caller, taskKey: string, i
   });
 }
 
-export async function updateTimeEntry(tx: Tx, caller: Caller, id: number, input: TimeEntryUpdateInput): Promise<TimeEntryJson> {
+export async function updateTimeEntry(
+  tx: Tx,
+  caller: Caller,
+  id: number,
+  input: TimeEntryUpdateInput,
+): Promise<TimeEntryJson> {
   const entry = await ownEntry(tx, caller.principal, id);
   return applyRecordChange(tx.db, tx, caller.origin, entry.task_id, async () => {
     const current = await records.load(tx.db, id);
-    const changed = (['minutes', 'date', 'note'] as const).some((field) => input[field] !== undefined && input[field] !== current[field]);
+    const changed = (['minutes', 'date', 'note'] as const).some(
+      (field) => input[field] !== undefined && input[field] !== current[field],
+    );
     if (!changed) return current;
     await repo.updateEntry(tx.db, id, input, tx.clock.nowIso());
     return records.load(tx.db, id);

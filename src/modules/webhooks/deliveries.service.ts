@@ -10,7 +10,12 @@ import * as repo from './webhooks.repository.ts';
 
 const PAGING = {
   idColumn: 'd.id',
-  orderable: { id: 'd.id', created_at: 'd.created_at', next_attempt_at: 'd.next_attempt_at', delivered_at: 'd.delivered_at' },
+  orderable: {
+    id: 'd.id',
+    created_at: 'd.created_at',
+    next_attempt_at: 'd.next_attempt_at',
+    delivered_at: 'd.delivered_at',
+  },
   defaultOrdering: '-id',
 };
 
@@ -38,11 +43,16 @@ export async function replayDelivery(tx: Tx, principal: Principal, id: number): 
   const endpoint = await endpointFor(tx.db, principal, original.endpoint_id, 'manage');
   await authorizeReplayTarget(tx.db, endpoint, original.event_project_id);
   if (original.status === 'pending') {
-    throw new ApiError('DELIVERY_PENDING', 'The delivery is still being attempted; replay it once it is delivered or failed.', {
-      status: original.status,
-    });
+    throw new ApiError(
+      'DELIVERY_PENDING',
+      'The delivery is still being attempted; replay it once it is delivered or failed.',
+      {
+        status: original.status,
+      },
+    );
   }
-  if (endpoint.enabled !== 1) throw new ApiError('ENDPOINT_DISABLED', 'The endpoint is disabled; re-enable it before replaying.');
+  if (endpoint.enabled !== 1)
+    throw new ApiError('ENDPOINT_DISABLED', 'The endpoint is disabled; re-enable it before replaying.');
   const replayId = await repo.insertDelivery(tx.db, {
     endpoint_id: original.endpoint_id,
     organization_id: principal.organizationId,

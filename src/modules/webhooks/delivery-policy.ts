@@ -25,6 +25,7 @@ export function nextAttemptAt(attemptNumber: number, failedAtMs: number): number
 
 /** The error text recorded for an answer that is not a 2xx. */
 export function failureFor(status: number): string {
-  if (status >= 300 && status <= 399) return `HTTP ${status}: redirects are not followed; answer 2xx at the endpoint URL`;
+  if (status >= 300 && status <= 399)
+    return `HTTP ${status}: redirects are not followed; answer 2xx at the endpoint URL`;
   return `HTTP ${status}: the receiver did not answer 2xx`;
 }

@@ -30,7 +30,15 @@ export function leaseDueDeliveries(db: Executor, dialect: Dialect, lease: LeaseR
     .where('d.next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
     // A disabled endpoint's deliveries wait; re-enabling resumes them.
-    .where((eb) => eb.exists(eb.selectFrom('webhook_endpoints as e').select('e.id').whereRef('e.id', '=', 'd.endpoint_id').where('e.enabled', '=', 1)))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('webhook_endpoints as e')
+          .select('e.id')
+          .whereRef('e.id', '=', 'd.endpoint_id')
+          .where('e.enabled', '=', 1),
+      ),
+    )
     .$if(skipEndpoints.length > 0, (qb) => qb.where('d.endpoint_id', 'not in', skipEndpoints))
     .orderBy('d.next_attempt_at')
     .orderBy('d.id')
@@ -47,8 +55,18 @@ export function leaseDueDeliveries(db: Executor, dialect: Dialect, lease: LeaseR
 }
 
 /** Attempts of these deliveries still without an outcome: their worker stopped before recording one. */
-export async function markUnfinishedAttemptsLost(db: Executor, deliveryIds: number[], now: string, error: string): Promise<void> {
-  await db.updateTable('webhook_attempts').set({ finished_at: now, error }).where('delivery_id', 'in', deliveryIds).where('finished_at', 'is', null).execute();
+export async function markUnfinishedAttemptsLost(
+  db: Executor,
+  deliveryIds: number[],
+  now: string,
+  error: string,
+): Promise<void> {
+  await db
+    .updateTable('webhook_attempts')
+    .set({ finished_at: now, error })
+    .where('delivery_id', 'in', deliveryIds)
+    .where('finished_at', 'is', null)
+    .execute();
 }
 
 /** In-flight attempt rows, one per leased delivery. */
@@ -73,7 +91,11 @@ export function insertAttempts(db: Executor, attempts: Array<{ deliveryId: numbe
 
 /** Where and with which secret each endpoint is called. */
 export function endpointTargets(db: Executor, endpointIds: number[]) {
-  return db.selectFrom('webhook_endpoints').select(['id', 'url', 'secret_ciphertext']).where('id', 'in', endpointIds).execute();
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'url', 'secret_ciphertext'])
+    .where('id', 'in', endpointIds)
+    .execute();
 }
 
 /** The stored envelopes of outbox events: the exact bytes signed and sent. */
@@ -88,10 +110,21 @@ export interface AttemptResult {
   durationMs: number;
 }
 
-export async function finishAttempt(db: Executor, attemptId: number, result: AttemptResult, now: string): Promise<void> {
+export async function finishAttempt(
+  db: Executor,
+  attemptId: number,
+  result: AttemptResult,
+  now: string,
+): Promise<void> {
   await db
     .updateTable('webhook_attempts')
-    .set({ finished_at: now, duration_ms: result.durationMs, response_status: result.status, error: result.error, response_body: result.body })
+    .set({
+      finished_at: now,
+      duration_ms: result.durationMs,
+      response_status: result.status,
+      error: result.error,
+      response_body: result.body,
+    })
     .where('id', '=', attemptId)
     .execute();
 }
@@ -99,7 +132,14 @@ export async function finishAttempt(db: Executor, attemptId: number, result: Att
 /** A failed attempt: the delivery waits for its next attempt (`nextAttemptAt`) or, with none left, fails. True if the lease was still ours. */
 export async function rescheduleLeasedDelivery(
   db: Executor,
-  delivery: { id: number; leaseToken: string; attempts: number; nextAttemptAt: string | null; responseStatus: number | null; error: string | null },
+  delivery: {
+    id: number;
+    leaseToken: string;
+    attempts: number;
+    nextAttemptAt: string | null;
+    responseStatus: number | null;
+    error: string | null;
+  },
 ): Promise<boolean> {
   const updated = await db
     .updateTable('webhook_deliveries')
@@ -146,7 +186,12 @@ export async function markLeasedDelivered(
 
 /** A delivery went through: the endpoints' counts of consecutive abandoned deliveries start again. */
 export async function resetFailureCounts(db: Executor, endpointIds: number[]): Promise<void> {
-  await db.updateTable('webhook_endpoints').set({ consecutive_failures: 0 }).where('id', 'in', endpointIds).where('consecutive_failures', '!=', 0).execute();
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ consecutive_failures: 0 })
+    .where('id', 'in', endpointIds)
+    .where('consecutive_failures', '!=', 0)
+    .execute();
 }
 
 /** Counts one more abandoned delivery against the endpoint: its new count and whether it is enabled. */

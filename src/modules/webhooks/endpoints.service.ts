@@ -69,17 +69,23 @@ async function checkedUrl(ctx: AppContext, url: string): Promise<string> {
     });
     return target.url.href;
   } catch (error) {
-    if (error instanceof UnsafeTargetError) throw invalid({ url: error.message }, `The webhook URL is refused: ${error.message}.`);
+    if (error instanceof UnsafeTargetError)
+      throw invalid({ url: error.message }, `The webhook URL is refused: ${error.message}.`);
     throw error;
   }
 }
 
 export async function listEndpoints(ctx: AppContext, principal: Principal, page: PageRequest) {
-  return presentPage(repo.endpointsVisibleTo(ctx.db, principal), page, {
-    idColumn: 'e.id',
-    orderable: { id: 'e.id', created_at: 'e.created_at', url: 'e.url' },
-    defaultOrdering: 'id',
-  }, presentEndpoint);
+  return presentPage(
+    repo.endpointsVisibleTo(ctx.db, principal),
+    page,
+    {
+      idColumn: 'e.id',
+      orderable: { id: 'e.id', created_at: 'e.created_at', url: 'e.url' },
+      defaultOrdering: 'id',
+    },
+    presentEndpoint,
+  );
 }
 
 export const getEndpoint = visibleOne('Webhook endpoint', repo.findVisibleEndpoint, presentEndpoint).read;
@@ -97,16 +103,31 @@ export interface CheckedEndpoint {
 }
 
 /** Checks a new endpoint (events, project, URL) and makes its signing secret; writes nothing. */
-export async function checkNewEndpoint(ctx: AppContext, principal: Principal, input: EndpointCreate): Promise<CheckedEndpoint> {
+export async function checkNewEndpoint(
+  ctx: AppContext,
+  principal: Principal,
+  input: EndpointCreate,
+): Promise<CheckedEndpoint> {
   const events = validateEvents(input.events ?? [...SUBSCRIBABLE_EVENT_TYPES]);
   const projectId = input.project == null ? null : await bindableProject(ctx.db, principal, input.project);
   if (projectId === null) authorizeSpanning(principal);
   const url = await checkedUrl(ctx, input.url);
   const secret = newSigningSecret();
-  return { url, description: input.description ?? '', events, projectId, secret, secretCiphertext: encryptSecret(await secretKey(ctx), secret) };
+  return {
+    url,
+    description: input.description ?? '',
+    events,
+    projectId,
+    secret,
+    secretCiphertext: encryptSecret(await secretKey(ctx), secret),
+  };
 }
 
-export async function createEndpoint(tx: Tx, principal: Principal, endpoint: CheckedEndpoint): Promise<CreatedEndpointJson> {
+export async function createEndpoint(
+  tx: Tx,
+  principal: Principal,
+  endpoint: CheckedEndpoint,
+): Promise<CreatedEndpointJson> {
   const now = tx.clock.nowIso();
   const id = await repo.insertEndpoint(tx.db, {
     organization_id: principal.organizationId,
@@ -138,7 +159,12 @@ export type CheckedEndpointChanges = Partial<{
   governed_by: number;
 }>;
 
-export async function checkEndpointChanges(ctx: AppContext, principal: Principal, id: number, changes: EndpointChanges): Promise<CheckedEndpointChanges> {
+export async function checkEndpointChanges(
+  ctx: AppContext,
+  principal: Principal,
+  id: number,
+  changes: EndpointChanges,
+): Promise<CheckedEndpointChanges> {
   const current = await endpointFor(ctx.db, principal, id, 'manage');
   const set: CheckedEndpointChanges = {};
   if (changes.url !== undefined) set.url = await checkedUrl(ctx, changes.url);
@@ -164,7 +190,8 @@ export async function updateEndpoint(tx: Tx, principal: Principal, id: number, s
   // The change must leave the caller able to see the endpoint: making it span projects
   // (or handing it to another account) must not reach projects the caller cannot see.
   const after = await repo.findVisibleEndpoint(tx.db, principal, id);
-  if (!after) throw forbidden('The endpoint would deliver events of projects you cannot see; bind it to a project instead.');
+  if (!after)
+    throw forbidden('The endpoint would deliver events of projects you cannot see; bind it to a project instead.');
   return presentEndpoint(after);
 }
 
@@ -179,9 +206,15 @@ export async function deleteEndpoint(tx: Tx, principal: Principal, id: number): 
  * it is signed and sent from stored bytes and can be replayed) but marked fanned out at once,
  * and its delivery follows the normal schedule without ever counting toward auto-disable.
  */
-export async function sendTestEvent(tx: Tx, principal: Principal, id: number, correlationId: string): Promise<DeliveryJson> {
+export async function sendTestEvent(
+  tx: Tx,
+  principal: Principal,
+  id: number,
+  correlationId: string,
+): Promise<DeliveryJson> {
   const endpoint = await endpointFor(tx.db, principal, id, 'manage');
-  if (endpoint.enabled !== 1) throw new ApiError('ENDPOINT_DISABLED', 'The endpoint is disabled; re-enable it before sending a test.');
+  if (endpoint.enabled !== 1)
+    throw new ApiError('ENDPOINT_DISABLED', 'The endpoint is disabled; re-enable it before sending a test.');
   const now = tx.clock.nowIso();
   const eventId = await recordEvent(tx.db, {
     type: 'webhook.test',
@@ -212,7 +245,10 @@ export async function verifySignature(
   principal: Principal,
   input: { endpoint: number; timestamp: string; signature: string; payload: string },
 ) {
-  const endpoint = await foundOr404(repo.findVisibleEndpointSecret(ctx.db, principal, input.endpoint), 'Webhook endpoint');
+  const endpoint = await foundOr404(
+    repo.findVisibleEndpointSecret(ctx.db, principal, input.endpoint),
+    'Webhook endpoint',
+  );
   const secret = decryptSecret(await secretKey(ctx), endpoint.secret_ciphertext);
   return { valid: signatureMatches(secret, input.timestamp, input.payload, input.signature) };
 }

@@ -26,7 +26,10 @@ export function endpointStewards(db: Executor, organizationId: number, createdBy
     .execute();
 }
 
-export async function insertNotification(db: Executor, row: Omit<Insertable<NotificationsTable>, 'id'>): Promise<number> {
+export async function insertNotification(
+  db: Executor,
+  row: Omit<Insertable<NotificationsTable>, 'id'>,
+): Promise<number> {
   const inserted = await db.insertInto('notifications').values(row).returning('id').executeTakeFirstOrThrow();
   return inserted.id;
 }
@@ -67,11 +70,22 @@ export function recentNotifications(db: Executor, options: { org?: string; limit
 
 /** One's own notifications, newest first (at most `limit`). */
 export function notificationsOf(db: Executor, userId: number, limit: number) {
-  return db.selectFrom('notifications').select(['id', 'kind', 'subject', 'data', 'created_at', 'read_at']).where('user_id', '=', userId).orderBy('id', 'desc').limit(limit).execute();
+  return db
+    .selectFrom('notifications')
+    .select(['id', 'kind', 'subject', 'data', 'created_at', 'read_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 export function findOwnNotification(db: Executor, userId: number, id: number) {
-  return db.selectFrom('notifications').select(['id', 'read_at']).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('notifications')
+    .select(['id', 'read_at'])
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 export async function markNotificationRead(db: Executor, id: number, at: string): Promise<void> {

@@ -26,7 +26,12 @@ export const AUTO_DISABLED_REASON = `Disabled automatically after ${DISABLE_AFTE
  * Disables the endpoint if it is still enabled and records the notifications, inside the
  * transaction that abandoned the 20th delivery. Returns null when another worker got there first.
  */
-export async function disableForFailures(db: Executor, endpointId: number, now: string, lastError: string | null): Promise<DisabledNotice | null> {
+export async function disableForFailures(
+  db: Executor,
+  endpointId: number,
+  now: string,
+  lastError: string | null,
+): Promise<DisabledNotice | null> {
   const endpoint = await repo.disableEnabledEndpoint(db, endpointId, AUTO_DISABLED_REASON, now);
   if (!endpoint) return null;
 
@@ -36,9 +41,11 @@ export async function disableForFailures(db: Executor, endpointId: number, now: 
     `The webhook endpoint ${endpoint.id} (${endpoint.url}) was disabled after ${DISABLE_AFTER_ABANDONED} consecutive deliveries were abandoned`,
     `(each failed 6 attempts over about 9 hours). Last error: ${lastError ?? 'none recorded'}.`,
     '',
-    'Fix the receiver, then re-enable the endpoint with PATCH /api/v1/webhooks/endpoints/' + `${endpoint.id}/ and {"enabled": true}.`,
+    'Fix the receiver, then re-enable the endpoint with PATCH /api/v1/webhooks/endpoints/' +
+      `${endpoint.id}/ and {"enabled": true}.`,
     'Events that occurred while it was disabled were not queued; failed deliveries can be re-sent with',
-    'POST /api/v1/webhooks/deliveries/{id}/replay/ (list them with GET /api/v1/webhooks/deliveries/?status=failed' + `&endpoint=${endpoint.id}).`,
+    'POST /api/v1/webhooks/deliveries/{id}/replay/ (list them with GET /api/v1/webhooks/deliveries/?status=failed' +
+      `&endpoint=${endpoint.id}).`,
   ].join('\n');
 
   const notified: DisabledNotice['recipients'] = [];
@@ -56,13 +63,25 @@ export async function disableForFailures(db: Executor, endpointId: number, now: 
     });
     notified.push({ notificationId, userId: user.id, email: user.email });
   }
-  return { endpointId: endpoint.id, url: endpoint.url, organizationId: endpoint.organization_id, subject, body, recipients: notified };
+  return {
+    endpointId: endpoint.id,
+    url: endpoint.url,
+    organizationId: endpoint.organization_id,
+    subject,
+    body,
+    recipients: notified,
+  };
 }
 
 /** After the transaction committed: the log line and, with SMTP configured, the e-mails. */
 export async function announceDisabled(ctx: AppContext, log: FastifyBaseLogger, notice: DisabledNotice): Promise<void> {
   log.warn(
-    { endpoint_id: notice.endpointId, organization_id: notice.organizationId, url: notice.url, notified_users: notice.recipients.map((r) => r.userId) },
+    {
+      endpoint_id: notice.endpointId,
+      organization_id: notice.organizationId,
+      url: notice.url,
+      notified_users: notice.recipients.map((r) => r.userId),
+    },
     `webhook endpoint disabled after ${DISABLE_AFTER_ABANDONED} consecutive abandoned deliveries`,
   );
   const mailer = webhookIo(ctx).mailer;

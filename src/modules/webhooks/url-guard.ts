@@ -116,7 +116,9 @@ export function parseEndpointUrl(raw: string, allowPrivate: boolean, allowedPort
   if (url.username || url.password) throw new UnsafeTargetError('must not contain credentials');
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(hostname) === 4 && rawHost(raw) !== hostname) {
-    throw new UnsafeTargetError(`uses a numeric host form (decimal, octal or hex) of ${hostname}; write the address in dotted decimal or use a host name`);
+    throw new UnsafeTargetError(
+      `uses a numeric host form (decimal, octal or hex) of ${hostname}; write the address in dotted decimal or use a host name`,
+    );
   }
   // `localhost.` is the same name as `localhost` (fully qualified); WHATWG keeps the dots.
   const name = hostname.replace(/\.+$/, '');
@@ -127,7 +129,9 @@ export function parseEndpointUrl(raw: string, allowPrivate: boolean, allowedPort
   // worker into a port scanner of internet hosts and reach services never meant for webhooks.
   const port = url.port === '' ? 443 : Number(url.port);
   if (!allowPrivate && port !== 443 && !allowedPorts.includes(port)) {
-    throw new UnsafeTargetError(`must use port 443${allowedPorts.length ? ` or one of ${allowedPorts.join(', ')}` : ''} (WEBHOOK_ALLOWED_PORTS)`);
+    throw new UnsafeTargetError(
+      `must use port 443${allowedPorts.length ? ` or one of ${allowedPorts.join(', ')}` : ''} (WEBHOOK_ALLOWED_PORTS)`,
+    );
   }
   return url;
 }
@@ -156,7 +160,9 @@ export async function checkTarget(raw: string, options: GuardOptions): Promise<C
       addresses = await abortable(options.resolve(hostname), options.signal);
     } catch (error) {
       if (options.signal?.aborted) throw new UnsafeTargetError(`host ${hostname} did not resolve within the deadline`);
-      throw new UnsafeTargetError(`host ${hostname} does not resolve (${(error as { code?: string }).code ?? 'lookup failed'})`);
+      throw new UnsafeTargetError(
+        `host ${hostname} does not resolve (${(error as { code?: string }).code ?? 'lookup failed'})`,
+      );
     }
     if (addresses.length === 0) throw new UnsafeTargetError(`host ${hostname} does not resolve`);
   }

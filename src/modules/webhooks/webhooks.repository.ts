@@ -24,14 +24,22 @@ export function findVisibleEndpoint(db: Executor, principal: Principal, id: numb
 export type EndpointRow = NonNullable<Awaited<ReturnType<typeof findVisibleEndpoint>>>;
 
 /** The endpoints the caller sees, for a page. */
-export const endpointsVisibleTo = (db: Executor, principal: Principal) => visibleEndpoints(db, principal).select(ENDPOINT_COLUMNS);
+export const endpointsVisibleTo = (db: Executor, principal: Principal) =>
+  visibleEndpoints(db, principal).select(ENDPOINT_COLUMNS);
 
-export async function insertEndpoint(db: Executor, values: Omit<Insertable<WebhookEndpointsTable>, 'id'>): Promise<number> {
+export async function insertEndpoint(
+  db: Executor,
+  values: Omit<Insertable<WebhookEndpointsTable>, 'id'>,
+): Promise<number> {
   const row = await db.insertInto('webhook_endpoints').values(values).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function updateEndpoint(db: Executor, id: number, changes: Updateable<WebhookEndpointsTable>): Promise<void> {
+export async function updateEndpoint(
+  db: Executor,
+  id: number,
+  changes: Updateable<WebhookEndpointsTable>,
+): Promise<void> {
   await db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
 }
 
@@ -70,11 +78,17 @@ export const DELIVERY_COLUMNS = [
 export function findVisibleDelivery(db: Executor, principal: Principal, id: number) {
   return visibleDeliveries(db, principal)
     .innerJoin('event_outbox as ev', 'ev.id', 'd.outbox_id')
-    .select([...DELIVERY_COLUMNS, 'd.outbox_id', 'ev.project_id as event_project_id']).where('d.id', '=', id).executeTakeFirst();
+    .select([...DELIVERY_COLUMNS, 'd.outbox_id', 'ev.project_id as event_project_id'])
+    .where('d.id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The deliveries the caller sees, for a page, optionally of one endpoint or in one status. */
-export function deliveriesVisibleTo(db: Executor, principal: Principal, filters: { endpoint?: number; status?: DeliveryStatus }) {
+export function deliveriesVisibleTo(
+  db: Executor,
+  principal: Principal,
+  filters: { endpoint?: number; status?: DeliveryStatus },
+) {
   return visibleDeliveries(db, principal)
     .select(DELIVERY_COLUMNS)
     .$if(filters.endpoint !== undefined, (qb) => qb.where('d.endpoint_id', '=', filters.endpoint!))
@@ -93,13 +107,24 @@ export function attemptsOfDelivery(db: Executor, deliveryId: number) {
 
 /** Marks an event fanned out at once (a test event has exactly one delivery): its outbox id. */
 export async function markEventFannedOut(db: Executor, eventId: string, now: string): Promise<number> {
-  const row = await db.updateTable('event_outbox').set({ fanned_out_at: now }).where('event_id', '=', eventId).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .updateTable('event_outbox')
+    .set({ fanned_out_at: now })
+    .where('event_id', '=', eventId)
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
-export type DeliveryRow = Omit<NonNullable<Awaited<ReturnType<typeof findVisibleDelivery>>>, 'outbox_id' | 'event_project_id'>;
+export type DeliveryRow = Omit<
+  NonNullable<Awaited<ReturnType<typeof findVisibleDelivery>>>,
+  'outbox_id' | 'event_project_id'
+>;
 
-export type NewDelivery = Pick<WebhookDeliveriesTable, 'endpoint_id' | 'organization_id' | 'outbox_id' | 'event_id' | 'event_type' | 'is_test' | 'replay_of'> & {
+export type NewDelivery = Pick<
+  WebhookDeliveriesTable,
+  'endpoint_id' | 'organization_id' | 'outbox_id' | 'event_id' | 'event_type' | 'is_test' | 'replay_of'
+> & {
   now: string;
 };
 
@@ -120,13 +145,20 @@ function pendingDelivery({ now, ...rest }: NewDelivery) {
 }
 
 export async function insertDelivery(db: Executor, delivery: NewDelivery): Promise<number> {
-  const row = await db.insertInto('webhook_deliveries').values(pendingDelivery(delivery)).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('webhook_deliveries')
+    .values(pendingDelivery(delivery))
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
 export async function insertDeliveries(db: Executor, deliveries: NewDelivery[]): Promise<void> {
   // Bounded batches keep each statement under the drivers' parameter limits.
   for (let i = 0; i < deliveries.length; i += 500) {
-    await db.insertInto('webhook_deliveries').values(deliveries.slice(i, i + 500).map(pendingDelivery)).execute();
+    await db
+      .insertInto('webhook_deliveries')
+      .values(deliveries.slice(i, i + 500).map(pendingDelivery))
+      .execute();
   }
 }

@@ -8,7 +8,9 @@ export const CatalogEntry = Type.Object(
   {
     type: Type.String({ examples: ['task.status_changed'] }),
     description: Type.String(),
-    subscribable: Type.Boolean({ description: 'False for webhook.test, which only POST .../endpoints/{id}/test/ sends.' }),
+    subscribable: Type.Boolean({
+      description: 'False for webhook.test, which only POST .../endpoints/{id}/test/ sends.',
+    }),
   },
   { $id: 'WebhookCatalogEntry', title: 'WebhookCatalogEntry' },
 );
@@ -36,9 +38,13 @@ const endpointFields = {
   url: Type.String(),
   description: Type.String(),
   events: Type.Array(Type.String()),
-  project: Type.Union([Type.Integer(), Type.Null()], { description: 'Project id, or null when the endpoint spans every project its creator can see.' }),
+  project: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Project id, or null when the endpoint spans every project its creator can see.',
+  }),
   enabled: Type.Boolean(),
-  disabled_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the endpoint is disabled; null while enabled.' }),
+  disabled_reason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why the endpoint is disabled; null while enabled.',
+  }),
   created_at: Timestamp,
   created_by: Type.Integer({
     description:
@@ -52,7 +58,8 @@ export const WebhookEndpointCreated = Type.Object(
   {
     ...endpointFields,
     secret: Type.String({
-      description: 'Signing secret (`whsec_...`), shown in this response only. The HMAC key is the whole string as UTF-8.',
+      description:
+        'Signing secret (`whsec_...`), shown in this response only. The HMAC key is the whole string as UTF-8.',
     }),
   },
   { $id: 'WebhookEndpointCreated', title: 'WebhookEndpointCreated' },
@@ -62,7 +69,9 @@ export const EndpointCreateBody = Type.Object(
   {
     url: Url,
     description: Type.Optional(Description),
-    events: Type.Optional(Type.Union([Events], { description: `${Events.description} Default: every subscribable type.` })),
+    events: Type.Optional(
+      Type.Union([Events], { description: `${Events.description} Default: every subscribable type.` }),
+    ),
     project: Type.Optional(ProjectId),
   },
   { additionalProperties: false },
@@ -75,14 +84,17 @@ export const EndpointPatchBody = Type.Object(
     events: Type.Optional(Events),
     project: Type.Optional(ProjectId),
     enabled: Type.Optional(
-      Type.Boolean({ description: 'false pauses deliveries; true re-enables (also after auto-disable) and resets the failure count.' }),
+      Type.Boolean({
+        description: 'false pauses deliveries; true re-enables (also after auto-disable) and resets the failure count.',
+      }),
     ),
   },
   { additionalProperties: false },
 );
 
 export const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')], {
-  description: 'pending (waiting for an attempt), delivered (a 2xx arrived), failed (abandoned after the 6th failed attempt).',
+  description:
+    'pending (waiting for an attempt), delivered (a 2xx arrived), failed (abandoned after the 6th failed attempt).',
 });
 
 const deliveryFields = {
@@ -92,13 +104,23 @@ const deliveryFields = {
   event_type: Type.String(),
   status: DeliveryStatus,
   attempts: Type.Integer({ description: 'Attempts made so far (at most 6).' }),
-  next_attempt_at: Type.Union([Timestamp, Type.Null()], { description: 'When the next attempt is due; null once delivered or failed.' }),
-  response_status: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the latest attempt, if one arrived.' }),
-  error: Type.Union([Type.String(), Type.Null()], { description: 'Why the latest attempt failed; null after success.' }),
+  next_attempt_at: Type.Union([Timestamp, Type.Null()], {
+    description: 'When the next attempt is due; null once delivered or failed.',
+  }),
+  response_status: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'HTTP status of the latest attempt, if one arrived.',
+  }),
+  error: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why the latest attempt failed; null after success.',
+  }),
   created_at: Timestamp,
   delivered_at: NullableTimestamp,
-  test: Type.Boolean({ description: 'A webhook.test delivery (or a replay of one): never counts toward auto-disable.' }),
-  replay_of: Type.Union([Type.Integer(), Type.Null()], { description: 'The delivery this one replays, if it is a replay.' }),
+  test: Type.Boolean({
+    description: 'A webhook.test delivery (or a replay of one): never counts toward auto-disable.',
+  }),
+  replay_of: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'The delivery this one replays, if it is a replay.',
+  }),
 };
 
 export const WebhookDelivery = Type.Object(deliveryFields, { $id: 'WebhookDelivery', title: 'WebhookDelivery' });
@@ -116,7 +138,10 @@ export const WebhookAttempt = Type.Object(
 );
 
 export const WebhookDeliveryDetail = Type.Object(
-  { ...deliveryFields, attempt_history: Type.Array(Type.Ref(WebhookAttempt), { description: 'Every attempt, oldest first.' }) },
+  {
+    ...deliveryFields,
+    attempt_history: Type.Array(Type.Ref(WebhookAttempt), { description: 'Every attempt, oldest first.' }),
+  },
   { $id: 'WebhookDeliveryDetail', title: 'WebhookDeliveryDetail' },
 );
 
@@ -136,6 +161,10 @@ export const VerifyBody = Type.Object(
 );
 
 export const VerifyResult = Type.Object(
-  { valid: Type.Boolean({ description: 'True when the signature matches (constant-time comparison). Timestamp age is not judged here.' }) },
+  {
+    valid: Type.Boolean({
+      description: 'True when the signature matches (constant-time comparison). Timestamp age is not judged here.',
+    }),
+  },
   { $id: 'WebhookVerifyResult', title: 'WebhookVerifyResult' },
 );

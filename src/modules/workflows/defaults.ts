@@ -40,9 +40,23 @@ export const DEFAULT_PRIORITY = 'Medium';
 export async function provisionProjectDefaults(db: Executor, projectId: number, now: string): Promise<void> {
   const statusIds = new Map<string, number>();
   for (const [position, status] of DEFAULT_STATUSES.entries()) {
-    statusIds.set(status.name, await insertStatus(db, { project_id: projectId, name: status.name, category: status.category, position, at: now }));
+    statusIds.set(
+      status.name,
+      await insertStatus(db, {
+        project_id: projectId,
+        name: status.name,
+        category: status.category,
+        position,
+        at: now,
+      }),
+    );
   }
-  const workflowId = await insertWorkflow(db, { project_id: projectId, name: 'Default workflow', description: '', at: now });
+  const workflowId = await insertWorkflow(db, {
+    project_id: projectId,
+    name: 'Default workflow',
+    description: '',
+    at: now,
+  });
   const transitions = DEFAULT_TRANSITIONS.map(([from, to]) => ({
     workflow_id: workflowId,
     from_status_id: statusIds.get(from)!,
@@ -60,8 +74,14 @@ export async function provisionProjectDefaults(db: Executor, projectId: number, 
   });
 }
 
-async function insertOptions(db: Executor, table: OptionTable, projectId: number, names: string[]): Promise<Map<string, number>> {
+async function insertOptions(
+  db: Executor,
+  table: OptionTable,
+  projectId: number,
+  names: string[],
+): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
-  for (const [position, name] of names.entries()) ids.set(name, await insertOption(db, table, { project_id: projectId, name, position }));
+  for (const [position, name] of names.entries())
+    ids.set(name, await insertOption(db, table, { project_id: projectId, name, position }));
   return ids;
 }

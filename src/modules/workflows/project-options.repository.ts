@@ -21,7 +21,11 @@ export function optionsOfProject(db: Executor, table: OptionTable, projectId: nu
     ]);
 }
 
-export async function insertOption(db: Executor, table: OptionTable, values: { project_id: number; name: string; position: number }): Promise<number> {
+export async function insertOption(
+  db: Executor,
+  table: OptionTable,
+  values: { project_id: number; name: string; position: number },
+): Promise<number> {
   const row = await db.insertInto(table).values(values).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
@@ -30,7 +34,12 @@ export async function insertOption(db: Executor, table: OptionTable, values: { p
 export async function setProjectDefaults(
   db: Executor,
   projectId: number,
-  defaults: { workflow_id: number; default_status_id: number; default_task_type_id: number; default_priority_id: number },
+  defaults: {
+    workflow_id: number;
+    default_status_id: number;
+    default_task_type_id: number;
+    default_priority_id: number;
+  },
 ): Promise<void> {
   await db.updateTable('projects').set(defaults).where('id', '=', projectId).execute();
 }

@@ -6,7 +6,11 @@ import type { Principal } from '../auth/principal.ts';
 import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 
 /** Statuses of the caller's visible projects (any other reads as absent), flagging each project's default. */
-export function visibleStatuses(db: Executor, principal: Principal, filters: { project?: number; category?: StatusCategory } = {}) {
+export function visibleStatuses(
+  db: Executor,
+  principal: Principal,
+  filters: { project?: number; category?: StatusCategory } = {},
+) {
   let query = db
     .selectFrom('statuses as s')
     .innerJoin('projects as sp', 'sp.id', 's.project_id')
@@ -39,16 +43,33 @@ export function statusesInBoardOrder(db: Executor, principal: Principal, project
 
 /** The names of those of `ids` that are statuses of the project. */
 export async function statusNames(db: Executor, projectId: number, ids: number[]): Promise<Map<number, string>> {
-  const rows = await db.selectFrom('statuses').select(['id', 'name']).where('project_id', '=', projectId).where('id', 'in', ids).execute();
+  const rows = await db
+    .selectFrom('statuses')
+    .select(['id', 'name'])
+    .where('project_id', '=', projectId)
+    .where('id', 'in', ids)
+    .execute();
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-export function insertStatus(db: Executor, { at, ...values }: { project_id: number; name: string; category: StatusCategory; position: number; at: string }): Promise<number> {
+export function insertStatus(
+  db: Executor,
+  { at, ...values }: { project_id: number; name: string; category: StatusCategory; position: number; at: string },
+): Promise<number> {
   return insertWithTimestamps(db, 'statuses', values, at);
 }
 
-export async function updateStatusFields(db: Executor, id: number, set: { name?: string; category?: StatusCategory }, at: string): Promise<void> {
-  await db.updateTable('statuses').set({ ...set, updated_at: at }).where('id', '=', id).execute();
+export async function updateStatusFields(
+  db: Executor,
+  id: number,
+  set: { name?: string; category?: StatusCategory },
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('statuses')
+    .set({ ...set, updated_at: at })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function countTasksInStatus(db: Executor, statusId: number): Promise<number> {
@@ -61,7 +82,11 @@ export async function countTasksInStatus(db: Executor, statusId: number): Promis
 }
 
 export async function defaultStatusOf(db: Executor, projectId: number): Promise<number | null> {
-  const row = await db.selectFrom('projects').select('default_status_id').where('id', '=', projectId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('projects')
+    .select('default_status_id')
+    .where('id', '=', projectId)
+    .executeTakeFirstOrThrow();
   return row.default_status_id;
 }
 
@@ -75,7 +100,12 @@ export async function deleteStatusWithTransitions(db: Executor, id: number): Pro
 }
 
 /** Rewrites board positions to 0..n-1 in the given order, touching only rows whose position changes. */
-export async function writeStatusPositions(db: Executor, orderedIds: number[], current: Map<number, number>, now: string): Promise<void> {
+export async function writeStatusPositions(
+  db: Executor,
+  orderedIds: number[],
+  current: Map<number, number>,
+  now: string,
+): Promise<void> {
   for (const [position, id] of orderedIds.entries()) {
     if (current.get(id) === position) continue;
     await db.updateTable('statuses').set({ position, updated_at: now }).where('id', '=', id).execute();

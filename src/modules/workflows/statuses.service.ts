@@ -26,7 +26,8 @@ const PAGING = {
 
 const CONFIGURATION = 'statuses, transitions and workflows';
 
-const nameTaken = (name: string) => new ApiError('ALREADY_EXISTS', `The project already has a status named "${name}".`, { field: 'name' });
+const nameTaken = (name: string) =>
+  new ApiError('ALREADY_EXISTS', `The project already has a status named "${name}".`, { field: 'name' });
 
 export const listStatuses = visiblePages(repo.visibleStatuses, PAGING, presentStatus);
 
@@ -45,7 +46,13 @@ export async function createStatus(
   const order = [...positions.keys()];
   let id: number;
   try {
-    id = await repo.insertStatus(tx.db, { project_id: project.id, name: input.name, category: input.category, position: order.length, at: now });
+    id = await repo.insertStatus(tx.db, {
+      project_id: project.id,
+      name: input.name,
+      category: input.category,
+      position: order.length,
+      at: now,
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(input.name);
     throw error;
@@ -57,7 +64,12 @@ export async function createStatus(
 }
 
 /** Renaming is safe: tasks reference the status by id, and show its current name. */
-export async function updateStatus(tx: Tx, principal: Principal, id: number, changes: { name?: string; category?: StatusCategory }) {
+export async function updateStatus(
+  tx: Tx,
+  principal: Principal,
+  id: number,
+  changes: { name?: string; category?: StatusCategory },
+) {
   const current = await visibleStatus.find(tx, principal, id);
   await projectFor(tx.db, principal, { id: current.project }, 'project.administer', CONFIGURATION);
   const set: { name?: string; category?: StatusCategory } = {};
@@ -91,7 +103,11 @@ export async function deleteStatus(tx: Tx, principal: Principal, id: number): Pr
   const project = await projectFor(tx.db, principal, { id: current.project }, 'project.administer', CONFIGURATION);
   await lockProject(tx.db, tx.dialect, project.id);
   if ((await repo.defaultStatusOf(tx.db, project.id)) === id) {
-    throw new ApiError('STATUS_IS_DEFAULT', 'New tasks start in this status. Make another status the project default first.', { status: id });
+    throw new ApiError(
+      'STATUS_IS_DEFAULT',
+      'New tasks start in this status. Make another status the project default first.',
+      { status: id },
+    );
   }
   const refused = await inUse(tx.db, id);
   if (refused) throw refused;
@@ -111,7 +127,11 @@ export async function deleteStatus(tx: Tx, principal: Principal, id: number): Pr
  * name every status of the project exactly once, so a client working from a stale list is
  * told instead of silently producing a mixed order.
  */
-export async function reorderStatuses(tx: Tx, principal: Principal, input: { project: number; statuses: number[] }): Promise<StatusJson[]> {
+export async function reorderStatuses(
+  tx: Tx,
+  principal: Principal,
+  input: { project: number; statuses: number[] },
+): Promise<StatusJson[]> {
   const project = await projectFor(tx.db, principal, { id: input.project }, 'project.administer', CONFIGURATION);
   await lockProject(tx.db, tx.dialect, project.id);
   const positions = await repo.statusPositions(tx.db, project.id);

@@ -3,7 +3,12 @@ import type { Principal } from '../auth/principal.ts';
 import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 
 /** A transition's two statuses, by id and by name (from the joins `fs` and `ts`). */
-const ENDS = ['t.from_status_id as from_status', 't.to_status_id as to_status', 'fs.name as from_status_name', 'ts.name as to_status_name'] as const;
+const ENDS = [
+  't.from_status_id as from_status',
+  't.to_status_id as to_status',
+  'fs.name as from_status_name',
+  'ts.name as to_status_name',
+] as const;
 
 /** Transitions of the workflows of the caller's visible projects (any other reads as absent), with status names. */
 export function visibleTransitions(db: Executor, principal: Principal, filters: { workflow?: number } = {}) {
@@ -13,7 +18,15 @@ export function visibleTransitions(db: Executor, principal: Principal, filters: 
     .innerJoin('statuses as fs', 'fs.id', 't.from_status_id')
     .innerJoin('statuses as ts', 'ts.id', 't.to_status_id')
     .where('w.project_id', 'in', visibleProjectIds(db, principal))
-    .select(['t.id', 't.workflow_id as workflow', 'w.project_id as project', ...ENDS, 't.name', 't.created_at', 't.updated_at']);
+    .select([
+      't.id',
+      't.workflow_id as workflow',
+      'w.project_id as project',
+      ...ENDS,
+      't.name',
+      't.created_at',
+      't.updated_at',
+    ]);
   return filters.workflow === undefined ? query : query.where('t.workflow_id', '=', filters.workflow);
 }
 
@@ -62,8 +75,17 @@ export async function insertTransitions(db: Executor, rows: TransitionValues[], 
   return inserted.map((r) => r.id);
 }
 
-export async function updateTransitionRow(db: Executor, id: number, set: { from_status_id: number; to_status_id: number; name: string }, at: string): Promise<void> {
-  await db.updateTable('transitions').set({ ...set, updated_at: at }).where('id', '=', id).execute();
+export async function updateTransitionRow(
+  db: Executor,
+  id: number,
+  set: { from_status_id: number; to_status_id: number; name: string },
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('transitions')
+    .set({ ...set, updated_at: at })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteTransitionRow(db: Executor, id: number): Promise<void> {

@@ -13,7 +13,13 @@ import { findVisibleWorkflow, touchWorkflows } from './workflows.repository.ts';
 
 const PAGING = {
   idColumn: 't.id',
-  orderable: { id: 't.id', workflow: 't.workflow_id', name: 't.name', created_at: 't.created_at', updated_at: 't.updated_at' },
+  orderable: {
+    id: 't.id',
+    workflow: 't.workflow_id',
+    name: 't.name',
+    created_at: 't.created_at',
+    updated_at: 't.updated_at',
+  },
   defaultOrdering: 'workflow',
 };
 
@@ -29,7 +35,12 @@ async function findWorkflow(db: Executor, principal: Principal, id: number) {
 }
 
 /** Both ends must be distinct statuses of the workflow's own project; returns their names. */
-async function checkPair(db: Executor, projectId: number, from: number, to: number): Promise<{ from: string; to: string }> {
+async function checkPair(
+  db: Executor,
+  projectId: number,
+  from: number,
+  to: number,
+): Promise<{ from: string; to: string }> {
   const names = await statusNames(db, projectId, [from, to]);
   const bad: Record<string, string> = {};
   if (!names.has(from)) bad.from_status = "is not a status of the workflow's project";
@@ -84,13 +95,23 @@ export async function createTransition(
   const names = await checkPair(tx.db, workflow.project, input.from_status, input.to_status);
   const now = tx.clock.nowIso();
   const target = { workflow: workflow.id, project: workflow.project, from: input.from_status, to: input.to_status };
-  const values = { workflow_id: workflow.id, from_status_id: input.from_status, to_status_id: input.to_status, name: input.name ?? defaultTransitionName(names.from, names.to) };
+  const values = {
+    workflow_id: workflow.id,
+    from_status_id: input.from_status,
+    to_status_id: input.to_status,
+    name: input.name ?? defaultTransitionName(names.from, names.to),
+  };
   const [id] = await writeTransition(tx, principal, target, () => repo.insertTransitions(tx.db, [values], now));
   await touchWorkflows(tx.db, [workflow.id], now);
   return visibleTransition.read(tx, principal, id!);
 }
 
-export async function updateTransition(tx: Tx, principal: Principal, id: number, changes: { from_status?: number; to_status?: number; name?: string }) {
+export async function updateTransition(
+  tx: Tx,
+  principal: Principal,
+  id: number,
+  changes: { from_status?: number; to_status?: number; name?: string },
+) {
   const current = await visibleTransition.find(tx, principal, id);
   await projectFor(tx.db, principal, { id: current.project }, 'project.administer', CONFIGURATION);
   const from = changes.from_status ?? current.from_status;
@@ -101,7 +122,10 @@ export async function updateTransition(tx: Tx, principal: Principal, id: number,
   if (pairChanged) {
     const names = await checkPair(tx.db, current.project, from, to);
     // A name that was only ever the default follows the new pair; a chosen name is kept.
-    if (changes.name === undefined && current.name === defaultTransitionName(current.from_status_name, current.to_status_name)) {
+    if (
+      changes.name === undefined &&
+      current.name === defaultTransitionName(current.from_status_name, current.to_status_name)
+    ) {
       name = defaultTransitionName(names.from, names.to);
     }
   }
@@ -109,7 +133,9 @@ export async function updateTransition(tx: Tx, principal: Principal, id: number,
 
   const now = tx.clock.nowIso();
   const target = { workflow: current.workflow, project: current.project, from, to };
-  await writeTransition(tx, principal, target, () => repo.updateTransitionRow(tx.db, id, { from_status_id: from, to_status_id: to, name }, now));
+  await writeTransition(tx, principal, target, () =>
+    repo.updateTransitionRow(tx.db, id, { from_status_id: from, to_status_id: to, name }, now),
+  );
   await touchWorkflows(tx.db, [current.workflow], now);
   return visibleTransition.read(tx, principal, id);
 }

@@ -28,12 +28,24 @@ export function findVisibleWorkflow(db: Executor, principal: Principal, id: numb
   return visibleWorkflows(db, principal).where('w.id', '=', id).executeTakeFirst();
 }
 
-export function insertWorkflow(db: Executor, { at, ...values }: { project_id: number; name: string; description: string; at: string }): Promise<number> {
+export function insertWorkflow(
+  db: Executor,
+  { at, ...values }: { project_id: number; name: string; description: string; at: string },
+): Promise<number> {
   return insertWithTimestamps(db, 'workflows', values, at);
 }
 
-export async function updateWorkflowFields(db: Executor, id: number, set: { name?: string; description?: string }, at: string): Promise<void> {
-  await db.updateTable('workflows').set({ ...set, updated_at: at }).where('id', '=', id).execute();
+export async function updateWorkflowFields(
+  db: Executor,
+  id: number,
+  set: { name?: string; description?: string },
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('workflows')
+    .set({ ...set, updated_at: at })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Marks workflows as changed (a workflow's JSON embeds its transitions and its `active` flag). */
@@ -42,12 +54,25 @@ export async function touchWorkflows(db: Executor, ids: number[], at: string): P
 }
 
 export async function activeWorkflowOf(db: Executor, projectId: number): Promise<number | null> {
-  const row = await db.selectFrom('projects').select('workflow_id').where('id', '=', projectId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('projects')
+    .select('workflow_id')
+    .where('id', '=', projectId)
+    .executeTakeFirstOrThrow();
   return row.workflow_id;
 }
 
-export async function setActiveWorkflow(db: Executor, projectId: number, workflowId: number, at: string): Promise<void> {
-  await db.updateTable('projects').set({ workflow_id: workflowId, updated_at: at }).where('id', '=', projectId).execute();
+export async function setActiveWorkflow(
+  db: Executor,
+  projectId: number,
+  workflowId: number,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set({ workflow_id: workflowId, updated_at: at })
+    .where('id', '=', projectId)
+    .execute();
 }
 
 /** Deletes the workflow with its transitions. */

@@ -5,7 +5,8 @@ const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
 const Description = Type.String({ maxLength: 65536 });
 
 export const StatusCategory = Type.Union([Type.Literal('todo'), Type.Literal('in_progress'), Type.Literal('done')], {
-  description: 'What the status means for worklists, escalation and "open" filters; they use the category, never the name.',
+  description:
+    'What the status means for worklists, escalation and "open" filters; they use the category, never the name.',
 });
 
 export const Status = Type.Object(
@@ -34,7 +35,10 @@ export const StatusCreateBody = Type.Object(
     name: DisplayName,
     category: StatusCategory,
     position: Type.Optional(
-      Type.Integer({ minimum: 0, description: '0-based board position; later statuses move right. Omitted or past the end: appended.' }),
+      Type.Integer({
+        minimum: 0,
+        description: '0-based board position; later statuses move right. Omitted or past the end: appended.',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -126,7 +130,10 @@ export const WorkflowCreateBody = Type.Object(
     name: DisplayName,
     description: Type.Optional(Description),
     active: Type.Optional(
-      Type.Boolean({ default: false, description: "true makes it the project's workflow at once (it starts without transitions)." }),
+      Type.Boolean({
+        default: false,
+        description: "true makes it the project's workflow at once (it starts without transitions).",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -137,7 +144,10 @@ export const WorkflowUpdateBody = Type.Object(
     name: Type.Optional(DisplayName),
     description: Type.Optional(Description),
     active: Type.Optional(
-      Type.Boolean({ description: 'true makes this the project\'s workflow; false is refused on the active one (activate another instead).' }),
+      Type.Boolean({
+        description:
+          "true makes this the project's workflow; false is refused on the active one (activate another instead).",
+      }),
     ),
   },
   { additionalProperties: false, description: 'Omitted fields keep their values.' },

@@ -11,22 +11,43 @@ import { transitionsOfWorkflows } from './transitions.repository.ts';
 import { presentWorkflows, type WorkflowJson } from './workflows.presenter.ts';
 import * as repo from './workflows.repository.ts';
 
-const ORDERABLE = { id: 'w.id', project: 'w.project_id', name: 'w.name', created_at: 'w.created_at', updated_at: 'w.updated_at' };
+const ORDERABLE = {
+  id: 'w.id',
+  project: 'w.project_id',
+  name: 'w.name',
+  created_at: 'w.created_at',
+  updated_at: 'w.updated_at',
+};
 
 const CONFIGURATION = 'statuses, transitions and workflows';
 
-const nameTaken = (name: string) => new ApiError('ALREADY_EXISTS', `The project already has a workflow named "${name}".`, { field: 'name' });
+const nameTaken = (name: string) =>
+  new ApiError('ALREADY_EXISTS', `The project already has a workflow named "${name}".`, { field: 'name' });
 
 const inUse = () =>
-  new ApiError('WORKFLOW_IN_USE', "This is the project's active workflow. Activate another workflow of the project first.");
+  new ApiError(
+    'WORKFLOW_IN_USE',
+    "This is the project's active workflow. Activate another workflow of the project first.",
+  );
 
 /** Workflows with their transitions, fetched in one extra query for the whole page. */
 async function withTransitions(db: Executor, rows: repo.WorkflowRow[]): Promise<WorkflowJson[]> {
   if (rows.length === 0) return [];
-  return presentWorkflows(rows, await transitionsOfWorkflows(db, rows.map((r) => r.id)));
+  return presentWorkflows(
+    rows,
+    await transitionsOfWorkflows(
+      db,
+      rows.map((r) => r.id),
+    ),
+  );
 }
 
-export async function listWorkflows(ctx: AppContext, principal: Principal, filters: { project?: number }, page: PageRequest) {
+export async function listWorkflows(
+  ctx: AppContext,
+  principal: Principal,
+  filters: { project?: number },
+  page: PageRequest,
+) {
   const { rows, pagination } = await paginate(repo.visibleWorkflows(ctx.db, principal, filters), page, {
     idColumn: 'w.id',
     orderable: ORDERABLE,
@@ -67,7 +88,12 @@ export async function createWorkflow(
   const now = tx.clock.nowIso();
   let id: number;
   try {
-    id = await repo.insertWorkflow(tx.db, { project_id: project.id, name: input.name, description: input.description ?? '', at: now });
+    id = await repo.insertWorkflow(tx.db, {
+      project_id: project.id,
+      name: input.name,
+      description: input.description ?? '',
+      at: now,
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(input.name);
     throw error;
@@ -83,7 +109,12 @@ export async function createWorkflow(
  * `active: true` switches the project to this workflow (the previous one stays, inactive).
  * `active: false` on the active workflow is refused: a project always has exactly one.
  */
-export async function updateWorkflow(tx: Tx, principal: Principal, id: number, changes: { name?: string; description?: string; active?: boolean }) {
+export async function updateWorkflow(
+  tx: Tx,
+  principal: Principal,
+  id: number,
+  changes: { name?: string; description?: string; active?: boolean },
+) {
   const current = await findWorkflow(tx.db, principal, id);
   await projectFor(tx.db, principal, { id: current.project }, 'project.administer', CONFIGURATION);
   const now = tx.clock.nowIso();
@@ -94,7 +125,8 @@ export async function updateWorkflow(tx: Tx, principal: Principal, id: number, c
 
   const set: { name?: string; description?: string } = {};
   if (changes.name !== undefined && changes.name !== current.name) set.name = changes.name;
-  if (changes.description !== undefined && changes.description !== current.description) set.description = changes.description;
+  if (changes.description !== undefined && changes.description !== current.description)
+    set.description = changes.description;
   if (Object.keys(set).length) {
     try {
       await repo.updateWorkflowFields(tx.db, id, set, now);

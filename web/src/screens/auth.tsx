@@ -48,7 +48,11 @@ export function SignIn() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const form = useSessionForm();
-  const setup = useQuery({ queryKey: ['setup-needed'], queryFn: () => get<{ needed: boolean }>('/api/console/setup/'), retry: false });
+  const setup = useQuery({
+    queryKey: ['setup-needed'],
+    queryFn: () => get<{ needed: boolean }>('/api/console/setup/'),
+    retry: false,
+  });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     void form.submit('/api/console/sign-in/', { email, password });
@@ -57,13 +61,35 @@ export function SignIn() {
     <AuthFrame title="Sign in">
       {setup.data?.needed ? (
         <p className="note">
-          This service has no organization yet. Open the setup link that <code>tasktracker serve</code> printed to create it.
+          This service has no organization yet. Open the setup link that <code>tasktracker serve</code> printed to
+          create it.
         </p>
       ) : null}
       <form onSubmit={onSubmit} className="stack">
-        <Field label="E-mail">{(id) => <input id={id} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />}</Field>
+        <Field label="E-mail">
+          {(id) => (
+            <input
+              id={id}
+              type="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              autoFocus
+            />
+          )}
+        </Field>
         <Field label="Password">
-          {(id) => <input id={id} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
         </Field>
         <ErrorNote error={form.error} />
         <button type="submit" className="primary" disabled={form.busy}>
@@ -85,8 +111,17 @@ export function Setup() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const form = useSessionForm();
-  const needed = useQuery({ queryKey: ['setup-needed'], queryFn: () => get<{ needed: boolean }>('/api/console/setup/'), retry: false });
-  if (needed.isPending) return <AuthFrame title="Set up tasktracker"><Spinner /></AuthFrame>;
+  const needed = useQuery({
+    queryKey: ['setup-needed'],
+    queryFn: () => get<{ needed: boolean }>('/api/console/setup/'),
+    retry: false,
+  });
+  if (needed.isPending)
+    return (
+      <AuthFrame title="Set up tasktracker">
+        <Spinner />
+      </AuthFrame>
+    );
   if (needed.data && !needed.data.needed) {
     return (
       <AuthFrame title="Already set up">
@@ -103,16 +138,53 @@ export function Setup() {
     <AuthFrame title="Set up tasktracker">
       <ErrorNote error={needed.error} />
       <form onSubmit={onSubmit} className="stack">
-        <Field label="Organization name">{(id) => <input id={id} required value={orgName} onChange={(e) => setOrgName(e.target.value)} autoFocus />}</Field>
+        <Field label="Organization name">
+          {(id) => <input id={id} required value={orgName} onChange={(e) => setOrgName(e.target.value)} autoFocus />}
+        </Field>
         <Field label="Organization slug" hint="Lower-case letters, digits and dashes.">
-          {(id) => <input id={id} required pattern="[a-z0-9][a-z0-9-]*" value={slug} onChange={(e) => setSlug(e.target.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              required
+              pattern="[a-z0-9][a-z0-9-]*"
+              value={slug}
+              onChange={(e) => setSlug(e.target.value)}
+            />
+          )}
         </Field>
-        <Field label="Your name">{(id) => <input id={id} required autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />}</Field>
-        <Field label="Your e-mail">{(id) => <input id={id} type="email" required autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
+        <Field label="Your name">
+          {(id) => (
+            <input id={id} required autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
+          )}
+        </Field>
+        <Field label="Your e-mail">
+          {(id) => (
+            <input
+              id={id}
+              type="email"
+              required
+              autoComplete="username"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          )}
+        </Field>
         <Field label="Password" hint="At least 10 characters.">
-          {(id) => <input id={id} type="password" required minLength={10} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              type="password"
+              required
+              minLength={10}
+              autoComplete="new-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
         </Field>
-        {!token ? <p className="error">This page needs the setup link printed by the server (it carries a token).</p> : null}
+        {!token ? (
+          <p className="error">This page needs the setup link printed by the server (it carries a token).</p>
+        ) : null}
         <ErrorNote error={form.error} />
         <button type="submit" className="primary" disabled={form.busy || !token}>
           Create organization
@@ -129,7 +201,10 @@ export function AcceptInvitation() {
   const form = useSessionForm();
   const lookup = useQuery({
     queryKey: ['invitation', token],
-    queryFn: () => get<{ email: string; role: string; organization: { name: string }; expires_at: string }>(`/api/console/invitations/lookup/?token=${encodeURIComponent(token)}`),
+    queryFn: () =>
+      get<{ email: string; role: string; organization: { name: string }; expires_at: string }>(
+        `/api/console/invitations/lookup/?token=${encodeURIComponent(token)}`,
+      ),
     enabled: Boolean(token),
     retry: false,
   });
@@ -145,13 +220,34 @@ export function AcceptInvitation() {
       {lookup.data ? (
         <>
           <p>
-            You are invited to <strong>{lookup.data.organization.name}</strong> as {lookup.data.role}, with the e-mail {lookup.data.email}. The link
-            expires {formatDateTime(lookup.data.expires_at)}.
+            You are invited to <strong>{lookup.data.organization.name}</strong> as {lookup.data.role}, with the e-mail{' '}
+            {lookup.data.email}. The link expires {formatDateTime(lookup.data.expires_at)}.
           </p>
           <form onSubmit={onSubmit} className="stack">
-            <Field label="Your name">{(id) => <input id={id} required autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} autoFocus />}</Field>
+            <Field label="Your name">
+              {(id) => (
+                <input
+                  id={id}
+                  required
+                  autoComplete="name"
+                  value={name}
+                  onChange={(e) => setName(e.target.value)}
+                  autoFocus
+                />
+              )}
+            </Field>
             <Field label="Password" hint="At least 10 characters.">
-              {(id) => <input id={id} type="password" required minLength={10} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />}
+              {(id) => (
+                <input
+                  id={id}
+                  type="password"
+                  required
+                  minLength={10}
+                  autoComplete="new-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+              )}
             </Field>
             <ErrorNote error={form.error} />
             <button type="submit" className="primary" disabled={form.busy}>
@@ -181,7 +277,18 @@ export function ResetPassword() {
       <AuthFrame title="Choose a new password">
         <form onSubmit={onSubmit} className="stack">
           <Field label="New password" hint="At least 10 characters.">
-            {(id) => <input id={id} type="password" required minLength={10} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus />}
+            {(id) => (
+              <input
+                id={id}
+                type="password"
+                required
+                minLength={10}
+                autoComplete="new-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                autoFocus
+              />
+            )}
           </Field>
           <ErrorNote error={form.error} />
           <button type="submit" className="primary" disabled={form.busy}>
@@ -204,10 +311,25 @@ export function ResetPassword() {
   return (
     <AuthFrame title="Reset your password">
       {sent ? (
-        <p role="status">If an account uses that address and the service can send mail, a reset link is on its way. Otherwise ask an administrator for one.</p>
+        <p role="status">
+          If an account uses that address and the service can send mail, a reset link is on its way. Otherwise ask an
+          administrator for one.
+        </p>
       ) : (
         <form onSubmit={onRequest} className="stack">
-          <Field label="E-mail">{(id) => <input id={id} type="email" required autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />}</Field>
+          <Field label="E-mail">
+            {(id) => (
+              <input
+                id={id}
+                type="email"
+                required
+                autoComplete="username"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                autoFocus
+              />
+            )}
+          </Field>
           <ErrorNote error={error} />
           <button type="submit" className="primary">
             Send reset link

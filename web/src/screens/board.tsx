@@ -21,13 +21,24 @@ import {
 } from '@dnd-kit/core';
 import { useLocation, useSearch } from 'wouter';
 import { put, type Status, type Task } from '../api.ts';
-import { filtersFrom, keys, matchesText, useProject, useProjectConfig, useProjectTasks, type ProjectConfig } from '../data.ts';
+import {
+  filtersFrom,
+  keys,
+  matchesText,
+  useProject,
+  useProjectConfig,
+  useProjectTasks,
+  type ProjectConfig,
+} from '../data.ts';
 import { ErrorNote, Spinner, errorNotice, formatDate, useNotify } from '../ui.tsx';
 import { Filters } from './filters.tsx';
 import { ProjectTabs } from './projects.tsx';
 
 /** Arrow keys jump a dragged card a whole column at a time instead of 25 pixels. */
-const columnCoordinates: KeyboardCoordinateGetter = (event, { currentCoordinates, context: { droppableRects, droppableContainers, collisionRect } }) => {
+const columnCoordinates: KeyboardCoordinateGetter = (
+  event,
+  { currentCoordinates, context: { droppableRects, droppableContainers, collisionRect } },
+) => {
   if (!collisionRect || (event.code !== 'ArrowRight' && event.code !== 'ArrowLeft')) return undefined;
   event.preventDefault();
   const rects = droppableContainers
@@ -36,10 +47,16 @@ const columnCoordinates: KeyboardCoordinateGetter = (event, { currentCoordinates
     .filter((rect) => rect !== undefined)
     .sort((a, b) => a.left - b.left);
   const center = collisionRect.left + collisionRect.width / 2;
-  const target = event.code === 'ArrowRight' ? rects.find((r) => r.left > center) : [...rects].reverse().find((r) => r.left + r.width < center);
+  const target =
+    event.code === 'ArrowRight'
+      ? rects.find((r) => r.left > center)
+      : [...rects].reverse().find((r) => r.left + r.width < center);
   if (!target) return undefined;
   // A distance from where the card is now: the rects' frame and the sensor's differ once anything scrolled.
-  return { x: currentCoordinates.x + target.left + (target.width - collisionRect.width) / 2 - collisionRect.left, y: currentCoordinates.y };
+  return {
+    x: currentCoordinates.x + target.left + (target.width - collisionRect.width) / 2 - collisionRect.left,
+    y: currentCoordinates.y,
+  };
 };
 
 /** The pointer decides where a mouse or finger drops; a keyboard drag (no pointer) goes by overlap. */
@@ -53,7 +70,8 @@ function useMoveTask(projectKey: string, onRefused: (message: string) => void) {
   const client = useQueryClient();
   const notify = useNotify();
   return useMutation({
-    mutationFn: ({ task, to }: { task: Task; to: Status }) => put<Task>(`/api/v1/tasks/${task.key}/`, { status: to.name }),
+    mutationFn: ({ task, to }: { task: Task; to: Status }) =>
+      put<Task>(`/api/v1/tasks/${task.key}/`, { status: to.name }),
     meta: { quiet: true },
     onMutate: async ({ task, to }) => {
       await client.cancelQueries({ queryKey: keys.tasks(projectKey) });
@@ -70,7 +88,9 @@ function useMoveTask(projectKey: string, onRefused: (message: string) => void) {
       onRefused(`${task.key} could not move to ${to.name}. ${notice.message}`);
     },
     onSuccess: (saved) => {
-      client.setQueriesData<Task[]>({ queryKey: keys.tasks(projectKey) }, (list) => list?.map((t) => (t.key === saved.key ? saved : t)));
+      client.setQueriesData<Task[]>({ queryKey: keys.tasks(projectKey) }, (list) =>
+        list?.map((t) => (t.key === saved.key ? saved : t)),
+      );
       void client.invalidateQueries({ queryKey: keys.task(saved.key) });
     },
   });
@@ -96,7 +116,11 @@ export function Board({ projectKey }: { projectKey: string }) {
       <p className="sr-only" aria-live="assertive">
         {liveMessage}
       </p>
-      {!tasks.data || !config.ready ? <Spinner label="Loading the board" /> : <Columns config={config} tasks={visible} onMove={(task, to) => move.mutate({ task, to })} />}
+      {!tasks.data || !config.ready ? (
+        <Spinner label="Loading the board" />
+      ) : (
+        <Columns config={config} tasks={visible} onMove={(task, to) => move.mutate({ task, to })} />
+      )}
     </section>
   );
 }
@@ -111,20 +135,35 @@ function announcementsFor(config: ProjectConfig, isReachable: (status: string) =
       const list = targets === null ? 'any column' : targets.size ? [...targets].join(', ') : 'no other column';
       return `Picked up ${task.key} from ${task.status}. It can move to ${list}. Left and right arrows choose a column, Space drops, Escape cancels.`;
     },
-    onDragOver: ({ over }) => (over ? `Over ${String(over.id)}${isReachable(String(over.id)) ? '' : ', which no transition reaches'}.` : 'Not over a column.'),
-    onDragEnd: ({ active: a, over }) => (over ? `Dropped ${String(a.id)} on ${String(over.id)}.` : `${String(a.id)} dropped outside the columns.`),
+    onDragOver: ({ over }) =>
+      over
+        ? `Over ${String(over.id)}${isReachable(String(over.id)) ? '' : ', which no transition reaches'}.`
+        : 'Not over a column.',
+    onDragEnd: ({ active: a, over }) =>
+      over ? `Dropped ${String(a.id)} on ${String(over.id)}.` : `${String(a.id)} dropped outside the columns.`,
     onDragCancel: ({ active: a }) => `Moving ${String(a.id)} was cancelled.`,
   };
 }
 
 /** A column per status; a card dragged by pointer, touch or keyboard lights the columns it may reach and moves on drop. */
-function Columns({ config, tasks, onMove }: { config: ProjectConfig; tasks: Task[]; onMove: (task: Task, to: Status) => void }) {
+function Columns({
+  config,
+  tasks,
+  onMove,
+}: {
+  config: ProjectConfig;
+  tasks: Task[];
+  onMove: (task: Task, to: Status) => void;
+}) {
   const [active, setActive] = useState<Task | null>(null);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 8 } }),
     // Enter opens a card, so only Space picks one up; Space or Enter drops it.
-    useSensor(KeyboardSensor, { coordinateGetter: columnCoordinates, keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] } }),
+    useSensor(KeyboardSensor, {
+      coordinateGetter: columnCoordinates,
+      keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] },
+    }),
   );
   const byStatus = useMemo(() => {
     const map = new Map<string, Task[]>();
@@ -134,7 +173,8 @@ function Columns({ config, tasks, onMove }: { config: ProjectConfig; tasks: Task
   }, [tasks, config.statuses]);
 
   const reachable = active ? config.reachable(active.status) : null;
-  const isReachable = (status: string) => !active || status === active.status || reachable === null || reachable.has(status);
+  const isReachable = (status: string) =>
+    !active || status === active.status || reachable === null || reachable.has(status);
 
   const onDragStart = (event: DragStartEvent) => setActive((event.active.data.current?.task as Task) ?? null);
   const onDragEnd = (event: DragEndEvent) => {
@@ -152,7 +192,13 @@ function Columns({ config, tasks, onMove }: { config: ProjectConfig; tasks: Task
       onDragStart={onDragStart}
       onDragEnd={onDragEnd}
       onDragCancel={() => setActive(null)}
-      accessibility={{ announcements: announcementsFor(config, isReachable), screenReaderInstructions: { draggable: 'Press Space to pick up the card, arrows to choose a column, Space to drop, Escape to cancel. Enter opens it.' } }}
+      accessibility={{
+        announcements: announcementsFor(config, isReachable),
+        screenReaderInstructions: {
+          draggable:
+            'Press Space to pick up the card, arrows to choose a column, Space to drop, Escape to cancel. Enter opens it.',
+        },
+      }}
     >
       <div className={active ? 'board dragging' : 'board'}>
         {config.statuses.map((status) => (
@@ -162,7 +208,15 @@ function Columns({ config, tasks, onMove }: { config: ProjectConfig; tasks: Task
             tasks={byStatus.get(status.name) ?? []}
             config={config}
             activeKey={active?.key ?? null}
-            state={!active ? 'idle' : status.name === active.status ? 'origin' : isReachable(status.name) ? 'reachable' : 'unreachable'}
+            state={
+              !active
+                ? 'idle'
+                : status.name === active.status
+                  ? 'origin'
+                  : isReachable(status.name)
+                    ? 'reachable'
+                    : 'unreachable'
+            }
           />
         ))}
       </div>
@@ -173,7 +227,19 @@ function Columns({ config, tasks, onMove }: { config: ProjectConfig; tasks: Task
 
 type ColumnState = 'idle' | 'origin' | 'reachable' | 'unreachable';
 
-function Column({ status, tasks, config, activeKey, state }: { status: Status; tasks: Task[]; config: ProjectConfig; activeKey: string | null; state: ColumnState }) {
+function Column({
+  status,
+  tasks,
+  config,
+  activeKey,
+  state,
+}: {
+  status: Status;
+  tasks: Task[];
+  config: ProjectConfig;
+  activeKey: string | null;
+  state: ColumnState;
+}) {
   const { setNodeRef, isOver } = useDroppable({ id: status.name, data: { status } });
   const scrollRef = useRef<HTMLDivElement>(null);
   const activeIndex = activeKey ? tasks.findIndex((t) => t.key === activeKey) : -1;
@@ -186,12 +252,19 @@ function Column({ status, tasks, config, activeKey, state }: { status: Status; t
     // The card being dragged stays mounted even when scrolled away, so the drag keeps its source.
     rangeExtractor: (range) => {
       const indexes = defaultRangeExtractor(range);
-      return activeIndex >= 0 && !indexes.includes(activeIndex) ? [...indexes, activeIndex].sort((a, b) => a - b) : indexes;
+      return activeIndex >= 0 && !indexes.includes(activeIndex)
+        ? [...indexes, activeIndex].sort((a, b) => a - b)
+        : indexes;
     },
   });
   const headingId = `col-${status.id}`;
   return (
-    <section ref={setNodeRef} className={`column column-${state}${isOver ? ' over' : ''}`} aria-labelledby={headingId} data-status={status.name}>
+    <section
+      ref={setNodeRef}
+      className={`column column-${state}${isOver ? ' over' : ''}`}
+      aria-labelledby={headingId}
+      data-status={status.name}
+    >
       <h2 id={headingId} className="column-head">
         <span className={`dot cat-${status.category}`} aria-hidden="true" />
         {status.name}
@@ -205,7 +278,13 @@ function Column({ status, tasks, config, activeKey, state }: { status: Status; t
           {virtualizer.getVirtualItems().map((item) => {
             const task = tasks[item.index]!;
             return (
-              <li key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="column-item" style={{ transform: `translateY(${item.start}px)` }}>
+              <li
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className="column-item"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
                 <Card task={task} config={config} />
               </li>
             );
@@ -242,7 +321,8 @@ const Card = memo(function Card({ task, config }: { task: Task; config: ProjectC
 });
 
 function CardBody({ task, config }: { task: Task; config: ProjectConfig }) {
-  const overdue = task.due_date && task.status_category !== 'done' && task.due_date < new Date().toISOString().slice(0, 10);
+  const overdue =
+    task.due_date && task.status_category !== 'done' && task.due_date < new Date().toISOString().slice(0, 10);
   return (
     <div className="card-body">
       <div className="card-top">
@@ -252,8 +332,14 @@ function CardBody({ task, config }: { task: Task; config: ProjectConfig }) {
       </div>
       <p className="card-title">{task.title}</p>
       <div className="card-meta">
-        {task.assignee != null ? <span className="assignee">{config.memberName(task.assignee)}</span> : <span className="muted">Unassigned</span>}
-        {task.due_date ? <span className={overdue ? 'due overdue' : 'due'}>Due {formatDate(task.due_date)}</span> : null}
+        {task.assignee != null ? (
+          <span className="assignee">{config.memberName(task.assignee)}</span>
+        ) : (
+          <span className="muted">Unassigned</span>
+        )}
+        {task.due_date ? (
+          <span className={overdue ? 'due overdue' : 'due'}>Due {formatDate(task.due_date)}</span>
+        ) : null}
       </div>
       {task.labels.length ? (
         <ul className="labels" aria-label="Labels">

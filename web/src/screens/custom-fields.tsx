@@ -38,7 +38,17 @@ export function customValueText(field: CustomField, value: unknown, config: Proj
 }
 
 /** The input for one custom field in the task's edit form; `onChange` gets the value to send (null clears). */
-export function CustomFieldInput({ field, value, onChange, config }: { field: CustomField; value: unknown; onChange: (v: unknown) => void; config: ProjectConfig }) {
+export function CustomFieldInput({
+  field,
+  value,
+  onChange,
+  config,
+}: {
+  field: CustomField;
+  value: unknown;
+  onChange: (v: unknown) => void;
+  config: ProjectConfig;
+}) {
   const label = `${field.name}${field.required ? ' (required)' : ''}`;
   if (field.type === 'multi_select') {
     const chosen = Array.isArray(value) ? (value as number[]) : [];
@@ -50,7 +60,11 @@ export function CustomFieldInput({ field, value, onChange, config }: { field: Cu
             <input
               type="checkbox"
               checked={chosen.includes(o.id)}
-              onChange={(e) => onChange(e.target.checked ? [...chosen, o.id].sort((a, b) => a - b) : chosen.filter((id) => id !== o.id))}
+              onChange={(e) =>
+                onChange(
+                  e.target.checked ? [...chosen, o.id].sort((a, b) => a - b) : chosen.filter((id) => id !== o.id),
+                )
+              }
             />{' '}
             {o.value}
           </label>
@@ -64,23 +78,55 @@ export function CustomFieldInput({ field, value, onChange, config }: { field: Cu
         const text = value === null || value === undefined ? '' : String(value);
         switch (field.type) {
           case 'select':
-            return <IdSelect id={id} value={value} none="None" items={field.options.map((o) => ({ id: o.id, name: o.value }))} onChange={onChange} />;
+            return (
+              <IdSelect
+                id={id}
+                value={value}
+                none="None"
+                items={field.options.map((o) => ({ id: o.id, name: o.value }))}
+                onChange={onChange}
+              />
+            );
           case 'user':
             return <IdSelect id={id} value={value} none="Nobody" items={config.people} onChange={onChange} />;
           case 'boolean':
             return (
-              <select id={id} value={value === true ? 'yes' : value === false ? 'no' : ''} onChange={(e) => onChange(e.target.value === '' ? null : e.target.value === 'yes')}>
+              <select
+                id={id}
+                value={value === true ? 'yes' : value === false ? 'no' : ''}
+                onChange={(e) => onChange(e.target.value === '' ? null : e.target.value === 'yes')}
+              >
                 <option value="">Not set</option>
                 <option value="yes">Yes</option>
                 <option value="no">No</option>
               </select>
             );
           case 'number':
-            return <input id={id} type="number" step="any" value={text} onChange={(e) => onChange(e.target.value === '' || Number.isNaN(e.target.valueAsNumber) ? null : e.target.valueAsNumber)} />;
+            return (
+              <input
+                id={id}
+                type="number"
+                step="any"
+                value={text}
+                onChange={(e) =>
+                  onChange(
+                    e.target.value === '' || Number.isNaN(e.target.valueAsNumber) ? null : e.target.valueAsNumber,
+                  )
+                }
+              />
+            );
           case 'date':
             return <input id={id} type="date" value={text} onChange={(e) => onChange(e.target.value || null)} />;
           case 'url':
-            return <input id={id} type="url" placeholder="https://" value={text} onChange={(e) => onChange(e.target.value || null)} />;
+            return (
+              <input
+                id={id}
+                type="url"
+                placeholder="https://"
+                value={text}
+                onChange={(e) => onChange(e.target.value || null)}
+              />
+            );
           default:
             return <input id={id} maxLength={10_000} value={text} onChange={(e) => onChange(e.target.value || null)} />;
         }
@@ -110,7 +156,14 @@ export function CustomFieldsSection({ project }: { project: Project }) {
         type,
         required,
         projects: everywhere ? null : [project.id],
-        ...(hasOptions(type) ? { options: options.split('\n').map((o) => o.trim()).filter(Boolean) } : {}),
+        ...(hasOptions(type)
+          ? {
+              options: options
+                .split('\n')
+                .map((o) => o.trim())
+                .filter(Boolean),
+            }
+          : {}),
       }),
     meta: { quiet: true },
     onSuccess: () => {
@@ -134,7 +187,9 @@ export function CustomFieldsSection({ project }: { project: Project }) {
       <Form className="stack" label="New custom field" onSubmit={() => create.mutate()}>
         <h3>New custom field</h3>
         <div className="inline-form">
-          <Field label="Field name">{(id) => <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+          <Field label="Field name">
+            {(id) => <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}
+          </Field>
           <Field label="Type">
             {(id) => (
               <select id={id} value={type} onChange={(e) => setType(e.target.value as CustomFieldType)}>
@@ -146,7 +201,12 @@ export function CustomFieldsSection({ project }: { project: Project }) {
               </select>
             )}
           </Field>
-          <ScopeChecks required={required} setRequired={setRequired} everywhere={everywhere} setEverywhere={setEverywhere} />
+          <ScopeChecks
+            required={required}
+            setRequired={setRequired}
+            everywhere={everywhere}
+            setEverywhere={setEverywhere}
+          />
         </div>
         {hasOptions(type) ? (
           <Field label="Options" hint="One a line, in the order they are offered.">
@@ -174,21 +234,34 @@ function useFieldChanges(fieldId: number, onChanged: () => unknown, onSaved: () 
       return onChanged();
     },
   });
-  const remove = useMutation({ mutationFn: () => del(`/api/v1/custom-fields/${fieldId}/`), meta: { quiet: true }, onSuccess: onChanged });
+  const remove = useMutation({
+    mutationFn: () => del(`/api/v1/custom-fields/${fieldId}/`),
+    meta: { quiet: true },
+    onSuccess: onChanged,
+  });
   const reorder = useMutation({
     mutationFn: (ids: number[]) => post('/api/v1/custom-fields/reorder/', { field: fieldId, options: ids }),
     meta: { quiet: true },
     onSettled: onChanged,
   });
   const rename = useMutation({
-    mutationFn: ({ id, value }: { id: number; value: string }) => put(`/api/v1/custom-fields/options/${id}/`, { value }),
+    mutationFn: ({ id, value }: { id: number; value: string }) =>
+      put(`/api/v1/custom-fields/options/${id}/`, { value }),
     meta: { quiet: true },
     onSuccess: onChanged,
   });
   return { change, remove, reorder, rename };
 }
 
-function FieldRow({ field, projectId, onChanged }: { field: CustomField; projectId: number; onChanged: () => unknown }) {
+function FieldRow({
+  field,
+  projectId,
+  onChanged,
+}: {
+  field: CustomField;
+  projectId: number;
+  onChanged: () => unknown;
+}) {
   const [editing, setEditing] = useState(false);
   const [option, setOption] = useState('');
   const { change, remove, reorder, rename } = useFieldChanges(field.id, onChanged, () => {
@@ -200,31 +273,57 @@ function FieldRow({ field, projectId, onChanged }: { field: CustomField; project
   return (
     <li className="custom-field">
       {editing ? (
-        <FieldEditor field={field} projectId={projectId} pending={change.isPending} onSave={(body) => change.mutate(body)} onCancel={() => setEditing(false)} />
+        <FieldEditor
+          field={field}
+          projectId={projectId}
+          pending={change.isPending}
+          onSave={(body) => change.mutate(body)}
+          onCancel={() => setEditing(false)}
+        />
       ) : (
         <div className="row">
           <span className="row-main">
             <strong>{field.name}</strong> <span className="chip">{TYPE_LABEL[field.type]}</span>
-            {field.required ? <span className="chip">required</span> : null} <span className="muted">{field.projects === null ? 'every project' : 'chosen projects'}</span>
+            {field.required ? <span className="chip">required</span> : null}{' '}
+            <span className="muted">{field.projects === null ? 'every project' : 'chosen projects'}</span>
           </span>
-          <EditDelete name={field.name} question={`Delete ${field.name} and every value of it?`} pending={remove.isPending} onDelete={() => remove.mutate()} onEdit={() => setEditing(true)} />
+          <EditDelete
+            name={field.name}
+            question={`Delete ${field.name} and every value of it?`}
+            pending={remove.isPending}
+            onDelete={() => remove.mutate()}
+            onEdit={() => setEditing(true)}
+          />
         </div>
       )}
       <ErrorNote error={change.error ?? remove.error ?? reorder.error ?? rename.error} />
       {hasOptions(field.type) ? (
         <div className="options">
-          <SortableList items={field.options} noun={`options of ${field.name}`} name={(o) => o.value} onReorder={(ids) => reorder.mutateAsync(ids)}>
+          <SortableList
+            items={field.options}
+            noun={`options of ${field.name}`}
+            name={(o) => o.value}
+            onReorder={(ids) => reorder.mutateAsync(ids)}
+          >
             {(o) => (
               <>
                 <OptionEditor value={o.value} onRename={(value) => rename.mutate({ id: o.id, value })} />
-                <button type="button" className="link" onClick={() => change.mutate({ options: kept.filter((k) => k.id !== o.id) })}>
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => change.mutate({ options: kept.filter((k) => k.id !== o.id) })}
+                >
                   Delete option {o.value}
                 </button>
               </>
             )}
           </SortableList>
           <Form onSubmit={() => change.mutate({ options: [...kept, option.trim()] })}>
-            <Field label={`New option of ${field.name}`}>{(id) => <input id={id} required maxLength={200} value={option} onChange={(e) => setOption(e.target.value)} />}</Field>
+            <Field label={`New option of ${field.name}`}>
+              {(id) => (
+                <input id={id} required maxLength={200} value={option} onChange={(e) => setOption(e.target.value)} />
+              )}
+            </Field>
             <button type="submit" disabled={change.isPending}>
               Add option
             </button>
@@ -236,7 +335,19 @@ function FieldRow({ field, projectId, onChanged }: { field: CustomField; project
 }
 
 /** A field's name, whether it is required and where it applies, starting from what it is now; only what changed is saved. */
-function FieldEditor({ field, projectId, pending, onSave, onCancel }: { field: CustomField; projectId: number; pending: boolean; onSave: (body: Record<string, unknown>) => void; onCancel: () => void }) {
+function FieldEditor({
+  field,
+  projectId,
+  pending,
+  onSave,
+  onCancel,
+}: {
+  field: CustomField;
+  projectId: number;
+  pending: boolean;
+  onSave: (body: Record<string, unknown>) => void;
+  onCancel: () => void;
+}) {
   const [name, setName] = useState(field.name);
   const [required, setRequired] = useState(field.required);
   const [everywhere, setEverywhere] = useState(field.projects === null);
@@ -253,8 +364,15 @@ function FieldEditor({ field, projectId, pending, onSave, onCancel }: { field: C
         })
       }
     >
-      <Field label="Field name">{(id) => <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
-      <ScopeChecks required={required} setRequired={setRequired} everywhere={everywhere} setEverywhere={setEverywhere} />
+      <Field label="Field name">
+        {(id) => <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}
+      </Field>
+      <ScopeChecks
+        required={required}
+        setRequired={setRequired}
+        everywhere={everywhere}
+        setEverywhere={setEverywhere}
+      />
       <SaveCancel pending={pending} onCancel={onCancel} />
     </Form>
   );
@@ -264,22 +382,39 @@ function FieldEditor({ field, projectId, pending, onSave, onCancel }: { field: C
 function OptionEditor({ value, onRename }: { value: string; onRename: (value: string) => void }) {
   const [text, setText] = useState(value);
   return (
-    <Form className="option-editor" label={`Rename option ${value}`} onSubmit={() => text.trim() && text !== value && onRename(text.trim())}>
-      <input aria-label={`Option ${value}`} required maxLength={200} value={text} onChange={(e) => setText(e.target.value)} />
+    <Form
+      className="option-editor"
+      label={`Rename option ${value}`}
+      onSubmit={() => text.trim() && text !== value && onRename(text.trim())}
+    >
+      <input
+        aria-label={`Option ${value}`}
+        required
+        maxLength={200}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+      />
       {text !== value ? <button type="submit">Save</button> : null}
     </Form>
   );
 }
 
 /** Whether a field is required, and whether it applies to every project or to this one. */
-function ScopeChecks(props: { required: boolean; setRequired: (v: boolean) => void; everywhere: boolean; setEverywhere: (v: boolean) => void }) {
+function ScopeChecks(props: {
+  required: boolean;
+  setRequired: (v: boolean) => void;
+  everywhere: boolean;
+  setEverywhere: (v: boolean) => void;
+}) {
   return (
     <>
       <label className="check">
-        <input type="checkbox" checked={props.required} onChange={(e) => props.setRequired(e.target.checked)} /> Required
+        <input type="checkbox" checked={props.required} onChange={(e) => props.setRequired(e.target.checked)} />{' '}
+        Required
       </label>
       <label className="check">
-        <input type="checkbox" checked={props.everywhere} onChange={(e) => props.setEverywhere(e.target.checked)} /> Every project
+        <input type="checkbox" checked={props.everywhere} onChange={(e) => props.setEverywhere(e.target.checked)} />{' '}
+        Every project
       </label>
     </>
   );

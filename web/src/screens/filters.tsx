@@ -4,7 +4,17 @@ import { qs } from '../api.ts';
 import { FILTER_NAMES, type ProjectConfig, type TaskFilters } from '../data.ts';
 
 /** Board and list filters, kept in the URL so a filtered view can be shared and survives a reload. */
-export function Filters({ config, filters, base, count }: { config: ProjectConfig; filters: TaskFilters; base: string; count: number }) {
+export function Filters({
+  config,
+  filters,
+  base,
+  count,
+}: {
+  config: ProjectConfig;
+  filters: TaskFilters;
+  base: string;
+  count: number;
+}) {
   const [, navigate] = useLocation();
   const [text, setText] = useState(filters.q ?? '');
   const [more, setMore] = useState(false);
@@ -37,7 +47,12 @@ export function Filters({ config, filters, base, count }: { config: ProjectConfi
   const active = FILTER_NAMES.some((name) => filters[name]);
   const chosen = FILTER_NAMES.filter((name) => name !== 'q' && filters[name]).length;
   return (
-    <form className={more ? 'filters more-open' : 'filters'} role="search" aria-label="Filter tasks" onSubmit={(e) => e.preventDefault()}>
+    <form
+      className={more ? 'filters more-open' : 'filters'}
+      role="search"
+      aria-label="Filter tasks"
+      onSubmit={(e) => e.preventDefault()}
+    >
       <label className="filter grow">
         <span>Text</span>
         <input type="search" value={text} placeholder="Title or key" onChange={(e) => setText(e.target.value)} />
@@ -45,12 +60,34 @@ export function Filters({ config, filters, base, count }: { config: ProjectConfi
       <button type="button" className="more-filters" aria-expanded={more} onClick={() => setMore(!more)}>
         More filters{chosen ? ` (${chosen})` : ''}
       </button>
-      {select('assignee', 'Assignee', [{ value: 'none', label: 'Unassigned' }, ...config.members.map((m) => ({ value: String(m.user), label: m.user_name }))])}
-      {select('label', 'Label', config.labels.map((l) => ({ value: l.name, label: l.name })))}
-      {select('task_type', 'Type', config.types.map((t) => ({ value: t.name, label: t.name })))}
-      {select('priority', 'Priority', config.priorities.map((p) => ({ value: p.name, label: p.name })))}
-      {select('sprint', 'Sprint', [{ value: 'none', label: 'No sprint' }, ...config.sprints.map((s) => ({ value: String(s.id), label: s.name }))])}
-      {select('milestone', 'Milestone', config.milestones.map((m) => ({ value: String(m.id), label: m.name })))}
+      {select('assignee', 'Assignee', [
+        { value: 'none', label: 'Unassigned' },
+        ...config.members.map((m) => ({ value: String(m.user), label: m.user_name })),
+      ])}
+      {select(
+        'label',
+        'Label',
+        config.labels.map((l) => ({ value: l.name, label: l.name })),
+      )}
+      {select(
+        'task_type',
+        'Type',
+        config.types.map((t) => ({ value: t.name, label: t.name })),
+      )}
+      {select(
+        'priority',
+        'Priority',
+        config.priorities.map((p) => ({ value: p.name, label: p.name })),
+      )}
+      {select('sprint', 'Sprint', [
+        { value: 'none', label: 'No sprint' },
+        ...config.sprints.map((s) => ({ value: String(s.id), label: s.name })),
+      ])}
+      {select(
+        'milestone',
+        'Milestone',
+        config.milestones.map((m) => ({ value: String(m.id), label: m.name })),
+      )}
       <span className="muted count-note" aria-live="polite">
         {count} {count === 1 ? 'task' : 'tasks'}
       </span>

@@ -32,12 +32,18 @@ function useTaskPages(projectKey: string, search: string) {
     queryKey: [...keys.tasks(projectKey), 'list', server, ordering],
     initialPageParam: '',
     queryFn: async ({ pageParam, signal }) => {
-      const page = await call<Task[]>(`/api/v1/projects/${projectKey}/tasks/${qs({ ...server, ordering, limit: 100, cursor: pageParam })}`, { signal });
+      const page = await call<Task[]>(
+        `/api/v1/projects/${projectKey}/tasks/${qs({ ...server, ordering, limit: 100, cursor: pageParam })}`,
+        { signal },
+      );
       return { tasks: page.data, next: page.pagination?.has_more ? (page.pagination.next_cursor ?? null) : null };
     },
     getNextPageParam: (last) => last.next,
   });
-  const rows = useMemo(() => (pages.data?.pages.flatMap((p) => p.tasks) ?? []).filter((t) => matchesText(t, filters.q)), [pages.data, filters.q]);
+  const rows = useMemo(
+    () => (pages.data?.pages.flatMap((p) => p.tasks) ?? []).filter((t) => matchesText(t, filters.q)),
+    [pages.data, filters.q],
+  );
   return { filters, ordering, pages, rows };
 }
 
@@ -76,7 +82,10 @@ function useBulkEdit(projectKey: string, rows: Task[]) {
       setSelected(new Set());
     } catch (error) {
       const items = error instanceof ApiError ? (error.details.items as ItemError[] | undefined) : undefined;
-      if (items?.length) setItemErrors(new Map(items.map((item) => [item.key ?? chosen[item.index]?.key ?? String(item.index), item.message])));
+      if (items?.length)
+        setItemErrors(
+          new Map(items.map((item) => [item.key ?? chosen[item.index]?.key ?? String(item.index), item.message])),
+        );
       setBulkError(error);
     } finally {
       setBusy(false);
@@ -108,7 +117,15 @@ export function ListView({ projectKey }: { projectKey: string }) {
     <section className="list-screen" aria-labelledby="list-title">
       <ProjectTabs project={project} current="list" titleId="list-title" />
       <Filters config={config} filters={filters} base={`/p/${projectKey}/list`} count={rows.length} />
-      {edit.selected.size ? <BulkBar config={config} count={edit.selected.size} busy={edit.busy} bulk={edit.bulk} onClear={() => edit.setSelected(new Set())} /> : null}
+      {edit.selected.size ? (
+        <BulkBar
+          config={config}
+          count={edit.selected.size}
+          busy={edit.busy}
+          bulk={edit.bulk}
+          onClear={() => edit.setSelected(new Set())}
+        />
+      ) : null}
       <ErrorNote error={edit.bulkError} title="Nothing was changed" />
       <ErrorNote error={pages.error} />
       <TasksTable rows={rows} config={config} edit={edit} ordering={ordering} sortBy={sortBy} />
@@ -123,7 +140,19 @@ export function ListView({ projectKey }: { projectKey: string }) {
 }
 
 /** One change for every selected task: a status, an assignee, one more label or a sprint. */
-function BulkBar({ config, count, busy, bulk, onClear }: { config: ProjectConfig; count: number; busy: boolean; bulk: (change: BulkChange) => Promise<void>; onClear: () => void }) {
+function BulkBar({
+  config,
+  count,
+  busy,
+  bulk,
+  onClear,
+}: {
+  config: ProjectConfig;
+  count: number;
+  busy: boolean;
+  bulk: (change: BulkChange) => Promise<void>;
+  onClear: () => void;
+}) {
   return (
     <div className="bulk-bar" role="region" aria-label="Bulk edit">
       <strong>{count} selected</strong>
@@ -138,7 +167,13 @@ function BulkBar({ config, count, busy, bulk, onClear }: { config: ProjectConfig
       </label>
       <label>
         <span>Assignee</span>
-        <select value="" disabled={busy} onChange={(e) => e.target.value && void bulk({ assignee: e.target.value === 'none' ? null : Number(e.target.value) })}>
+        <select
+          value=""
+          disabled={busy}
+          onChange={(e) =>
+            e.target.value && void bulk({ assignee: e.target.value === 'none' ? null : Number(e.target.value) })
+          }
+        >
           <option value="">Assign to…</option>
           <option value="none">Nobody</option>
           {config.members.map((m) => (
@@ -166,7 +201,13 @@ function BulkBar({ config, count, busy, bulk, onClear }: { config: ProjectConfig
       </label>
       <label>
         <span>Sprint</span>
-        <select value="" disabled={busy} onChange={(e) => e.target.value && void bulk({ sprint: e.target.value === 'none' ? null : Number(e.target.value) })}>
+        <select
+          value=""
+          disabled={busy}
+          onChange={(e) =>
+            e.target.value && void bulk({ sprint: e.target.value === 'none' ? null : Number(e.target.value) })
+          }
+        >
           <option value="">Move to sprint…</option>
           <option value="none">No sprint</option>
           {config.sprints.map((s) => (
@@ -185,12 +226,28 @@ function BulkBar({ config, count, busy, bulk, onClear }: { config: ProjectConfig
 
 type BulkEdit = ReturnType<typeof useBulkEdit>;
 
-function TasksTable({ rows, config, edit, ordering, sortBy }: { rows: Task[]; config: ProjectConfig; edit: BulkEdit; ordering: string; sortBy: (field: string) => void }) {
+function TasksTable({
+  rows,
+  config,
+  edit,
+  ordering,
+  sortBy,
+}: {
+  rows: Task[];
+  config: ProjectConfig;
+  edit: BulkEdit;
+  ordering: string;
+  sortBy: (field: string) => void;
+}) {
   const { selected, setSelected, toggle, itemErrors } = edit;
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.key));
   const sortHeaders = (sorts: ReadonlyArray<(typeof SORTS)[number]>) =>
     sorts.map((s) => (
-      <th key={s.field} scope="col" aria-sort={ordering === s.field ? 'ascending' : ordering === `-${s.field}` ? 'descending' : undefined}>
+      <th
+        key={s.field}
+        scope="col"
+        aria-sort={ordering === s.field ? 'ascending' : ordering === `-${s.field}` ? 'descending' : undefined}
+      >
         <button type="button" className="link" onClick={() => sortBy(s.field)}>
           {s.label}
         </button>
@@ -220,7 +277,12 @@ function TasksTable({ rows, config, edit, ordering, sortBy }: { rows: Task[]; co
           {rows.map((t) => (
             <tr key={t.key} className={selected.has(t.key) ? 'selected' : undefined}>
               <td>
-                <input type="checkbox" aria-label={`Select ${t.key}`} checked={selected.has(t.key)} onChange={() => toggle(t.key)} />
+                <input
+                  type="checkbox"
+                  aria-label={`Select ${t.key}`}
+                  checked={selected.has(t.key)}
+                  onChange={() => toggle(t.key)}
+                />
               </td>
               <td>
                 <Link href={`/t/${t.key}`} data-nav-item="">

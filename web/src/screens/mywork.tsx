@@ -8,7 +8,8 @@ import { ErrorNote, Spinner, categoryLabel, formatDate } from '../ui.tsx';
 const ORDER: Category[] = ['in_progress', 'todo', 'done'];
 
 /** Due soon first, undated last, then oldest key first. */
-const byDue = (a: Task, b: Task) => (a.due_date ?? '9999') .localeCompare(b.due_date ?? '9999') || a.created_at.localeCompare(b.created_at);
+const byDue = (a: Task, b: Task) =>
+  (a.due_date ?? '9999').localeCompare(b.due_date ?? '9999') || a.created_at.localeCompare(b.created_at);
 
 /** What is assigned to me in every project I can see, grouped by status category. */
 export function MyWork() {
@@ -18,7 +19,9 @@ export function MyWork() {
     queryKey: ['tasks', '*', 'mine', projects.data?.map((p) => p.key)],
     enabled: Boolean(projects.data),
     queryFn: async ({ signal }) => {
-      const lists = await Promise.all(projects.data!.map((p) => getAll<Task>(`/api/v1/projects/${p.key}/tasks/?assignee=${me.user.id}`, signal)));
+      const lists = await Promise.all(
+        projects.data!.map((p) => getAll<Task>(`/api/v1/projects/${p.key}/tasks/?assignee=${me.user.id}`, signal)),
+      );
       return lists.flat();
     },
   });
@@ -46,7 +49,11 @@ export function MyWork() {
                     <span className="key">{t.key}</span> {t.title}
                   </Link>
                   <span className="chip">{t.status}</span>
-                  {t.due_date ? <span className={t.due_date < today && category !== 'done' ? 'due overdue' : 'due'}>Due {formatDate(t.due_date)}</span> : null}
+                  {t.due_date ? (
+                    <span className={t.due_date < today && category !== 'done' ? 'due overdue' : 'due'}>
+                      Due {formatDate(t.due_date)}
+                    </span>
+                  ) : null}
                 </li>
               ))}
             </ul>

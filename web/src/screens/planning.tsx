@@ -43,7 +43,8 @@ export const LABELS: Kind = {
   ],
   summary: (l) => (
     <>
-      <span className="swatch" style={{ background: String(l.color) }} aria-hidden="true" /> {String(l.description || '')}
+      <span className="swatch" style={{ background: String(l.color) }} aria-hidden="true" />{' '}
+      {String(l.description || '')}
     </>
   ),
 };
@@ -60,7 +61,8 @@ export const MILESTONES: Kind = {
   ],
   summary: (m) => (
     <>
-      <span className="chip">{String(m.state)}</span> {m.due_date ? `due ${formatDate(String(m.due_date))}` : 'no due date'}
+      <span className="chip">{String(m.state)}</span>{' '}
+      {m.due_date ? `due ${formatDate(String(m.due_date))}` : 'no due date'}
     </>
   ),
 };
@@ -89,7 +91,12 @@ type Values = Record<string, string>;
 const count = (n: number) => `${n} ${n === 1 ? 'task' : 'tasks'}`;
 
 const valuesOf = (kind: Kind, item: Item | null): Values =>
-  Object.fromEntries(kind.attrs.map((a) => [a.name, item ? String(item[a.name] ?? '') : a.kind === 'color' ? '#ededed' : a.kind === 'select' ? a.options![0]! : '']));
+  Object.fromEntries(
+    kind.attrs.map((a) => [
+      a.name,
+      item ? String(item[a.name] ?? '') : a.kind === 'color' ? '#ededed' : a.kind === 'select' ? a.options![0]! : '',
+    ]),
+  );
 
 /** The body to send: dates left empty are null; on an edit only what changed. */
 function bodyOf(kind: Kind, values: Values, before: Values | null): Record<string, unknown> {
@@ -119,8 +126,16 @@ function AttrFields({ kind, values, onChange }: { kind: Kind; values: Values; on
                   ))}
                 </select>
               );
-            if (attr.kind === 'textarea') return <textarea {...common} rows={2} onChange={(e) => set(e.target.value)} />;
-            return <input {...common} type={attr.kind} maxLength={attr.kind === 'text' ? 200 : undefined} onChange={(e) => set(e.target.value)} />;
+            if (attr.kind === 'textarea')
+              return <textarea {...common} rows={2} onChange={(e) => set(e.target.value)} />;
+            return (
+              <input
+                {...common}
+                type={attr.kind}
+                maxLength={attr.kind === 'text' ? 200 : undefined}
+                onChange={(e) => set(e.target.value)}
+              />
+            );
           }}
         </Field>
       ))}
@@ -131,7 +146,10 @@ function AttrFields({ kind, values, onChange }: { kind: Kind; values: Values; on
 /** A project's labels, milestones or sprints: create, edit and delete through the published API. */
 export function PlanningSection({ kind, projectKey }: { kind: Kind; projectKey: string }) {
   const client = useQueryClient();
-  const items = useQuery({ queryKey: [kind.plural, projectKey], queryFn: ({ signal }) => getAll<Item>(`/api/v1/projects/${projectKey}/${kind.plural}/`, signal) });
+  const items = useQuery({
+    queryKey: [kind.plural, projectKey],
+    queryFn: ({ signal }) => getAll<Item>(`/api/v1/projects/${projectKey}/${kind.plural}/`, signal),
+  });
   const [draft, setDraft] = useState<Values>(() => valuesOf(kind, null));
   const [editing, setEditing] = useState<{ id: number; values: Values } | null>(null);
   const refresh = () => {
@@ -149,7 +167,8 @@ export function PlanningSection({ kind, projectKey }: { kind: Kind; projectKey: 
     },
   });
   const save = useMutation({
-    mutationFn: ({ item, values }: { item: Item; values: Values }) => put(`/api/v1/${kind.plural}/${item.id}/`, bodyOf(kind, values, valuesOf(kind, item))),
+    mutationFn: ({ item, values }: { item: Item; values: Values }) =>
+      put(`/api/v1/${kind.plural}/${item.id}/`, bodyOf(kind, values, valuesOf(kind, item))),
     meta: { quiet: true },
     onSuccess: () => {
       setEditing(null);
@@ -171,8 +190,16 @@ export function PlanningSection({ kind, projectKey }: { kind: Kind; projectKey: 
         {items.data?.map((item) =>
           editing?.id === item.id ? (
             <li key={item.id}>
-              <Form className="inline-form editor" label={`Edit ${kind.singular} ${item.name}`} onSubmit={() => save.mutate({ item, values: editing.values })}>
-                <AttrFields kind={kind} values={editing.values} onChange={(values) => setEditing({ id: item.id, values })} />
+              <Form
+                className="inline-form editor"
+                label={`Edit ${kind.singular} ${item.name}`}
+                onSubmit={() => save.mutate({ item, values: editing.values })}
+              >
+                <AttrFields
+                  kind={kind}
+                  values={editing.values}
+                  onChange={(values) => setEditing({ id: item.id, values })}
+                />
                 <SaveCancel pending={save.isPending} onCancel={() => setEditing(null)} />
                 <ErrorNote error={save.error} />
               </Form>
@@ -181,9 +208,7 @@ export function PlanningSection({ kind, projectKey }: { kind: Kind; projectKey: 
             <li key={item.id} className="row">
               <span className="row-main">
                 <strong>{item.name}</strong> <span className="muted">{kind.summary(item)}</span>{' '}
-                <span className="muted">
-                  ({count(item.task_count)})
-                </span>
+                <span className="muted">({count(item.task_count)})</span>
               </span>
               <EditDelete
                 name={item.name}

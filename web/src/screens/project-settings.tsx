@@ -54,7 +54,9 @@ export function ProjectSettings({ projectKey }: { projectKey: string }) {
         ))}
       </nav>
       <Form onSubmit={() => rename.mutate()}>
-        <Field label="Project name">{(id) => <input id={id} required value={name ?? project.name} onChange={(e) => setName(e.target.value)} />}</Field>
+        <Field label="Project name">
+          {(id) => <input id={id} required value={name ?? project.name} onChange={(e) => setName(e.target.value)} />}
+        </Field>
         <button type="submit" disabled={name === null}>
           Rename
         </button>
@@ -66,7 +68,8 @@ export function ProjectSettings({ projectKey }: { projectKey: string }) {
       <section aria-labelledby="types-title">
         <h2 id="types-title">Task types and priorities</h2>
         <p>
-          Types: {config.types.map((t) => t.name).join(', ')}. Priorities: {config.priorities.map((p) => p.name).join(', ')}.
+          Types: {config.types.map((t) => t.name).join(', ')}. Priorities:{' '}
+          {config.priorities.map((p) => p.name).join(', ')}.
         </p>
         <p className="muted">Every project has these; the API offers no way to change them yet.</p>
       </section>
@@ -80,13 +83,32 @@ export function ProjectSettings({ projectKey }: { projectKey: string }) {
 
 function Members({ projectId }: { projectId: number }) {
   const client = useQueryClient();
-  const members = useQuery({ queryKey: ['members', projectId], queryFn: ({ signal }) => get<Array<{ id: number; user: number; user_name: string; role: string }>>(`/api/v1/memberships/?project=${projectId}&limit=200`, signal) });
+  const members = useQuery({
+    queryKey: ['members', projectId],
+    queryFn: ({ signal }) =>
+      get<Array<{ id: number; user: number; user_name: string; role: string }>>(
+        `/api/v1/memberships/?project=${projectId}&limit=200`,
+        signal,
+      ),
+  });
   const people = usePeople();
   const [user, setUser] = useState('');
   const refresh = () => client.invalidateQueries({ queryKey: ['members', projectId] });
-  const add = useMutation({ mutationFn: () => post('/api/v1/memberships/', { project: projectId, user: Number(user), role: 'member' }), meta: { quiet: true }, onSuccess: refresh });
-  const change = useMutation({ mutationFn: ({ id, role }: { id: number; role: string }) => patch(`/api/v1/memberships/${id}/`, { role }), meta: { quiet: true }, onSettled: refresh });
-  const remove = useMutation({ mutationFn: (id: number) => del(`/api/v1/memberships/${id}/`), meta: { quiet: true }, onSuccess: refresh });
+  const add = useMutation({
+    mutationFn: () => post('/api/v1/memberships/', { project: projectId, user: Number(user), role: 'member' }),
+    meta: { quiet: true },
+    onSuccess: refresh,
+  });
+  const change = useMutation({
+    mutationFn: ({ id, role }: { id: number; role: string }) => patch(`/api/v1/memberships/${id}/`, { role }),
+    meta: { quiet: true },
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => del(`/api/v1/memberships/${id}/`),
+    meta: { quiet: true },
+    onSuccess: refresh,
+  });
   const outside = people.data?.filter((p) => p.active && !members.data?.some((m) => m.user === p.id)) ?? [];
   return (
     <section aria-labelledby="members-title">
@@ -96,7 +118,11 @@ function Members({ projectId }: { projectId: number }) {
         {members.data?.map((m) => (
           <li key={m.id} className="actions">
             <span>{m.user_name}</span>
-            <select aria-label={`Role of ${m.user_name}`} value={m.role} onChange={(e) => change.mutate({ id: m.id, role: e.target.value })}>
+            <select
+              aria-label={`Role of ${m.user_name}`}
+              value={m.role}
+              onChange={(e) => change.mutate({ id: m.id, role: e.target.value })}
+            >
               <option value="admin">admin</option>
               <option value="member">member</option>
               <option value="viewer">viewer</option>
@@ -150,7 +176,11 @@ function Statuses({ projectId, statuses }: { projectId: number; statuses: Status
       refresh();
     },
   });
-  const remove = useMutation({ mutationFn: (id: number) => del(`/api/v1/statuses/${id}/`), meta: { quiet: true }, onSuccess: refresh });
+  const remove = useMutation({
+    mutationFn: (id: number) => del(`/api/v1/statuses/${id}/`),
+    meta: { quiet: true },
+    onSuccess: refresh,
+  });
   return (
     <section aria-labelledby="statuses-title">
       <h2 id="statuses-title">Statuses</h2>
@@ -170,7 +200,9 @@ function Statuses({ projectId, statuses }: { projectId: number; statuses: Status
         )}
       </SortableList>
       <Form onSubmit={() => add.mutate()}>
-        <Field label="New status">{(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+        <Field label="New status">
+          {(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}
+        </Field>
         <Field label="Category">
           {(id) => (
             <select id={id} value={category} onChange={(e) => setCategory(e.target.value as Category)}>
@@ -191,24 +223,36 @@ function TransitionGrid({ workflowId, statuses }: { workflowId: number; statuses
   const client = useQueryClient();
   const workflow = useQuery({
     queryKey: ['workflow', workflowId],
-    queryFn: ({ signal }) => get<{ transitions: Array<{ id: number; from_status: number; to_status: number }> }>(`/api/v1/workflows/${workflowId}/`, signal),
+    queryFn: ({ signal }) =>
+      get<{ transitions: Array<{ id: number; from_status: number; to_status: number }> }>(
+        `/api/v1/workflows/${workflowId}/`,
+        signal,
+      ),
   });
   const refresh = () => client.invalidateQueries({ queryKey: ['workflow', workflowId] });
   const toggle = useMutation({
     mutationFn: async ({ from, to }: { from: Status; to: Status }) => {
       const existing = workflow.data?.transitions.find((t) => t.from_status === from.id && t.to_status === to.id);
       if (existing) await del(`/api/v1/transitions/${existing.id}/`);
-      else await post('/api/v1/transitions/', { workflow: workflowId, from_status: from.id, to_status: to.id, name: `${from.name} to ${to.name}` });
+      else
+        await post('/api/v1/transitions/', {
+          workflow: workflowId,
+          from_status: from.id,
+          to_status: to.id,
+          name: `${from.name} to ${to.name}`,
+        });
     },
     meta: { quiet: true },
     // Returning the refetch keeps the toggle pending until the grid shows the server's answer.
     onSettled: refresh,
   });
-  const stored = (from: Status, to: Status) => workflow.data?.transitions.some((t) => t.from_status === from.id && t.to_status === to.id) ?? false;
+  const stored = (from: Status, to: Status) =>
+    workflow.data?.transitions.some((t) => t.from_status === from.id && t.to_status === to.id) ?? false;
   // The cell being toggled shows its new state at once (a controlled checkbox would otherwise
   // snap back until the refetch lands); a refused toggle returns to the stored state.
   const toggling = toggle.isPending ? toggle.variables : undefined;
-  const allowed = (from: Status, to: Status) => (toggling?.from.id === from.id && toggling.to.id === to.id ? !stored(from, to) : stored(from, to));
+  const allowed = (from: Status, to: Status) =>
+    toggling?.from.id === from.id && toggling.to.id === to.id ? !stored(from, to) : stored(from, to);
   return (
     <section aria-labelledby="workflow-title">
       <h2 id="workflow-title">Workflow</h2>

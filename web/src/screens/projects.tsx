@@ -5,7 +5,15 @@ import { post, type Project } from '../api.ts';
 import { keys, useProjects } from '../data.ts';
 import { ErrorNote, Field, Spinner } from '../ui.tsx';
 
-export function ProjectTabs({ project, current, titleId }: { project: Project; current: 'board' | 'list'; titleId: string }) {
+export function ProjectTabs({
+  project,
+  current,
+  titleId,
+}: {
+  project: Project;
+  current: 'board' | 'list';
+  titleId: string;
+}) {
   return (
     <header className="screen-head">
       <h1 id={titleId}>
@@ -20,7 +28,11 @@ export function ProjectTabs({ project, current, titleId }: { project: Project; c
         </Link>
         <Link href={`/p/${project.key}/settings`}>Settings</Link>
       </nav>
-      <button type="button" className="primary" onClick={() => window.dispatchEvent(new CustomEvent('tt:new-task', { detail: project.key }))}>
+      <button
+        type="button"
+        className="primary"
+        onClick={() => window.dispatchEvent(new CustomEvent('tt:new-task', { detail: project.key }))}
+      >
         New task <kbd>c</kbd>
       </button>
     </header>
@@ -65,9 +77,19 @@ export function Projects() {
       </ul>
       <h2>New project</h2>
       <form onSubmit={onSubmit} className="inline-form">
-        <Field label="Name">{(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+        <Field label="Name">
+          {(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}
+        </Field>
         <Field label="Key" hint="2 to 10 capital letters or digits, e.g. WEB">
-          {(id) => <input id={id} required value={key} pattern="[A-Z][A-Z0-9]{1,9}" onChange={(e) => setKey(e.target.value.toUpperCase())} />}
+          {(id) => (
+            <input
+              id={id}
+              required
+              value={key}
+              pattern="[A-Z][A-Z0-9]{1,9}"
+              onChange={(e) => setKey(e.target.value.toUpperCase())}
+            />
+          )}
         </Field>
         <button type="submit" className="primary" disabled={create.isPending}>
           Create project

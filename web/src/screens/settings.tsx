@@ -68,8 +68,14 @@ export function Profile() {
       notify({ kind: 'info', message: 'Password changed.' });
     },
   });
-  const sessions = useQuery({ queryKey: ['sessions'], queryFn: ({ signal }) => get<SessionRow[]>('/api/console/sessions/', signal) });
-  const revoke = useMutation({ mutationFn: (id: string | number) => del(`/api/console/sessions/${id}/`), onSuccess: () => client.invalidateQueries({ queryKey: ['sessions'] }) });
+  const sessions = useQuery({
+    queryKey: ['sessions'],
+    queryFn: ({ signal }) => get<SessionRow[]>('/api/console/sessions/', signal),
+  });
+  const revoke = useMutation({
+    mutationFn: (id: string | number) => del(`/api/console/sessions/${id}/`),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['sessions'] }),
+  });
   return (
     <SettingsFrame current="profile">
       <h2>Profile</h2>
@@ -77,15 +83,38 @@ export function Profile() {
         {me.user.email} · {me.user.role} in {me.organization.name}
       </p>
       <Form className="inline-form" onSubmit={() => rename.mutate()}>
-        <Field label="Name">{(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+        <Field label="Name">
+          {(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}
+        </Field>
         <button type="submit">Save name</button>
       </Form>
       <ErrorNote error={rename.error} />
       <h2>Password</h2>
       <Form className="inline-form" onSubmit={() => password.mutate()}>
-        <Field label="Current password">{(id) => <input id={id} type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />}</Field>
+        <Field label="Current password">
+          {(id) => (
+            <input
+              id={id}
+              type="password"
+              autoComplete="current-password"
+              required
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+            />
+          )}
+        </Field>
         <Field label="New password" hint="At least 10 characters.">
-          {(id) => <input id={id} type="password" autoComplete="new-password" minLength={10} required value={next} onChange={(e) => setNext(e.target.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              type="password"
+              autoComplete="new-password"
+              minLength={10}
+              required
+              value={next}
+              onChange={(e) => setNext(e.target.value)}
+            />
+          )}
         </Field>
         <button type="submit">Change password</button>
       </Form>
@@ -94,23 +123,23 @@ export function Profile() {
       <ErrorNote error={sessions.error ?? revoke.error} />
       {sessions.isPending ? <Spinner /> : null}
       <Table columns={['Browser', 'Address', 'Signed in', 'Last seen']} actions>
-            {sessions.data?.map((s) => (
-              <tr key={s.id}>
-                <td>
-                  {s.user_agent ?? 'Unknown'} {s.current ? <strong>(this one)</strong> : null}
-                </td>
-                <td>{s.ip ?? ''}</td>
-                <td>{formatDateTime(s.created_at)}</td>
-                <td>{formatDateTime(s.last_seen_at)}</td>
-                <td>
-                  {!s.current ? (
-                    <button type="button" onClick={() => revoke.mutate(s.id)}>
-                      Revoke
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
+        {sessions.data?.map((s) => (
+          <tr key={s.id}>
+            <td>
+              {s.user_agent ?? 'Unknown'} {s.current ? <strong>(this one)</strong> : null}
+            </td>
+            <td>{s.ip ?? ''}</td>
+            <td>{formatDateTime(s.created_at)}</td>
+            <td>{formatDateTime(s.last_seen_at)}</td>
+            <td>
+              {!s.current ? (
+                <button type="button" onClick={() => revoke.mutate(s.id)}>
+                  Revoke
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        ))}
       </Table>
     </SettingsFrame>
   );
@@ -151,7 +180,8 @@ function People() {
   const client = useQueryClient();
   const people = usePeople();
   const change = useMutation({
-    mutationFn: ({ id, body }: { id: number; body: { role?: string; active?: boolean } }) => patch(`/api/console/people/${id}/`, body),
+    mutationFn: ({ id, body }: { id: number; body: { role?: string; active?: boolean } }) =>
+      patch(`/api/console/people/${id}/`, body),
     meta: { quiet: true },
     onSettled: () => client.invalidateQueries({ queryKey: ['people'] }),
   });
@@ -169,26 +199,37 @@ function People() {
       <h2 id="people-title">People and service accounts</h2>
       <ErrorNote error={people.error ?? change.error} />
       <Table columns={['Name', 'E-mail', 'Kind', 'Role', 'Active']}>
-            {people.data?.map((p) => (
-              <tr key={p.id}>
-                <td>{p.name}</td>
-                <td>{p.email ?? ''}</td>
-                <td>{p.kind}</td>
-                <td>
-                  <select aria-label={`Role of ${p.name}`} value={p.role} onChange={(e) => change.mutate({ id: p.id, body: { role: e.target.value } })}>
-                    {ROLES.map((r) => (
-                      <option key={r}>{r}</option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  <input type="checkbox" aria-label={`${p.name} is active`} checked={p.active} onChange={(e) => change.mutate({ id: p.id, body: { active: e.target.checked } })} />
-                </td>
-              </tr>
-            ))}
+        {people.data?.map((p) => (
+          <tr key={p.id}>
+            <td>{p.name}</td>
+            <td>{p.email ?? ''}</td>
+            <td>{p.kind}</td>
+            <td>
+              <select
+                aria-label={`Role of ${p.name}`}
+                value={p.role}
+                onChange={(e) => change.mutate({ id: p.id, body: { role: e.target.value } })}
+              >
+                {ROLES.map((r) => (
+                  <option key={r}>{r}</option>
+                ))}
+              </select>
+            </td>
+            <td>
+              <input
+                type="checkbox"
+                aria-label={`${p.name} is active`}
+                checked={p.active}
+                onChange={(e) => change.mutate({ id: p.id, body: { active: e.target.checked } })}
+              />
+            </td>
+          </tr>
+        ))}
       </Table>
       <Form className="inline-form" onSubmit={() => service.mutate()}>
-        <Field label="New service account">{(id) => <input id={id} required value={serviceName} onChange={(e) => setServiceName(e.target.value)} />}</Field>
+        <Field label="New service account">
+          {(id) => <input id={id} required value={serviceName} onChange={(e) => setServiceName(e.target.value)} />}
+        </Field>
         <button type="submit">Create service account</button>
       </Form>
       <ErrorNote error={service.error} />
@@ -201,7 +242,10 @@ function Invitations() {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('member');
   const [created, setCreated] = useState<Invitation | null>(null);
-  const list = useQuery({ queryKey: ['invitations'], queryFn: ({ signal }) => get<Invitation[]>('/api/console/invitations/', signal) });
+  const list = useQuery({
+    queryKey: ['invitations'],
+    queryFn: ({ signal }) => get<Invitation[]>('/api/console/invitations/', signal),
+  });
   const invite = useMutation({
     mutationFn: () => post<Invitation>('/api/console/invitations/', { email, role }),
     meta: { quiet: true },
@@ -211,12 +255,17 @@ function Invitations() {
       void client.invalidateQueries({ queryKey: ['invitations'] });
     },
   });
-  const cancel = useMutation({ mutationFn: (id: number) => del(`/api/console/invitations/${id}/`), onSuccess: () => client.invalidateQueries({ queryKey: ['invitations'] }) });
+  const cancel = useMutation({
+    mutationFn: (id: number) => del(`/api/console/invitations/${id}/`),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['invitations'] }),
+  });
   return (
     <section aria-labelledby="invitations-title">
       <h2 id="invitations-title">Invitations</h2>
       <Form className="inline-form" onSubmit={() => invite.mutate()}>
-        <Field label="E-mail">{(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
+        <Field label="E-mail">
+          {(id) => <input id={id} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}
+        </Field>
         <Field label="Role">
           {(id) => (
             <select id={id} value={role} onChange={(e) => setRole(e.target.value)}>
@@ -251,7 +300,10 @@ function Invitations() {
 function Tokens() {
   const client = useQueryClient();
   const notify = useNotify();
-  const tokens = useQuery({ queryKey: ['tokens'], queryFn: ({ signal }) => get<TokenRow[]>('/api/console/tokens/', signal) });
+  const tokens = useQuery({
+    queryKey: ['tokens'],
+    queryFn: ({ signal }) => get<TokenRow[]>('/api/console/tokens/', signal),
+  });
   const revoke = useMutation({
     mutationFn: (id: number) => del(`/api/console/tokens/${id}/`),
     onSuccess: () => {
@@ -264,22 +316,22 @@ function Tokens() {
       <h2 id="tokens-title">API tokens</h2>
       <ErrorNote error={tokens.error ?? revoke.error} />
       <Table columns={['Name', 'Account', 'Scopes', 'Projects', 'Created', 'Expires', 'Last used']} actions>
-            {tokens.data?.map((t) => (
-              <tr key={t.id}>
-                <td>{t.name}</td>
-                <td>{t.account.name}</td>
-                <td>{t.scopes.join(' ')}</td>
-                <td>{t.projects ? t.projects.join(', ') : 'All'}</td>
-                <td>{formatDateTime(t.created_at)}</td>
-                <td>{t.expires_at ? formatDateTime(t.expires_at) : 'Never'}</td>
-                <td>{t.last_used_at ? formatDateTime(t.last_used_at) : 'Never'}</td>
-                <td>
-                  <button type="button" onClick={() => revoke.mutate(t.id)}>
-                    Revoke {t.name}
-                  </button>
-                </td>
-              </tr>
-            ))}
+        {tokens.data?.map((t) => (
+          <tr key={t.id}>
+            <td>{t.name}</td>
+            <td>{t.account.name}</td>
+            <td>{t.scopes.join(' ')}</td>
+            <td>{t.projects ? t.projects.join(', ') : 'All'}</td>
+            <td>{formatDateTime(t.created_at)}</td>
+            <td>{t.expires_at ? formatDateTime(t.expires_at) : 'Never'}</td>
+            <td>{t.last_used_at ? formatDateTime(t.last_used_at) : 'Never'}</td>
+            <td>
+              <button type="button" onClick={() => revoke.mutate(t.id)}>
+                Revoke {t.name}
+              </button>
+            </td>
+          </tr>
+        ))}
       </Table>
       <NewToken />
     </section>
@@ -296,7 +348,8 @@ function NewToken() {
   const [scopes, setScopes] = useState<string[]>(['tasks:read']);
   const [secret, setSecret] = useState<string | null>(null);
   const create = useMutation({
-    mutationFn: () => post<TokenRow>('/api/console/tokens/', { name, account: Number(account || services[0]?.id), scopes }),
+    mutationFn: () =>
+      post<TokenRow>('/api/console/tokens/', { name, account: Number(account || services[0]?.id), scopes }),
     meta: { quiet: true },
     onSuccess: (row) => {
       setSecret(row.token ?? null);
@@ -304,13 +357,16 @@ function NewToken() {
       void client.invalidateQueries({ queryKey: ['tokens'] });
     },
   });
-  const toggleScope = (scope: string) => setScopes((list) => (list.includes(scope) ? list.filter((s) => s !== scope) : [...list, scope]));
+  const toggleScope = (scope: string) =>
+    setScopes((list) => (list.includes(scope) ? list.filter((s) => s !== scope) : [...list, scope]));
   return (
     <>
       <h3>New token</h3>
       <Form className="stack" onSubmit={() => create.mutate()}>
         <div className="inline-form">
-          <Field label="Token name">{(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+          <Field label="Token name">
+            {(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}
+          </Field>
           <Field label="Service account">
             {(id) => (
               <select id={id} required value={account} onChange={(e) => setAccount(e.target.value)}>
@@ -360,8 +416,14 @@ interface Notification {
 /** Operator notices, such as a webhook endpoint disabled after failing deliveries. */
 function Notifications() {
   const client = useQueryClient();
-  const list = useQuery({ queryKey: ['notifications'], queryFn: ({ signal }) => get<Notification[]>('/api/console/notifications/', signal) });
-  const read = useMutation({ mutationFn: (id: number) => post(`/api/console/notifications/${id}/read/`), onSuccess: () => client.invalidateQueries({ queryKey: ['notifications'] }) });
+  const list = useQuery({
+    queryKey: ['notifications'],
+    queryFn: ({ signal }) => get<Notification[]>('/api/console/notifications/', signal),
+  });
+  const read = useMutation({
+    mutationFn: (id: number) => post(`/api/console/notifications/${id}/read/`),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['notifications'] }),
+  });
   return (
     <section aria-labelledby="notifications-title">
       <h2 id="notifications-title">Notifications</h2>

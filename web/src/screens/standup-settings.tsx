@@ -37,7 +37,10 @@ export function StandupSettingsForm() {
   const client = useQueryClient();
   const notify = useNotify();
   const canEdit = me.user.role === 'owner' || me.user.role === 'admin';
-  const settings = useQuery({ queryKey: ['standups', 'settings'], queryFn: ({ signal }) => get<StandupSettings>('/api/v1/standups/settings/', signal) });
+  const settings = useQuery({
+    queryKey: ['standups', 'settings'],
+    queryFn: ({ signal }) => get<StandupSettings>('/api/v1/standups/settings/', signal),
+  });
   const [draft, setDraft] = useState<StandupSettings | null>(null);
   useEffect(() => {
     if (settings.data && !draft) setDraft(settings.data);
@@ -60,13 +63,23 @@ export function StandupSettingsForm() {
     <section aria-labelledby="standup-settings-title">
       <h2 id="standup-settings-title">Standup settings</h2>
       {!canEdit ? <p className="note">Only the workspace's owners and admins change these.</p> : null}
-      <Form className="stack" label="Standup settings" onSubmit={() => save.mutate({ ...draft, questions: draft.questions.map((q) => q.trim()).filter(Boolean) })}>
+      <Form
+        className="stack"
+        label="Standup settings"
+        onSubmit={() => save.mutate({ ...draft, questions: draft.questions.map((q) => q.trim()).filter(Boolean) })}
+      >
         <fieldset disabled={!canEdit || save.isPending} className="plain-fieldset stack">
           <div className="inline-form">
             <Field label="Timezone" hint="Where the team's day begins and ends.">
               {(id) => (
                 <>
-                  <input id={id} required list="standup-zones" value={draft.timezone} onChange={(e) => set({ timezone: e.target.value })} />
+                  <input
+                    id={id}
+                    required
+                    list="standup-zones"
+                    value={draft.timezone}
+                    onChange={(e) => set({ timezone: e.target.value })}
+                  />
                   <datalist id="standup-zones">
                     {zones().map((z) => (
                       <option key={z} value={z} />
@@ -76,7 +89,15 @@ export function StandupSettingsForm() {
               )}
             </Field>
             <Field label="Reminder time" hint="24 h, in the team's timezone.">
-              {(id) => <input id={id} type="time" required value={draft.reminder_time} onChange={(e) => set({ reminder_time: e.target.value })} />}
+              {(id) => (
+                <input
+                  id={id}
+                  type="time"
+                  required
+                  value={draft.reminder_time}
+                  onChange={(e) => set({ reminder_time: e.target.value })}
+                />
+              )}
             </Field>
           </div>
           <WeekdayChecks days={draft.days} onChange={(days) => set({ days })} />
@@ -108,7 +129,13 @@ function WeekdayChecks({ days, onChange }: { days: string[]; onChange: (days: st
           <input
             type="checkbox"
             checked={days.includes(day)}
-            onChange={(e) => onChange(e.target.checked ? WEEKDAYS.map(([d]) => d).filter((d) => d === day || days.includes(d)) : days.filter((d) => d !== day))}
+            onChange={(e) =>
+              onChange(
+                e.target.checked
+                  ? WEEKDAYS.map(([d]) => d).filter((d) => d === day || days.includes(d))
+                  : days.filter((d) => d !== day),
+              )
+            }
           />{' '}
           {label}
         </label>
@@ -124,8 +151,20 @@ function QuestionFields({ questions, onChange }: { questions: string[]; onChange
       <legend>Questions</legend>
       {questions.map((q, i) => (
         <div key={i} className="actions">
-          <input aria-label={`Question ${i + 1}`} required maxLength={500} className="grow" value={q} onChange={(e) => onChange(questions.map((text, j) => (j === i ? e.target.value : text)))} />
-          <button type="button" className="link" disabled={questions.length === 1} onClick={() => onChange(questions.filter((_, j) => j !== i))}>
+          <input
+            aria-label={`Question ${i + 1}`}
+            required
+            maxLength={500}
+            className="grow"
+            value={q}
+            onChange={(e) => onChange(questions.map((text, j) => (j === i ? e.target.value : text)))}
+          />
+          <button
+            type="button"
+            className="link"
+            disabled={questions.length === 1}
+            onClick={() => onChange(questions.filter((_, j) => j !== i))}
+          >
             Remove question {i + 1}
           </button>
         </div>

@@ -45,7 +45,17 @@ export function Standups() {
           ))}
         </nav>
       </header>
-      {tab === 'team' ? <TeamDay /> : tab === 'blockers' ? <Blockers /> : tab === 'history' ? <History /> : tab === 'settings' ? <StandupSettingsForm /> : <CheckIn />}
+      {tab === 'team' ? (
+        <TeamDay />
+      ) : tab === 'blockers' ? (
+        <Blockers />
+      ) : tab === 'history' ? (
+        <History />
+      ) : tab === 'settings' ? (
+        <StandupSettingsForm />
+      ) : (
+        <CheckIn />
+      )}
     </section>
   );
 }
@@ -91,7 +101,11 @@ function CheckIn() {
   }, [entry]);
   const submit = useMutation({
     mutationFn: () =>
-      put<StandupEntry>('/api/v1/standups/me/', { done, doing, blockers: blockers.filter((b) => b.text.trim()).map((b) => ({ text: b.text, task: b.task.trim() || null })) }),
+      put<StandupEntry>('/api/v1/standups/me/', {
+        done,
+        doing,
+        blockers: blockers.filter((b) => b.text.trim()).map((b) => ({ text: b.text, task: b.task.trim() || null })),
+      }),
     meta: { quiet: true },
     onSuccess: (saved) => {
       refresh(saved);
@@ -107,13 +121,18 @@ function CheckIn() {
   return (
     <section aria-labelledby="checkin-title">
       <h2 id="checkin-title">
-        Today{entry ? `, ${formatDate(entry.date)}` : ''}: <span className={`state state-${state}`}>{state === 'none' ? 'not started' : state}</span>
+        Today{entry ? `, ${formatDate(entry.date)}` : ''}:{' '}
+        <span className={`state state-${state}`}>{state === 'none' ? 'not started' : state}</span>
       </h2>
       <ErrorNote error={today.error} />
       <RedraftOrSkip submitted={state === 'submitted'} onSaved={refresh} />
       <form className="stack" onSubmit={onSubmit}>
-        <Field label="Done since last time">{(id) => <textarea id={id} rows={5} value={done} onChange={(e) => setDone(e.target.value)} />}</Field>
-        <Field label="Doing today">{(id) => <textarea id={id} rows={5} value={doing} onChange={(e) => setDoing(e.target.value)} />}</Field>
+        <Field label="Done since last time">
+          {(id) => <textarea id={id} rows={5} value={done} onChange={(e) => setDone(e.target.value)} />}
+        </Field>
+        <Field label="Doing today">
+          {(id) => <textarea id={id} rows={5} value={doing} onChange={(e) => setDoing(e.target.value)} />}
+        </Field>
         <BlockerFields blockers={blockers} setBlockers={setBlockers} />
         <ErrorNote error={submit.error} />
         <div className="actions">
@@ -134,8 +153,16 @@ function CheckIn() {
 
 /** Today's entry drafted again from the person's activity, or skipped; neither once it is submitted. */
 function RedraftOrSkip({ submitted, onSaved }: { submitted: boolean; onSaved: (saved: StandupEntry) => void }) {
-  const redraft = useMutation({ mutationFn: () => post<StandupEntry>('/api/v1/standups/me/redraft/'), meta: { quiet: true }, onSuccess: onSaved });
-  const skip = useMutation({ mutationFn: () => post<StandupEntry>('/api/v1/standups/me/skip/'), meta: { quiet: true }, onSuccess: onSaved });
+  const redraft = useMutation({
+    mutationFn: () => post<StandupEntry>('/api/v1/standups/me/redraft/'),
+    meta: { quiet: true },
+    onSuccess: onSaved,
+  });
+  const skip = useMutation({
+    mutationFn: () => post<StandupEntry>('/api/v1/standups/me/skip/'),
+    meta: { quiet: true },
+    onSuccess: onSaved,
+  });
   return (
     <>
       <div className="actions">
@@ -151,7 +178,13 @@ function RedraftOrSkip({ submitted, onSaved }: { submitted: boolean; onSaved: (s
   );
 }
 
-function BlockerFields({ blockers, setBlockers }: { blockers: BlockerDraft[]; setBlockers: (blockers: BlockerDraft[]) => void }) {
+function BlockerFields({
+  blockers,
+  setBlockers,
+}: {
+  blockers: BlockerDraft[];
+  setBlockers: (blockers: BlockerDraft[]) => void;
+}) {
   return (
     <fieldset>
       <legend>Blockers</legend>
@@ -159,11 +192,18 @@ function BlockerFields({ blockers, setBlockers }: { blockers: BlockerDraft[]; se
         <div className="blocker-row" key={i}>
           <label>
             <span>Blocker {i + 1}</span>
-            <input value={b.text} onChange={(e) => setBlockers(blockers.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)))} />
+            <input
+              value={b.text}
+              onChange={(e) => setBlockers(blockers.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)))}
+            />
           </label>
           <label>
             <span>Task (optional)</span>
-            <input value={b.task} placeholder="WEB-12" onChange={(e) => setBlockers(blockers.map((x, j) => (j === i ? { ...x, task: e.target.value } : x)))} />
+            <input
+              value={b.task}
+              placeholder="WEB-12"
+              onChange={(e) => setBlockers(blockers.map((x, j) => (j === i ? { ...x, task: e.target.value } : x)))}
+            />
           </label>
           <button type="button" className="link" onClick={() => setBlockers(blockers.filter((_, j) => j !== i))}>
             Remove blocker {i + 1}
@@ -193,7 +233,8 @@ function EntryCard({ entry, name }: { entry: StandupEntry; name: string }) {
   return (
     <article className="entry" aria-label={`${name}, ${formatDate(entry.date)}`}>
       <h3>
-        {name} <span className={`state state-${entry.state}`}>{entry.state}</span> <span className="muted">{formatDateTime(entry.submitted_at)}</span>
+        {name} <span className={`state state-${entry.state}`}>{entry.state}</span>{' '}
+        <span className="muted">{formatDateTime(entry.submitted_at)}</span>
       </h3>
       {entry.state === 'skipped' ? (
         <p className="muted">Skipped.</p>
@@ -230,7 +271,10 @@ function EntryCard({ entry, name }: { entry: StandupEntry; name: string }) {
 function TeamDay() {
   const [date, setDate] = useState('');
   const nameOf = useNameOf();
-  const entries = useQuery({ queryKey: ['standups', 'team', date], queryFn: ({ signal }) => getAll<StandupEntry>(`/api/v1/standups/${qs({ date })}`, signal) });
+  const entries = useQuery({
+    queryKey: ['standups', 'team', date],
+    queryFn: ({ signal }) => getAll<StandupEntry>(`/api/v1/standups/${qs({ date })}`, signal),
+  });
   return (
     <section aria-labelledby="team-title">
       <h2 id="team-title">The team's day</h2>
@@ -251,7 +295,10 @@ function TeamDay() {
 
 function Blockers() {
   const nameOf = useNameOf();
-  const blockers = useQuery({ queryKey: ['standups', 'blockers'], queryFn: ({ signal }) => getAll<TeamBlocker>('/api/v1/standups/blockers/', signal) });
+  const blockers = useQuery({
+    queryKey: ['standups', 'blockers'],
+    queryFn: ({ signal }) => getAll<TeamBlocker>('/api/v1/standups/blockers/', signal),
+  });
   return (
     <section aria-labelledby="blockers-title">
       <h2 id="blockers-title">What blocks the team</h2>
@@ -269,7 +316,8 @@ function Blockers() {
             ) : null}
             <span className="muted">
               {' '}
-              — {b.source === 'standup' ? `said by ${nameOf(b.declared_by)}` : 'dependency link'}, since {formatDate(b.since)}
+              — {b.source === 'standup' ? `said by ${nameOf(b.declared_by)}` : 'dependency link'}, since{' '}
+              {formatDate(b.since)}
             </span>
           </li>
         ))}
@@ -283,7 +331,10 @@ function History() {
   const [user, setUser] = useState(String(me.user.id));
   const people = usePeople();
   const nameOf = useNameOf();
-  const history = useQuery({ queryKey: ['standups', 'history', user], queryFn: ({ signal }) => getAll<StandupEntry>(`/api/v1/standups/history/${user}/`, signal) });
+  const history = useQuery({
+    queryKey: ['standups', 'history', user],
+    queryFn: ({ signal }) => getAll<StandupEntry>(`/api/v1/standups/history/${user}/`, signal),
+  });
   return (
     <section aria-labelledby="history-title">
       <h2 id="history-title">History</h2>

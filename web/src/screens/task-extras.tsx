@@ -38,7 +38,10 @@ export function Links({ taskKey }: { taskKey: string }) {
   const client = useQueryClient();
   const [type, setType] = useState<TaskLink['type']>('blocks');
   const [other, setOther] = useState('');
-  const links = useQuery({ queryKey: ['links', taskKey], queryFn: ({ signal }) => getAll<TaskLink>(`/api/v1/tasks/${taskKey}/links/`, signal) });
+  const links = useQuery({
+    queryKey: ['links', taskKey],
+    queryFn: ({ signal }) => getAll<TaskLink>(`/api/v1/tasks/${taskKey}/links/`, signal),
+  });
   const refresh = () => {
     void client.invalidateQueries({ queryKey: ['links'] });
     void client.invalidateQueries({ queryKey: ['standups', 'blockers'] });
@@ -51,8 +54,14 @@ export function Links({ taskKey }: { taskKey: string }) {
       refresh();
     },
   });
-  const remove = useMutation({ mutationFn: (id: number) => del(`/api/v1/tasks/${taskKey}/links/${id}/`), onSuccess: refresh });
-  const cycle = add.error instanceof ApiError && Array.isArray(add.error.details.path) ? (add.error.details.path as string[]) : null;
+  const remove = useMutation({
+    mutationFn: (id: number) => del(`/api/v1/tasks/${taskKey}/links/${id}/`),
+    onSuccess: refresh,
+  });
+  const cycle =
+    add.error instanceof ApiError && Array.isArray(add.error.details.path)
+      ? (add.error.details.path as string[])
+      : null;
   return (
     <section aria-labelledby="links-title">
       <h2 id="links-title">Links</h2>
@@ -60,8 +69,8 @@ export function Links({ taskKey }: { taskKey: string }) {
       <ul className="plain">
         {links.data?.map((link) => (
           <li key={link.id}>
-            {LINK_TYPES.find(([t]) => t === link.type)?.[1]} <Link href={`/t/${link.task.key}`}>{link.task.key}</Link> {link.task.title}{' '}
-            <span className="chip">{link.task.status}</span>{' '}
+            {LINK_TYPES.find(([t]) => t === link.type)?.[1]} <Link href={`/t/${link.task.key}`}>{link.task.key}</Link>{' '}
+            {link.task.title} <span className="chip">{link.task.status}</span>{' '}
             <button type="button" className="link" onClick={() => remove.mutate(link.id)}>
               Remove link to {link.task.key}
             </button>
@@ -80,7 +89,11 @@ export function Links({ taskKey }: { taskKey: string }) {
             </select>
           )}
         </Field>
-        <Field label="Other task">{(id) => <input id={id} required placeholder="WEB-7" value={other} onChange={(e) => setOther(e.target.value)} />}</Field>
+        <Field label="Other task">
+          {(id) => (
+            <input id={id} required placeholder="WEB-7" value={other} onChange={(e) => setOther(e.target.value)} />
+          )}
+        </Field>
         <button type="submit" disabled={add.isPending}>
           Add link
         </button>
@@ -100,8 +113,14 @@ export function Attachments({ taskKey }: { taskKey: string }) {
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const files = useQuery({ queryKey: ['attachments', taskKey], queryFn: ({ signal }) => getAll<Attachment>(`/api/v1/tasks/${taskKey}/attachments/`, signal) });
-  const remove = useMutation({ mutationFn: (id: number) => del(`/api/v1/attachments/${id}/`), onSuccess: () => client.invalidateQueries({ queryKey: ['attachments', taskKey] }) });
+  const files = useQuery({
+    queryKey: ['attachments', taskKey],
+    queryFn: ({ signal }) => getAll<Attachment>(`/api/v1/tasks/${taskKey}/attachments/`, signal),
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => del(`/api/v1/attachments/${id}/`),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['attachments', taskKey] }),
+  });
   const onPick = async () => {
     const file = input.current?.files?.[0];
     if (!file) return;
@@ -136,7 +155,9 @@ export function Attachments({ taskKey }: { taskKey: string }) {
           </li>
         ))}
       </ul>
-      <Field label="Attach a file">{(id) => <input id={id} ref={input} type="file" onChange={() => void onPick()} disabled={progress !== null} />}</Field>
+      <Field label="Attach a file">
+        {(id) => <input id={id} ref={input} type="file" onChange={() => void onPick()} disabled={progress !== null} />}
+      </Field>
       {progress !== null ? (
         <progress max={1} value={progress} aria-label="Upload progress">
           {Math.round(progress * 100)}%
@@ -147,12 +168,23 @@ export function Attachments({ taskKey }: { taskKey: string }) {
   );
 }
 
-export function TimeEntries({ taskKey, projectKey, config }: { taskKey: string; projectKey: string; config: ProjectConfig }) {
+export function TimeEntries({
+  taskKey,
+  projectKey,
+  config,
+}: {
+  taskKey: string;
+  projectKey: string;
+  config: ProjectConfig;
+}) {
   const client = useQueryClient();
   const [minutes, setMinutes] = useState('30');
   const [date, setDate] = useState(() => new Date().toISOString().slice(0, 10));
   const [note, setNote] = useState('');
-  const entries = useQuery({ queryKey: ['time', taskKey], queryFn: ({ signal }) => getAll<TimeEntry>(`/api/v1/tasks/${taskKey}/time-entries/`, signal) });
+  const entries = useQuery({
+    queryKey: ['time', taskKey],
+    queryFn: ({ signal }) => getAll<TimeEntry>(`/api/v1/tasks/${taskKey}/time-entries/`, signal),
+  });
   const log = useMutation({
     mutationFn: () => post(`/api/v1/tasks/${taskKey}/time-entries/`, { minutes: Number(minutes), date, note }),
     meta: { quiet: true },
@@ -177,9 +209,25 @@ export function TimeEntries({ taskKey, projectKey, config }: { taskKey: string; 
         ))}
       </ul>
       <Form onSubmit={() => log.mutate()}>
-        <Field label="Minutes">{(id) => <input id={id} type="number" min={1} max={1440} required value={minutes} onChange={(e) => setMinutes(e.target.value)} />}</Field>
-        <Field label="Day">{(id) => <input id={id} type="date" required value={date} onChange={(e) => setDate(e.target.value)} />}</Field>
-        <Field label="Note">{(id) => <input id={id} value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />}</Field>
+        <Field label="Minutes">
+          {(id) => (
+            <input
+              id={id}
+              type="number"
+              min={1}
+              max={1440}
+              required
+              value={minutes}
+              onChange={(e) => setMinutes(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Day">
+          {(id) => <input id={id} type="date" required value={date} onChange={(e) => setDate(e.target.value)} />}
+        </Field>
+        <Field label="Note">
+          {(id) => <input id={id} value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />}
+        </Field>
         <button type="submit" disabled={log.isPending}>
           Log time
         </button>

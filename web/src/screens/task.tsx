@@ -6,10 +6,34 @@ import { keys, useCustomFields, useProject, useProjectConfig, type ProjectConfig
 import { useMe } from '../session.tsx';
 import { CustomFieldInput, customValueText } from './custom-fields.tsx';
 import { Attachments, Links, TimeEntries } from './task-extras.tsx';
-import { ErrorNote, Field, Form, IdSelect, Markdown, SaveCancel, Spinner, errorNotice, formatDate, formatDateTime, useNotify } from '../ui.tsx';
+import {
+  ErrorNote,
+  Field,
+  Form,
+  IdSelect,
+  Markdown,
+  SaveCancel,
+  Spinner,
+  errorNotice,
+  formatDate,
+  formatDateTime,
+  useNotify,
+} from '../ui.tsx';
 
 /** The fields the edit form changes, as the API takes them. */
-const EDITABLE = ['title', 'description', 'task_type', 'priority', 'assignee', 'due_date', 'labels', 'milestone', 'sprint', 'parent', 'custom_fields'] as const;
+const EDITABLE = [
+  'title',
+  'description',
+  'task_type',
+  'priority',
+  'assignee',
+  'due_date',
+  'labels',
+  'milestone',
+  'sprint',
+  'parent',
+  'custom_fields',
+] as const;
 type Editable = (typeof EDITABLE)[number];
 type Draft = Pick<Task, Editable>;
 type Values = Task['custom_fields'];
@@ -149,7 +173,11 @@ function useStatusMove(taskKey: string, etag: string | null | undefined, store: 
   const notify = useNotify();
   return useMutation({
     mutationFn: async (to: string) => {
-      const result = await call<Task>(`/api/v1/tasks/${taskKey}/`, { method: 'PUT', body: { status: to }, ifMatch: etag });
+      const result = await call<Task>(`/api/v1/tasks/${taskKey}/`, {
+        method: 'PUT',
+        body: { status: to },
+        ifMatch: etag,
+      });
       return result;
     },
     meta: { quiet: true },
@@ -191,7 +219,15 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
       <div className="task-grid">
         <div className="task-main">
           {edit.editing && draft ? (
-            <EditForm draft={draft} setDraft={edit.setDraft} config={config} customFields={customFields} onSubmit={edit.onSubmit} onCancel={() => edit.setEditing(false)} error={edit.saveError} />
+            <EditForm
+              draft={draft}
+              setDraft={edit.setDraft}
+              config={config}
+              customFields={customFields}
+              onSubmit={edit.onSubmit}
+              onCancel={() => edit.setEditing(false)}
+              error={edit.saveError}
+            />
           ) : (
             <section aria-label="Description" className="description">
               {task.description ? <Markdown text={task.description} /> : <p className="muted">No description.</p>}
@@ -204,14 +240,30 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
           <TimeEntries taskKey={task.key} projectKey={task.project} config={config} />
           <History taskKey={task.key} config={config} customFields={customFields} />
         </div>
-        <TaskDetails task={task} config={config} customFields={customFields} moving={status.isPending} onMove={(to) => status.mutate(to)} />
+        <TaskDetails
+          task={task}
+          config={config}
+          customFields={customFields}
+          moving={status.isPending}
+          onMove={(to) => status.mutate(to)}
+        />
       </div>
     </article>
   );
 }
 
 /** The breadcrumb back to the board, the task's key and title, and the Edit button while not editing. */
-function TaskHeading({ task, projectName, editing, onEdit }: { task: Task; projectName: string | undefined; editing: boolean; onEdit: () => void }) {
+function TaskHeading({
+  task,
+  projectName,
+  editing,
+  onEdit,
+}: {
+  task: Task;
+  projectName: string | undefined;
+  editing: boolean;
+  onEdit: () => void;
+}) {
   return (
     <>
       <nav aria-label="Breadcrumb" className="crumbs">
@@ -232,9 +284,23 @@ function TaskHeading({ task, projectName, editing, onEdit }: { task: Task; proje
 }
 
 /** The side panel: the status, changed in place among the moves the workflow allows, then every field's value and following. */
-function TaskDetails({ task, config, customFields, moving, onMove }: { task: Task; config: ProjectConfig; customFields: CustomField[]; moving: boolean; onMove: (to: string) => void }) {
+function TaskDetails({
+  task,
+  config,
+  customFields,
+  moving,
+  onMove,
+}: {
+  task: Task;
+  config: ProjectConfig;
+  customFields: CustomField[];
+  moving: boolean;
+  onMove: (to: string) => void;
+}) {
   const reachable = config.reachable(task.status);
-  const statusOptions = config.statuses.filter((s) => s.name === task.status || reachable === null || reachable.has(s.name));
+  const statusOptions = config.statuses.filter(
+    (s) => s.name === task.status || reachable === null || reachable.has(s.name),
+  );
   return (
     <aside className="task-side" aria-label="Details">
       <div className="field">
@@ -316,7 +382,18 @@ function EditForm({
   const set: SetField = <F extends Editable>(field: F, value: Draft[F]) => setDraft({ ...draft, [field]: value });
   return (
     <form className="stack edit-form" onSubmit={onSubmit} onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
-      <Field label="Title">{(id) => <input id={id} required maxLength={500} value={draft.title} onChange={(e) => set('title', e.target.value)} autoFocus />}</Field>
+      <Field label="Title">
+        {(id) => (
+          <input
+            id={id}
+            required
+            maxLength={500}
+            value={draft.title}
+            onChange={(e) => set('title', e.target.value)}
+            autoFocus
+          />
+        )}
+      </Field>
       <DescriptionEditor text={draft.description} onChange={(text) => set('description', text)} />
       <DraftFields draft={draft} set={set} config={config} />
       {customFields.length ? (
@@ -396,18 +473,45 @@ function DraftFields({ draft, set, config }: { draft: Draft; set: SetField; conf
       </Field>
       <Field label="Assignee">
         {(id) => (
-          <IdSelect id={id} value={draft.assignee} none="Unassigned" items={config.people} onChange={(v) => set('assignee', v)} />
+          <IdSelect
+            id={id}
+            value={draft.assignee}
+            none="Unassigned"
+            items={config.people}
+            onChange={(v) => set('assignee', v)}
+          />
         )}
       </Field>
-      <Field label="Due date">{(id) => <input id={id} type="date" value={draft.due_date ?? ''} onChange={(e) => set('due_date', e.target.value || null)} />}</Field>
+      <Field label="Due date">
+        {(id) => (
+          <input
+            id={id}
+            type="date"
+            value={draft.due_date ?? ''}
+            onChange={(e) => set('due_date', e.target.value || null)}
+          />
+        )}
+      </Field>
       <Field label="Sprint">
         {(id) => (
-          <IdSelect id={id} value={draft.sprint} none="None" items={config.sprints} onChange={(v) => set('sprint', v)} />
+          <IdSelect
+            id={id}
+            value={draft.sprint}
+            none="None"
+            items={config.sprints}
+            onChange={(v) => set('sprint', v)}
+          />
         )}
       </Field>
       <Field label="Milestone">
         {(id) => (
-          <IdSelect id={id} value={draft.milestone} none="None" items={config.milestones} onChange={(v) => set('milestone', v)} />
+          <IdSelect
+            id={id}
+            value={draft.milestone}
+            none="None"
+            items={config.milestones}
+            onChange={(v) => set('milestone', v)}
+          />
         )}
       </Field>
       <Field label="Labels" hint="Comma-separated names of the project's labels">
@@ -428,7 +532,16 @@ function DraftFields({ draft, set, config }: { draft: Draft; set: SetField; conf
           />
         )}
       </Field>
-      <Field label="Parent task">{(id) => <input id={id} placeholder="e.g. WEB-3" value={draft.parent ?? ''} onChange={(e) => set('parent', e.target.value.trim() || null)} />}</Field>
+      <Field label="Parent task">
+        {(id) => (
+          <input
+            id={id}
+            placeholder="e.g. WEB-3"
+            value={draft.parent ?? ''}
+            onChange={(e) => set('parent', e.target.value.trim() || null)}
+          />
+        )}
+      </Field>
     </div>
   );
 }
@@ -470,7 +583,12 @@ function ConflictPanel({
     const field = customFields.find((f) => String(f.id) === id);
     const text = (v: unknown) => (field ? customValueText(field, v, config) : JSON.stringify(v ?? null));
     const yours = mine.custom_fields && id in mine.custom_fields ? text(mine.custom_fields[id]) : '(unchanged)';
-    rows.push({ label: field?.name ?? `Field ${id}`, base: text(base.custom_fields[id]), current: text(current.custom_fields[id]), mine: yours });
+    rows.push({
+      label: field?.name ?? `Field ${id}`,
+      base: text(base.custom_fields[id]),
+      current: text(current.custom_fields[id]),
+      mine: yours,
+    });
   }
   return (
     <section className="conflict" role="alert" aria-labelledby="conflict-title">
@@ -513,7 +631,10 @@ function ConflictPanel({
 }
 
 function Subtasks({ task }: { task: Task }) {
-  const subtasks = useQuery({ queryKey: ['subtasks', task.key], queryFn: ({ signal }) => getAll<Task>(`/api/v1/tasks/${task.key}/subtasks/`, signal) });
+  const subtasks = useQuery({
+    queryKey: ['subtasks', task.key],
+    queryFn: ({ signal }) => getAll<Task>(`/api/v1/tasks/${task.key}/subtasks/`, signal),
+  });
   if (!subtasks.data?.length) return <ErrorNote error={subtasks.error} />;
   return (
     <section aria-labelledby="subtasks-title">
@@ -532,7 +653,10 @@ function Subtasks({ task }: { task: Task }) {
 function Comments({ taskKey }: { taskKey: string }) {
   const client = useQueryClient();
   const [body, setBody] = useState('');
-  const comments = useQuery({ queryKey: ['comments', taskKey], queryFn: ({ signal }) => getAll<Comment>(`/api/v1/tasks/${taskKey}/comments/?ordering=created_at`, signal) });
+  const comments = useQuery({
+    queryKey: ['comments', taskKey],
+    queryFn: ({ signal }) => getAll<Comment>(`/api/v1/tasks/${taskKey}/comments/?ordering=created_at`, signal),
+  });
   const add = useMutation({
     mutationFn: () => post<Comment>(`/api/v1/tasks/${taskKey}/comments/`, { body }),
     meta: { quiet: true },
@@ -550,7 +674,8 @@ function Comments({ taskKey }: { taskKey: string }) {
         {comments.data?.map((c) => (
           <li key={c.id}>
             <p className="meta">
-              <strong>{c.author?.name ?? 'Someone'}</strong> <time dateTime={c.created_at}>{formatDateTime(c.created_at)}</time>
+              <strong>{c.author?.name ?? 'Someone'}</strong>{' '}
+              <time dateTime={c.created_at}>{formatDateTime(c.created_at)}</time>
               {c.edited ? <span className="muted"> (edited)</span> : null}
             </p>
             <Markdown text={c.body} />
@@ -558,7 +683,9 @@ function Comments({ taskKey }: { taskKey: string }) {
         ))}
       </ol>
       <Form className="stack" onSubmit={() => body.trim() && add.mutate()}>
-        <Field label="Add a comment">{(id) => <textarea id={id} rows={3} value={body} onChange={(e) => setBody(e.target.value)} />}</Field>
+        <Field label="Add a comment">
+          {(id) => <textarea id={id} rows={3} value={body} onChange={(e) => setBody(e.target.value)} />}
+        </Field>
         <ErrorNote error={add.error} />
         <div className="actions">
           <button type="submit" disabled={add.isPending || !body.trim()}>
@@ -582,8 +709,19 @@ function describeChange(a: Activity, config: ProjectConfig, customFields: Custom
   return { label: fieldLabel[field] ?? a.field, from: show(field, a.from, config), to: show(field, a.to, config) };
 }
 
-function History({ taskKey, config, customFields }: { taskKey: string; config: ProjectConfig; customFields: CustomField[] }) {
-  const activities = useQuery({ queryKey: ['activities', taskKey], queryFn: ({ signal }) => get<Activity[]>(`/api/v1/tasks/${taskKey}/activities/?limit=50`, signal) });
+function History({
+  taskKey,
+  config,
+  customFields,
+}: {
+  taskKey: string;
+  config: ProjectConfig;
+  customFields: CustomField[];
+}) {
+  const activities = useQuery({
+    queryKey: ['activities', taskKey],
+    queryFn: ({ signal }) => get<Activity[]>(`/api/v1/tasks/${taskKey}/activities/?limit=50`, signal),
+  });
   return (
     <section aria-labelledby="history-title">
       <h2 id="history-title">History</h2>
@@ -592,11 +730,7 @@ function History({ taskKey, config, customFields }: { taskKey: string; config: P
         {activities.data?.map((a) => (
           <li key={a.id}>
             <span className="muted">{formatDateTime(a.created_at)}</span> {a.actor?.name ?? 'Someone'}{' '}
-            {a.action === 'updated' && a.field ? (
-              <Changed {...describeChange(a, config, customFields)} />
-            ) : (
-              a.action
-            )}
+            {a.action === 'updated' && a.field ? <Changed {...describeChange(a, config, customFields)} /> : a.action}
           </li>
         ))}
       </ol>
@@ -621,12 +755,21 @@ function Follow({ taskKey }: { taskKey: string }) {
   });
   const following = followers.data?.some((f) => f.user === me.user.id) ?? false;
   const toggle = useMutation({
-    mutationFn: () => call(`/api/v1/tasks/${taskKey}/follow/`, { method: following ? 'DELETE' : 'POST', body: following ? undefined : {} }),
+    mutationFn: () =>
+      call(`/api/v1/tasks/${taskKey}/follow/`, {
+        method: following ? 'DELETE' : 'POST',
+        body: following ? undefined : {},
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['followers', taskKey] }),
   });
   return (
     <div className="follow">
-      <button type="button" aria-pressed={following} onClick={() => toggle.mutate()} disabled={toggle.isPending || followers.isPending}>
+      <button
+        type="button"
+        aria-pressed={following}
+        onClick={() => toggle.mutate()}
+        disabled={toggle.isPending || followers.isPending}
+      >
         {following ? 'Unfollow' : 'Follow'}
       </button>
       <span className="muted"> {followers.data?.length ?? 0} following</span>

@@ -42,11 +42,20 @@ interface Attempt {
 export function Webhooks() {
   const client = useQueryClient();
   const notify = useNotify();
-  const catalog = useQuery({ queryKey: ['webhook-catalog'], queryFn: ({ signal }) => get<CatalogEntry[]>('/api/v1/webhooks/catalog/', signal) });
-  const endpoints = useQuery({ queryKey: ['webhook-endpoints'], queryFn: ({ signal }) => getAll<Endpoint>('/api/v1/webhooks/endpoints/', signal) });
+  const catalog = useQuery({
+    queryKey: ['webhook-catalog'],
+    queryFn: ({ signal }) => get<CatalogEntry[]>('/api/v1/webhooks/catalog/', signal),
+  });
+  const endpoints = useQuery({
+    queryKey: ['webhook-endpoints'],
+    queryFn: ({ signal }) => getAll<Endpoint>('/api/v1/webhooks/endpoints/', signal),
+  });
   const [selected, setSelected] = useState<number | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: ['webhook-endpoints'] });
-  const toggle = useMutation({ mutationFn: (e: Endpoint) => patch(`/api/v1/webhooks/endpoints/${e.id}/`, { enabled: !e.enabled }), onSettled: refresh });
+  const toggle = useMutation({
+    mutationFn: (e: Endpoint) => patch(`/api/v1/webhooks/endpoints/${e.id}/`, { enabled: !e.enabled }),
+    onSettled: refresh,
+  });
   const test = useMutation({
     mutationFn: (id: number) => post(`/api/v1/webhooks/endpoints/${id}/test/`),
     onSuccess: (_data, id) => {
@@ -93,7 +102,8 @@ function NewEndpoint({ subscribable, onCreated }: { subscribable: CatalogEntry[]
   const [events, setEvents] = useState<string[]>([]);
   const [created, setCreated] = useState<Endpoint | null>(null);
   const create = useMutation({
-    mutationFn: () => post<Endpoint>('/api/v1/webhooks/endpoints/', { url, description, ...(events.length ? { events } : {}) }),
+    mutationFn: () =>
+      post<Endpoint>('/api/v1/webhooks/endpoints/', { url, description, ...(events.length ? { events } : {}) }),
     meta: { quiet: true },
     onSuccess: (endpoint) => {
       setCreated(endpoint);
@@ -108,14 +118,31 @@ function NewEndpoint({ subscribable, onCreated }: { subscribable: CatalogEntry[]
       <h3>New endpoint</h3>
       <Form className="stack" onSubmit={() => create.mutate()}>
         <Field label="Receiver URL" hint="HTTPS, on a public address.">
-          {(id) => <input id={id} type="url" required placeholder="https://hooks.example.com/tasktracker" value={url} onChange={(e) => setUrl(e.target.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              type="url"
+              required
+              placeholder="https://hooks.example.com/tasktracker"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+            />
+          )}
         </Field>
-        <Field label="Endpoint description">{(id) => <input id={id} value={description} onChange={(e) => setDescription(e.target.value)} />}</Field>
+        <Field label="Endpoint description">
+          {(id) => <input id={id} value={description} onChange={(e) => setDescription(e.target.value)} />}
+        </Field>
         <fieldset>
           <legend>Events (none chosen: all of them)</legend>
           {subscribable.map((c) => (
             <label key={c.type} className="check" title={c.description}>
-              <input type="checkbox" checked={events.includes(c.type)} onChange={() => setEvents(events.includes(c.type) ? events.filter((x) => x !== c.type) : [...events, c.type])} />{' '}
+              <input
+                type="checkbox"
+                checked={events.includes(c.type)}
+                onChange={() =>
+                  setEvents(events.includes(c.type) ? events.filter((x) => x !== c.type) : [...events, c.type])
+                }
+              />{' '}
               {c.type}
             </label>
           ))}
@@ -142,11 +169,15 @@ function Deliveries({ endpoint }: { endpoint: number }) {
   const [open, setOpen] = useState<number | null>(null);
   const deliveries = useQuery({
     queryKey: ['deliveries', endpoint, status],
-    queryFn: ({ signal }) => get<Delivery[]>(`/api/v1/webhooks/deliveries/${qs({ endpoint, status, limit: 50 })}`, signal),
+    queryFn: ({ signal }) =>
+      get<Delivery[]>(`/api/v1/webhooks/deliveries/${qs({ endpoint, status, limit: 50 })}`, signal),
     // Attempts happen in the background; keep the log current while it is open.
     refetchInterval: 3000,
   });
-  const replay = useMutation({ mutationFn: (id: number) => post(`/api/v1/webhooks/deliveries/${id}/replay/`), onSuccess: () => client.invalidateQueries({ queryKey: ['deliveries'] }) });
+  const replay = useMutation({
+    mutationFn: (id: number) => post(`/api/v1/webhooks/deliveries/${id}/replay/`),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['deliveries'] }),
+  });
   return (
     <section aria-labelledby="deliveries-title">
       <h3 id="deliveries-title">Deliveries</h3>
@@ -162,20 +193,39 @@ function Deliveries({ endpoint }: { endpoint: number }) {
       </Field>
       <ErrorNote error={deliveries.error ?? replay.error} />
       <Table columns={['Event', 'Status', 'Attempts', 'Last response', 'Created']} actions>
-            {deliveries.data?.map((d) => (
-              <DeliveryRow key={d.id} delivery={d} open={open === d.id} onToggle={() => setOpen(open === d.id ? null : d.id)} onReplay={() => replay.mutate(d.id)} />
-            ))}
+        {deliveries.data?.map((d) => (
+          <DeliveryRow
+            key={d.id}
+            delivery={d}
+            open={open === d.id}
+            onToggle={() => setOpen(open === d.id ? null : d.id)}
+            onReplay={() => replay.mutate(d.id)}
+          />
+        ))}
       </Table>
-      {deliveries.data?.length === 0 ? <p className="muted">No deliveries{status ? ` with status ${status}` : ''}.</p> : null}
+      {deliveries.data?.length === 0 ? (
+        <p className="muted">No deliveries{status ? ` with status ${status}` : ''}.</p>
+      ) : null}
     </section>
   );
 }
 
-function DeliveryRow({ delivery: d, open, onToggle, onReplay }: { delivery: Delivery; open: boolean; onToggle: () => void; onReplay: () => void }) {
+function DeliveryRow({
+  delivery: d,
+  open,
+  onToggle,
+  onReplay,
+}: {
+  delivery: Delivery;
+  open: boolean;
+  onToggle: () => void;
+  onReplay: () => void;
+}) {
   const detail = useQuery({
     queryKey: ['delivery', d.id, d.attempts],
     enabled: open,
-    queryFn: ({ signal }) => get<Delivery & { attempt_history: Attempt[] }>(`/api/v1/webhooks/deliveries/${d.id}/`, signal),
+    queryFn: ({ signal }) =>
+      get<Delivery & { attempt_history: Attempt[] }>(`/api/v1/webhooks/deliveries/${d.id}/`, signal),
   });
   return (
     <>
@@ -206,7 +256,8 @@ function DeliveryRow({ delivery: d, open, onToggle, onReplay }: { delivery: Deli
             <ol>
               {detail.data?.attempt_history.map((a) => (
                 <li key={a.number}>
-                  {formatDateTime(a.started_at)}: {a.response_status !== null ? `HTTP ${a.response_status}` : 'no response'} in {a.duration_ms} ms
+                  {formatDateTime(a.started_at)}:{' '}
+                  {a.response_status !== null ? `HTTP ${a.response_status}` : 'no response'} in {a.duration_ms} ms
                   {a.error ? ` — ${a.error}` : ''}
                 </li>
               ))}
