@@ -62,14 +62,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error.validation) {
       const fields = validationFields(error.validation as AjvIssue[]);
       const location = error.validationContext ?? 'request';
-      return reply
-        .code(400)
-        .send(
-          errorBody('VALIDATION_ERROR', `Invalid ${location}: ${Object.keys(fields).join(', ')}.`, {
-            location,
-            fields,
-          }),
-        );
+      return reply.code(400).send(
+        errorBody('VALIDATION_ERROR', `Invalid ${location}: ${Object.keys(fields).join(', ')}.`, {
+          location,
+          fields,
+        }),
+      );
     }
     const known = error.code ? PARSER_ERRORS[error.code] : undefined;
     if (known) return reply.code(known[1]).send(errorBody(known[0], known[2]));
@@ -89,13 +87,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
         : reply.code(400).send(errorBody('VALIDATION_ERROR', 'The request could not be processed.'));
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .code(500)
-      .send(
-        errorBody('INTERNAL_ERROR', `Unexpected error. Quote request id ${request.id} when reporting it.`, {
-          request_id: request.id,
-        }),
-      );
+    return reply.code(500).send(
+      errorBody('INTERNAL_ERROR', `Unexpected error. Quote request id ${request.id} when reporting it.`, {
+        request_id: request.id,
+      }),
+    );
   });
 
   // Every path ends with a slash. A request without it gets a 404 naming the right path rather
