@@ -287,7 +287,7 @@ export interface TeamBlocker {
   since: string;
 }
 
-// The console API (human-only; see README, "Signing in").
+// The console API (human-only; see docs/people.md, "The console API").
 export interface SessionPayload {
   user: { id: number; kind: 'human'; email: string; name: string; role: string };
   organization: { id: number; slug: string; name: string };

@@ -14,7 +14,7 @@ interface Change {
   key?: string | null;
 }
 
-/** Refreshes what one `change` event names (README, "Live updates": it says what changed, not how). */
+/** Refreshes what one `change` event names (docs/api/live-updates.md: it says what changed, not how). */
 function refresh(client: QueryClient, change: Change): void {
   const invalidate = (queryKey: readonly unknown[]) => void client.invalidateQueries({ queryKey });
   if (change.project) invalidate(keys.tasks(change.project));
