@@ -154,3 +154,13 @@ export function visibleCustomFieldIds(db: Executor, principal: Principal) {
       ]);
     });
 }
+
+/** An account (person or service account) of the organization, with what the policy decides by. */
+export function findAccountIn(db: Executor, organizationId: number, id: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'organization_id', 'kind', 'role', 'active'])
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}

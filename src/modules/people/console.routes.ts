@@ -41,6 +41,8 @@ import * as tokens from './tokens.service.ts';
 const WRONG_CREDENTIALS = 'Wrong e-mail or password.';
 const hide = true;
 const signedIn = { console: true } as const;
+/** For answers that carry a secret shown once (a token, a link's token): a stored idempotent answer is kept encrypted. */
+const signedInSecret = { console: true, sealStoredResponse: true } as const;
 const sessionResponse = Envelope(schemas.SessionPayload);
 const noContent = { 204: Type.Null() };
 
@@ -328,7 +330,7 @@ function registerOrganizationRoutes(app: Api, ctx: AppContext): void {
     '/api/console/people/:id/password-reset/',
     {
       schema: { hide, params: IdParams, response: { 201: Envelope(schemas.ResetLink), ...errorResponses(404) } },
-      config: signedIn,
+      config: signedInSecret,
     },
     async (request, reply) => {
       reply.code(201);
@@ -359,7 +361,7 @@ function registerOrganizationRoutes(app: Api, ctx: AppContext): void {
         body: schemas.InvitationBody,
         response: { 201: Envelope(schemas.CreatedInvitation), ...errorResponses(409) },
       },
-      config: signedIn,
+      config: signedInSecret,
     },
     async (request, reply) => {
       const recorded = await inTransaction(ctx, (tx) =>
@@ -421,7 +423,7 @@ function registerTokenRoutes(app: Api, ctx: AppContext): void {
         body: schemas.TokenBody,
         response: { 201: Envelope(schemas.CreatedToken), ...errorResponses(404) },
       },
-      config: signedIn,
+      config: signedInSecret,
     },
     async (request, reply) => {
       reply.code(201);
