@@ -98,7 +98,7 @@ function fastifyOptions(ctx: AppContext, options: BuildAppOptions) {
     trustProxy: ctx.config.trustProxy,
     return503OnClosing: true,
     schemaController: { compilersFactory: { buildSerializer: buildSerializerFactory } },
-    // A path Fastify cannot decode (e.g. %ZZ) is answered before any hook: keep the API's error shape (README "API conventions").
+    // A path Fastify cannot decode (e.g. %ZZ) is answered before any hook: keep the API's error shape (docs/api/conventions.md).
     frameworkErrors: (error, _request, frameworkReply) => {
       const badUrl = error.code === 'FST_ERR_BAD_URL';
       // The option's reply type is generic over every route's schema; this handler answers none of them.

@@ -74,7 +74,7 @@ export async function serve(ctx: AppContext, parts: { api: boolean; worker: bool
 
 /**
  * First run: with no organization yet, prints a single-use link that lets the first person
- * create the organization and its owner account in the browser (README "The first person").
+ * create the organization and its owner account in the browser (docs/people.md, "The first person").
  */
 async function announceSetup(ctx: AppContext, log: FastifyBaseLogger, port: number): Promise<void> {
   const setup = await inTransaction(ctx, (tx) => issueSetupToken(tx));

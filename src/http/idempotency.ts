@@ -10,7 +10,7 @@ import * as repo from './idempotency.repository.ts';
 import { grantsFor, recheckGrants, type Grant } from '../policy/index.ts';
 
 /**
- * `Idempotency-Key` handling (README "API conventions", Idempotency).
+ * `Idempotency-Key` handling (docs/api/idempotency.md).
  * The claim is committed before the handler runs, so a concurrent twin gets 409 at once
  * instead of waiting on a lock. It runs after authentication, scope and rate-limit checks
  * (onRequest), so 401/403/429 answers are never stored. A stored response keeps the policy

@@ -6,7 +6,7 @@ import { ApiError } from './errors.ts';
 /** Prometheus metrics: request counts and latency by route template and status. */
 /**
  * /metrics is closed unless configured: with METRICS_TOKEN it needs that bearer token, without it
- * it answers 404 unless METRICS_PUBLIC=true serves it openly (README "Operations").
+ * it answers 404 unless METRICS_PUBLIC=true serves it openly (docs/operating/monitoring.md).
  */
 export function registerMetrics(app: FastifyInstance, metricsToken: string | null, metricsPublic: boolean): Registry {
   const registry = new Registry();

@@ -7,7 +7,7 @@ import { csrfTokenOf, type CurrentSession, principalOfSession } from '../modules
 import { ApiError } from './errors.ts';
 
 /**
- * The session cookie and its CSRF defence (README "Sessions and CSRF"). Over HTTPS (TLS, or
+ * The session cookie and its CSRF defence (docs/operating/security.md, "Sessions" and "CSRF"). Over HTTPS (TLS, or
  * TRUST_PROXY with X-Forwarded-Proto: https) the cookie is `__Host-tt_session` with Secure, so
  * no sibling host and no plain-HTTP page can set or read it; over plain HTTP (development) it
  * is `tt_session`. A cookie-authenticated request that may change something must carry the

@@ -7,7 +7,7 @@ import { findAccountIn } from './visibility.repository.ts';
 
 /**
  * The account of the caller's organization a new token would act as, if the caller may issue
- * it one (README "Who may do what"): another organization's or an unknown account is 404, an
+ * it one (docs/api/access.md): another organization's or an unknown account is 404, an
  * account the caller may not issue tokens for 403.
  */
 export async function issuableAccount(db: Executor, principal: Principal, accountId: number) {

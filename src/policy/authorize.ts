@@ -5,7 +5,7 @@ import type { Principal } from '../modules/auth/principal.ts';
 /**
  * Every decision about what a caller may do, given what it can see (visibility.repository.ts decides
  * that: a resource the caller cannot see never reaches here, it is a 404). The rules are the
- * table in the README section "Who may do what".
+ * table of docs/api/access.md.
  *
  * A caller is a principal: an account (its workspace role, its project memberships) seen
  * through a credential that may narrow it (scopes, a project restriction). Nothing here
@@ -148,7 +148,7 @@ function grantOf(action: Action, resource: Resource): Grant {
 
 /**
  * A decision that let a request through, kept so an idempotent replay can be re-decided for
- * the caller as it is now (README "Idempotency"). Item decisions are kept as the project
+ * the caller as it is now (docs/api/idempotency.md). Item decisions are kept as the project
  * decision they imply: the item may be gone by the time of the replay.
  */
 export type Grant =

@@ -4,7 +4,7 @@ import { isWorkspaceAdmin } from './authorize.ts';
 
 /**
  * Projects the caller can see: its account's memberships, narrowed by the token's project
- * restriction (README, "Who may do what"). Every lookup of a project-owned row goes through
+ * restriction (docs/api/access.md). Every lookup of a project-owned row goes through
  * here, so an invisible project answers 404, not 403, by construction.
  */
 export function visibleProjects(db: Executor, principal: Principal) {

@@ -42,11 +42,11 @@ function diagnostics(snippets: Map<string, string>): string[] {
   });
 }
 
-describe('README usage snippets', () => {
+describe('usage snippets of the SDK documentation', () => {
   it('compile under tsc --strict, as an ES module importing the built packages', { timeout: 180_000 }, () => {
     // In memory, beside the tests, so node_modules resolves as it would for a real file.
     const snippets = new Map<string, string>();
-    for (const file of ['packages/webhooks/README.md', 'packages/client/README.md', 'README.md']) {
+    for (const file of ['packages/webhooks/README.md', 'packages/client/README.md', 'docs/sdk.md']) {
       const blocks = tsBlocks(file);
       expect(blocks.length, file).toBeGreaterThan(0);
       blocks.forEach((code, i) =>

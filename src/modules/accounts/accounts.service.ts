@@ -11,7 +11,7 @@ import * as repo from './accounts.repository.ts';
 
 /**
  * The human side of access: organizations, people, service accounts, tokens and project
- * membership grants (README "Operator CLI"). Used by the operator CLI and by other services,
+ * membership grants (docs/operating/cli.md). Used by the operator CLI and by other services,
  * never exposed over HTTP as such. Each write is a unit of work of its own, or joins the
  * caller's when given one (src/db/unit-of-work.ts).
  */

@@ -32,7 +32,7 @@ import * as signIn from './sign-in.service.ts';
 import * as tokens from './tokens.service.ts';
 
 /**
- * The organization console API under /api/console/ (README "People and sign-in"): what the
+ * The organization console API under /api/console/ (docs/people.md, "The console API"): what the
  * web app needs beyond the published API. Only a signed-in person's session cookie
  * authenticates it (`config.console`); it is left out of the published OpenAPI document.
  * Writes run in one unit of work each; a new password is hashed before it, and mail goes out

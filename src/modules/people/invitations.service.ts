@@ -14,7 +14,7 @@ import * as repo from './people.repository.ts';
 import { signedInSession } from './sign-in.service.ts';
 
 /**
- * Invitations (README "People and sign-in"): an owner or admin (or the operator) invites an
+ * Invitations (docs/people.md, "Invitations"): an owner or admin (or the operator) invites an
  * address with a role; the link works once, until it expires, and creates the person with the
  * name and password they choose. The e-mail goes out after the invitation is committed.
  */

@@ -13,7 +13,7 @@ import * as repo from './people.repository.ts';
 import { signedInSession } from './sign-in.service.ts';
 
 /**
- * Password resets (README "People and sign-in"): a single-use link, issued by an owner or admin
+ * Password resets (docs/people.md, "Password resets"): a single-use link, issued by an owner or admin
  * and shown to them, or asked for by the person and e-mailed to them. Using it sets the new
  * password, ends every session of the person and signs them in.
  */
