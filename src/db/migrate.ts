@@ -19,6 +19,7 @@ import * as searchTiers from './migrations/0015_search_tiers.ts';
 import * as labelledTasksIndex from './migrations/0016_labelled_tasks_index.ts';
 import * as searchPrefixes from './migrations/0017_search_prefixes.ts';
 import * as tokenIssuers from './migrations/0018_token_issuers.ts';
+import * as boardColumns from './migrations/0019_board_columns.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -44,6 +45,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0016_labelled_tasks_index', labelledTasksIndex],
   ['0017_search_prefixes', searchPrefixes],
   ['0018_token_issuers', tokenIssuers],
+  ['0019_board_columns', boardColumns],
 ];
 
 class StaticProvider implements MigrationProvider {
