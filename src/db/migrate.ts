@@ -18,6 +18,7 @@ import * as liveEvents from './migrations/0014_live_events.ts';
 import * as searchTiers from './migrations/0015_search_tiers.ts';
 import * as labelledTasksIndex from './migrations/0016_labelled_tasks_index.ts';
 import * as searchPrefixes from './migrations/0017_search_prefixes.ts';
+import * as accountHandles from './migrations/0018_account_handles.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -42,6 +43,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0015_search_tiers', searchTiers],
   ['0016_labelled_tasks_index', labelledTasksIndex],
   ['0017_search_prefixes', searchPrefixes],
+  ['0018_account_handles', accountHandles],
 ];
 
 class StaticProvider implements MigrationProvider {

@@ -10,6 +10,7 @@ import type { MailMessage } from '../webhooks/io.ts';
 import { can, WORKSPACE } from '../../policy/index.ts';
 import { badLink, type Client, newLinkToken, normalEmail, sendMail } from './links.ts';
 import { requireManager } from './people.service.ts';
+import { handleForNewAccount } from '../accounts/handles.service.ts';
 import * as repo from './people.repository.ts';
 import { signedInSession } from './sign-in.service.ts';
 
@@ -130,6 +131,11 @@ export async function acceptInvitation(
     role: invitation.role,
     created_at: now,
     password_hash: passwordHash,
+    handle: await handleForNewAccount(tx, invitation.organization_id, {
+      kind: 'human',
+      name: input.name,
+      email: invitation.email,
+    }),
   };
   let user;
   try {

@@ -1,0 +1,163 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inTransaction } from '../../src/db/unit-of-work.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { createOrganization, createUser } from '../../src/modules/accounts/accounts.service.ts';
+import { issueSetupToken } from '../../src/modules/people/setup.service.ts';
+import { createHarness, type TestHarness } from '../helpers/harness.ts';
+import { browserFrom, HOST, ORIGIN, PASSWORD, person } from '../helpers/people.ts';
+
+const tokenOfLink = (url: string) => new URL(url).hash.replace('#token=', '');
+
+describe('account handles', () => {
+  let h: TestHarness;
+  beforeAll(async () => {
+    h = await createHarness();
+    h.ctx.webhookIo = { mailer: { send: async () => undefined } };
+  });
+  afterAll(() => h.close());
+
+  const handleOf = async (id: number) =>
+    (await h.ctx.db.selectFrom('users').select('handle').where('id', '=', id).executeTakeFirstOrThrow()).handle;
+
+  it("people created by the CLI get their e-mail's local part, numbered on a clash within the organization only", async () => {
+    await createOrganization(h.ctx, { name: 'H1', slug: 'h1' });
+    await createOrganization(h.ctx, { name: 'H2', slug: 'h2' });
+    const human = (email: string, org = 'h1') =>
+      createUser(h.ctx, { org, kind: 'human', name: 'X', email, role: 'member' });
+    expect(await handleOf((await human('alice@x.example')).id)).toBe('alice');
+    expect(await handleOf((await human('Alice@y.example')).id)).toBe('alice2');
+    expect(await handleOf((await human('alice@z.example')).id)).toBe('alice3');
+    expect(await handleOf((await human('alice@x.example', 'h2')).id)).toBe('alice');
+    expect(await handleOf((await human('mary.o.brien+tt@x.example')).id)).toBe('mary-o-brien-tt');
+    const bot = await createUser(h.ctx, { org: 'h1', kind: 'service', name: 'Deploy Bot', role: 'member' });
+    expect(await handleOf(bot.id)).toBe('deploy-bot');
+  });
+
+  it('service accounts, invited people and the first owner get one too', async () => {
+    const owner = await person(h, { role: 'owner', email: 'olga@example.test' });
+    expect(await handleOf(owner.userId)).toBe('olga');
+
+    const bot = await owner.request('POST', '/api/console/service-accounts/', { name: 'Sync Job', role: 'member' });
+    expect(bot.status).toBe(201);
+    expect(bot.body.data.handle).toBe('sync-job');
+
+    const invited = await owner.request('POST', '/api/console/invitations/', {
+      email: 'Olga@Elsewhere.test',
+      role: 'member',
+    });
+    const accepted = await h.request('POST', '/api/console/invitations/accept/', {
+      body: { token: tokenOfLink(invited.body.data.url), name: 'Other Olga', password: PASSWORD },
+      headers: { host: HOST, origin: ORIGIN },
+    });
+    expect(accepted.status).toBe(201);
+    expect(await handleOf(accepted.body.data.user.id)).toBe('olga2');
+
+    const people = await owner.request('GET', '/api/console/people/');
+    expect(people.body.data.map((p: { handle: string }) => p.handle).sort()).toEqual(['olga', 'olga2', 'sync-job']);
+  });
+
+  it('the owner created at setup gets one', async () => {
+    const fresh = await createHarness();
+    try {
+      const issued = await inTransaction(fresh.ctx, (tx) => issueSetupToken(tx));
+      const res = await fresh.request('POST', '/api/console/setup/', {
+        body: {
+          token: issued!.token,
+          organization: { name: 'First', slug: 'first' },
+          name: 'Fay',
+          email: 'Fay.Dunaway@first.test',
+          password: PASSWORD,
+        },
+        headers: { host: HOST, origin: ORIGIN },
+      });
+      expect(res.status).toBe(201);
+      const me = await browserFrom(fresh, res).request('GET', '/api/v1/me/');
+      expect(me.body.data.account.handle).toBe('fay-dunaway');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('GET /me shows the handle; PATCH /me changes it, for a token without scopes and for a signed-in person', async () => {
+    const a = await h.actor({ org: 'h3', scopes: ['tasks:read'] });
+    const b = await h.actor({ org: 'h3' });
+    const before = await h.request('GET', '/api/v1/me/', { token: a.token });
+    expect(before.body.data.account.handle).toMatch(/^bot-\d+$/);
+
+    const changed = await h.request('PATCH', '/api/v1/me/', { token: a.token, body: { handle: 'release_bot-2' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.account.handle).toBe('release_bot-2');
+    expect((await h.request('GET', '/api/v1/me/', { token: a.token })).body.data.account.handle).toBe('release_bot-2');
+    // Setting the handle one already has is no clash.
+    expect(
+      (await h.request('PATCH', '/api/v1/me/', { token: a.token, body: { handle: 'release_bot-2' } })).status,
+    ).toBe(200);
+
+    const clash = await h.request('PATCH', '/api/v1/me/', { token: b.token, body: { handle: 'release_bot-2' } });
+    expect(clash.status).toBe(409);
+    expect(clash.body.error).toMatchObject({ code: 'ALREADY_EXISTS', details: { field: 'handle' } });
+    expect(await handleOf(b.accountId)).toMatch(/^bot-\d+$/);
+
+    // Another organization may hold the same handle.
+    const c = await h.actor({ org: 'h4' });
+    expect(
+      (await h.request('PATCH', '/api/v1/me/', { token: c.token, body: { handle: 'release_bot-2' } })).status,
+    ).toBe(200);
+
+    const p = await person(h, { org: 'h3' });
+    const own = await p.request('PATCH', '/api/v1/me/', { handle: 'pat' });
+    expect(own.status).toBe(200);
+    expect(own.body.data.account.handle).toBe('pat');
+  });
+
+  it('refuses a bad handle with 400 and changes nothing', async () => {
+    const a = await h.actor({ org: 'h5' });
+    const was = await handleOf(a.accountId);
+    for (const handle of ['', 'Alice', '-alice', '_alice', 'a'.repeat(31), 'al ice', 'al.ice', 'ällo', '@alice']) {
+      const res = await h.request('PATCH', '/api/v1/me/', { token: a.token, body: { handle } });
+      expect(res.status, handle).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    }
+    expect((await h.request('PATCH', '/api/v1/me/', { token: a.token, body: {} })).status).toBe(400);
+    expect(
+      (await h.request('PATCH', '/api/v1/me/', { token: a.token, body: { handle: 'ok', name: 'x' } })).status,
+    ).toBe(400);
+    expect((await h.request('PATCH', '/api/v1/me/', { body: { handle: 'anon' } })).status).toBe(401);
+    expect(await handleOf(a.accountId)).toBe(was);
+  });
+
+  it('the migration gives existing accounts handles, the oldest keeping the plain one', async () => {
+    const db = h.ctx.db;
+    await createOrganization(h.ctx, { name: 'Old', slug: 'old' });
+    const org = await db.selectFrom('organizations').select('id').where('slug', '=', 'old').executeTakeFirstOrThrow();
+    // The database as it was before the migration: no handle column, accounts that would clash.
+    await sql`DROP INDEX users_organization_handle_idx`.execute(db);
+    await sql`ALTER TABLE users DROP COLUMN handle`.execute(db);
+    await sql`DELETE FROM kysely_migration WHERE name = '0018_account_handles'`.execute(db);
+    const insert = async (kind: 'human' | 'service', name: string, email: string | null) =>
+      (
+        await sql<{ id: number }>`INSERT INTO users (organization_id, kind, email, name, role, created_at)
+          VALUES (${org.id}, ${kind}, ${email}, ${name}, 'member', '2026-01-01T00:00:00.000000Z') RETURNING id`.execute(
+          db,
+        )
+      ).rows[0]!.id;
+    const first = await insert('human', 'Bo', 'bo@a.test');
+    const second = await insert('human', 'Bo B', 'BO@b.test');
+    const bot = await insert('service', 'Bo', null);
+    const unnamed = await insert('human', '?', '+++@c.test');
+
+    expect(await migrateToLatest(h.ctx.database)).toEqual(['0018_account_handles']);
+    expect([await handleOf(first), await handleOf(second), await handleOf(bot), await handleOf(unnamed)]).toEqual([
+      'bo',
+      'bo2',
+      'bo3',
+      'user',
+    ]);
+    // Every account of every organization has a valid handle, unique in its organization.
+    const all = await db.selectFrom('users').select(['organization_id', 'handle']).execute();
+    for (const row of all) expect(row.handle).toMatch(/^[a-z0-9][a-z0-9_-]{0,29}$/);
+    expect(new Set(all.map((r) => `${r.organization_id}:${r.handle}`)).size).toBe(all.length);
+    await expect(sql`UPDATE users SET handle = 'bo' WHERE id = ${second}`.execute(db)).rejects.toThrow();
+  });
+});
