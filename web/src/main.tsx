@@ -1,11 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ApiError, onUnauthenticated } from './api.ts';
-import { SessionProvider } from './session.tsx';
-import { App } from './shell.tsx';
-import { Notices, errorNotice, type Notice } from './ui.tsx';
-import './styles.css';
+import { App } from './app/app.tsx';
+import { sessionKeys } from './features/session/api.ts';
+import { SessionProvider } from './features/session/session-provider.tsx';
+import { ApiError, onUnauthenticated } from './lib/http.ts';
+import { Notices, errorNotice, type Notice } from './ui/index.ts';
+import './ui/styles.css';
 
 let notify: (notice: Omit<Notice, 'id'>) => void = () => {};
 
@@ -33,7 +34,7 @@ const client = new QueryClient({
 });
 
 onUnauthenticated(() => {
-  client.setQueryData(['session'], null);
+  client.setQueryData(sessionKeys.current, null);
 });
 
 createRoot(document.getElementById('root')!).render(

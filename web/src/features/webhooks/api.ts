@@ -1,0 +1,52 @@
+import { queryOptions } from '@tanstack/react-query';
+import type {
+  WebhookCatalogEntry,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookEndpoint,
+  WebhookEndpointCreated,
+} from '../../lib/api-types.ts';
+import { del, get, getAll, patch, post, qs } from '../../lib/http.ts';
+
+export const webhookKeys = {
+  catalog: ['webhooks', 'catalog'] as const,
+  endpoints: ['webhooks', 'endpoints'] as const,
+  deliveries: ['webhooks', 'deliveries'] as const,
+  deliveriesOf: (endpoint: number, status: string) => ['webhooks', 'deliveries', endpoint, status] as const,
+  delivery: (id: number, attempts: number) => ['webhooks', 'delivery', id, attempts] as const,
+};
+
+export const catalogQuery = queryOptions({
+  queryKey: webhookKeys.catalog,
+  queryFn: ({ signal }) => get<WebhookCatalogEntry[]>('/api/v1/webhooks/catalog/', signal),
+  staleTime: Infinity,
+});
+
+export const endpointsQuery = queryOptions({
+  queryKey: webhookKeys.endpoints,
+  queryFn: ({ signal }) => getAll<WebhookEndpoint>('/api/v1/webhooks/endpoints/', signal),
+});
+
+export const deliveriesQuery = (endpoint: number, status: string) =>
+  queryOptions({
+    queryKey: webhookKeys.deliveriesOf(endpoint, status),
+    queryFn: ({ signal }) =>
+      get<WebhookDelivery[]>(`/api/v1/webhooks/deliveries/${qs({ endpoint, status, limit: 50 })}`, signal),
+    // Attempts happen in the background; keep the log current while it is open.
+    refetchInterval: 3000,
+  });
+
+/** A delivery with every attempt; keyed by the attempt count, so a new attempt reads it again. */
+export const deliveryQuery = (id: number, attempts: number) =>
+  queryOptions({
+    queryKey: webhookKeys.delivery(id, attempts),
+    queryFn: ({ signal }) => get<WebhookDeliveryDetail>(`/api/v1/webhooks/deliveries/${id}/`, signal),
+  });
+
+export type EndpointBody = { url: string; description: string; events?: string[] };
+export const createEndpoint = (body: EndpointBody) => post<WebhookEndpointCreated>('/api/v1/webhooks/endpoints/', body);
+export const updateEndpoint = (id: number, body: Partial<EndpointBody> & { enabled?: boolean }) =>
+  patch<WebhookEndpoint>(`/api/v1/webhooks/endpoints/${id}/`, body);
+export const deleteEndpoint = (id: number) => del(`/api/v1/webhooks/endpoints/${id}/`);
+export const sendTest = (id: number) => post(`/api/v1/webhooks/endpoints/${id}/test/`);
+export const replayDelivery = (id: number) => post(`/api/v1/webhooks/deliveries/${id}/replay/`);

@@ -1,0 +1,7 @@
+export function Spinner({ label = 'Loading' }: { label?: string }) {
+  return (
+    <p className="muted" role="status">
+      {label}…
+    </p>
+  );
+}
