@@ -1,6 +1,6 @@
 /**
  * Keeps a local copy of every task a token can see, through the changes feed and
- * `@tasktracker/client` (README, "Changes feed" and "SDK"):
+ * `@tasktracker/client` (docs/api/changes-feed.md and docs/sdk.md):
  *
  *   TASKTRACKER_URL=http://localhost:8080 TASKTRACKER_TOKEN=tt_... node --import tsx examples/sync-tasks.ts ./tasks.json
  *

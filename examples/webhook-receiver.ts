@@ -1,5 +1,5 @@
 /**
- * An example tasktracker webhook receiver, the shape every consumer should have (README, "Receiving webhooks"):
+ * An example tasktracker webhook receiver, the shape every consumer should have (docs/api/webhooks.md, "Receiving webhooks"):
  *
  * 1. read the raw request bytes (never a parsed and re-serialized body),
  * 2. verify X-Service-Signature over "{X-Service-Timestamp}.{raw body}" in constant time and

@@ -1,5 +1,5 @@
 // Compiles the service (src/, TypeScript) into JavaScript under dist/server, which
-// bin/tasktracker.js runs while it is newer than every source file (README "Performance":
+// bin/tasktracker.js runs while it is newer than every source file (docs/performance.md, "Memory":
 // without tsx's loader thread and per-module source maps the serving process holds about 60 MB
 // less). Dependencies stay in node_modules; a source map sits beside the output for
 // `NODE_OPTIONS=--enable-source-maps`.

@@ -1,4 +1,4 @@
-/** Runtime configuration, read once from the environment. Every variable is documented in the README. */
+/** Runtime configuration, read once from the environment. Every variable is documented in docs/operating/configuration.md (a test checks it). */
 export interface Config {
   databaseUrl: string;
   host: string;
@@ -31,7 +31,7 @@ export interface Config {
     allowPrivateTargets: boolean;
     /** Ports a webhook URL may name besides 443 (https' default). */
     allowedPorts: number[];
-    /** Total deadline of one delivery attempt: 5 s (README "Receiving webhooks"). */
+    /** Total deadline of one delivery attempt: 5 s (docs/api/webhooks.md, "Receiving webhooks"). */
     attemptTimeoutMs: number;
     /** A claimed attempt whose worker died is due again after this long. */
     leaseMs: number;

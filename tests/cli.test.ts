@@ -35,7 +35,7 @@ async function cliFailsWith(environment: NodeJS.ProcessEnv, ...args: string[]) {
   throw new Error('expected the command to fail');
 }
 
-/** The operator CLI (README "Operator CLI"): one JSON object on stdout, or stderr and a non-zero exit. */
+/** The operator CLI (docs/operating/cli.md): one JSON object on stdout, or stderr and a non-zero exit. */
 describe('operator CLI', { timeout: 120_000 }, () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -12,12 +12,14 @@ const run = promisify(execFile);
 const root = path.resolve('.');
 const bin = path.join(root, 'bin/tasktracker.js');
 const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+const guide = fs.readFileSync(path.join(root, 'docs/getting-started.md'), 'utf8');
 
-/** The shell commands of the README's tour, continuation lines joined, comments dropped. */
-function tourCommands(): string[] {
-  const start = readme.indexOf('## A two-minute tour');
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end);
+/** The shell commands of a markdown section, continuation lines joined, comments dropped. */
+function sectionCommands(markdown: string, heading: string): string[] {
+  const start = markdown.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`no section "${heading}"`);
+  const end = markdown.indexOf('\n## ', start + 1);
+  const section = markdown.slice(start, end < 0 ? undefined : end);
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
     .flatMap((block) => block[1]!.replace(/\\\n\s*/g, '').split('\n'))
     .map((line) => line.replace(/\s+#.*$/, '').trim())
@@ -33,12 +35,12 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * The README tour, run as written against a real `tasktracker serve` from a directory holding
+ * The tour of docs/getting-started.md, run as written against a real `tasktracker serve` from a directory holding
  * the README (as a fresh clone does). Three rewrites only: the server's port (another test may
  * hold 8080), `npx tasktracker` runs this checkout's bin (npx would otherwise ask the registry),
  * and `export TOKEN=tt_...` takes the token the demo command printed.
  */
-describe('README tour', { timeout: 240_000 }, () => {
+describe('the getting-started tour', { timeout: 240_000 }, () => {
   let database: DatabaseHandle;
   let server: ChildProcess;
   let dir: string;
@@ -84,8 +86,15 @@ describe('README tour', { timeout: 240_000 }, () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it("the README's short tour is a part of the full one, so running the full one runs it", () => {
+    const full = sectionCommands(guide, '## A two-minute tour');
+    const short = sectionCommands(readme, '## A short tour');
+    expect(short.length).toBeGreaterThan(2);
+    for (const command of short) expect(full, command).toContain(command);
+  });
+
   it('every command succeeds and the downloaded attachment is the uploaded README', async () => {
-    const commands = tourCommands();
+    const commands = sectionCommands(guide, '## A two-minute tour');
     expect(commands[0]).toBe('npx tasktracker demo');
     expect(commands[1]).toBe('export TOKEN=tt_...');
     expect(commands.length).toBeGreaterThan(10);

@@ -22,18 +22,6 @@ export default snapshotsOf('modules/accounts/accounts.repository.ts', repo, {
     await repo.projectsByKeys(db, 1, ['WEB', 'OPS']);
     await repo.projectsByKeys(db, 1, []);
   },
-  insertToken: ({ db }) =>
-    repo.insertToken(db, {
-      user_id: 3,
-      token_hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-      token_prefix: 'tt_abcdef',
-      scopes: '["tasks:write"]',
-      project_ids: '[10]',
-      expires_at: null,
-      revoked_at: null,
-      created_at: at,
-      name: 'CI',
-    }),
   revokeToken: ({ db }) => repo.revokeToken(db, 5, at),
   findTokenRevocation: ({ db }) => repo.findTokenRevocation(db, 5),
   findMembership: ({ db }) => repo.findMembership(db, 10, 3),

@@ -14,5 +14,6 @@ export default snapshotsOf('policy/visibility.repository.ts', repo, {
   isMemberOf: ({ db }) => repo.isMemberOf(db, 3, 10),
   visibleEndpoints: ({ db }) => repo.visibleEndpoints(db, principal).select('e.id').execute(),
   visibleDeliveries: ({ db }) => repo.visibleDeliveries(db, principal).select('d.id').execute(),
+  findAccountIn: ({ db }) => repo.findAccountIn(db, 1, 3),
   visibleCustomFieldIds: ({ db }) => repo.visibleCustomFieldIds(db, principal).execute(),
 });

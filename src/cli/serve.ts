@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { serviceBaseUrl } from '../config.ts';
 import { inTransaction } from '../db/unit-of-work.ts';
+import { warnAboutEmailedLinks } from '../modules/people/links.ts';
 import { issueSetupToken } from '../modules/people/setup.service.ts';
 import { buildApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
@@ -14,6 +15,7 @@ import {
   WORKER_JOBS,
   type WorkerJob,
 } from '../worker/run-worker.ts';
+import { SERVICE_VERSION } from '../version.ts';
 
 export interface RunningServer {
   log: FastifyBaseLogger;
@@ -33,8 +35,9 @@ export async function startServer(
   jobs: WorkerJob[] = WORKER_JOBS,
 ): Promise<RunningServer> {
   const log = createLogger(ctx.config.logLevel);
-  log.info({ database: describeDatabase(ctx.config.databaseUrl) }, 'database');
+  log.info({ version: SERVICE_VERSION, database: describeDatabase(ctx.config.databaseUrl) }, 'starting');
   warnAboutWebhookConfig(ctx, log);
+  warnAboutEmailedLinks(ctx, log);
   const app = parts.api ? await buildApp(ctx, { logger: log }) : null;
   if (app) {
     await app.listen({ host: ctx.config.host, port: ctx.config.port });
@@ -72,7 +75,7 @@ export async function serve(ctx: AppContext, parts: { api: boolean; worker: bool
 
 /**
  * First run: with no organization yet, prints a single-use link that lets the first person
- * create the organization and its owner account in the browser (README "The first person").
+ * create the organization and its owner account in the browser (docs/people.md, "The first person").
  */
 async function announceSetup(ctx: AppContext, log: FastifyBaseLogger, port: number): Promise<void> {
   const setup = await inTransaction(ctx, (tx) => issueSetupToken(tx));

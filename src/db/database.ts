@@ -108,7 +108,7 @@ const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
 
 /**
  * PostgreSQL parses and plans an unnamed statement on every execution, which for the task read
- * costs several times its execution (README "Performance"). Kysely sends its queries unnamed;
+ * costs several times its execution (docs/performance.md). Kysely sends its queries unnamed;
  * this pool names every data statement by a hash of its text, so each connection prepares it
  * once and reuses the plan (PostgreSQL still re-plans a prepared statement when a generic plan
  * would be worse). Bounded: beyond NAMED_STATEMENTS distinct texts (lists of varying length

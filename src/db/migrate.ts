@@ -18,7 +18,9 @@ import * as liveEvents from './migrations/0014_live_events.ts';
 import * as searchTiers from './migrations/0015_search_tiers.ts';
 import * as labelledTasksIndex from './migrations/0016_labelled_tasks_index.ts';
 import * as searchPrefixes from './migrations/0017_search_prefixes.ts';
-import * as accountHandles from './migrations/0018_account_handles.ts';
+import * as tokenIssuers from './migrations/0018_token_issuers.ts';
+import * as boardColumns from './migrations/0019_board_columns.ts';
+import * as accountHandles from './migrations/0020_account_handles.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -43,7 +45,9 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0015_search_tiers', searchTiers],
   ['0016_labelled_tasks_index', labelledTasksIndex],
   ['0017_search_prefixes', searchPrefixes],
-  ['0018_account_handles', accountHandles],
+  ['0018_token_issuers', tokenIssuers],
+  ['0019_board_columns', boardColumns],
+  ['0020_account_handles', accountHandles],
 ];
 
 class StaticProvider implements MigrationProvider {
@@ -79,6 +83,21 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Applies pending migrations up to and including `name`: for tests of what a migration does to
+ * data written before it.
+ */
+export async function migrateTo(handle: DatabaseHandle, name: string): Promise<void> {
+  const schema = handle.dialect === 'postgres' ? (handle.pgSchema ?? (await currentSchema(handle))) : undefined;
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: new StaticProvider(handle),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }
 
 /** Names recorded in our `kysely_migration`, in order; null before the first migration. */

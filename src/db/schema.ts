@@ -45,6 +45,8 @@ export interface ApiTokensTable {
   created_at: string;
   /** Given at creation to recognise the token in lists; may be empty. */
   name: Generated<string>;
+  /** The person who issued it; null when the operator did (the command line). It acts only while they could still issue it. */
+  created_by: Generated<number | null>;
 }
 
 export interface ApiTokenUsageTable {

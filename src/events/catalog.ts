@@ -1,5 +1,5 @@
 /**
- * The event catalog (README "Receiving webhooks"): the one definition served by
+ * The event catalog (docs/api/webhooks.md): the one definition served by
  * GET /api/v1/webhooks/catalog/ and used to validate subscriptions. Every listed type is produced somewhere in the code.
  */
 export const EVENT_CATALOG = [

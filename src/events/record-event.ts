@@ -46,7 +46,7 @@ export interface EventToRecord {
 }
 
 /**
- * The outbox row of one event. The envelope (README "Receiving webhooks") is serialized here,
+ * The outbox row of one event. The envelope (docs/api/webhooks.md, "Receiving webhooks") is serialized here,
  * once; delivery signs and sends these exact bytes, replays included.
  */
 export function outboxRowOf(event: EventToRecord): OutboxRow {

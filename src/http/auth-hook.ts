@@ -12,7 +12,7 @@ import { type Bucket, RateLimitedError, type RateLimits, rateLimitHeaders } from
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The scope the route needs (README "API conventions"), or 'authenticated' for any valid token. Absent: public route. */
+    /** The scope the route needs (docs/api/conventions.md, "Scopes"), or 'authenticated' for any valid token. Absent: public route. */
     scope?: Scope | 'authenticated';
     /** Which rate-limit bucket the route draws from; default 'default'. */
     bucket?: Bucket;

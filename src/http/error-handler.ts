@@ -49,7 +49,7 @@ const PARSER_ERRORS: Record<string, [code: string, status: number, message: stri
   FST_ERR_CTP_EMPTY_JSON_BODY: ['MALFORMED_JSON', 400, 'The body is empty but Content-Type is application/json.'],
 };
 
-/** Every failure leaves in the error envelope (README "API conventions"); internals are logged, never returned. */
+/** Every failure leaves in the error envelope (docs/api/errors.md); internals are logged, never returned. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(async (thrown: FastifyError, request, reply) => {
     // A cached principal not yet confirmed is checked first: access that is gone answers 401 or 403.
@@ -96,7 +96,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   // Every path ends with a slash. A request without it gets a 404 naming the right path rather
   // than a redirect: a redirect would hide the mistake in the integrator's code, double every
-  // request, and could not be followed safely for writes anyway (README, "API conventions").
+  // request, and could not be followed safely for writes anyway (docs/api/conventions.md, "Trailing slashes").
   const hint = routeHints(app);
   app.setNotFoundHandler((request, reply) => {
     const path = reflected(request.url.split('?')[0] ?? '');

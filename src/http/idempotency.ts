@@ -10,7 +10,7 @@ import * as repo from './idempotency.repository.ts';
 import { grantsFor, recheckGrants, type Grant } from '../policy/index.ts';
 
 /**
- * `Idempotency-Key` handling (README "API conventions", Idempotency).
+ * `Idempotency-Key` handling (docs/api/idempotency.md).
  * The claim is committed before the handler runs, so a concurrent twin gets 409 at once
  * instead of waiting on a lock. It runs after authentication, scope and rate-limit checks
  * (onRequest), so 401/403/429 answers are never stored. A stored response keeps the policy
@@ -184,7 +184,7 @@ function sealingKey(ctx: AppContext, request: FastifyRequest): Promise<Buffer> |
   return request.routeOptions.config.sealStoredResponse ? secretKey(ctx) : undefined;
 }
 
-async function storedForm(body: string, key: Promise<Buffer> | undefined): Promise<string> {
+async function storedForm(body: string, key: Promise<Buffer> | Buffer | undefined): Promise<string> {
   return key ? SEALED + encryptSecret(await key, body) : body;
 }
 
@@ -193,11 +193,12 @@ async function storedForm(body: string, key: Promise<Buffer> | undefined): Promi
  * transaction (src/http/unit-of-work.ts) and returns the stored bytes. Undefined when there is
  * no claim.
  */
-export function storeResponseInTransaction(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
+export async function storeResponseInTransaction(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
   const id = request.idempotencyClaimId;
   if (id === undefined) return undefined;
-  // Asked for now, outside the work's transaction: the first lookup reads the database.
-  const key = sealingKey(ctx, request);
+  // Read before the work's transaction: the first lookup of the key reads (and may write) the
+  // database, which on SQLite would wait for the transaction that waits for it.
+  const key = await sealingKey(ctx, request);
   return async (trx: Trx, payload: unknown): Promise<string> => {
     // The route's response serializer, as Fastify would apply it to the returned payload.
     const body = reply.serialize(payload) as string;

@@ -1,16 +1,24 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { secretsEqual } from '../crypto/constant-time.ts';
 import { ApiError } from './errors.ts';
+import { SERVICE_VERSION } from '../version.ts';
 
 /** Prometheus metrics: request counts and latency by route template and status. */
 /**
  * /metrics is closed unless configured: with METRICS_TOKEN it needs that bearer token, without it
- * it answers 404 unless METRICS_PUBLIC=true serves it openly (README "Operations").
+ * it answers 404 unless METRICS_PUBLIC=true serves it openly (docs/operating/monitoring.md).
  */
 export function registerMetrics(app: FastifyInstance, metricsToken: string | null, metricsPublic: boolean): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // The usual build-info gauge: its label tells which version each scraped process runs.
+  new Gauge({
+    name: 'tasktracker_build_info',
+    help: 'The running version',
+    labelNames: ['version'],
+    registers: [registry],
+  }).set({ version: SERVICE_VERSION }, 1);
   const labelNames = ['method', 'route', 'status_code'] as const;
   const requests = new Counter({
     name: 'http_requests_total',

@@ -13,6 +13,7 @@ const NAMED: Record<string, string> = {
   'PATCH /me/': 'updateMe',
   'POST /projects/{project_key}/tasks/bulk/': 'bulkCreateTasks',
   'POST /projects/{project_key}/tasks/bulk-update/': 'bulkUpdateTasks',
+  'GET /projects/{project_key}/board/': 'getBoard',
   'GET /tasks/{task_key}/activities/': 'listTaskActivities',
   'POST /tasks/{task_key}/assign/': 'assignTask',
   'POST /tasks/{task_key}/follow/': 'followTask',

@@ -1,7 +1,7 @@
 import { invalid } from './errors.ts';
 
 /**
- * Page requests of every list endpoint (README "API conventions"); src/db/paginate.ts runs them.
+ * Page requests of every list endpoint (docs/api/pagination.md); src/db/paginate.ts runs them.
  * Offset mode is the default; sending `cursor` (even empty) selects cursor mode, which walks
  * the primary key ascending and ignores `ordering`.
  */

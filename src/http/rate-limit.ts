@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { ApiError } from './errors.ts';
 
 /**
- * The two tiers of README "API conventions" (per-token burst, per-organization sustained) plus
+ * The two tiers of docs/api/conventions.md, "Rate limits" (per-token burst, per-organization sustained) plus
  * search's own bucket. The sustained tier is shared fairly: one token may use at most its share
  * (RATE_LIMIT_TOKEN_HOURLY_SHARE percent) of its organization's hourly budget, and a request
  * refused by a token's own limits takes nothing from the organization's, so one busy token

@@ -7,7 +7,7 @@ import { csrfTokenOf, type CurrentSession, principalOfSession } from '../modules
 import { ApiError } from './errors.ts';
 
 /**
- * The session cookie and its CSRF defence (README "Sessions and CSRF"). Over HTTPS (TLS, or
+ * The session cookie and its CSRF defence (docs/operating/security.md, "Sessions" and "CSRF"). Over HTTPS (TLS, or
  * TRUST_PROXY with X-Forwarded-Proto: https) the cookie is `__Host-tt_session` with Secure, so
  * no sibling host and no plain-HTTP page can set or read it; over plain HTTP (development) it
  * is `tt_session`. A cookie-authenticated request that may change something must carry the
@@ -63,7 +63,11 @@ function ownOrigins(ctx: AppContext, request: FastifyRequest): string[] {
   return origins;
 }
 
-/** The base URL for links shown to people (invitations, resets): PUBLIC_BASE_URL, else the request's origin. */
+/**
+ * The base URL of a link shown in the answer to the signed-in person who asked for it (an
+ * invitation, a reset link they pass on): PUBLIC_BASE_URL, else the origin their request
+ * reached. Never for a link that is e-mailed: see emailedLinkBase in src/modules/people/links.ts.
+ */
 export function linkBase(ctx: AppContext, request: FastifyRequest): string {
   return ctx.config.publicBaseUrl
     ? ctx.config.publicBaseUrl.replace(/\/+$/, '')

@@ -16,7 +16,7 @@ export async function commitWrite<R, P>(
   work: (tx: Tx) => Promise<R>,
   respond: (result: R) => P,
 ): Promise<P | FastifyReply> {
-  const store = storeResponseInTransaction(ctx, request, reply);
+  const store = await storeResponseInTransaction(ctx, request, reply);
   let payload: P | undefined;
   let stored: string | undefined;
   await inTransaction(ctx, async (tx) => {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-/** Where `npm run build:web` writes the web app (see README, "Set up and run"). */
+/** Where `npm run build:web` writes the web app (see docs/getting-started.md). */
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 /** Paths the server answers itself: an unknown one there is a 404, never the web app's page. */

@@ -5,7 +5,7 @@ import type { Principal } from '../modules/auth/principal.ts';
 /**
  * Every decision about what a caller may do, given what it can see (visibility.repository.ts decides
  * that: a resource the caller cannot see never reaches here, it is a 404). The rules are the
- * table in the README section "Who may do what".
+ * table of docs/api/access.md.
  *
  * A caller is a principal: an account (its workspace role, its project memberships) seen
  * through a credential that may narrow it (scopes, a project restriction). Nothing here
@@ -20,6 +20,8 @@ export type Action =
   | 'people.manage'
   /** Make, change, invite or reset an owner. */
   | 'people.manage-owners'
+  /** Create an API token that acts as an account: one's own, or a service account's for those who manage people. */
+  | 'token.issue'
   /** Read a visible project's content. */
   | 'project.read'
   /** Change a project's everyday content: tasks, comments, links, attachments, time, planning. */
@@ -37,27 +39,41 @@ export interface ProjectAccess {
   role: ProjectRole;
 }
 
+/** An account of the caller's organization, as the policy needs to know it. */
+export interface AccountAccess {
+  id: number;
+  kind: 'human' | 'service';
+}
+
 export type Resource =
   | { kind: 'workspace' }
+  | { kind: 'account'; account: AccountAccess }
   | { kind: 'project'; project: ProjectAccess }
   | { kind: 'item'; project: ProjectAccess; authorId: number | null };
 
 export const WORKSPACE: Resource = { kind: 'workspace' };
 
-export function isWorkspaceAdmin(principal: Principal): boolean {
+/**
+ * What the decisions below depend on: an account's id and workspace role, and the credential's
+ * project restriction. A principal is one; so is an account that issued a token or a link,
+ * when whether it could still issue it is decided again.
+ */
+export type Actor = Pick<Principal, 'userId' | 'role' | 'projectRestriction'>;
+
+export function isWorkspaceAdmin(principal: Actor): boolean {
   return principal.role === 'owner' || principal.role === 'admin';
 }
 
-function administers(principal: Principal, project: ProjectAccess): boolean {
+function administers(principal: Actor, project: ProjectAccess): boolean {
   return isWorkspaceAdmin(principal) || project.role === 'admin';
 }
 
-function contributes(principal: Principal, project: ProjectAccess): boolean {
+function contributes(principal: Actor, project: ProjectAccess): boolean {
   return project.role !== 'viewer' || isWorkspaceAdmin(principal);
 }
 
 /** Why not, or null when the action is allowed. */
-function refusal(principal: Principal, action: Action, resource: Resource): string | null {
+function refusal(principal: Actor, action: Action, resource: Resource): string | null {
   const restricted = principal.projectRestriction !== null;
   switch (action) {
     case 'project.create':
@@ -70,8 +86,18 @@ function refusal(principal: Principal, action: Action, resource: Resource): stri
       return isWorkspaceAdmin(principal) ? null : 'Only workspace owners and admins can do this.';
     case 'people.manage-owners':
       return principal.role === 'owner' ? null : 'Only an owner can do this.';
+    case 'token.issue': {
+      if (resource.kind !== 'account') throw new TypeError(`${action} needs an account`);
+      if (resource.account.id === principal.userId) return null;
+      // A token acts as exactly one account, so a token for another person would let its maker act as them.
+      if (resource.account.kind === 'human')
+        return 'A token acts as the person who creates it: create tokens for yourself, or for a service account.';
+      return isWorkspaceAdmin(principal)
+        ? null
+        : 'Only workspace owners and admins can create tokens for service accounts.';
+    }
   }
-  if (resource.kind === 'workspace') throw new TypeError(`${action} needs a project`);
+  if (resource.kind === 'workspace' || resource.kind === 'account') throw new TypeError(`${action} needs a project`);
   const { project } = resource;
   switch (action) {
     case 'project.read':
@@ -95,7 +121,7 @@ function refusal(principal: Principal, action: Action, resource: Resource): stri
   }
 }
 
-export function can(principal: Principal, action: Action, resource: Resource): boolean {
+export function can(principal: Actor, action: Action, resource: Resource): boolean {
   return refusal(principal, action, resource) === null;
 }
 
@@ -106,24 +132,30 @@ export function can(principal: Principal, action: Action, resource: Resource): b
 export function authorize(principal: Principal, action: Action, resource: Resource, what?: string): void {
   const reason = refusal(principal, action, resource);
   if (reason !== null) throw forbidden(what ? reason.replace(/ it\.$/, ` ${what}.`) : reason);
-  recordGrant(
-    principal,
-    resource.kind === 'workspace'
-      ? { action }
-      : {
-          action: action === 'item.edit' || action === 'item.delete' ? 'project.contribute' : action,
-          project: resource.project.id,
-        },
-  );
+  recordGrant(principal, grantOf(action, resource));
+}
+
+function grantOf(action: Action, resource: Resource): Grant {
+  if (resource.kind === 'account') return { action: 'token.issue', account: resource.account.id };
+  // Only an account resource allows 'token.issue' (refusal throws otherwise).
+  const decided = action as Exclude<Action, 'token.issue'>;
+  if (resource.kind === 'workspace') return { action: decided };
+  return {
+    action: decided === 'item.edit' || decided === 'item.delete' ? 'project.contribute' : decided,
+    project: resource.project.id,
+  };
 }
 
 /**
  * A decision that let a request through, kept so an idempotent replay can be re-decided for
- * the caller as it is now (README "Idempotency"). Item decisions are kept as the project
+ * the caller as it is now (docs/api/idempotency.md). Item decisions are kept as the project
  * decision they imply: the item may be gone by the time of the replay.
  */
 export type Grant =
-  { action: Action; project?: number } | { action: 'endpoint.manage'; endpoint: number } | { action: 'endpoint.span' };
+  | { action: Exclude<Action, 'token.issue'>; project?: number }
+  | { action: 'token.issue'; account: number }
+  | { action: 'endpoint.manage'; endpoint: number }
+  | { action: 'endpoint.span' };
 
 /** Starts remembering the grants of one request; the principal must be that request's own object. */
 export function recordGrantsFor(principal: Principal): void {

@@ -1,6 +1,7 @@
 import type { Executor } from '../db/database.ts';
 import type { Principal } from '../modules/auth/principal.ts';
 import { type Action, authorize, type Grant, WORKSPACE } from './authorize.ts';
+import { issuableAccount } from './accounts.ts';
 import { projectFor } from './projects.ts';
 import { authorizeSpanning, endpointFor } from './webhooks.ts';
 
@@ -14,6 +15,7 @@ type ProjectAction = Extract<Action, 'project.read' | 'project.contribute' | 'pr
 export async function recheckGrants(db: Executor, principal: Principal, grants: Grant[]): Promise<void> {
   for (const grant of grants) {
     if ('endpoint' in grant) await endpointFor(db, principal, grant.endpoint, 'manage');
+    else if ('account' in grant) await issuableAccount(db, principal, grant.account);
     else if (grant.action === 'endpoint.span') authorizeSpanning(principal);
     else if (grant.project === undefined) authorize(principal, grant.action, WORKSPACE);
     else await projectFor(db, principal, { id: grant.project }, grant.action as ProjectAction);

@@ -4,7 +4,9 @@
  * decides by itself.
  */
 export {
+  type AccountAccess,
   type Action,
+  type Actor,
   authorize,
   can,
   grantsFor,
@@ -15,6 +17,7 @@ export {
   type Resource,
   WORKSPACE,
 } from './authorize.ts';
+export { issuableAccount, issuerMayStillIssue } from './accounts.ts';
 export { recheckGrants } from './grants.ts';
 export { visibleProjectsOf } from '../modules/auth/auth-cache.ts';
 export { projectFor, readableProjectByKey } from './projects.ts';

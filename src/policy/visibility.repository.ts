@@ -4,7 +4,7 @@ import { isWorkspaceAdmin } from './authorize.ts';
 
 /**
  * Projects the caller can see: its account's memberships, narrowed by the token's project
- * restriction (README, "Who may do what"). Every lookup of a project-owned row goes through
+ * restriction (docs/api/access.md). Every lookup of a project-owned row goes through
  * here, so an invisible project answers 404, not 403, by construction.
  */
 export function visibleProjects(db: Executor, principal: Principal) {
@@ -153,4 +153,14 @@ export function visibleCustomFieldIds(db: Executor, principal: Principal) {
         eb.exists(applies.where('vfp.project_id', 'in', visibleProjectIds(db, principal))),
       ]);
     });
+}
+
+/** An account (person or service account) of the organization, with what the policy decides by. */
+export function findAccountIn(db: Executor, organizationId: number, id: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'organization_id', 'kind', 'role', 'active'])
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
 }

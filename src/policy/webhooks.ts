@@ -7,7 +7,7 @@ import { projectFor } from './projects.ts';
 import { isMemberOf } from './visibility.repository.ts';
 
 /**
- * Who may manage a webhook endpoint (README "Who may do what"). Reading follows visibility
+ * Who may manage a webhook endpoint (docs/api/access.md). Reading follows visibility
  * (visibility.repository.ts: an endpoint spanning projects is hidden from anyone who does not see every
  * project it delivers). Changing, testing and replaying a project-bound endpoint needs admin
  * rights on its project; an endpoint spanning projects is managed by whoever sees it.

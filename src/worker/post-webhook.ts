@@ -92,7 +92,7 @@ function postOnce(
       }
     });
     request.on('response', (response) => {
-      // Success is decided by the status line (README "Receiving webhooks"); the body is only kept for the log.
+      // Success is decided by the status line (docs/api/webhooks.md, "Receiving webhooks"); the body is only kept for the log.
       status = response.statusCode ?? null;
       response.on('data', (chunk: Buffer) => {
         const room = options.maxBodyBytes - kept;

@@ -1,6 +1,6 @@
 /**
  * Scheduled events, emitted with `source: "scheduler"` and recorded in the task's activity
- * (README "API conventions", "Scheduled events"):
+ * (docs/api/webhooks.md, "Scheduled events"):
  * - `task.due_soon`, once per task per due date. A due date means the end of that day (UTC);
  *   the event fires when that moment is within DUE_SOON_WINDOW_HOURS (default 24), for tasks
  *   not in a done-category status and not already past due. Moving the due date re-arms it.

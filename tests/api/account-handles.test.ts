@@ -134,7 +134,7 @@ describe('account handles', () => {
     // The database as it was before the migration: no handle column, accounts that would clash.
     await sql`DROP INDEX users_organization_handle_idx`.execute(db);
     await sql`ALTER TABLE users DROP COLUMN handle`.execute(db);
-    await sql`DELETE FROM kysely_migration WHERE name = '0018_account_handles'`.execute(db);
+    await sql`DELETE FROM kysely_migration WHERE name = '0020_account_handles'`.execute(db);
     const insert = async (kind: 'human' | 'service', name: string, email: string | null) =>
       (
         await sql<{ id: number }>`INSERT INTO users (organization_id, kind, email, name, role, created_at)
@@ -147,7 +147,7 @@ describe('account handles', () => {
     const bot = await insert('service', 'Bo', null);
     const unnamed = await insert('human', '?', '+++@c.test');
 
-    expect(await migrateToLatest(h.ctx.database)).toEqual(['0018_account_handles']);
+    expect(await migrateToLatest(h.ctx.database)).toEqual(['0020_account_handles']);
     expect([await handleOf(first), await handleOf(second), await handleOf(bot), await handleOf(unnamed)]).toEqual([
       'bo',
       'bo2',

@@ -15,7 +15,7 @@ import { createWebhookHarness, deliveriesOf, endpointRow, type WebhookHarness } 
  * access is lost, tokens in logged URLs, refused requests counting, custom fields of hidden
  * projects, and the smaller front-door answers.
  */
-describe('webhook endpoints spanning projects (README "Who may do what")', () => {
+describe('webhook endpoints spanning projects (docs/api/access.md)', () => {
   let h: WebhookHarness;
   let owner: Actor;
   let admin: Actor;

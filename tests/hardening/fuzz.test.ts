@@ -573,7 +573,7 @@ describe(`fuzzing every operation of the OpenAPI document (${RUNS} seeded cases 
                 label,
               ).toBe(true);
               const after = await fingerprint();
-              // An Idempotency-Key stores a 4xx answer for replay (README "Idempotency"): that row is the one allowed write.
+              // An Idempotency-Key stores a 4xx answer for replay (docs/api/idempotency.md): that row is the one allowed write.
               if (c.headers['idempotency-key'] !== undefined) {
                 delete after.idempotency_keys;
                 delete before.idempotency_keys;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
+import { migrateTo, migrateToLatest } from '../../src/db/migrate.ts';
 
 const reopeners = new WeakMap<DatabaseHandle, () => DatabaseHandle>();
 const urls = new WeakMap<DatabaseHandle, string>();
@@ -25,9 +25,12 @@ export function secondConnection(handle: DatabaseHandle): DatabaseHandle {
 
 /**
  * A fresh, migrated database for one test file: a temporary SQLite file by default, or a
- * throwaway schema in TEST_DATABASE_URL's PostgreSQL database when that is set.
+ * throwaway schema in TEST_DATABASE_URL's PostgreSQL database when that is set. `migratedTo`
+ * stops after that migration (for tests of a later migration's effect on older data).
  */
-export async function freshDatabase(): Promise<DatabaseHandle> {
+export async function freshDatabase(options: { migratedTo?: string } = {}): Promise<DatabaseHandle> {
+  const migrate = (handle: DatabaseHandle) =>
+    options.migratedTo ? migrateTo(handle, options.migratedTo) : migrateToLatest(handle);
   const pgUrl = process.env.TEST_DATABASE_URL;
   if (pgUrl) {
     const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -36,7 +39,7 @@ export async function freshDatabase(): Promise<DatabaseHandle> {
     // fails if another test file drops its schema meanwhile: migrations share a lock that a drop takes alone.
     await withSchemaLock(pgUrl, 'shared', async (admin) => {
       await admin.query(`CREATE SCHEMA ${schema}`);
-      await migrateToLatest(handle);
+      await migrate(handle);
     });
     const fresh: DatabaseHandle = {
       ...handle,
@@ -52,7 +55,7 @@ export async function freshDatabase(): Promise<DatabaseHandle> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-test-'));
   const url = `sqlite:${path.join(dir, 'test.db')}`;
   const handle = openDatabase(url);
-  await migrateToLatest(handle);
+  await migrate(handle);
   const fresh: DatabaseHandle = {
     ...handle,
     close: async () => {

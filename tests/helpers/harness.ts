@@ -6,6 +6,7 @@ import { buildApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { type AppContext, createAppContext } from '../../src/context.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
 import type { ProjectRole, WorkspaceRole } from '../../src/db/schema.ts';
 import {
   addProjectMember,
@@ -70,9 +71,9 @@ export type ConfigOverrides = Partial<Omit<Config, 'attachments' | 'rateLimit'>>
 export type BeforeReady = (app: FastifyInstance, ctx: AppContext) => void;
 
 export async function createHarness(
-  options: { config?: ConfigOverrides; beforeReady?: BeforeReady } = {},
+  options: { config?: ConfigOverrides; beforeReady?: BeforeReady; database?: DatabaseHandle } = {},
 ): Promise<TestHarness> {
-  const database = await freshDatabase();
+  const database = options.database ?? (await freshDatabase());
   const base = loadConfig({});
   const attachmentsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasktracker-files-'));
   const config: Config = {

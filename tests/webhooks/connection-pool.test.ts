@@ -64,7 +64,7 @@ async function startConnectionReceiver(host: string, port = 0): Promise<Connecti
 }
 
 /**
- * Delivery attempts reuse kept-alive connections, but the URL rules (README "API conventions", "Webhook URLs") still
+ * Delivery attempts reuse kept-alive connections, but the URL rules (docs/api/webhooks.md, "Webhook URLs") still
  * hold per attempt: the name is resolved and checked again, and a pooled connection is
  * reused only when it goes to an address this attempt's check passed.
  */

@@ -48,7 +48,7 @@ function connectOnce(host: string, port: number): Promise<boolean> {
 }
 
 /**
- * The endpoint URL requirements (README "Receiving webhooks") with WEBHOOK_ALLOW_PRIVATE_TARGETS off: every form in
+ * The endpoint URL requirements (docs/api/webhooks.md, "Webhook URLs") with WEBHOOK_ALLOW_PRIVATE_TARGETS off: every form in
  * ssrf-forms.ts is refused when saved (create and update) and on every delivery attempt of a
  * row stored before the check existed. The forms carry the canary's port; the canary listens on
  * every local address and must see no connection from the whole file.

@@ -1,5 +1,5 @@
 /**
- * Every URL form the SSRF guard must refuse (README "API conventions", "Webhook URLs"),
+ * Every URL form the SSRF guard must refuse (docs/api/webhooks.md, "Webhook URLs"),
  * shared by the unit, save-time and delivery-time tests. `{port}` is replaced by the loopback
  * canary's port at delivery time, so a form the guard missed would connect to the canary.
  * `resolves` is what the test resolver answers for host names (the system resolver answers the

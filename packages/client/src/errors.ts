@@ -3,7 +3,7 @@
  * code: `isApiError(error, 'INVALID_TRANSITION')` narrows `details` to `{from, to}`.
  */
 
-/** The service's error codes and their HTTP statuses (the README's "Error codes"). */
+/** The service's error codes and their HTTP statuses (docs/api/errors.md). */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   MALFORMED_JSON: 400,

@@ -1,6 +1,6 @@
 /**
  * Keeping a local copy of every task a token can see, through the changes feed
- * (`GET /api/v1/changes/tasks/`, the README's "Changes feed"):
+ * (`GET /api/v1/changes/tasks/`, docs/api/changes-feed.md):
  * - the feed is ordered by id, not by `changed_at`, so the high-water mark is the largest
  *   `changed_at` seen anywhere in the walk, not the last one;
  * - applying a change twice is harmless: `created`/`updated` are upserts of the task JSON,

@@ -3,7 +3,7 @@ import type { MigrationContext } from './helpers.ts';
 import { withId } from './helpers.ts';
 
 /**
- * People sign in (README "People and sign-in"): a password for human accounts, an active flag
+ * People sign in (docs/people.md): a password for human accounts, an active flag
  * for every account, browser sessions, and the single-use links that bring people in (setup of
  * the first organization, invitations, password resets). Every secret is stored as its SHA-256
  * only. Idempotency keys can belong to a session instead of a token.

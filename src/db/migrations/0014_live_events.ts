@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { withId, type MigrationContext } from './helpers.ts';
 
 /**
- * The live stream's source of truth (README "Live updates"): one small row per change of a
+ * The live stream's source of truth (docs/api/live-updates.md): one small row per change of a
  * task (its links and attachments included), a comment or a project's settings, written by
  * triggers in the transaction of the
  * change, so every writer (API, scheduler, CLI, another process, a hand edit) is covered and

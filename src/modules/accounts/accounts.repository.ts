@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { ApiTokensTable, ProjectRole, UsersTable } from '../../db/schema.ts';
+import type { ProjectRole, UsersTable } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import { visibleProjects } from '../../policy/index.ts';
 
@@ -32,11 +32,6 @@ export function projectsByKeys(db: Executor, organizationId: number, keys: strin
     .where('organization_id', '=', organizationId)
     .where('key', 'in', keys.length ? keys : [''])
     .execute();
-}
-
-export async function insertToken(db: Executor, values: Insertable<ApiTokensTable>): Promise<number> {
-  const row = await db.insertInto('api_tokens').values(values).returning('id').executeTakeFirstOrThrow();
-  return row.id;
 }
 
 /** Whether this call revoked the token (false: it is unknown or was revoked already). */

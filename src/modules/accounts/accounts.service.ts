@@ -1,20 +1,18 @@
 import type { AppContext } from '../../context.ts';
-import { isoFromMs } from '../../clock.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import type { ProjectRole, WorkspaceRole } from '../../db/schema.ts';
 import { inTransaction, type Tx, withSavepoint } from '../../db/unit-of-work.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
-import { isScope } from '../auth/scopes.ts';
+import { issueToken } from '../auth/issue-token.ts';
 import { lockProjectForDecision } from '../projects/projects.repository.ts';
 import { assertAnotherAdminRemains } from '../projects/memberships.service.ts';
-import { displayPrefix, generateToken, hashToken } from '../auth/tokens.ts';
 import { insertMembership } from '../projects/memberships.repository.ts';
 import * as repo from './accounts.repository.ts';
 import { handleForNewAccount } from './handles.service.ts';
 
 /**
  * The human side of access: organizations, people, service accounts, tokens and project
- * membership grants (README "Operator CLI"). Used by the operator CLI and by other services,
+ * membership grants (docs/operating/cli.md). Used by the operator CLI and by other services,
  * never exposed over HTTP as such. Each write is a unit of work of its own, or joins the
  * caller's when given one (src/db/unit-of-work.ts).
  */
@@ -73,43 +71,20 @@ export async function createUser(
   });
 }
 
-/** Ids of the organization's projects named by `keys`; 400 naming any that do not exist. */
-async function projectIdsOf(tx: Tx, organizationId: number, keys: string[]): Promise<number[]> {
-  const rows = await repo.projectsByKeys(tx.db, organizationId, keys);
-  const missing = keys.filter((key) => !rows.some((r) => r.key === key));
-  if (missing.length) throw invalid({ projects: `unknown project keys: ${missing.join(', ')}` });
-  return rows.map((r) => r.id);
-}
-
+/** A token created by the operator (the command line): see issueToken. */
 export async function createToken(
   ctx: AppContext,
   input: { accountId: number; scopes: string[]; projectKeys?: string[]; expiresInHours?: number; name?: string },
 ) {
-  return inTransaction(ctx, async (tx) => {
-    const account = await repo.findAccount(tx.db, input.accountId);
-    if (!account) throw notFound(`Account ${input.accountId}`);
-    const unknown = input.scopes.filter((s) => !isScope(s));
-    if (unknown.length || input.scopes.length === 0)
-      throw invalid({ scopes: `unknown or empty: ${unknown.join(', ') || '(none)'}` });
-    const projectIds = input.projectKeys ? await projectIdsOf(tx, account.organization_id, input.projectKeys) : null;
-
-    const token = generateToken();
-    const scopes = [...new Set(input.scopes)];
-    const expiresAt =
-      input.expiresInHours !== undefined ? isoFromMs(tx.clock.nowMs() + input.expiresInHours * 3_600_000) : null;
-    const id = await repo.insertToken(tx.db, {
-      user_id: account.id,
-      token_hash: hashToken(token),
-      token_prefix: displayPrefix(token),
-      scopes: JSON.stringify(scopes),
-      project_ids: projectIds === null ? null : JSON.stringify(projectIds),
-      expires_at: expiresAt,
-      revoked_at: null,
-      created_at: tx.clock.nowIso(),
-      name: input.name ?? '',
-    });
-    return { id, name: input.name ?? '', token, scopes, projects: input.projectKeys ?? null, expires_at: expiresAt };
-  });
+  return inTransaction(ctx, (tx) =>
+    issueToken(tx, 'operator', {
+      account: input.accountId,
+      scopes: input.scopes,
+      projects: input.projectKeys,
+      expiresInHours: input.expiresInHours,
+      name: input.name,
+    }),
+  );
 }
 
 export async function revokeToken(ctx: AppContext, tokenId: number) {

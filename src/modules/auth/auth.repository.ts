@@ -26,10 +26,23 @@ export function accounts(db: Executor) {
     ]);
 }
 
+/** A token with its account and, when a person issued it, that person as they are now. */
 export function findTokenWithAccount(db: Executor, tokenHash: string) {
   return accounts(db)
     .innerJoin('api_tokens as t', 't.user_id', 'u.id')
-    .select(['t.id as token_id', 't.scopes', 't.project_ids', 't.expires_at', 't.revoked_at'])
+    .leftJoin('users as issuer', (join) =>
+      join.onRef('issuer.id', '=', 't.created_by').onRef('issuer.organization_id', '=', 'u.organization_id'),
+    )
+    .select([
+      't.id as token_id',
+      't.scopes',
+      't.project_ids',
+      't.expires_at',
+      't.revoked_at',
+      't.created_by',
+      'issuer.role as issuer_role',
+      'issuer.active as issuer_active',
+    ])
     .where('t.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

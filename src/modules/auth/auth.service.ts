@@ -5,6 +5,7 @@ import { findTokenWithAccount } from './auth.repository.ts';
 import { accountOf, type Principal } from './principal.ts';
 import { effectiveScopes, type Scope } from './scopes.ts';
 import { hashToken } from './tokens.ts';
+import { issuerMayStillIssue } from '../../policy/accounts.ts';
 
 const unauthenticated = (message: string) => new ApiError('UNAUTHENTICATED', message);
 
@@ -32,6 +33,12 @@ export async function principalOfTokenHash(db: Db, clock: Clock, tokenHash: stri
   if (!row) throw unauthenticated('The token is not valid.');
   if (row.revoked_at) throw unauthenticated('The token has been revoked.');
   if (!row.user_active) throw unauthenticated("The token's account is deactivated.");
+  const issuer =
+    row.created_by === null
+      ? null
+      : { id: row.created_by, role: row.issuer_role ?? 'guest', active: row.issuer_active === 1 };
+  if (!issuerMayStillIssue(issuer, { id: row.user_id, kind: row.user_kind }))
+    throw unauthenticated('The person who created the token can no longer create it: ask for a new one.');
   assertUsable(clock, row.expires_at);
 
   return {

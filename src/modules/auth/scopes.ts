@@ -1,4 +1,4 @@
-/** Scope areas (README "API conventions", Scopes). A write scope implies the read scope of its area. */
+/** Scope areas (docs/api/conventions.md, "Scopes"). A write scope implies the read scope of its area. */
 export const SCOPE_AREAS = ['tasks', 'projects', 'standups', 'workflows', 'customfields', 'webhooks'] as const;
 export type ScopeArea = (typeof SCOPE_AREAS)[number];
 export type Scope = `${ScopeArea}:${'read' | 'write'}`;

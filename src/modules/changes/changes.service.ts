@@ -6,7 +6,7 @@ import { changesVisibleTo } from './changes.repository.ts';
 import { parseSince } from './since.ts';
 
 /**
- * One page of the changes feed (README, "API conventions"; docs/domain/tasks.md), as the
+ * One page of the changes feed (docs/api/changes-feed.md; docs/domain/tasks.md), as the
  * finished response body. The feed is read far more than anything else by sync clients, so the stored task
  * snapshots go out as stored.
  */

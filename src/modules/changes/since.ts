@@ -1,5 +1,5 @@
 /**
- * Parses the changes feed's `since` (README, "API conventions", changes feed) into the stored
+ * Parses the changes feed's `since` (docs/api/changes-feed.md) into the stored
  * timestamp format (UTC, six fractional digits, `Z`) so it compares correctly as text. Returns
  * null when it does not parse; the caller then skips the filter (docs/domain/tasks.md).
  */

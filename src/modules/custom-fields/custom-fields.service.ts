@@ -60,7 +60,7 @@ async function presentOne(db: Executor, principal: Principal, id: number): Promi
   return (await present(db, principal, [row]))[0]!;
 }
 
-/** Project ids the caller cannot see answer 404, like any invisible project (README, "Who may do what"). */
+/** Project ids the caller cannot see answer 404, like any invisible project (docs/api/access.md). */
 async function assertProjectsVisible(db: Executor, principal: Principal, ids: number[]): Promise<void> {
   const visible = await visibleProjectIdSet(db, principal);
   const missing = ids.filter((id) => !visible.has(id));

@@ -12,7 +12,7 @@ import { parsePosition } from './position.ts';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** GET /api/console/live/: the live stream of a signed-in person (README "Live updates"). */
+/** GET /api/console/live/: the live stream of a signed-in person (docs/api/live-updates.md). */
 export function registerLiveRoutes(app: Api, ctx: AppContext): void {
   const hub = new LiveHub(ctx, app.log);
   // Streams end before the server waits for open connections to finish.

@@ -32,7 +32,7 @@ import * as signIn from './sign-in.service.ts';
 import * as tokens from './tokens.service.ts';
 
 /**
- * The organization console API under /api/console/ (README "People and sign-in"): what the
+ * The organization console API under /api/console/ (docs/people.md, "The console API"): what the
  * web app needs beyond the published API. Only a signed-in person's session cookie
  * authenticates it (`config.console`); it is left out of the published OpenAPI document.
  * Writes run in one unit of work each; a new password is hashed before it, and mail goes out
@@ -41,6 +41,8 @@ import * as tokens from './tokens.service.ts';
 const WRONG_CREDENTIALS = 'Wrong e-mail or password.';
 const hide = true;
 const signedIn = { console: true } as const;
+/** For answers that carry a secret shown once (a token, a link's token): a stored idempotent answer is kept encrypted. */
+const signedInSecret = { console: true, sealStoredResponse: true } as const;
 const sessionResponse = Envelope(schemas.SessionPayload);
 const noContent = { 204: Type.Null() };
 
@@ -145,9 +147,7 @@ function registerSignInRoutes(app: Api, ctx: AppContext, throttle: SignInThrottl
     },
     async (request, reply) => {
       await throttle.spendAddress(reply, request.ip);
-      const mails = await inTransaction(ctx, (tx) =>
-        resets.requestPasswordReset(tx, request.body.email, linkBase(ctx, request)),
-      );
+      const mails = await inTransaction(ctx, (tx) => resets.requestPasswordReset(tx, request.body.email));
       // Not awaited: the answer must not take longer when someone was found.
       resets
         .sendResetMails(ctx, mails)
@@ -328,7 +328,7 @@ function registerOrganizationRoutes(app: Api, ctx: AppContext): void {
     '/api/console/people/:id/password-reset/',
     {
       schema: { hide, params: IdParams, response: { 201: Envelope(schemas.ResetLink), ...errorResponses(404) } },
-      config: signedIn,
+      config: signedInSecret,
     },
     async (request, reply) => {
       reply.code(201);
@@ -359,7 +359,7 @@ function registerOrganizationRoutes(app: Api, ctx: AppContext): void {
         body: schemas.InvitationBody,
         response: { 201: Envelope(schemas.CreatedInvitation), ...errorResponses(409) },
       },
-      config: signedIn,
+      config: signedInSecret,
     },
     async (request, reply) => {
       const recorded = await inTransaction(ctx, (tx) =>
@@ -421,7 +421,7 @@ function registerTokenRoutes(app: Api, ctx: AppContext): void {
         body: schemas.TokenBody,
         response: { 201: Envelope(schemas.CreatedToken), ...errorResponses(404) },
       },
-      config: signedIn,
+      config: signedInSecret,
     },
     async (request, reply) => {
       reply.code(201);

@@ -8,14 +8,14 @@ import type { Principal } from '../auth/principal.ts';
 import { hashToken } from '../auth/tokens.ts';
 import type { MailMessage } from '../webhooks/io.ts';
 import { can, WORKSPACE } from '../../policy/index.ts';
-import { badLink, type Client, newLinkToken, normalEmail, sendMail } from './links.ts';
+import { badLink, type Client, emailedLinkBase, newLinkToken, normalEmail, sendMail } from './links.ts';
 import { requireManager } from './people.service.ts';
 import { handleForNewAccount } from '../accounts/handles.service.ts';
 import * as repo from './people.repository.ts';
 import { signedInSession } from './sign-in.service.ts';
 
 /**
- * Invitations (README "People and sign-in"): an owner or admin (or the operator) invites an
+ * Invitations (docs/people.md, "Invitations"): an owner or admin (or the operator) invites an
  * address with a role; the link works once, until it expires, and creates the person with the
  * name and password they choose. The e-mail goes out after the invitation is committed.
  */
@@ -29,29 +29,34 @@ export interface RecordedInvitation {
     invited_by: { id: number; name: string } | null;
     url: string;
   };
-  mail: MailMessage;
+  /** Null when links cannot be e-mailed (no PUBLIC_BASE_URL). */
+  mail: MailMessage | null;
 }
 
 export async function createInvitation(
   tx: Tx,
   principal: Principal,
   input: { email: string; role: WorkspaceRole },
-  base: string,
+  shownBase: string,
 ): Promise<RecordedInvitation> {
   requireManager(principal);
   if (input.role === 'owner' && !can(principal, 'people.manage-owners', WORKSPACE))
     throw forbidden('Only an owner can invite an owner.');
   const organization = { id: principal.organizationId, name: principal.organizationName };
-  return invite(tx, organization, { id: principal.userId, name: principal.userName }, input, base);
+  return invite(tx, organization, { id: principal.userId, name: principal.userName }, input, shownBase);
 }
 
-/** The invitation itself, for the console and the operator CLI (no inviter). */
+/**
+ * The invitation itself, for the console and the operator CLI (no inviter). The answer shows
+ * the link under `shownBase` to whoever invited; the e-mail's link is always under
+ * PUBLIC_BASE_URL (emailedLinkBase), and without it no e-mail is prepared.
+ */
 export async function invite(
   tx: Tx,
   organization: { id: number; name: string },
   inviter: { id: number; name: string } | null,
   input: { email: string; role: WorkspaceRole },
-  base: string,
+  shownBase: string,
 ): Promise<RecordedInvitation> {
   const email = normalEmail(input.email);
   if (await repo.emailTakenIn(tx.db, organization.id, email)) throw alreadyMember(email);
@@ -65,19 +70,22 @@ export async function invite(
     created_at: tx.clock.nowIso(),
     expires_at: isoFromMs(tx.clock.nowMs() + tx.config.links.invitationMs),
   });
-  const url = `${base}/invite#token=${token}`;
+  const path = `/invite#token=${token}`;
+  const mailBase = emailedLinkBase(tx);
   const who = inviter ? `${inviter.name} invited you` : 'You are invited';
-  const mail = {
-    to: [email],
-    subject: `${who} to ${organization.name} on tasktracker`,
-    text: `${who} to join ${organization.name} as ${input.role}.\n\nOpen this link to choose your name and password (it works once, until ${row.expires_at}):\n${url}\n`,
-  };
-  return { invitation: { ...row, invited_by: inviter, url }, mail };
+  const mail = mailBase
+    ? {
+        to: [email],
+        subject: `${who} to ${organization.name} on tasktracker`,
+        text: `${who} to join ${organization.name} as ${input.role}.\n\nOpen this link to choose your name and password (it works once, until ${row.expires_at}):\n${mailBase}${path}\n`,
+      }
+    : null;
+  return { invitation: { ...row, invited_by: inviter, url: `${mailBase ?? shownBase}${path}` }, mail };
 }
 
 /** After the commit: e-mails the link when SMTP is configured; `emailed` says whether it went out. */
 export async function mailInvitation(ctx: AppContext, recorded: RecordedInvitation) {
-  const emailed = await sendMail(ctx, recorded.mail).catch(() => false);
+  const emailed = recorded.mail ? await sendMail(ctx, recorded.mail).catch(() => false) : false;
   return { ...recorded.invitation, emailed };
 }
 

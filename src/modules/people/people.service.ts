@@ -11,7 +11,7 @@ import { handleForNewAccount } from '../accounts/handles.service.ts';
 import * as repo from './people.repository.ts';
 
 /**
- * People and what the organization console does with them (README "People and sign-in"):
+ * People and what the organization console does with them (docs/people.md):
  * roles and deactivation, service accounts, one's own profile and password, the
  * organization's name. Sign-in, setup, invitations, password resets and tokens have files of
  * their own in this folder.

@@ -8,7 +8,7 @@ import { handleForNewAccount } from '../accounts/handles.service.ts';
 import * as repo from './people.repository.ts';
 import { signedInSession } from './sign-in.service.ts';
 
-/** First run (README "People and sign-in"): while no organization exists, a setup link creates it and its owner. */
+/** First run (docs/people.md, "The first person"): while no organization exists, a setup link creates it and its owner. */
 
 export async function setupNeeded(ctx: AppContext): Promise<boolean> {
   return !(await repo.anyOrganizationExists(ctx.db));

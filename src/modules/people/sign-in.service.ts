@@ -6,7 +6,7 @@ import { type Client, normalEmail } from './links.ts';
 import { verifyPassword } from './passwords.ts';
 import * as repo from './people.repository.ts';
 
-/** Sign-in and what the console learns about the signed-in person (README "People and sign-in"). */
+/** Sign-in and what the console learns about the signed-in person (docs/people.md; throttling: docs/operating/security.md). */
 
 export async function sessionPayload(ctx: AppContext, db: Executor, session: CurrentSession) {
   const row = await repo.findPersonWithOrganization(db, session.user_id);

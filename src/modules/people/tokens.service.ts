@@ -1,10 +1,10 @@
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import { invalid, notFound } from '../../http/errors.ts';
-import { createToken, revokeToken } from '../accounts/accounts.service.ts';
+import { notFound } from '../../http/errors.ts';
+import { revokeToken } from '../accounts/accounts.service.ts';
+import { issueToken } from '../auth/issue-token.ts';
 import type { Principal } from '../auth/principal.ts';
 import { can, WORKSPACE } from '../../policy/index.ts';
-import { personInOrg, requireManager } from './people.service.ts';
 import * as repo from './people.repository.ts';
 
 /** API tokens in the console: owners and admins see and manage every token of the organization; anyone else their own account's. */
@@ -44,13 +44,10 @@ export async function createConsoleToken(
   principal: Principal,
   input: { name: string; account: number; scopes: string[]; projects?: string[]; expires_in_hours?: number },
 ) {
-  const account = await personInOrg(tx.db, principal, input.account);
-  if (account.id !== principal.userId) requireManager(principal);
-  if (account.active !== 1) throw invalid({ account: 'the account is deactivated' });
-  const created = await createToken(tx, {
-    accountId: account.id,
+  const created = await issueToken(tx, principal, {
+    account: input.account,
     scopes: input.scopes,
-    projectKeys: input.projects,
+    projects: input.projects,
     expiresInHours: input.expires_in_hours,
     name: input.name,
   });

@@ -16,7 +16,7 @@ import { readableProjectByKey } from '../../policy/index.ts';
 
 export const projectModels = [Project, Membership];
 
-/** `/projects/{id}/` takes the id or the key, like every other route and the README tour use the key. */
+/** `/projects/{id}/` takes the id or the key, like every other route and the getting-started tour use the key. */
 const ProjectIdOrKeyParams = Type.Object({
   id: Type.String({
     pattern: '^(?:[1-9][0-9]{0,9}|[A-Z][A-Z0-9]{1,9})$',

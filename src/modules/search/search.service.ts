@@ -23,7 +23,7 @@ const DEFAULT_ORDERING = '-relevance';
 
 /**
  * Offset pages reach the first 1,000 matches in the requested order, and `pagination.count`
- * counts those (README "Search"): counting every match of a common word read each match's row,
+ * counts those (docs/api/search.md): counting every match of a common word read each match's row,
  * most of a search's time at 100k tasks (bench/RESULTS.md), for pages nobody opens.
  */
 export const SEARCH_REACH = 1000;

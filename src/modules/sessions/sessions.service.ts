@@ -9,7 +9,7 @@ import { hashToken } from '../auth/tokens.ts';
 import * as repo from './sessions.repository.ts';
 
 /**
- * Browser sessions of people (README "People and sign-in"). The cookie holds an opaque
+ * Browser sessions of people (docs/operating/security.md, "Sessions"). The cookie holds an opaque
  * 256-bit token; the database keeps only its SHA-256. A session ends at the earlier of its idle
  * expiry (SESSION_IDLE_HOURS after it was last used) and its absolute expiry (SESSION_MAX_DAYS
  * after sign-in), when revoked (sign-out, revoke from another session, password change or reset),

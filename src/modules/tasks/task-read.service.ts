@@ -79,7 +79,7 @@ function idFilter(field: string, value: string | undefined): number | null | und
 }
 
 /** The list's query string as checked filters (a bad id or timestamp is a 400). */
-function listFilter(filters: TaskListFilters): TaskListFilter {
+export function listFilter(filters: Partial<TaskListFilters>): TaskListFilter {
   return {
     ...(filters.status ? { statuses: csv(filters.status) } : {}),
     ...(filters.status_category

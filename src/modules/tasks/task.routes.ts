@@ -6,6 +6,8 @@ import { commitNoContent } from '../../http/no-content.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
+import { registerBoardRoute } from './task-board.routes.ts';
+import { Board, BoardCard, BoardColumn } from './task-board.schemas.ts';
 import { registerProjectTaskRoutes } from './task-project.routes.ts';
 import { registerActivityRoutes, registerFollowerRoutes, registerSubtaskRoutes } from './task-relations.routes.ts';
 import { callerOf, IfMatchHeaders, OneTask, read, tags, withEtag, write } from './task.http.ts';
@@ -22,7 +24,7 @@ import {
 import { assignTask, deleteTask, updateTask } from './task-lifecycle.service.ts';
 import { getTask } from './task-read.service.ts';
 
-export const taskModels = [Task, TaskActivity, TaskFollower, FollowState];
+export const taskModels = [Task, TaskActivity, TaskFollower, FollowState, BoardCard, BoardColumn, Board];
 
 /**
  * Every task route: a project's tasks, one task, and what hangs off a task (activity, followers,
@@ -30,6 +32,7 @@ export const taskModels = [Task, TaskActivity, TaskFollower, FollowState];
  */
 export function registerTaskRoutes(app: Api, ctx: AppContext): void {
   registerProjectTaskRoutes(app, ctx);
+  registerBoardRoute(app, ctx);
   registerTaskItemRoutes(app, ctx);
   registerActivityRoutes(app, ctx);
   registerAssignRoute(app, ctx);

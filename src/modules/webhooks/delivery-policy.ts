@@ -1,4 +1,4 @@
-/** The delivery rules of README "Receiving webhooks" (schedule, success, auto-disable), as plain values and functions. */
+/** The delivery rules of docs/api/webhooks.md, "Receiving webhooks" (schedule, success, auto-disable), as plain values and functions. */
 
 /** Delays after failed attempts 1..5; fixed, no jitter. */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000] as const;

@@ -17,7 +17,7 @@ import { presentEndpoint } from './webhooks.presenter.ts';
 import * as repo from './webhooks.repository.ts';
 
 /**
- * Webhook endpoints (README "Receiving webhooks"). Creating and changing one is two steps: the
+ * Webhook endpoints (docs/api/webhooks.md). Creating and changing one is two steps: the
  * checks that may wait on the network (the URL's DNS answer) run first, outside any
  * transaction; the write then runs in the caller's unit of work.
  */

@@ -1,5 +1,5 @@
 /**
- * Auto-disable and its notice (README "Receiving webhooks"): the endpoint's
+ * Auto-disable and its notice (docs/api/webhooks.md, "Receiving webhooks"): the endpoint's
  * creator and the workspace owners each get an operator-visible record in `notifications`
  * (listed by `tasktracker notifications list`), a warn log line is written, and an e-mail goes
  * to those with an address when SMTP_URL is configured.

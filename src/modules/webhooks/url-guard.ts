@@ -1,5 +1,5 @@
 /**
- * The SSRF guard for webhook endpoint URLs (README "API conventions", "Webhook URLs"). Checked when
+ * The SSRF guard for webhook endpoint URLs (docs/api/webhooks.md, "Webhook URLs"). Checked when
  * an endpoint is saved and again on every delivery attempt, against every address the name
  * resolves to; the deliverer then connects to one of exactly those checked addresses, so a
  * rebinding DNS server gets no second lookup to answer differently.

@@ -210,6 +210,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{project_key}/board/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a project as a board: per status, how many tasks match and the first cards
+         * @description One request opens a board whatever the size of the project: every status in board order, with `count` (tasks in it matching the filters) and its first `limit` cards, oldest first. A column's next cards: the same request with `status` and that column's `next_cursor` as `cursor`. The filters are those of the task list, plus `text`. Cards are tasks without description and custom fields, and carry `version` (the ETag is `"v<version>"`), so a live `change` event whose version a client already holds needs no read.
+         *
+         *     Scope: `tasks:read`.
+         */
+        get: operations["getBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tasks/{task_key}/": {
         parameters: {
             query?: never;
@@ -1746,6 +1768,55 @@ export interface components {
              * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
              */
             followed_at: string;
+        };
+        /** BoardCard */
+        BoardCard: {
+            /** @description Task key, e.g. WEB-12. */
+            key: string;
+            /** @description Project key. */
+            project: string;
+            title: string;
+            task_type: string;
+            priority: string;
+            status: string;
+            status_category: "todo" | "in_progress" | "done";
+            /** @description User id of the assignee. */
+            assignee: number | null;
+            /** @description Key of the parent task: the card is a subtask. */
+            parent: string | null;
+            due_date: string | null;
+            /** @description Label names, sorted. */
+            labels: string[];
+            milestone: number | null;
+            sprint: number | null;
+            /** @description The task's version: its ETag is `"v<version>"`, and a live `change` event carries the version it produced, so a client that already holds it reads nothing. */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+             */
+            updated_at: string;
+        };
+        /** BoardColumn */
+        BoardColumn: {
+            status: {
+                id: number;
+                name: string;
+                category: "todo" | "in_progress" | "done";
+                position: number;
+            };
+            /** @description Tasks in this status matching the filters. */
+            count: number;
+            /** @description The first cards (or those after `cursor`), oldest first. */
+            cards: components["schemas"]["BoardCard"][];
+            /** @description Send it back as `cursor` with this `status` for the next cards. */
+            next_cursor: string;
+            has_more: boolean;
+        };
+        /** Board */
+        Board: {
+            /** @description The project's statuses in board order. */
+            columns: components["schemas"]["BoardColumn"][];
         };
         /** UserRef */
         UserRef: {
@@ -5333,6 +5404,152 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Unexpected failure; quote details.request_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Shutting down or the database is unreachable; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    getBoard: {
+        parameters: {
+            query?: {
+                /** @description Cards per column, default 50, maximum 200. */
+                limit?: number;
+                /** @description One status name: only that column (with `cursor`, its next page). */
+                status?: string;
+                /** @description A column's `next_cursor`: the cards after it. Needs `status`. */
+                cursor?: string;
+                /** @description Cards whose title holds every word of it (case-insensitive), or whose key holds it (`WEB-1` finds WEB-1, WEB-10, …). */
+                text?: string;
+                /** @description User id, or `none` for unassigned. */
+                assignee?: string;
+                /** @description Task type names, comma-separated. */
+                task_type?: string;
+                /** @description Priority names, comma-separated. */
+                priority?: string;
+                /** @description Label names, comma-separated: tasks carrying any of them. */
+                label?: string;
+                /** @description Milestone id, or `none`. */
+                milestone?: string;
+                /** @description Sprint id, or `none`. */
+                sprint?: string;
+                /** @description Parent task key, or `none` for top-level tasks. */
+                parent?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description 2-10 uppercase letters or digits, starting with a letter. Unique in the workspace; immutable.
+                 * @example WEB
+                 */
+                project_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Board"];
+                    };
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Token lacks the scope (INSUFFICIENT_SCOPE) or the role forbids the action (FORBIDDEN) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Unknown resource, or one the caller cannot see (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Rate limited (RATE_LIMITED); see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -24,11 +24,6 @@ select "id", "key" from "projects" where "organization_id" = $1 and "key" in ($2
 select "id", "key" from "projects" where "organization_id" = $1 and "key" in ($2);
 -- parameters: [1,""]
 
--- insertToken
-insert into "api_tokens" ("user_id", "token_hash", "token_prefix", "scopes", "project_ids", "expires_at", "revoked_at", "created_at", "name") values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning "id";
--- parameters: [3,"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","tt_abcdef","[\"tasks:write\"]","[10]",null,null,"2026-11-21T09:00:00.000Z","CI"]
--- (stops here without a row: no result)
-
 -- revokeToken
 update "api_tokens" set "revoked_at" = $1 where "id" = $2 and "revoked_at" is null;
 -- parameters: ["2026-11-21T09:00:00.000Z",5]
