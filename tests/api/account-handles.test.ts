@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/unit-of-work.ts';
+import { freshDatabase } from '../helpers/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createOrganization, createUser } from '../../src/modules/accounts/accounts.service.ts';
 import { issueSetupToken } from '../../src/modules/people/setup.service.ts';
@@ -128,36 +129,40 @@ describe('account handles', () => {
   });
 
   it('the migration gives existing accounts handles, the oldest keeping the plain one', async () => {
-    const db = h.ctx.db;
-    await createOrganization(h.ctx, { name: 'Old', slug: 'old' });
-    const org = await db.selectFrom('organizations').select('id').where('slug', '=', 'old').executeTakeFirstOrThrow();
-    // The database as it was before the migration: no handle column, accounts that would clash.
-    await sql`DROP INDEX users_organization_handle_idx`.execute(db);
-    await sql`ALTER TABLE users DROP COLUMN handle`.execute(db);
-    await sql`DELETE FROM kysely_migration WHERE name = '0020_account_handles'`.execute(db);
-    const insert = async (kind: 'human' | 'service', name: string, email: string | null) =>
-      (
-        await sql<{ id: number }>`INSERT INTO users (organization_id, kind, email, name, role, created_at)
-          VALUES (${org.id}, ${kind}, ${email}, ${name}, 'member', '2026-01-01T00:00:00.000000Z') RETURNING id`.execute(
-          db,
-        )
-      ).rows[0]!.id;
-    const first = await insert('human', 'Bo', 'bo@a.test');
-    const second = await insert('human', 'Bo B', 'BO@b.test');
-    const bot = await insert('service', 'Bo', null);
-    const unnamed = await insert('human', '?', '+++@c.test');
+    const database = await freshDatabase({ migratedTo: '0019_board_columns' });
+    try {
+      const db = database.db;
+      const at = '2026-01-01T00:00:00.000000Z';
+      const organization = async (slug: string) =>
+        (
+          await sql<{
+            id: number;
+          }>`INSERT INTO organizations (name, slug, created_at) VALUES (${slug}, ${slug}, ${at}) RETURNING id`.execute(
+            db,
+          )
+        ).rows[0]!.id;
+      const [first, second] = [await organization('old'), await organization('other')];
+      // The users table as it was before the migration: no handle column.
+      const insert = async (org: number, kind: 'human' | 'service', name: string, email: string | null) =>
+        (
+          await sql<{ id: number }>`INSERT INTO users (organization_id, kind, email, name, role, created_at)
+          VALUES (${org}, ${kind}, ${email}, ${name}, 'member', ${at}) RETURNING id`.execute(db)
+        ).rows[0]!.id;
+      const ids = [
+        await insert(first, 'human', 'Bo', 'bo@a.test'),
+        await insert(first, 'human', 'Bo B', 'BO@b.test'),
+        await insert(first, 'service', 'Bo', null),
+        await insert(first, 'human', '?', '+++@c.test'),
+        await insert(second, 'human', 'Bo', 'bo@a.test'),
+      ];
 
-    expect(await migrateToLatest(h.ctx.database)).toEqual(['0020_account_handles']);
-    expect([await handleOf(first), await handleOf(second), await handleOf(bot), await handleOf(unnamed)]).toEqual([
-      'bo',
-      'bo2',
-      'bo3',
-      'user',
-    ]);
-    // Every account of every organization has a valid handle, unique in its organization.
-    const all = await db.selectFrom('users').select(['organization_id', 'handle']).execute();
-    for (const row of all) expect(row.handle).toMatch(/^[a-z0-9][a-z0-9_-]{0,29}$/);
-    expect(new Set(all.map((r) => `${r.organization_id}:${r.handle}`)).size).toBe(all.length);
-    await expect(sql`UPDATE users SET handle = 'bo' WHERE id = ${second}`.execute(db)).rejects.toThrow();
+      expect(await migrateToLatest(database)).toContain('0020_account_handles');
+      const handles = await db.selectFrom('users').select(['id', 'handle']).orderBy('id').execute();
+      expect(handles.map((r) => r.handle)).toEqual(['bo', 'bo2', 'bo3', 'user', 'bo']);
+      expect(handles.map((r) => r.id)).toEqual(ids);
+      await expect(sql`UPDATE users SET handle = 'bo' WHERE id = ${ids[1]}`.execute(db)).rejects.toThrow();
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -17,6 +17,7 @@ function refusal(text: string): { message: string; position: number; expected: s
 
 /** The tree's shape in short: fields for clauses, and/or/not around them. */
 function shape(text: string): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test's walk over the tree
   const walk = (e: any): unknown =>
     e.kind === 'clause' ? e.field.name : e.kind === 'not' ? ['not', walk(e.expr)] : [e.kind, ...e.items.map(walk)];
   return walk(parseQuery(text).where);
@@ -73,6 +74,7 @@ describe('the query language: syntax', () => {
   });
 
   it('reads bare words, quoted strings with escapes, numbers, dates, times from now and functions', () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- reading parts of the tree
     const where = (text: string) => (checkQuery(text).where as any) ?? null;
     expect(where('status = "In \\"Review\\" \\\\ now"').values).toEqual([{ type: 'name', text: 'In "Review" \\ now' }]);
     expect(where('assignee = alice@x.example').values).toEqual([{ type: 'name', text: 'alice@x.example' }]);

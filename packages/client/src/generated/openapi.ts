@@ -2403,7 +2403,7 @@ export interface components {
                  * @description Stable UPPER_SNAKE error code.
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "MALFORMED_JSON";
+                code: "VALIDATION_ERROR" | "MALFORMED_JSON" | "INVALID_QUERY";
                 /** @description Human-readable explanation. */
                 message: string;
                 /** @description Structured context; always an object. */
