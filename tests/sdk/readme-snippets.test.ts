@@ -42,13 +42,28 @@ function diagnostics(snippets: Map<string, string>): string[] {
   });
 }
 
-describe('usage snippets of the SDK documentation', () => {
+/** The pages that document the packages, each with usage snippets. */
+const SDK_PAGES = ['docs/sdk.md', 'packages/client/README.md', 'packages/webhooks/README.md'];
+
+/** Every other page of the manual (and the README) whose ts snippets use a package. */
+function otherPagesUsingThePackages(): string[] {
+  const pages = [
+    'README.md',
+    ...fs.readdirSync(path.join(root, 'docs'), { recursive: true, encoding: 'utf8' }).map((f) => `docs/${f}`),
+  ];
+  return pages.filter(
+    (page) =>
+      page.endsWith('.md') && !SDK_PAGES.includes(page) && tsBlocks(page).some((b) => b.includes('@tasktracker/')),
+  );
+}
+
+describe('SDK usage snippets', () => {
   it('compile under tsc --strict, as an ES module importing the built packages', { timeout: 180_000 }, () => {
     // In memory, beside the tests, so node_modules resolves as it would for a real file.
     const snippets = new Map<string, string>();
-    for (const file of ['packages/webhooks/README.md', 'packages/client/README.md', 'docs/sdk.md']) {
+    for (const file of [...SDK_PAGES, ...otherPagesUsingThePackages()]) {
       const blocks = tsBlocks(file);
-      expect(blocks.length, file).toBeGreaterThan(0);
+      if (SDK_PAGES.includes(file)) expect(blocks.length, file).toBeGreaterThan(0);
       blocks.forEach((code, i) =>
         snippets.set(path.join(root, 'tests/sdk', `${file.replace(/\W/g, '_')}-${i}.mts`), code),
       );
