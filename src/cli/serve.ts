@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { serviceBaseUrl } from '../config.ts';
 import { inTransaction } from '../db/unit-of-work.ts';
+import { warnAboutEmailedLinks } from '../modules/people/links.ts';
 import { issueSetupToken } from '../modules/people/setup.service.ts';
 import { buildApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
@@ -35,6 +36,7 @@ export async function startServer(
   const log = createLogger(ctx.config.logLevel);
   log.info({ database: describeDatabase(ctx.config.databaseUrl) }, 'database');
   warnAboutWebhookConfig(ctx, log);
+  warnAboutEmailedLinks(ctx, log);
   const app = parts.api ? await buildApp(ctx, { logger: log }) : null;
   if (app) {
     await app.listen({ host: ctx.config.host, port: ctx.config.port });

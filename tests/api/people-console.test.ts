@@ -17,7 +17,9 @@ describe('people: the organization console', () => {
   let h: TestHarness;
   const mails: MailMessage[] = [];
   beforeAll(async () => {
-    h = await createHarness({ config: { signIn: { perAccount: 5, perAddress: 1000, windowSeconds: 900 } } });
+    h = await createHarness({
+      config: { publicBaseUrl: ORIGIN, signIn: { perAccount: 5, perAddress: 1000, windowSeconds: 900 } },
+    });
     h.ctx.webhookIo = { mailer: { send: async (message) => void mails.push(message) } };
   });
   afterAll(() => h.close());

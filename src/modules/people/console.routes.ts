@@ -147,9 +147,7 @@ function registerSignInRoutes(app: Api, ctx: AppContext, throttle: SignInThrottl
     },
     async (request, reply) => {
       await throttle.spendAddress(reply, request.ip);
-      const mails = await inTransaction(ctx, (tx) =>
-        resets.requestPasswordReset(tx, request.body.email, linkBase(ctx, request)),
-      );
+      const mails = await inTransaction(ctx, (tx) => resets.requestPasswordReset(tx, request.body.email));
       // Not awaited: the answer must not take longer when someone was found.
       resets
         .sendResetMails(ctx, mails)

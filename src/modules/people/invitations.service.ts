@@ -13,7 +13,7 @@ import {
   insertInvitationProjects,
   projectsOfInvitations,
 } from './invitation-projects.repository.ts';
-import { badLink, type Client, newLinkToken, normalEmail, sendMail } from './links.ts';
+import { badLink, type Client, emailedLinkBase, newLinkToken, normalEmail, sendMail } from './links.ts';
 import { requireManager } from './people.service.ts';
 import * as repo from './people.repository.ts';
 import { signedInSession } from './sign-in.service.ts';
@@ -34,7 +34,8 @@ export interface RecordedInvitation {
     url: string;
     projects: Array<{ key: string; name: string; role: ProjectRole }>;
   };
-  mail: MailMessage;
+  /** Null when links cannot be e-mailed (no PUBLIC_BASE_URL). */
+  mail: MailMessage | null;
 }
 
 /** A project an invitation names, and the role its person gets there. */
@@ -47,21 +48,22 @@ export async function createInvitation(
   tx: Tx,
   principal: Principal,
   input: { email: string; role: WorkspaceRole; projects?: InvitedProjectInput[] },
-  base: string,
+  shownBase: string,
 ): Promise<RecordedInvitation> {
   requireManager(principal);
   if (input.role === 'owner' && !can(principal, 'people.manage-owners', WORKSPACE))
     throw forbidden('Only an owner can invite an owner.');
   const projects = await invitedProjects(tx, principal, input.projects ?? []);
   const organization = { id: principal.organizationId, name: principal.organizationName };
-  const recorded = await invite(tx, organization, { id: principal.userId, name: principal.userName }, input, base);
+  const inviter = { id: principal.userId, name: principal.userName };
+  const recorded = await invite(tx, organization, inviter, input, shownBase);
   await insertInvitationProjects(
     tx.db,
     recorded.invitation.id,
     projects.map((p) => ({ project_id: p.id, role: p.role })),
   );
   recorded.invitation.projects = projects.map(({ key, name, role }) => ({ key, name, role }));
-  if (projects.length)
+  if (projects.length && recorded.mail)
     recorded.mail.text += `\nYou will join ${projects.map((p) => `${p.name} (${p.key}) as ${p.role}`).join(', ')}.\n`;
   return recorded;
 }
@@ -82,13 +84,17 @@ async function invitedProjects(tx: Tx, principal: Principal, wanted: InvitedProj
   return projects;
 }
 
-/** The invitation itself, for the console and the operator CLI (no inviter). */
+/**
+ * The invitation itself, for the console and the operator CLI (no inviter). The answer shows
+ * the link under `shownBase` to whoever invited; the e-mail's link is always under
+ * PUBLIC_BASE_URL (emailedLinkBase), and without it no e-mail is prepared.
+ */
 export async function invite(
   tx: Tx,
   organization: { id: number; name: string },
   inviter: { id: number; name: string } | null,
   input: { email: string; role: WorkspaceRole },
-  base: string,
+  shownBase: string,
 ): Promise<RecordedInvitation> {
   const email = normalEmail(input.email);
   if (await repo.emailTakenIn(tx.db, organization.id, email)) throw alreadyMember(email);
@@ -102,19 +108,25 @@ export async function invite(
     created_at: tx.clock.nowIso(),
     expires_at: isoFromMs(tx.clock.nowMs() + tx.config.links.invitationMs),
   });
-  const url = `${base}/invite#token=${token}`;
+  const path = `/invite#token=${token}`;
+  const mailBase = emailedLinkBase(tx);
   const who = inviter ? `${inviter.name} invited you` : 'You are invited';
-  const mail = {
-    to: [email],
-    subject: `${who} to ${organization.name} on tasktracker`,
-    text: `${who} to join ${organization.name} as ${input.role}.\n\nOpen this link to choose your name and password (it works once, until ${row.expires_at}):\n${url}\n`,
+  const mail = mailBase
+    ? {
+        to: [email],
+        subject: `${who} to ${organization.name} on tasktracker`,
+        text: `${who} to join ${organization.name} as ${input.role}.\n\nOpen this link to choose your name and password (it works once, until ${row.expires_at}):\n${mailBase}${path}\n`,
+      }
+    : null;
+  return {
+    invitation: { ...row, invited_by: inviter, url: `${mailBase ?? shownBase}${path}`, projects: [] },
+    mail,
   };
-  return { invitation: { ...row, invited_by: inviter, url, projects: [] }, mail };
 }
 
 /** After the commit: e-mails the link when SMTP is configured; `emailed` says whether it went out. */
 export async function mailInvitation(ctx: AppContext, recorded: RecordedInvitation) {
-  const emailed = await sendMail(ctx, recorded.mail).catch(() => false);
+  const emailed = recorded.mail ? await sendMail(ctx, recorded.mail).catch(() => false) : false;
   return { ...recorded.invitation, emailed };
 }
 

@@ -7,7 +7,7 @@ import { hashToken } from '../auth/tokens.ts';
 import { revokeSessionsOf } from '../sessions/sessions.repository.ts';
 import { type MailMessage, webhookIo } from '../webhooks/io.ts';
 import { can, WORKSPACE } from '../../policy/index.ts';
-import { badLink, type Client, newLinkToken, normalEmail, sendMail } from './links.ts';
+import { badLink, type Client, emailedLinkBase, newLinkToken, normalEmail, sendMail } from './links.ts';
 import { personInOrg, requireManager } from './people.service.ts';
 import * as repo from './people.repository.ts';
 import { signedInSession } from './sign-in.service.ts';
@@ -31,24 +31,29 @@ async function insertReset(tx: Tx, userId: number, createdBy: number | null, bas
   return { url: `${base}/reset-password#token=${token}`, expires_at: expiresAt };
 }
 
-/** An owner or admin issues a reset link for a person (only an owner for an owner); shown to the issuer. */
-export async function issuePasswordReset(tx: Tx, principal: Principal, id: number, base: string) {
+/**
+ * An owner or admin issues a reset link for a person (only an owner for an owner); shown to the
+ * issuer only, under `shownBase` (PUBLIC_BASE_URL, else the origin their request reached).
+ */
+export async function issuePasswordReset(tx: Tx, principal: Principal, id: number, shownBase: string) {
   requireManager(principal);
   const person = await personInOrg(tx.db, principal, id);
   if (person.kind !== 'human') throw invalid({ id: 'service accounts sign in with tokens, not passwords' });
   if (person.role === 'owner' && !can(principal, 'people.manage-owners', WORKSPACE))
     throw forbidden("Only an owner can reset an owner's password.");
   if (person.active !== 1) throw invalid({ id: 'the person is deactivated' });
-  return insertReset(tx, id, principal.userId, base);
+  return insertReset(tx, id, principal.userId, shownBase);
 }
 
 /**
- * Self-service: records a reset link for each active person with that address, when SMTP is
- * configured, and returns the messages to send once committed (`sendResetMails`). The answer
- * never says whether anyone was found, so the caller must not wait for the mail.
+ * Self-service: records a reset link for each active person with that address, when SMTP and
+ * PUBLIC_BASE_URL are configured (the link's only base: emailedLinkBase), and returns the
+ * messages to send once committed (`sendResetMails`). The answer never says whether anyone was
+ * found, so the caller must not wait for the mail.
  */
-export async function requestPasswordReset(tx: Tx, email: string, base: string): Promise<MailMessage[]> {
-  if (!webhookIo(tx).mailer) return [];
+export async function requestPasswordReset(tx: Tx, email: string): Promise<MailMessage[]> {
+  const base = emailedLinkBase(tx);
+  if (!webhookIo(tx).mailer || !base) return [];
   const people = await repo.humansWithEmail(tx.db, normalEmail(email), { activeOnly: true });
   const mails: MailMessage[] = [];
   for (const person of people) {
