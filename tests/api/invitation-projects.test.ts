@@ -16,7 +16,8 @@ describe('invitations that name projects and roles', () => {
     });
 
   beforeAll(async () => {
-    h = await createHarness();
+    // Links are e-mailed only under PUBLIC_BASE_URL.
+    h = await createHarness({ config: { publicBaseUrl: ORIGIN } });
     h.ctx.webhookIo = { mailer: { send: async (message) => void mails.push(message) } };
     owner = await person(h, { role: 'owner' });
     for (const [key, name] of [
