@@ -27,6 +27,7 @@ import { registerWebApp } from './http/web-app.ts';
 import { LOG_REDACT, LOG_SERIALIZERS } from './logger.ts';
 import { registerConsoleRoutes } from './modules/people/console.routes.ts';
 import { registerRoutes } from './routes.ts';
+import { SERVICE_VERSION } from './version.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -227,7 +228,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerAuth(app, ctx, limits);
   registerIdempotency(app, ctx);
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', version: SERVICE_VERSION }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
       await ping(ctx.db);

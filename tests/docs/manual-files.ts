@@ -11,13 +11,15 @@ function markdownUnder(dir: string): string[] {
     .sort();
 }
 
-/** Every markdown file a reader reaches from the README: the front door, the changelog, the manual, the packages' READMEs. */
+/** Every markdown file a reader reaches from the README: the front door, the changelog, the manual, the packages' READMEs and changelogs. */
 export function manualFiles(): string[] {
   return [
     'README.md',
     'CHANGELOG.md',
     ...markdownUnder('docs'),
-    ...fs.readdirSync(path.join(root, 'packages')).map((name) => `packages/${name}/README.md`),
+    ...fs
+      .readdirSync(path.join(root, 'packages'))
+      .flatMap((name) => [`packages/${name}/README.md`, `packages/${name}/CHANGELOG.md`]),
   ].filter((file) => fs.existsSync(path.join(root, file)));
 }
 
