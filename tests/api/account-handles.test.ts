@@ -129,7 +129,7 @@ describe('account handles', () => {
   });
 
   it('the migration gives existing accounts handles, the oldest keeping the plain one', async () => {
-    const database = await freshDatabase({ migratedTo: '0019_board_columns' });
+    const database = await freshDatabase({ migratedTo: '0020_invitation_projects' });
     try {
       const db = database.db;
       const at = '2026-01-01T00:00:00.000000Z';
@@ -156,7 +156,7 @@ describe('account handles', () => {
         await insert(second, 'human', 'Bo', 'bo@a.test'),
       ];
 
-      expect(await migrateToLatest(database)).toContain('0020_account_handles');
+      expect(await migrateToLatest(database)).toContain('0021_account_handles');
       const handles = await db.selectFrom('users').select(['id', 'handle']).orderBy('id').execute();
       expect(handles.map((r) => r.handle)).toEqual(['bo', 'bo2', 'bo3', 'user', 'bo']);
       expect(handles.map((r) => r.id)).toEqual(ids);

@@ -155,7 +155,7 @@ describe('token issuance: the upgrade revokes the tokens of people', () => {
           email: kind === 'human' ? `${name}@example.test` : null,
           role: 'owner',
           created_at: at,
-          // Migrated only to 0017 here: the handle column (migration 0020) does not exist yet.
+          // Migrated only to 0017 here: the handle column (migration 0021) does not exist yet.
         } as Omit<Insertable<UsersTable>, 'handle'> as Insertable<UsersTable>)
         .returning('id')
         .executeTakeFirstOrThrow();
