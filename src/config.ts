@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /** Runtime configuration, read once from the environment. Every variable is documented in docs/operating/configuration.md (a test checks it). */
 export interface Config {
   databaseUrl: string;
@@ -55,6 +57,12 @@ export interface Config {
     idleMs: number;
     /** A session ends this long after sign-in, however much it is used. */
     absoluteMs: number;
+  };
+  passwords: {
+    /** Password hashes and verifications a process runs at once; the rest wait in a queue. */
+    hashConcurrency: number;
+    /** Password checks that may wait for a turn; beyond, 503 at once. */
+    hashQueue: number;
   };
   signIn: {
     /** Failed sign-ins allowed per account (e-mail address) within the window, then 429. */
@@ -225,6 +233,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessions: {
       idleMs: positiveFrom(env, 'SESSION_IDLE_HOURS', 7 * 24) * HOUR_MS,
       absoluteMs: positiveFrom(env, 'SESSION_MAX_DAYS', 30) * 24 * HOUR_MS,
+    },
+    passwords: {
+      hashConcurrency: positiveFrom(
+        env,
+        'PASSWORD_HASH_CONCURRENCY',
+        Math.max(1, Math.floor(availableParallelism() / 2)),
+      ),
+      hashQueue: intFrom(env, 'PASSWORD_HASH_QUEUE', 32),
     },
     signIn: {
       perAccount: positiveFrom(env, 'SIGN_IN_FAILURES_PER_ACCOUNT', 10),
