@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the compiled service (dist/server, built by `npm install` and `npm start`) while it is
-// newer than every source file; otherwise the TypeScript sources directly through tsx, so an
-// edit takes effect with no build step.
+// newer than every source file and package.json (whose version it carries); otherwise the
+// TypeScript sources directly through tsx, so an edit takes effect with no build step.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,7 +19,8 @@ function newestSource(dir) {
 }
 
 const built = fs.statSync(compiled, { throwIfNoEntry: false });
-if (built && built.mtimeMs >= newestSource(path.join(root, 'src'))) {
+const newest = Math.max(newestSource(path.join(root, 'src')), fs.statSync(path.join(root, 'package.json')).mtimeMs);
+if (built && built.mtimeMs >= newest) {
   await import(pathToFileURL(compiled).href);
 } else {
   const { register } = await import('tsx/esm/api');

@@ -11,6 +11,7 @@ import { invite, mailInvitation } from '../modules/people/invitations.service.ts
 import * as people from '../modules/people/people.service.ts';
 import { listTokensFor } from '../modules/people/tokens.service.ts';
 import { serviceBaseUrl } from '../config.ts';
+import { SERVICE_VERSION } from '../version.ts';
 
 const WORKSPACE_ROLES: WorkspaceRole[] = ['owner', 'admin', 'member', 'guest'];
 
@@ -60,7 +61,10 @@ function action<A extends unknown[]>(run: (ctx: AppContext, ...args: A) => Promi
   };
 }
 
-const program = new Command('tasktracker').description('tasktracker operator CLI').showHelpAfterError();
+const program = new Command('tasktracker')
+  .description('tasktracker operator CLI')
+  .version(SERVICE_VERSION)
+  .showHelpAfterError();
 
 program
   .command('migrate')

@@ -15,6 +15,7 @@ import {
   WORKER_JOBS,
   type WorkerJob,
 } from '../worker/run-worker.ts';
+import { SERVICE_VERSION } from '../version.ts';
 
 export interface RunningServer {
   log: FastifyBaseLogger;
@@ -34,7 +35,7 @@ export async function startServer(
   jobs: WorkerJob[] = WORKER_JOBS,
 ): Promise<RunningServer> {
   const log = createLogger(ctx.config.logLevel);
-  log.info({ database: describeDatabase(ctx.config.databaseUrl) }, 'database');
+  log.info({ version: SERVICE_VERSION, database: describeDatabase(ctx.config.databaseUrl) }, 'starting');
   warnAboutWebhookConfig(ctx, log);
   warnAboutEmailedLinks(ctx, log);
   const app = parts.api ? await buildApp(ctx, { logger: log }) : null;

@@ -89,6 +89,13 @@ export interface InvitationsTable {
   revoked_at: string | null;
 }
 
+/** A project an invitation adds its person to, with the role they get there. */
+export interface InvitationProjectsTable {
+  invitation_id: number;
+  project_id: number;
+  role: ProjectRole;
+}
+
 export interface PasswordResetsTable {
   id: Generated<number>;
   user_id: number;
@@ -561,6 +568,7 @@ export interface Database {
   sessions: SessionsTable;
   setup_tokens: SetupTokensTable;
   invitations: InvitationsTable;
+  invitation_projects: InvitationProjectsTable;
   password_resets: PasswordResetsTable;
   projects: ProjectsTable;
   project_memberships: ProjectMembershipsTable;

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { secretsEqual } from '../crypto/constant-time.ts';
 import { ApiError } from './errors.ts';
+import { SERVICE_VERSION } from '../version.ts';
 
 /** Prometheus metrics: request counts and latency by route template and status. */
 /**
@@ -11,6 +12,13 @@ import { ApiError } from './errors.ts';
 export function registerMetrics(app: FastifyInstance, metricsToken: string | null, metricsPublic: boolean): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // The usual build-info gauge: its label tells which version each scraped process runs.
+  new Gauge({
+    name: 'tasktracker_build_info',
+    help: 'The running version',
+    labelNames: ['version'],
+    registers: [registry],
+  }).set({ version: SERVICE_VERSION }, 1);
   const labelNames = ['method', 'route', 'status_code'] as const;
   const requests = new Counter({
     name: 'http_requests_total',

@@ -2,6 +2,7 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { AppContext } from '../context.ts';
 import { ERROR_CODES } from './errors.ts';
 import { finishDocument } from './openapi-finish.ts';
+import { SERVICE_VERSION } from '../version.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -63,7 +64,7 @@ export function openApiOptions(ctx: AppContext): FastifyDynamicSwaggerOptions {
       openapi: '3.1.0',
       info: {
         title: 'tasktracker API',
-        version: 'v1',
+        version: SERVICE_VERSION,
         description: DESCRIPTION,
         contact: { name: 'The operators of this tasktracker service' },
         license: { name: 'MIT', identifier: 'MIT' },

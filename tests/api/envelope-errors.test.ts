@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_VERSION } from '../../src/version.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
 describe('envelope and error shape', () => {
@@ -123,7 +124,7 @@ describe('envelope and error shape', () => {
   });
 
   it('healthz, readyz and metrics answer without a token', async () => {
-    expect((await h.request('GET', '/healthz')).body).toEqual({ status: 'ok' });
+    expect((await h.request('GET', '/healthz')).body).toEqual({ status: 'ok', version: SERVICE_VERSION });
     expect((await h.request('GET', '/readyz')).body).toEqual({ status: 'ok' });
     const metrics = await h.request('GET', '/metrics');
     expect(metrics.status).toBe(200);

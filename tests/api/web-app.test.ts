@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_DIST } from '../../src/http/web-app.ts';
+import { SERVICE_VERSION } from '../../src/version.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
 
 // `npm install` builds the web app; without a build the server answers `/` with how to make one.
@@ -50,8 +51,8 @@ describe.skipIf(!built)('the web app served at /', () => {
         error: { code: 'NOT_FOUND', message: expect.any(String), details: {} },
       });
     }
-    expect((await h.request('GET', '/healthz')).body).toEqual({ status: 'ok' });
-    expect((await h.request('GET', '/docs/')).status).toBe(200);
+    expect((await h.request('GET', '/healthz')).body).toEqual({ status: 'ok', version: SERVICE_VERSION });
+    expect((await h.request('GET', '/docs/reference/')).status).toBe(200);
     expect((await h.request('POST', '/p/WEB/board')).status).toBe(404);
   });
 });

@@ -96,9 +96,11 @@ describe('syncTaskChanges keeps the high-water mark as the changes feed requires
     await create('c');
 
     let calls = 0;
+    // Retrying off: the second page fails for good (a GET would otherwise be retried).
     const flaky = createClient({
       baseUrl: h.baseUrl,
       token: actor.token,
+      retry: { maxRetries: 0 },
       fetch: (request) => (++calls === 2 ? Promise.reject(new TypeError('connection reset')) : fetch(request)),
     });
     const applied: string[] = [];

@@ -1,6 +1,6 @@
 /**
  * The typed client: openapi-fetch over the types generated from the service's OpenAPI
- * document, with bearer auth, 429 retries, typed errors, idempotency keys and pagination.
+ * document, with bearer auth, retries, timeouts, typed errors, idempotency keys and pagination.
  */
 import createFetchClient, {
   mergeHeaders,
@@ -13,7 +13,7 @@ import createFetchClient, {
 import { toApiError } from './errors.js';
 import type { paths } from './generated/openapi.js';
 import { idempotencyKey } from './idempotency.js';
-import { realTiming, retryingFetch, type RetryOptions, type Timing } from './retry.js';
+import { realTiming, sendWithRetries, type RetryOptions, type Timing } from './retry.js';
 
 export type Media = `${string}/${string}`;
 /** The bare openapi-fetch client: answers `{data, error, response}` and never throws on a status. */
@@ -38,6 +38,10 @@ export interface RequestExtras {
   upstreamId?: string | number;
   /** Sent as `If-Match` (an ETag from an earlier read). */
   ifMatch?: string;
+  /** Milliseconds each attempt of this call may take, instead of the client's `timeout`; 0 for no limit. */
+  timeout?: number;
+  /** Aborts this call, waits between retries included; it then rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 type Args<M extends Method, P extends PathsFor<M>> =
@@ -75,7 +79,7 @@ export interface TaskTrackerClient {
   paginate<P extends ListPaths>(url: P, ...init: Args<'get', P>): AsyncGenerator<ItemOf<P>, void, undefined>;
   /** Every item of a list in cursor mode (primary key order), following `next_cursor` until `has_more` is false. */
   walk<P extends ListPaths>(url: P, ...init: Args<'get', P>): AsyncGenerator<ItemOf<P>, void, undefined>;
-  /** The underlying openapi-fetch client, sharing auth and retries. */
+  /** The underlying openapi-fetch client, sharing auth, retries, timeout and signal. */
   raw: RawClient;
 }
 
@@ -86,14 +90,25 @@ export interface ClientOptions {
   token: string;
   /** Defaults to the global fetch. */
   fetch?: (request: Request) => Promise<Response>;
+  /** Which failures are retried is fixed (docs/sdk.md, "Retries"); how often and how long to wait is set here. */
   retry?: RetryOptions;
-  /** Replace the clock and the sleep used between retries (tests). */
+  /**
+   * Milliseconds one attempt may take, from sending the request to the end of the answer's
+   * body, default 60 000; 0 for no limit. An attempt that runs out fails like a lost
+   * connection: it is retried when the request may be repeated, else a `NetworkError` with
+   * `timedOut` is thrown.
+   */
+  timeout?: number;
+  /** Aborts every call of this client (in flight, waiting to retry, or made later), e.g. at shutdown. */
+  signal?: AbortSignal;
+  /** Replace the clock, the sleep between retries and the jitter's randomness (tests). */
   timing?: Partial<Timing>;
   /** Extra headers on every request, e.g. a User-Agent naming your integration. */
   headers?: Record<string, string>;
 }
 
 const DEFAULT_PAGE_SIZE = 200;
+const DEFAULT_TIMEOUT_MS = 60_000;
 
 // The typed surface is declared above; inside, requests are plain records.
 type LooseInit = {
@@ -104,27 +119,37 @@ type LooseInit = {
 type LooseCall = (method: Method, url: string, init?: LooseInit) => Promise<Reply<unknown> & { body: unknown }>;
 
 export function createClient(options: ClientOptions): TaskTrackerClient {
-  const timing: Timing = { ...realTiming, ...options.timing };
   const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const sender = (timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS) =>
+    sendWithRetries(baseFetch, {
+      retry: options.retry ?? {},
+      timing: { ...realTiming, ...options.timing },
+      timeoutMs,
+      clientSignal: options.signal,
+    });
   const raw: RawClient = createFetchClient<paths, Media>({
     baseUrl: options.baseUrl,
     headers: { ...options.headers, Authorization: `Bearer ${options.token}` },
-    fetch: retryingFetch(baseFetch, options.retry ?? {}, timing),
+    fetch: sender(),
   });
 
   const call: LooseCall = async (method, url, init = {}) => {
-    const { idempotencyKey: key, upstreamId, ifMatch, headers, ...rest } = init;
+    const { idempotencyKey: key, upstreamId, ifMatch, timeout, headers, ...rest } = init;
     const extra: Record<string, string> = {};
     if (key !== undefined) extra['Idempotency-Key'] = key;
     else if (upstreamId !== undefined)
-      extra['Idempotency-Key'] = await idempotencyKey(method, url, JSON.stringify(rest.params?.path ?? {}), upstreamId);
+      extra['Idempotency-Key'] = idempotencyKey(method, url, JSON.stringify(rest.params?.path ?? {}), upstreamId);
     if (ifMatch !== undefined) extra['If-Match'] = ifMatch;
     const request = raw.request as unknown as (
       method: Method,
       url: string,
       init: object,
     ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-    const result = await request(method, url, { ...rest, headers: mergeHeaders(headers, extra) });
+    const result = await request(method, url, {
+      ...rest,
+      headers: mergeHeaders(headers, extra),
+      ...(timeout === undefined ? {} : { fetch: sender(timeout) }),
+    });
     if (!result.response.ok) throw toApiError(result.response, result.error);
     const body = result.data;
     const data =

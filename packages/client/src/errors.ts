@@ -123,3 +123,39 @@ export function toApiError(response: Response, body: unknown): ApiError {
   }
   return new ApiError(response, `HTTP_${response.status}`, `HTTP ${response.status} ${response.statusText}`.trim(), {});
 }
+
+/**
+ * No answer: the connection failed or was cut, or the attempt outlived the `timeout`, on the
+ * last attempt, or on the first for a request that is never repeated (docs/sdk.md, "Retries").
+ * The request may or may not have been carried out. `cause` is the underlying error.
+ */
+export class NetworkError extends Error {
+  readonly method: string;
+  readonly url: string;
+  /** Attempts made, this one included. */
+  readonly attempts: number;
+  /** The last attempt outlived the client's `timeout`. */
+  readonly timedOut: boolean;
+
+  constructor(failure: { method: string; url: string; attempts: number; timedOut: boolean; cause: unknown }) {
+    const { cause } = failure;
+    const reason = failure.timedOut
+      ? 'timed out'
+      : cause instanceof Error
+        ? (detail(cause) ?? cause.message)
+        : String(cause);
+    super(`${failure.method} ${failure.url} failed after ${failure.attempts} attempt(s): ${reason}`, { cause });
+    this.name = 'NetworkError';
+    this.method = failure.method;
+    this.url = failure.url;
+    this.attempts = failure.attempts;
+    this.timedOut = failure.timedOut;
+  }
+}
+
+/** Node's fetch says "fetch failed" and puts the reason (ECONNREFUSED ...) in `cause`. */
+function detail(error: Error): string | undefined {
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  if (typeof cause?.code === 'string') return `${error.message} (${cause.code})`;
+  return typeof cause?.message === 'string' ? `${error.message}: ${cause.message}` : undefined;
+}

@@ -15,6 +15,7 @@ export {
 export {
   ApiError,
   ERROR_STATUS,
+  NetworkError,
   isApiError,
   toApiError,
   type BulkItemError,
@@ -24,7 +25,7 @@ export {
 } from './errors.js';
 export { ifMatch, updateWithETag, type UpdateOptions } from './etag.js';
 export { idempotencyKey } from './idempotency.js';
-export { retryAfterMs, type RetryOptions, type Timing } from './retry.js';
+export { mayRepeat, retryAfterMs, type RetryOptions, type Timing } from './retry.js';
 export {
   syncTaskChanges,
   type ChangeRecord,

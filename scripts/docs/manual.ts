@@ -1,3 +1,4 @@
+// The markdown files of the manual, as the documentation tests and the documentation site find them.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -11,13 +12,15 @@ function markdownUnder(dir: string): string[] {
     .sort();
 }
 
-/** Every markdown file a reader reaches from the README: the front door, the changelog, the manual, the packages' READMEs. */
+/** Every markdown file a reader reaches from the README: the front door, the changelog, the manual, the packages' READMEs and changelogs. */
 export function manualFiles(): string[] {
   return [
     'README.md',
     'CHANGELOG.md',
     ...markdownUnder('docs'),
-    ...fs.readdirSync(path.join(root, 'packages')).map((name) => `packages/${name}/README.md`),
+    ...fs
+      .readdirSync(path.join(root, 'packages'))
+      .flatMap((name) => [`packages/${name}/README.md`, `packages/${name}/CHANGELOG.md`]),
   ].filter((file) => fs.existsSync(path.join(root, file)));
 }
 
