@@ -177,6 +177,8 @@ function portFrom(env: NodeJS.ProcessEnv): number {
 }
 
 const WEBHOOK_ATTEMPT_TIMEOUT_MS = 5000;
+/** Password hashing leaves the other half of the cores to everything else (docs/operating/security.md#passwords). */
+const HALF_THE_CORES = Math.max(1, Math.floor(availableParallelism() / 2));
 const HOUR_MS = 60 * 60 * 1000;
 
 /** A lease no longer than an attempt would let a second worker re-run an attempt that is still going. */
@@ -235,11 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       absoluteMs: positiveFrom(env, 'SESSION_MAX_DAYS', 30) * 24 * HOUR_MS,
     },
     passwords: {
-      hashConcurrency: positiveFrom(
-        env,
-        'PASSWORD_HASH_CONCURRENCY',
-        Math.max(1, Math.floor(availableParallelism() / 2)),
-      ),
+      hashConcurrency: positiveFrom(env, 'PASSWORD_HASH_CONCURRENCY', HALF_THE_CORES),
       hashQueue: intFrom(env, 'PASSWORD_HASH_QUEUE', 32),
     },
     signIn: {
