@@ -13,6 +13,7 @@ export default tseslint.config(
       'dist/',
       'packages/client/src/generated/',
       'packages/webhooks/src/generated/',
+      'src/modules/query/parser.generated.js',
     ],
   },
   js.configs.recommended,

@@ -27,6 +27,7 @@ import { registerWebApp } from './http/web-app.ts';
 import { LOG_REDACT, LOG_SERIALIZERS } from './logger.ts';
 import { registerConsoleRoutes } from './modules/people/console.routes.ts';
 import { registerRoutes } from './routes.ts';
+import { registerDocsSite } from './http/docs-site.ts';
 import { SERVICE_VERSION } from './version.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -37,6 +38,8 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export interface BuildAppOptions {
   /** A pino logger to share (the CLI passes one so API and worker log alike); false silences logs. */
   logger?: FastifyBaseLogger | false;
+  /** The built manual to serve at /docs/ (tests build their own); dist/docs-site by default. */
+  docsSiteDir?: string;
 }
 
 /**
@@ -188,7 +191,7 @@ function registerResponseHeaders(app: FastifyInstance): void {
     reply.header('referrer-policy', 'no-referrer');
     if (request.url.startsWith('/api/')) {
       reply.header('cache-control', 'no-store');
-      // JSON is never a document to render or frame; /docs (Swagger UI) needs scripts, so only /api/.
+      // JSON is never a document to render or frame; /docs/reference/ (Swagger UI) needs scripts, so only /api/.
       reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
       reply.header('x-frame-options', 'DENY');
       reply.header('cross-origin-resource-policy', 'same-origin');
@@ -221,7 +224,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerResponseHeaders(app);
 
   await app.register(swagger, openApiOptions(ctx));
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The API reference, beside the manual (src/http/docs-site.ts).
+  await app.register(swaggerUi, { routePrefix: '/docs/reference' });
 
   await app.register(cookie);
   registerMetrics(app, ctx.config.metricsToken, ctx.config.metricsPublic);
@@ -247,6 +251,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   registerRoutes(app, ctx);
   registerConsoleRoutes(app, ctx, limits);
+  await registerDocsSite(app, options.docsSiteDir);
   await registerWebApp(app);
   return app;
 }

@@ -27,6 +27,8 @@ export interface UsersTable {
   password_hash: Generated<string | null>;
   /** 0 once deactivated: no sign-in, no session, no token. */
   active: Generated<number>;
+  /** Unique in the organization (src/modules/accounts/handles.ts); how people are mentioned and queried. */
+  handle: string;
 }
 
 export interface ApiTokensTable {
@@ -87,6 +89,13 @@ export interface InvitationsTable {
   accepted_at: string | null;
   accepted_user_id: number | null;
   revoked_at: string | null;
+}
+
+/** A project an invitation adds its person to, with the role they get there. */
+export interface InvitationProjectsTable {
+  invitation_id: number;
+  project_id: number;
+  role: ProjectRole;
 }
 
 export interface PasswordResetsTable {
@@ -561,6 +570,7 @@ export interface Database {
   sessions: SessionsTable;
   setup_tokens: SetupTokensTable;
   invitations: InvitationsTable;
+  invitation_projects: InvitationProjectsTable;
   password_resets: PasswordResetsTable;
   projects: ProjectsTable;
   project_memberships: ProjectMembershipsTable;

@@ -360,7 +360,7 @@ describe('idempotent replays, logs, custom fields and the front door', () => {
   });
 
   it('status and code agree for answers from plugins; reflected input is capped', async () => {
-    const docs = await h.request('GET', '/docs/static/%2e%2e/%2e%2e/package.json');
+    const docs = await h.request('GET', '/docs/reference/static/%2e%2e/%2e%2e/package.json');
     expect(docs.status).toBeGreaterThanOrEqual(400);
     const expected = { 400: 'VALIDATION_ERROR', 403: 'FORBIDDEN', 404: 'NOT_FOUND' } as Record<number, string>;
     expect(docs.body.error.code).toBe(expected[docs.status]);

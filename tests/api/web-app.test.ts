@@ -52,7 +52,7 @@ describe.skipIf(!built)('the web app served at /', () => {
       });
     }
     expect((await h.request('GET', '/healthz')).body).toEqual({ status: 'ok', version: SERVICE_VERSION });
-    expect((await h.request('GET', '/docs/')).status).toBe(200);
+    expect((await h.request('GET', '/docs/reference/')).status).toBe(200);
     expect((await h.request('POST', '/p/WEB/board')).status).toBe(404);
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERRORS_PAGE, withErrorTable } from '../../scripts/docs/error-catalog-page.ts';
 import { ERROR_CODES } from '../../src/http/errors.ts';
-import { read, root } from './manual-files.ts';
+import { read, root } from '../../scripts/docs/manual.ts';
 
 function sourceFiles(dir: string): string[] {
   return fs

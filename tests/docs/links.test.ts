@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchorSlugger, headings, linkTargets } from '../../scripts/docs/markdown.ts';
-import { manualFiles, read, root } from './manual-files.ts';
+import { manualFiles, read, root } from '../../scripts/docs/manual.ts';
 
 /** Where a relative link leads, or why it leads nowhere. */
 function brokenLink(from: string, href: string): string | null {
@@ -10,7 +10,8 @@ function brokenLink(from: string, href: string): string | null {
   const [target, anchor] = href.split('#', 2) as [string, string | undefined];
   const file = target === '' ? from : path.normalize(path.join(path.dirname(from), decodeURIComponent(target)));
   const absolute = path.join(root, file);
-  if (file.startsWith('..') || !fs.existsSync(absolute)) return `${href}: no file ${file}`;
+  if (file.startsWith('..') || !fs.statSync(absolute, { throwIfNoEntry: false })?.isFile())
+    return `${href}: no file ${file}`;
   if (anchor === undefined || anchor === '') return null;
   if (!file.endsWith('.md')) return `${href}: an anchor into a file that is not markdown`;
   const anchors = headings(read(file)).map((heading) => heading.anchor);

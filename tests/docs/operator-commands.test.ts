@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runnableBlocks } from '../../scripts/docs/markdown.ts';
-import { manualFiles, read, root } from './manual-files.ts';
+import { manualFiles, read, root } from '../../scripts/docs/manual.ts';
 
 const run = promisify(execFile);
 const bin = path.join(root, 'bin/tasktracker.js');

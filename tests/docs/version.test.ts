@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_VERSION } from '../../src/version.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
-import { read, root } from './manual-files.ts';
+import { read, root } from '../../scripts/docs/manual.ts';
 
 const run = promisify(execFile);
 const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;

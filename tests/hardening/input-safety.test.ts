@@ -197,24 +197,24 @@ describe('security headers for a JSON API', () => {
     }
   });
 
-  it('/docs keeps working: its page is not under the API policy that would block its scripts', async () => {
-    const res = await h.app.inject({ method: 'GET', url: '/docs/' });
+  it('the API reference keeps working: its page is not under the API policy that would block its scripts', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/docs/reference/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-security-policy'] ?? '').not.toContain("default-src 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('/docs serves its own assets and nothing outside them, however the path is spelled', async () => {
-    const bundle = await h.app.inject({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' });
+  it('the API reference serves its own assets and nothing outside them, however the path is spelled', async () => {
+    const bundle = await h.app.inject({ method: 'GET', url: '/docs/reference/static/swagger-ui-bundle.js' });
     expect(bundle.statusCode).toBe(200);
     expect(bundle.headers['content-type']).toContain('javascript');
     for (const url of [
-      '/docs/static/../../package.json',
-      '/docs/static/..%2f..%2fpackage.json',
-      '/docs/static/%2e%2e/%2e%2e/package.json',
-      '/docs/static/..%5c..%5cpackage.json',
-      '/docs/static/%252e%252e%252fpackage.json',
-      '/docs/static//etc/passwd',
+      '/docs/reference/static/../../package.json',
+      '/docs/reference/static/..%2f..%2fpackage.json',
+      '/docs/reference/static/%2e%2e/%2e%2e/package.json',
+      '/docs/reference/static/..%5c..%5cpackage.json',
+      '/docs/reference/static/%252e%252e%252fpackage.json',
+      '/docs/reference/static//etc/passwd',
     ]) {
       const res = await h.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBeGreaterThanOrEqual(400);

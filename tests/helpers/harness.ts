@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, type BuildAppOptions } from '../../src/app.ts';
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { type AppContext, createAppContext } from '../../src/context.ts';
@@ -71,7 +71,12 @@ export type ConfigOverrides = Partial<Omit<Config, 'attachments' | 'rateLimit'>>
 export type BeforeReady = (app: FastifyInstance, ctx: AppContext) => void;
 
 export async function createHarness(
-  options: { config?: ConfigOverrides; beforeReady?: BeforeReady; database?: DatabaseHandle } = {},
+  options: {
+    config?: ConfigOverrides;
+    beforeReady?: BeforeReady;
+    database?: DatabaseHandle;
+    app?: Omit<BuildAppOptions, 'logger'>;
+  } = {},
 ): Promise<TestHarness> {
   const database = options.database ?? (await freshDatabase());
   const base = loadConfig({});
@@ -90,7 +95,7 @@ export async function createHarness(
   };
   const clock = new ManualClock('2026-11-21T09:00:00Z');
   const ctx = createAppContext({ config, database, clock });
-  const app = await buildApp(ctx, { logger: false });
+  const app = await buildApp(ctx, { ...options.app, logger: false });
   // Every answer of a published operation must be one the OpenAPI document describes.
   enforceResponseContract(app);
   options.beforeReady?.(app, ctx);

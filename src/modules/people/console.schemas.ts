@@ -66,6 +66,7 @@ export const Person = Type.Object({
   kind: Type.Union([Type.Literal('human'), Type.Literal('service')]),
   email: Type.Union([Type.String(), Type.Null()]),
   name: Type.String(),
+  handle: Type.String(),
   role: Role,
   active: Type.Boolean(),
   created_at: Timestamp,
@@ -89,10 +90,15 @@ export const Organization = Type.Object({
 
 export const ResetLink = Type.Object({ url: Type.String(), expires_at: Timestamp });
 
+const ProjectRole = Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('viewer')]);
+/** A project an invitation adds its person to. */
+const InvitedProject = Type.Object({ key: Type.String(), name: Type.String(), role: ProjectRole });
+
 export const Invitation = Type.Object({
   id: Type.Integer(),
   email: Type.String(),
   role: Role,
+  projects: Type.Array(InvitedProject),
   created_at: Timestamp,
   expires_at: Timestamp,
   invited_by: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
@@ -101,10 +107,26 @@ export const CreatedInvitation = Type.Composite([
   Invitation,
   Type.Object({ url: Type.String({ description: 'Shown once.' }), emailed: Type.Boolean() }),
 ]);
-export const InvitationBody = Type.Object({ email: Email, role: Role }, { additionalProperties: false });
+export const InvitationBody = Type.Object(
+  {
+    email: Email,
+    role: Role,
+    projects: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { project: Type.String({ minLength: 1, maxLength: 10 }), role: ProjectRole },
+          { additionalProperties: false },
+        ),
+        { maxItems: 50 },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
 export const InvitationLookup = Type.Object({
   email: Type.String(),
   role: Role,
+  projects: Type.Array(InvitedProject),
   organization: Type.Object({ name: Type.String() }),
   expires_at: Timestamp,
 });

@@ -2,14 +2,20 @@ import { isoFromMs } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import type { WorkspaceRole } from '../../db/schema.ts';
-import { ApiError, forbidden, foundOr404, notFound } from '../../http/errors.ts';
+import type { ProjectRole, WorkspaceRole } from '../../db/schema.ts';
+import { ApiError, forbidden, foundOr404, invalid, notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { hashToken } from '../auth/tokens.ts';
 import type { MailMessage } from '../webhooks/io.ts';
-import { can, WORKSPACE } from '../../policy/index.ts';
+import { can, projectFor, WORKSPACE } from '../../policy/index.ts';
+import {
+  grantInvitationProjects,
+  insertInvitationProjects,
+  projectsOfInvitations,
+} from './invitation-projects.repository.ts';
 import { badLink, type Client, emailedLinkBase, newLinkToken, normalEmail, sendMail } from './links.ts';
 import { requireManager } from './people.service.ts';
+import { handleForNewAccount } from '../accounts/handles.service.ts';
 import * as repo from './people.repository.ts';
 import { signedInSession } from './sign-in.service.ts';
 
@@ -27,22 +33,56 @@ export interface RecordedInvitation {
   invitation: Awaited<ReturnType<typeof repo.insertInvitation>> & {
     invited_by: { id: number; name: string } | null;
     url: string;
+    projects: Array<{ key: string; name: string; role: ProjectRole }>;
   };
   /** Null when links cannot be e-mailed (no PUBLIC_BASE_URL). */
   mail: MailMessage | null;
 }
 
+/** A project an invitation names, and the role its person gets there. */
+export interface InvitedProjectInput {
+  project: string;
+  role: ProjectRole;
+}
+
 export async function createInvitation(
   tx: Tx,
   principal: Principal,
-  input: { email: string; role: WorkspaceRole },
+  input: { email: string; role: WorkspaceRole; projects?: InvitedProjectInput[] },
   shownBase: string,
 ): Promise<RecordedInvitation> {
   requireManager(principal);
   if (input.role === 'owner' && !can(principal, 'people.manage-owners', WORKSPACE))
     throw forbidden('Only an owner can invite an owner.');
+  const projects = await invitedProjects(tx, principal, input.projects ?? []);
   const organization = { id: principal.organizationId, name: principal.organizationName };
-  return invite(tx, organization, { id: principal.userId, name: principal.userName }, input, shownBase);
+  const inviter = { id: principal.userId, name: principal.userName };
+  const recorded = await invite(tx, organization, inviter, input, shownBase);
+  await insertInvitationProjects(
+    tx.db,
+    recorded.invitation.id,
+    projects.map((p) => ({ project_id: p.id, role: p.role })),
+  );
+  recorded.invitation.projects = projects.map(({ key, name, role }) => ({ key, name, role }));
+  if (projects.length && recorded.mail)
+    recorded.mail.text += `\nYou will join ${projects.map((p) => `${p.name} (${p.key}) as ${p.role}`).join(', ')}.\n`;
+  return recorded;
+}
+
+/**
+ * The projects an invitation may name: each one only once, and only projects the inviter
+ * administers (adding members is theirs to decide; an invisible project is a 404 like anywhere).
+ */
+async function invitedProjects(tx: Tx, principal: Principal, wanted: InvitedProjectInput[]) {
+  const keys = wanted.map((p) => p.project);
+  const twice = keys.find((key, i) => keys.indexOf(key) !== i);
+  if (twice) throw invalid({ projects: `${twice} is named twice` });
+  const projects = [];
+  for (const { project, role } of wanted) {
+    const found = await projectFor(tx.db, principal, { key: project }, 'project.administer', 'memberships');
+    projects.push({ id: found.id, key: found.key, name: found.name, role });
+  }
+  return projects;
 }
 
 /**
@@ -79,7 +119,10 @@ export async function invite(
         text: `${who} to join ${organization.name} as ${input.role}.\n\nOpen this link to choose your name and password (it works once, until ${row.expires_at}):\n${mailBase}${path}\n`,
       }
     : null;
-  return { invitation: { ...row, invited_by: inviter, url: `${mailBase ?? shownBase}${path}` }, mail };
+  return {
+    invitation: { ...row, invited_by: inviter, url: `${mailBase ?? shownBase}${path}`, projects: [] },
+    mail,
+  };
 }
 
 /** After the commit: e-mails the link when SMTP is configured; `emailed` says whether it went out. */
@@ -91,9 +134,14 @@ export async function mailInvitation(ctx: AppContext, recorded: RecordedInvitati
 export async function listInvitations(ctx: AppContext, principal: Principal) {
   requireManager(principal);
   const rows = await repo.openInvitationsOf(ctx.db, principal.organizationId, ctx.clock.nowIso());
+  const projects = await projectsOfInvitations(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
   return rows.map(({ inviter_id, inviter_name, ...row }) => ({
     ...row,
     invited_by: inviter_id === null ? null : { id: inviter_id, name: inviter_name ?? '' },
+    projects: projects.filter((p) => p.invitation_id === row.id).map(({ key, name, role }) => ({ key, name, role })),
   }));
 }
 
@@ -108,12 +156,22 @@ export async function lookupInvitation(ctx: AppContext, token: string) {
     repo.findOpenInvitation(ctx.db, hashToken(token), ctx.clock.nowIso()),
     'Invitation (the link may have been used or have expired)',
   );
+  const projects = await projectsOfInvitations(ctx.db, [row.id]);
   return {
     email: row.email,
     role: row.role,
+    projects: projects.map(({ key, name, role }) => ({ key, name, role })),
     organization: { name: row.organization_name },
     expires_at: row.expires_at,
   };
+}
+
+/**
+ * Before any password work: 400 unless the invitation link is open (acceptInvitation decides
+ * again, atomically, in its unit of work).
+ */
+export async function assertInvitationLink(ctx: AppContext, token: string): Promise<void> {
+  if (!(await repo.findOpenInvitation(ctx.db, hashToken(token), ctx.clock.nowIso()))) throw badLink('invitation');
 }
 
 /**
@@ -138,6 +196,11 @@ export async function acceptInvitation(
     role: invitation.role,
     created_at: now,
     password_hash: passwordHash,
+    handle: await handleForNewAccount(tx, invitation.organization_id, {
+      kind: 'human',
+      name: input.name,
+      email: invitation.email,
+    }),
   };
   let user;
   try {
@@ -148,5 +211,6 @@ export async function acceptInvitation(
     throw error;
   }
   await repo.setInvitationAccount(tx.db, invitation.id, user.id);
+  await grantInvitationProjects(tx.db, invitation.id, user.id, now);
   return signedInSession(tx, user.id, client);
 }

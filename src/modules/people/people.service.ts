@@ -7,6 +7,7 @@ import type { Principal } from '../auth/principal.ts';
 import { revokeSessionsOf } from '../sessions/sessions.repository.ts';
 import { authorize, can, WORKSPACE } from '../../policy/index.ts';
 import { checkPasswordRules, hashNewPassword, hashPassword, verifyPassword } from './passwords.ts';
+import { handleForNewAccount } from '../accounts/handles.service.ts';
 import * as repo from './people.repository.ts';
 
 /**
@@ -26,6 +27,7 @@ function personJson(row: repo.PersonRow) {
     kind: row.kind,
     email: row.email,
     name: row.name,
+    handle: row.handle,
     role: row.role,
     active: row.active === 1,
     created_at: row.created_at,
@@ -82,13 +84,13 @@ export async function updatePerson(
 export async function createServiceAccount(tx: Tx, principal: Principal, input: { name: string; role: WorkspaceRole }) {
   requireManager(principal);
   if (input.role === 'owner') throw invalid({ role: 'a service account cannot be an owner' });
+  const account = { kind: 'service' as const, name: input.name, email: null };
   const row = await repo.insertUser(tx.db, {
     organization_id: principal.organizationId,
-    kind: 'service',
-    name: input.name,
-    email: null,
+    ...account,
     role: input.role,
     created_at: tx.clock.nowIso(),
+    handle: await handleForNewAccount(tx, principal.organizationId, account),
   });
   return personJson(row);
 }
@@ -113,9 +115,9 @@ export async function checkPasswordChange(
 ): Promise<string> {
   checkPasswordRules(input.new_password, 'new_password');
   const user = await repo.findUser(ctx.db, principal.userId);
-  if (!(await verifyPassword(user?.password_hash ?? null, input.current_password)))
+  if (!(await verifyPassword(ctx, user?.password_hash ?? null, input.current_password)))
     throw invalid({ current_password: 'is not your current password' });
-  return hashPassword(input.new_password);
+  return hashPassword(ctx, input.new_password);
 }
 
 /** Stores one's new password (from `checkPasswordChange`); every other session of the person ends. */
@@ -133,7 +135,7 @@ export async function setPassword(ctx: AppContext, userId: number, password: str
   const user = await repo.findUser(ctx.db, userId);
   if (!user) throw notFound(`User ${userId}`);
   if (user.kind !== 'human') throw invalid({ user: 'service accounts sign in with tokens, not passwords' });
-  const passwordHash = await hashNewPassword(password);
+  const passwordHash = await hashNewPassword(ctx, password);
   await inTransaction(ctx, async (tx) => {
     await repo.setPasswordHash(tx.db, userId, passwordHash);
     await revokeSessionsOf(tx.db, userId, tx.clock.nowIso());

@@ -28,11 +28,11 @@ select "u"."id", "u"."email", "u"."name", "u"."role", "o"."id" as "org_id", "o".
 -- (stops here without a row: no result)
 
 -- peopleOf
-select "id", "kind", "email", "name", "role", "active", "created_at" from "users" where "organization_id" = $1 order by "id";
+select "id", "kind", "email", "name", "handle", "role", "active", "created_at" from "users" where "organization_id" = $1 order by "id";
 -- parameters: [1]
 
 -- findPersonIn
-select "id", "kind", "email", "name", "role", "active", "created_at" from "users" where "id" = $1 and "organization_id" = $2;
+select "id", "kind", "email", "name", "handle", "role", "active", "created_at" from "users" where "id" = $1 and "organization_id" = $2;
 -- parameters: [3,1]
 
 -- findUser
@@ -52,8 +52,8 @@ select "id" from "users" where "organization_id" = $1 and "role" = $2 and "activ
 -- parameters: [1,"owner",1,3,1]
 
 -- insertUser
-insert into "users" ("organization_id", "kind", "name", "email", "role", "created_at", "password_hash") values ($1, $2, $3, $4, $5, $6, $7) returning "id", "kind", "email", "name", "role", "active", "created_at";
--- parameters: [1,"human","Ada","ada@example.test","member","2026-11-21T09:00:00.000Z","$argon2id$..."]
+insert into "users" ("organization_id", "kind", "name", "email", "handle", "role", "created_at", "password_hash") values ($1, $2, $3, $4, $5, $6, $7, $8) returning "id", "kind", "email", "name", "handle", "role", "active", "created_at";
+-- parameters: [1,"human","Ada","ada@example.test","ada","member","2026-11-21T09:00:00.000Z","$argon2id$..."]
 -- (stops here without a row: no result)
 
 -- setRoleAndActive
@@ -71,6 +71,10 @@ update "users" set "password_hash" = $1 where "id" = $2;
 -- insertSetupToken
 insert into "setup_tokens" ("token_hash", "created_at", "expires_at", "used_at") values ($1, $2, $3, $4);
 -- parameters: ["sha256","2026-11-21T09:00:00.000Z","2026-11-22T09:00:00.000Z",null]
+
+-- findLiveSetupToken
+select "id" from "setup_tokens" where "token_hash" = $1 and "used_at" is null and "expires_at" > $2;
+-- parameters: ["sha256","2026-11-21T09:00:00.000Z"]
 
 -- useSetupToken
 update "setup_tokens" set "used_at" = $1 where "token_hash" = $2 and "used_at" is null and "expires_at" > $3;
@@ -108,6 +112,10 @@ update "invitations" set "accepted_user_id" = $1 where "id" = $2;
 -- insertPasswordReset
 insert into "password_resets" ("user_id", "token_hash", "created_by", "created_at", "expires_at", "used_at") values ($1, $2, $3, $4, $5, $6);
 -- parameters: [3,"sha256",null,"2026-11-21T09:00:00.000Z","2026-11-21T10:00:00.000Z",null]
+
+-- findLivePasswordReset
+select "r"."id", "r"."user_id", "u"."active" from "password_resets" as "r" inner join "users" as "u" on "u"."id" = "r"."user_id" where "r"."token_hash" = $1 and "r"."used_at" is null and "r"."expires_at" > $2;
+-- parameters: ["sha256","2026-11-21T09:00:00.000Z"]
 
 -- usePasswordReset
 update "password_resets" set "used_at" = $1 where "token_hash" = $2 and "used_at" is null and "expires_at" > $3 returning "user_id";

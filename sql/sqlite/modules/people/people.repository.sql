@@ -26,11 +26,11 @@ select "u"."id", "u"."email", "u"."name", "u"."role", "o"."id" as "org_id", "o".
 -- (stops here without a row: no result)
 
 -- peopleOf
-select "id", "kind", "email", "name", "role", "active", "created_at" from "users" where "organization_id" = ? order by "id";
+select "id", "kind", "email", "name", "handle", "role", "active", "created_at" from "users" where "organization_id" = ? order by "id";
 -- parameters: [1]
 
 -- findPersonIn
-select "id", "kind", "email", "name", "role", "active", "created_at" from "users" where "id" = ? and "organization_id" = ?;
+select "id", "kind", "email", "name", "handle", "role", "active", "created_at" from "users" where "id" = ? and "organization_id" = ?;
 -- parameters: [3,1]
 
 -- findUser
@@ -50,8 +50,8 @@ select "id" from "users" where "organization_id" = ? and "role" = ? and "active"
 -- parameters: [1,"owner",1,3,1]
 
 -- insertUser
-insert into "users" ("organization_id", "kind", "name", "email", "role", "created_at", "password_hash") values (?, ?, ?, ?, ?, ?, ?) returning "id", "kind", "email", "name", "role", "active", "created_at";
--- parameters: [1,"human","Ada","ada@example.test","member","2026-11-21T09:00:00.000Z","$argon2id$..."]
+insert into "users" ("organization_id", "kind", "name", "email", "handle", "role", "created_at", "password_hash") values (?, ?, ?, ?, ?, ?, ?, ?) returning "id", "kind", "email", "name", "handle", "role", "active", "created_at";
+-- parameters: [1,"human","Ada","ada@example.test","ada","member","2026-11-21T09:00:00.000Z","$argon2id$..."]
 -- (stops here without a row: no result)
 
 -- setRoleAndActive
@@ -69,6 +69,10 @@ update "users" set "password_hash" = ? where "id" = ?;
 -- insertSetupToken
 insert into "setup_tokens" ("token_hash", "created_at", "expires_at", "used_at") values (?, ?, ?, ?);
 -- parameters: ["sha256","2026-11-21T09:00:00.000Z","2026-11-22T09:00:00.000Z",null]
+
+-- findLiveSetupToken
+select "id" from "setup_tokens" where "token_hash" = ? and "used_at" is null and "expires_at" > ?;
+-- parameters: ["sha256","2026-11-21T09:00:00.000Z"]
 
 -- useSetupToken
 update "setup_tokens" set "used_at" = ? where "token_hash" = ? and "used_at" is null and "expires_at" > ?;
@@ -106,6 +110,10 @@ update "invitations" set "accepted_user_id" = ? where "id" = ?;
 -- insertPasswordReset
 insert into "password_resets" ("user_id", "token_hash", "created_by", "created_at", "expires_at", "used_at") values (?, ?, ?, ?, ?, ?);
 -- parameters: [3,"sha256",null,"2026-11-21T09:00:00.000Z","2026-11-21T10:00:00.000Z",null]
+
+-- findLivePasswordReset
+select "r"."id", "r"."user_id", "u"."active" from "password_resets" as "r" inner join "users" as "u" on "u"."id" = "r"."user_id" where "r"."token_hash" = ? and "r"."used_at" is null and "r"."expires_at" > ?;
+-- parameters: ["sha256","2026-11-21T09:00:00.000Z"]
 
 -- usePasswordReset
 update "password_resets" set "used_at" = ? where "token_hash" = ? and "used_at" is null and "expires_at" > ? returning "user_id";

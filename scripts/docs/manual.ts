@@ -1,3 +1,4 @@
+// The markdown files of the manual, as the documentation tests and the documentation site find them.
 import fs from 'node:fs';
 import path from 'node:path';
 

@@ -1,0 +1,13 @@
+-- modules/people/invitation-projects.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- insertInvitationProjects
+insert into "invitation_projects" ("invitation_id", "project_id", "role") values ($1, $2, $3), ($4, $5, $6);
+-- parameters: [7,10,"member",7,11,"viewer"]
+
+-- projectsOfInvitations
+select "ip"."invitation_id", "ip"."project_id", "p"."key", "p"."name", "ip"."role" from "invitation_projects" as "ip" inner join "projects" as "p" on "p"."id" = "ip"."project_id" where "ip"."invitation_id" in ($1, $2) order by "p"."key";
+-- parameters: [7,8]
+
+-- grantInvitationProjects
+select "ip"."invitation_id", "ip"."project_id", "p"."key", "p"."name", "ip"."role" from "invitation_projects" as "ip" inner join "projects" as "p" on "p"."id" = "ip"."project_id" where "ip"."invitation_id" in ($1) order by "p"."key";
+-- parameters: [7]
