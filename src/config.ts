@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /** Runtime configuration, read once from the environment. Every variable is documented in docs/operating/configuration.md (a test checks it). */
 export interface Config {
   databaseUrl: string;
@@ -55,6 +57,12 @@ export interface Config {
     idleMs: number;
     /** A session ends this long after sign-in, however much it is used. */
     absoluteMs: number;
+  };
+  passwords: {
+    /** Password hashes and verifications a process runs at once; the rest wait in a queue. */
+    hashConcurrency: number;
+    /** Password checks that may wait for a turn; beyond, 503 at once. */
+    hashQueue: number;
   };
   signIn: {
     /** Failed sign-ins allowed per account (e-mail address) within the window, then 429. */
@@ -169,6 +177,8 @@ function portFrom(env: NodeJS.ProcessEnv): number {
 }
 
 const WEBHOOK_ATTEMPT_TIMEOUT_MS = 5000;
+/** Password hashing leaves the other half of the cores to everything else (docs/operating/security.md#passwords). */
+const HALF_THE_CORES = Math.max(1, Math.floor(availableParallelism() / 2));
 const HOUR_MS = 60 * 60 * 1000;
 
 /** A lease no longer than an attempt would let a second worker re-run an attempt that is still going. */
@@ -225,6 +235,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessions: {
       idleMs: positiveFrom(env, 'SESSION_IDLE_HOURS', 7 * 24) * HOUR_MS,
       absoluteMs: positiveFrom(env, 'SESSION_MAX_DAYS', 30) * 24 * HOUR_MS,
+    },
+    passwords: {
+      hashConcurrency: positiveFrom(env, 'PASSWORD_HASH_CONCURRENCY', HALF_THE_CORES),
+      hashQueue: intFrom(env, 'PASSWORD_HASH_QUEUE', 32),
     },
     signIn: {
       perAccount: positiveFrom(env, 'SIGN_IN_FAILURES_PER_ACCOUNT', 10),

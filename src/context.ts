@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db, Dialect } from './db/database.ts';
+import { HashingQueue } from './modules/people/hashing-queue.ts';
 import { defaultWebhookIo, type WebhookIo } from './modules/webhooks/io.ts';
 import { ConnectionPools } from './worker/connection-pool.ts';
 
@@ -17,6 +18,8 @@ export interface ContextState {
   readonly connectionPools: ConnectionPools;
   /** Hot statements compiled once per context (src/db/prepared.ts), by name. */
   readonly preparedStatements: Map<string, unknown>;
+  /** Every password hash and verification of the process waits its turn here. */
+  readonly passwordHashing: HashingQueue;
 }
 
 /** What services, the worker and the CLI share. Built by `createAppContext` only. */
@@ -52,6 +55,11 @@ export function createAppContext({ config, database, clock = systemClock, webhoo
     dialect: database.dialect,
     io: defaultWebhookIo(config),
     webhookIo,
-    state: { signingSecrets: new Map(), connectionPools: new ConnectionPools(), preparedStatements: new Map() },
+    state: {
+      signingSecrets: new Map(),
+      connectionPools: new ConnectionPools(),
+      preparedStatements: new Map(),
+      passwordHashing: new HashingQueue(config.passwords.hashConcurrency, config.passwords.hashQueue),
+    },
   };
 }

@@ -31,6 +31,7 @@ export default snapshotsOf('modules/people/people.repository.ts', repo, {
   setPasswordHash: ({ db }) => repo.setPasswordHash(db, 3, '$argon2id$...'),
   insertSetupToken: ({ db }) =>
     repo.insertSetupToken(db, { token_hash: 'sha256', created_at: now, expires_at: '2026-11-22T09:00:00.000Z' }),
+  findLiveSetupToken: ({ db }) => repo.findLiveSetupToken(db, 'sha256', now),
   useSetupToken: ({ db }) => repo.useSetupToken(db, 'sha256', now),
   burnSetupTokens: ({ db }) => repo.burnSetupTokens(db, now),
   insertInvitation: ({ db }) =>
@@ -56,6 +57,7 @@ export default snapshotsOf('modules/people/people.repository.ts', repo, {
       created_at: now,
       expires_at: '2026-11-21T10:00:00.000Z',
     }),
+  findLivePasswordReset: ({ db }) => repo.findLivePasswordReset(db, 'sha256', now),
   usePasswordReset: ({ db }) => repo.usePasswordReset(db, 'sha256', now),
   liveTokens: ({ db }) => repo.liveTokens(db, { organizationId: 1, accountId: 3 }),
   findLiveTokenIn: ({ db }) => repo.findLiveTokenIn(db, 1, 5),

@@ -57,6 +57,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof ApiError) {
       // RFC 6750: a 401 names the scheme the client must use.
       if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="tasktracker"');
+      // A refusal that says when to come back (a full password-hashing queue, a rate limit) says so in the header too.
+      if (typeof error.details.retry_after === 'number') reply.header('retry-after', String(error.details.retry_after));
       return reply.code(error.status).send(errorBody(error.code, error.message, error.details));
     }
     if (error.validation) {

@@ -80,10 +80,13 @@ function registerSignInRoutes(app: Api, ctx: AppContext, throttle: SignInThrottl
       schema: { hide, body: schemas.SetupBody, response: { 201: sessionResponse, ...errorResponses(409) } },
     },
     async (request, reply) => {
-      const passwordHash = await hashNewPassword(request.body.password);
+      const attempt = await throttle.attempt(reply, request.ip);
+      await setup.assertSetupLink(ctx, request.body.token);
+      const passwordHash = await hashNewPassword(ctx, request.body.password);
       const { session, payload } = await inTransaction(ctx, (tx) =>
         setup.completeSetup(tx, request.body, passwordHash, clientOf(request)),
       );
+      await attempt.succeeded();
       setSessionCookie(request, reply, session);
       return reply.code(201).send(ok(payload));
     },
@@ -96,14 +99,11 @@ function registerSignInRoutes(app: Api, ctx: AppContext, throttle: SignInThrottl
     },
     async (request, reply) => {
       const { email, password } = request.body;
-      await throttle.check(reply, email, request.ip);
+      const attempt = await throttle.attempt(reply, request.ip, email);
       const account = await signIn.accountForCredentials(ctx, { email, password });
-      if (account === null) {
-        await throttle.failed(email, request.ip);
-        throw new ApiError('INVALID_CREDENTIALS', WRONG_CREDENTIALS);
-      }
+      if (account === null) throw new ApiError('INVALID_CREDENTIALS', WRONG_CREDENTIALS);
       const result = await inTransaction(ctx, (tx) => signIn.signedInSession(tx, account, clientOf(request)));
-      await throttle.succeeded(email);
+      await attempt.succeeded();
       setSessionCookie(request, reply, result.session);
       return ok(result.payload);
     },
@@ -127,10 +127,13 @@ function registerSignInRoutes(app: Api, ctx: AppContext, throttle: SignInThrottl
       schema: { hide, body: schemas.AcceptBody, response: { 201: sessionResponse, ...errorResponses(409) } },
     },
     async (request, reply) => {
-      const passwordHash = await hashNewPassword(request.body.password);
+      const attempt = await throttle.attempt(reply, request.ip);
+      await invitations.assertInvitationLink(ctx, request.body.token);
+      const passwordHash = await hashNewPassword(ctx, request.body.password);
       const { session, payload } = await inTransaction(ctx, (tx) =>
         invitations.acceptInvitation(tx, request.body, passwordHash, clientOf(request)),
       );
+      await attempt.succeeded();
       setSessionCookie(request, reply, session);
       return reply.code(201).send(ok(payload));
     },
@@ -162,10 +165,13 @@ function registerSignInRoutes(app: Api, ctx: AppContext, throttle: SignInThrottl
       schema: { hide, body: schemas.ResetCompleteBody, response: { 200: sessionResponse, ...errorResponses() } },
     },
     async (request, reply) => {
-      const passwordHash = await hashNewPassword(request.body.password);
+      const attempt = await throttle.attempt(reply, request.ip);
+      await resets.assertResetLink(ctx, request.body.token);
+      const passwordHash = await hashNewPassword(ctx, request.body.password);
       const { session, payload } = await inTransaction(ctx, (tx) =>
         resets.completePasswordReset(tx, request.body, passwordHash, clientOf(request)),
       );
+      await attempt.succeeded();
       setSessionCookie(request, reply, session);
       return ok(payload);
     },

@@ -166,6 +166,14 @@ export async function lookupInvitation(ctx: AppContext, token: string) {
 }
 
 /**
+ * Before any password work: 400 unless the invitation link is open (acceptInvitation decides
+ * again, atomically, in its unit of work).
+ */
+export async function assertInvitationLink(ctx: AppContext, token: string): Promise<void> {
+  if (!(await repo.findOpenInvitation(ctx.db, hashToken(token), ctx.clock.nowIso()))) throw badLink('invitation');
+}
+
+/**
  * Creates the invited person with their name and password, and signs them in. The link works
  * once. `passwordHash` comes from `hashNewPassword`, before the unit of work.
  */

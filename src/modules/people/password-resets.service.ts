@@ -73,6 +73,15 @@ export async function sendResetMails(ctx: AppContext, mails: MailMessage[]): Pro
 }
 
 /**
+ * Before any password work: 400 unless the reset link is live and its person active
+ * (completePasswordReset decides again, atomically, in its unit of work).
+ */
+export async function assertResetLink(ctx: AppContext, token: string): Promise<void> {
+  const reset = await repo.findLivePasswordReset(ctx.db, hashToken(token), ctx.clock.nowIso());
+  if (!reset || reset.active !== 1) throw badLink('password reset');
+}
+
+/**
  * Sets the new password with a reset link, ends every session of the person and signs them in.
  * `passwordHash` comes from `hashNewPassword`, before the unit of work.
  */

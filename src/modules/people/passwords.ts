@@ -1,4 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
+import type { ContextState } from '../../context.ts';
 import { invalid } from '../../http/errors.ts';
 
 /**
@@ -21,17 +22,20 @@ export function checkPasswordRules(password: string, field = 'password'): void {
     throw invalid({ [field]: `must be at most ${MAX_PASSWORD_LENGTH} characters` });
 }
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+/** What hashing needs of the context: its process-wide queue (hashing-queue.ts). */
+type Hashing = { state: Pick<ContextState, 'passwordHashing'> };
+
+export function hashPassword(ctx: Hashing, password: string): Promise<string> {
+  return ctx.state.passwordHashing.run(() => hash(password, OPTIONS));
 }
 
 /**
  * A new password, checked against the rules and hashed: do this before the unit of work that
  * stores it, so the transaction never waits on argon2.
  */
-export async function hashNewPassword(password: string, field = 'password'): Promise<string> {
+export async function hashNewPassword(ctx: Hashing, password: string, field = 'password'): Promise<string> {
   checkPasswordRules(password, field);
-  return hashPassword(password);
+  return hashPassword(ctx, password);
 }
 
 /**
@@ -44,10 +48,10 @@ export async function hashNewPassword(password: string, field = 'password'): Pro
 const NO_ACCOUNT_HASH = `$argon2id$v=19$m=${OPTIONS.memoryCost},t=${OPTIONS.timeCost},p=${OPTIONS.parallelism}$D6K0QthWNFrma6FrRWdqrw$5/WsQclIEDp7y/bXSeiHO0cgdzIbNO1RPd21FsN74iA`;
 
 /** True when `password` matches `stored`; with no stored hash, spends the same time and answers false. */
-export async function verifyPassword(stored: string | null, password: string): Promise<boolean> {
+export async function verifyPassword(ctx: Hashing, stored: string | null, password: string): Promise<boolean> {
   if (!stored) {
-    await verify(NO_ACCOUNT_HASH, password).catch(() => false);
+    await ctx.state.passwordHashing.run(() => verify(NO_ACCOUNT_HASH, password).catch(() => false));
     return false;
   }
-  return verify(stored, password).catch(() => false);
+  return ctx.state.passwordHashing.run(() => verify(stored, password).catch(() => false));
 }

@@ -154,6 +154,17 @@ export async function insertSetupToken(
     .execute();
 }
 
+/** The live (unused, unexpired) setup token with this hash, if any. */
+export function findLiveSetupToken(db: Executor, tokenHash: string, now: string) {
+  return db
+    .selectFrom('setup_tokens')
+    .select('id')
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
 /** Spends the live setup token with this hash; false when there is none (used, expired or unknown). */
 export async function useSetupToken(db: Executor, tokenHash: string, now: string): Promise<boolean> {
   const used = await db
@@ -264,6 +275,18 @@ export async function insertPasswordReset(
     .insertInto('password_resets')
     .values({ ...values, used_at: null })
     .execute();
+}
+
+/** The live (unused, unexpired) reset link with this hash and its person's state, if any. */
+export function findLivePasswordReset(db: Executor, tokenHash: string, now: string) {
+  return db
+    .selectFrom('password_resets as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .select(['r.id', 'r.user_id', 'u.active'])
+    .where('r.token_hash', '=', tokenHash)
+    .where('r.used_at', 'is', null)
+    .where('r.expires_at', '>', now)
+    .executeTakeFirst();
 }
 
 /** Spends the live reset link with this hash: its person's id, or undefined when there is none. */

@@ -113,9 +113,9 @@ export async function checkPasswordChange(
 ): Promise<string> {
   checkPasswordRules(input.new_password, 'new_password');
   const user = await repo.findUser(ctx.db, principal.userId);
-  if (!(await verifyPassword(user?.password_hash ?? null, input.current_password)))
+  if (!(await verifyPassword(ctx, user?.password_hash ?? null, input.current_password)))
     throw invalid({ current_password: 'is not your current password' });
-  return hashPassword(input.new_password);
+  return hashPassword(ctx, input.new_password);
 }
 
 /** Stores one's new password (from `checkPasswordChange`); every other session of the person ends. */
@@ -133,7 +133,7 @@ export async function setPassword(ctx: AppContext, userId: number, password: str
   const user = await repo.findUser(ctx.db, userId);
   if (!user) throw notFound(`User ${userId}`);
   if (user.kind !== 'human') throw invalid({ user: 'service accounts sign in with tokens, not passwords' });
-  const passwordHash = await hashNewPassword(password);
+  const passwordHash = await hashNewPassword(ctx, password);
   await inTransaction(ctx, async (tx) => {
     await repo.setPasswordHash(tx.db, userId, passwordHash);
     await revokeSessionsOf(tx.db, userId, tx.clock.nowIso());

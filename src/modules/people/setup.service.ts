@@ -27,6 +27,15 @@ export async function issueSetupToken(tx: Tx): Promise<{ token: string; expires_
 }
 
 /**
+ * Before any password work: 400 unless the setup link is live and no organization exists yet
+ * (completeSetup decides again, atomically, in its unit of work).
+ */
+export async function assertSetupLink(ctx: AppContext, token: string): Promise<void> {
+  if (!(await setupNeeded(ctx)) || !(await repo.findLiveSetupToken(ctx.db, hashToken(token), ctx.clock.nowIso())))
+    throw badLink('setup');
+}
+
+/**
  * Creates the organization and its owner with the setup token, and signs the owner in. Using
  * one token burns every setup token, in the transaction that creates the organization, so two
  * racing browsers (or two tokens from two processes) cannot both succeed. `passwordHash` comes

@@ -36,9 +36,9 @@ export async function accountForCredentials(
   input: { email: string; password: string },
 ): Promise<number | null> {
   const candidates = await repo.humansWithEmail(ctx.db, normalEmail(input.email), { activeOnly: false });
-  if (candidates.length === 0) await verifyPassword(null, input.password);
+  if (candidates.length === 0) await verifyPassword(ctx, null, input.password);
   for (const candidate of candidates) {
-    if ((await verifyPassword(candidate.password_hash, input.password)) && candidate.active) return candidate.id;
+    if ((await verifyPassword(ctx, candidate.password_hash, input.password)) && candidate.active) return candidate.id;
   }
   return null;
 }

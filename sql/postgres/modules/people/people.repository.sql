@@ -72,6 +72,10 @@ update "users" set "password_hash" = $1 where "id" = $2;
 insert into "setup_tokens" ("token_hash", "created_at", "expires_at", "used_at") values ($1, $2, $3, $4);
 -- parameters: ["sha256","2026-11-21T09:00:00.000Z","2026-11-22T09:00:00.000Z",null]
 
+-- findLiveSetupToken
+select "id" from "setup_tokens" where "token_hash" = $1 and "used_at" is null and "expires_at" > $2;
+-- parameters: ["sha256","2026-11-21T09:00:00.000Z"]
+
 -- useSetupToken
 update "setup_tokens" set "used_at" = $1 where "token_hash" = $2 and "used_at" is null and "expires_at" > $3;
 -- parameters: ["2026-11-21T09:00:00.000Z","sha256","2026-11-21T09:00:00.000Z"]
@@ -108,6 +112,10 @@ update "invitations" set "accepted_user_id" = $1 where "id" = $2;
 -- insertPasswordReset
 insert into "password_resets" ("user_id", "token_hash", "created_by", "created_at", "expires_at", "used_at") values ($1, $2, $3, $4, $5, $6);
 -- parameters: [3,"sha256",null,"2026-11-21T09:00:00.000Z","2026-11-21T10:00:00.000Z",null]
+
+-- findLivePasswordReset
+select "r"."id", "r"."user_id", "u"."active" from "password_resets" as "r" inner join "users" as "u" on "u"."id" = "r"."user_id" where "r"."token_hash" = $1 and "r"."used_at" is null and "r"."expires_at" > $2;
+-- parameters: ["sha256","2026-11-21T09:00:00.000Z"]
 
 -- usePasswordReset
 update "password_resets" set "used_at" = $1 where "token_hash" = $2 and "used_at" is null and "expires_at" > $3 returning "user_id";

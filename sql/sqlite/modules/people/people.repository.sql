@@ -70,6 +70,10 @@ update "users" set "password_hash" = ? where "id" = ?;
 insert into "setup_tokens" ("token_hash", "created_at", "expires_at", "used_at") values (?, ?, ?, ?);
 -- parameters: ["sha256","2026-11-21T09:00:00.000Z","2026-11-22T09:00:00.000Z",null]
 
+-- findLiveSetupToken
+select "id" from "setup_tokens" where "token_hash" = ? and "used_at" is null and "expires_at" > ?;
+-- parameters: ["sha256","2026-11-21T09:00:00.000Z"]
+
 -- useSetupToken
 update "setup_tokens" set "used_at" = ? where "token_hash" = ? and "used_at" is null and "expires_at" > ?;
 -- parameters: ["2026-11-21T09:00:00.000Z","sha256","2026-11-21T09:00:00.000Z"]
@@ -106,6 +110,10 @@ update "invitations" set "accepted_user_id" = ? where "id" = ?;
 -- insertPasswordReset
 insert into "password_resets" ("user_id", "token_hash", "created_by", "created_at", "expires_at", "used_at") values (?, ?, ?, ?, ?, ?);
 -- parameters: [3,"sha256",null,"2026-11-21T09:00:00.000Z","2026-11-21T10:00:00.000Z",null]
+
+-- findLivePasswordReset
+select "r"."id", "r"."user_id", "u"."active" from "password_resets" as "r" inner join "users" as "u" on "u"."id" = "r"."user_id" where "r"."token_hash" = ? and "r"."used_at" is null and "r"."expires_at" > ?;
+-- parameters: ["sha256","2026-11-21T09:00:00.000Z"]
 
 -- usePasswordReset
 update "password_resets" set "used_at" = ? where "token_hash" = ? and "used_at" is null and "expires_at" > ? returning "user_id";
