@@ -12,6 +12,7 @@ export default tseslint.config(
       'packages/*/dist/',
       'dist/',
       'packages/client/src/generated/',
+      'src/modules/query/parser.generated.js',
     ],
   },
   js.configs.recommended,

@@ -103,7 +103,15 @@ async function seedWorkspace(ctx: AppContext, receiverPort: number): Promise<Wor
     .executeTakeFirstOrThrow();
   const user = await ctx.db
     .insertInto('users')
-    .values({ organization_id: org.id, kind: 'service', email: null, name: 'bench', role: 'admin', created_at: now })
+    .values({
+      organization_id: org.id,
+      kind: 'service',
+      email: null,
+      name: 'bench',
+      handle: 'bench',
+      role: 'admin',
+      created_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const project = await ctx.db

@@ -13,6 +13,7 @@ export default snapshotsOf('modules/accounts/accounts.repository.ts', repo, {
       kind: 'human',
       name: 'Ada',
       email: 'ada@example.test',
+      handle: 'ada',
       role: 'member',
       created_at: at,
     }),

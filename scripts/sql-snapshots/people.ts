@@ -22,6 +22,7 @@ export default snapshotsOf('modules/people/people.repository.ts', repo, {
       kind: 'human',
       name: 'Ada',
       email: 'ada@example.test',
+      handle: 'ada',
       role: 'member',
       created_at: now,
       password_hash: '$argon2id$...',

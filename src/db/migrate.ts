@@ -21,6 +21,7 @@ import * as searchPrefixes from './migrations/0017_search_prefixes.ts';
 import * as tokenIssuers from './migrations/0018_token_issuers.ts';
 import * as boardColumns from './migrations/0019_board_columns.ts';
 import * as invitationProjects from './migrations/0020_invitation_projects.ts';
+import * as accountHandles from './migrations/0021_account_handles.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -48,6 +49,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0018_token_issuers', tokenIssuers],
   ['0019_board_columns', boardColumns],
   ['0020_invitation_projects', invitationProjects],
+  ['0021_account_handles', accountHandles],
 ];
 
 class StaticProvider implements MigrationProvider {

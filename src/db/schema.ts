@@ -27,6 +27,8 @@ export interface UsersTable {
   password_hash: Generated<string | null>;
   /** 0 once deactivated: no sign-in, no session, no token. */
   active: Generated<number>;
+  /** Unique in the organization (src/modules/accounts/handles.ts); how people are mentioned and queried. */
+  handle: string;
 }
 
 export interface ApiTokensTable {

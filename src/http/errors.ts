@@ -6,6 +6,11 @@
 export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, description: 'The request is invalid. `details` names each bad field.' },
   MALFORMED_JSON: { status: 400, description: 'The body is not valid JSON.' },
+  INVALID_QUERY: {
+    status: 400,
+    description:
+      "A query (`q`, a view's `query`, a webhook `filter`) cannot be run: `details.position` is the 0-based character offset of the problem, `details.expected` lists what would have been valid there.",
+  },
   UNAUTHENTICATED: { status: 401, description: 'Missing, invalid, expired or revoked bearer token or session.' },
   INVALID_CREDENTIALS: {
     status: 401,

@@ -10,6 +10,7 @@
  */
 const NAMED: Record<string, string> = {
   'GET /me/': 'getMe',
+  'PATCH /me/': 'updateMe',
   'POST /projects/{project_key}/tasks/bulk/': 'bulkCreateTasks',
   'POST /projects/{project_key}/tasks/bulk-update/': 'bulkUpdateTasks',
   'GET /projects/{project_key}/board/': 'getBoard',

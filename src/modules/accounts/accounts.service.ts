@@ -8,6 +8,7 @@ import { lockProjectForDecision } from '../projects/projects.repository.ts';
 import { assertAnotherAdminRemains } from '../projects/memberships.service.ts';
 import { insertMembership } from '../projects/memberships.repository.ts';
 import * as repo from './accounts.repository.ts';
+import { handleForNewAccount } from './handles.service.ts';
 
 /**
  * The human side of access: organizations, people, service accounts, tokens and project
@@ -54,13 +55,13 @@ export async function createUser(
     throw invalid({ role: 'a service account cannot be an owner' });
   return inTransaction(ctx, async (tx) => {
     const org = await findOrganization(tx, input.org);
+    const account = { kind: input.kind, name: input.name, email: input.email ?? null };
     const values = {
       organization_id: org.id,
-      kind: input.kind,
-      name: input.name,
-      email: input.email ?? null,
+      ...account,
       role: input.role,
       created_at: tx.clock.nowIso(),
+      handle: await handleForNewAccount(tx, org.id, account),
     };
     return insertUnique(
       tx,

@@ -6,6 +6,10 @@ export const Me = Type.Object(
     account: Type.Object({
       id: Type.Integer(),
       name: Type.String(),
+      handle: Type.String({
+        description:
+          'Unique in the organization: how the account is mentioned (`@handle`) and named in queries (`assignee = handle`). Changed with PATCH /me/.',
+      }),
       email: Type.Union([Type.String(), Type.Null()]),
       kind: Type.Union([Type.Literal('human'), Type.Literal('service')]),
       role: Type.String({ description: 'Workspace role: owner, admin, member or guest.' }),
@@ -39,3 +43,13 @@ export const Me = Type.Object(
 );
 
 export type MeJson = Static<typeof Me>;
+
+export const MePatchBody = Type.Object(
+  {
+    handle: Type.String({
+      description: 'The new handle: `^[a-z0-9][a-z0-9_-]{0,29}$`, not held by another account of the organization.',
+      maxLength: 200,
+    }),
+  },
+  { additionalProperties: false },
+);

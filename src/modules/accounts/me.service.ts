@@ -1,6 +1,9 @@
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/unit-of-work.ts';
 import type { Principal } from '../auth/principal.ts';
 import { projectKeysOf, visibleProjectsWithRole } from './accounts.repository.ts';
+import { handleOf } from './handles.repository.ts';
+import { changeOwnHandle } from './handles.service.ts';
 import type { MeJson } from './me.schemas.ts';
 
 /** Who the caller is: account, organization, the token's effective scopes and restriction, visible projects. */
@@ -13,6 +16,7 @@ export async function describeMe(ctx: AppContext, principal: Principal): Promise
     account: {
       id: principal.userId,
       name: principal.userName,
+      handle: await handleOf(ctx.db, principal.userId),
       email: principal.userEmail,
       kind: principal.userKind,
       role: principal.role,
@@ -23,4 +27,10 @@ export async function describeMe(ctx: AppContext, principal: Principal): Promise
       : { id: principal.tokenId, scopes: principal.scopes, projects: restrictedKeys, expires_at: principal.expiresAt },
     projects,
   };
+}
+
+/** The caller's own account settings; today its handle. */
+export async function updateMe(tx: Tx, principal: Principal, input: { handle: string }): Promise<MeJson> {
+  await changeOwnHandle(tx, principal, input.handle);
+  return describeMe(tx, principal);
 }

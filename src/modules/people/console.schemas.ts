@@ -66,6 +66,7 @@ export const Person = Type.Object({
   kind: Type.Union([Type.Literal('human'), Type.Literal('service')]),
   email: Type.Union([Type.String(), Type.Null()]),
   name: Type.String(),
+  handle: Type.String(),
   role: Role,
   active: Type.Boolean(),
   created_at: Timestamp,

@@ -15,6 +15,7 @@ import {
 } from './invitation-projects.repository.ts';
 import { badLink, type Client, emailedLinkBase, newLinkToken, normalEmail, sendMail } from './links.ts';
 import { requireManager } from './people.service.ts';
+import { handleForNewAccount } from '../accounts/handles.service.ts';
 import * as repo from './people.repository.ts';
 import { signedInSession } from './sign-in.service.ts';
 
@@ -195,6 +196,11 @@ export async function acceptInvitation(
     role: invitation.role,
     created_at: now,
     password_hash: passwordHash,
+    handle: await handleForNewAccount(tx, invitation.organization_id, {
+      kind: 'human',
+      name: input.name,
+      email: invitation.email,
+    }),
   };
   let user;
   try {

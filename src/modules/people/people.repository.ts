@@ -8,7 +8,7 @@ import type { InvitationsTable, PasswordResetsTable, UsersTable, WorkspaceRole }
  * API tokens. E-mail addresses compare case-insensitively: callers pass them lower-cased.
  */
 
-export const PERSON_COLUMNS = ['id', 'kind', 'email', 'name', 'role', 'active', 'created_at'] as const;
+export const PERSON_COLUMNS = ['id', 'kind', 'email', 'name', 'handle', 'role', 'active', 'created_at'] as const;
 
 // ---------------------------------------------------------------------------------------------
 // Organizations

@@ -7,6 +7,7 @@ import type { Principal } from '../auth/principal.ts';
 import { revokeSessionsOf } from '../sessions/sessions.repository.ts';
 import { authorize, can, WORKSPACE } from '../../policy/index.ts';
 import { checkPasswordRules, hashNewPassword, hashPassword, verifyPassword } from './passwords.ts';
+import { handleForNewAccount } from '../accounts/handles.service.ts';
 import * as repo from './people.repository.ts';
 
 /**
@@ -26,6 +27,7 @@ function personJson(row: repo.PersonRow) {
     kind: row.kind,
     email: row.email,
     name: row.name,
+    handle: row.handle,
     role: row.role,
     active: row.active === 1,
     created_at: row.created_at,
@@ -82,13 +84,13 @@ export async function updatePerson(
 export async function createServiceAccount(tx: Tx, principal: Principal, input: { name: string; role: WorkspaceRole }) {
   requireManager(principal);
   if (input.role === 'owner') throw invalid({ role: 'a service account cannot be an owner' });
+  const account = { kind: 'service' as const, name: input.name, email: null };
   const row = await repo.insertUser(tx.db, {
     organization_id: principal.organizationId,
-    kind: 'service',
-    name: input.name,
-    email: null,
+    ...account,
     role: input.role,
     created_at: tx.clock.nowIso(),
+    handle: await handleForNewAccount(tx, principal.organizationId, account),
   });
   return personJson(row);
 }

@@ -4,6 +4,7 @@ import type { Tx } from '../../db/unit-of-work.ts';
 import { invalid } from '../../http/errors.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { badLink, type Client, newLinkToken, normalEmail } from './links.ts';
+import { handleForNewAccount } from '../accounts/handles.service.ts';
 import * as repo from './people.repository.ts';
 import { signedInSession } from './sign-in.service.ts';
 
@@ -58,11 +59,11 @@ export async function completeSetup(
     slug: input.organization.slug,
     created_at: now,
   });
+  const account = { kind: 'human' as const, name: input.name, email: normalEmail(input.email) };
   const owner = await repo.insertUser(tx.db, {
     organization_id: organizationId,
-    kind: 'human',
-    name: input.name,
-    email: normalEmail(input.email),
+    ...account,
+    handle: await handleForNewAccount(tx, organizationId, account),
     role: 'owner',
     created_at: now,
     password_hash: passwordHash,

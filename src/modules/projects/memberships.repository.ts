@@ -17,6 +17,7 @@ export function visibleMemberships(db: Executor, principal: Principal, projectId
       'p.key as project_key',
       'm.user_id as user',
       'u.name as user_name',
+      'u.handle as user_handle',
       'u.kind as user_kind',
       'm.role',
       'm.created_at',

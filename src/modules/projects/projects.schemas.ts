@@ -58,6 +58,7 @@ export const Membership = Type.Object(
     project_key: Type.String(),
     user: Type.Integer({ description: 'User id (humans and service accounts share one id space).' }),
     user_name: Type.String(),
+    user_handle: Type.String({ description: "The member's handle (how people mention and query them)." }),
     user_kind: Type.Union([Type.Literal('human'), Type.Literal('service')]),
     role: ProjectRole,
     created_at: Timestamp,

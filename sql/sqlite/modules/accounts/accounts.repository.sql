@@ -10,8 +10,8 @@ select "id", "slug", "name" from "organizations" where "slug" = ?;
 -- parameters: ["acme"]
 
 -- insertUser
-insert into "users" ("organization_id", "kind", "name", "email", "role", "created_at") values (?, ?, ?, ?, ?, ?) returning "id", "organization_id", "kind", "name", "email", "role";
--- parameters: [1,"human","Ada","ada@example.test","member","2026-11-21T09:00:00.000Z"]
+insert into "users" ("organization_id", "kind", "name", "email", "handle", "role", "created_at") values (?, ?, ?, ?, ?, ?, ?) returning "id", "organization_id", "kind", "name", "email", "role";
+-- parameters: [1,"human","Ada","ada@example.test","ada","member","2026-11-21T09:00:00.000Z"]
 -- (stops here without a row: no result)
 
 -- findAccount

@@ -26,11 +26,11 @@ select "u"."id", "u"."email", "u"."name", "u"."role", "o"."id" as "org_id", "o".
 -- (stops here without a row: no result)
 
 -- peopleOf
-select "id", "kind", "email", "name", "role", "active", "created_at" from "users" where "organization_id" = ? order by "id";
+select "id", "kind", "email", "name", "handle", "role", "active", "created_at" from "users" where "organization_id" = ? order by "id";
 -- parameters: [1]
 
 -- findPersonIn
-select "id", "kind", "email", "name", "role", "active", "created_at" from "users" where "id" = ? and "organization_id" = ?;
+select "id", "kind", "email", "name", "handle", "role", "active", "created_at" from "users" where "id" = ? and "organization_id" = ?;
 -- parameters: [3,1]
 
 -- findUser
@@ -50,8 +50,8 @@ select "id" from "users" where "organization_id" = ? and "role" = ? and "active"
 -- parameters: [1,"owner",1,3,1]
 
 -- insertUser
-insert into "users" ("organization_id", "kind", "name", "email", "role", "created_at", "password_hash") values (?, ?, ?, ?, ?, ?, ?) returning "id", "kind", "email", "name", "role", "active", "created_at";
--- parameters: [1,"human","Ada","ada@example.test","member","2026-11-21T09:00:00.000Z","$argon2id$..."]
+insert into "users" ("organization_id", "kind", "name", "email", "handle", "role", "created_at", "password_hash") values (?, ?, ?, ?, ?, ?, ?, ?) returning "id", "kind", "email", "name", "handle", "role", "active", "created_at";
+-- parameters: [1,"human","Ada","ada@example.test","ada","member","2026-11-21T09:00:00.000Z","$argon2id$..."]
 -- (stops here without a row: no result)
 
 -- setRoleAndActive
