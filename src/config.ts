@@ -12,8 +12,8 @@ export interface Config {
     tokenBurst: number;
     tokenBurstWindowSeconds: number;
     orgHourly: number;
-    /** Percent of orgHourly one token may use in an hour, so one token cannot exhaust its organization's budget. */
-    tokenHourlySharePercent: number;
+    /** Percent of orgHourly one account (all its tokens and sessions) may use in an hour, so nobody exhausts their organization's budget. */
+    accountHourlySharePercent: number;
     searchPerMinute: number;
   };
   idempotency: {
@@ -124,6 +124,12 @@ function percentFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return value;
 }
 
+/** RATE_LIMIT_ACCOUNT_HOURLY_SHARE, or its deprecated name from when the share was per token. */
+function accountShareFrom(env: NodeJS.ProcessEnv): number {
+  if (env.RATE_LIMIT_ACCOUNT_HOURLY_SHARE) return percentFrom(env, 'RATE_LIMIT_ACCOUNT_HOURLY_SHARE', 20);
+  return percentFrom(env, 'RATE_LIMIT_TOKEN_HOURLY_SHARE', 20);
+}
+
 /** A comma-separated list of TCP ports (1-65535). */
 function portsFrom(env: NodeJS.ProcessEnv, name: string): number[] {
   const parts = (env[name] ?? '')
@@ -204,7 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tokenBurst: intFrom(env, 'RATE_LIMIT_TOKEN_BURST', 100),
       tokenBurstWindowSeconds: 10,
       orgHourly: intFrom(env, 'RATE_LIMIT_ORG_HOURLY', 5000),
-      tokenHourlySharePercent: percentFrom(env, 'RATE_LIMIT_TOKEN_HOURLY_SHARE', 20),
+      accountHourlySharePercent: accountShareFrom(env),
       searchPerMinute: intFrom(env, 'RATE_LIMIT_SEARCH_PER_MINUTE', 60),
     },
     idempotency: {

@@ -59,16 +59,22 @@ export function linkTargets(markdown: string): string[] {
 export interface RunnableBlock {
   /** The programs the block needs besides node and a POSIX shell (`requires=sqlite3,tar`). */
   requires: string[];
+  /** The block talks to a running service at localhost:8080 (`server`). */
+  server: boolean;
   code: string;
 }
 
-/** Fenced blocks opened with ```sh runnable: commands a test runs against a fresh data directory. */
+/** Fenced blocks opened with ```sh runnable: commands a test runs against a fresh installation. */
 export function runnableBlocks(markdown: string): RunnableBlock[] {
   return marked
     .lexer(markdown)
     .filter((token): token is Tokens.Code => token.type === 'code' && /^sh\s+runnable\b/.test(token.lang ?? ''))
     .map((token) => {
       const requires = /\brequires=(\S+)/.exec(token.lang ?? '')?.[1];
-      return { requires: requires ? requires.split(',') : [], code: token.text };
+      return {
+        requires: requires ? requires.split(',') : [],
+        server: /\sserver\b/.test(token.lang ?? ''),
+        code: token.text,
+      };
     });
 }

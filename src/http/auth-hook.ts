@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AuthCache, principalForRequest } from '../modules/auth/auth-cache.ts';
-import { recordGrantsFor } from '../policy/index.ts';
+import { can, recordGrantsFor, WORKSPACE } from '../policy/index.ts';
 import { recordTokenUse } from '../modules/auth/auth.repository.ts';
 import { requireScope } from '../modules/auth/auth.service.ts';
 import type { Principal } from '../modules/auth/principal.ts';
@@ -79,12 +79,13 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, limits: Rate
     recordGrantsFor(principal);
     request.principal = principal;
     try {
-      const caller = principal.sessionId ? `s${principal.sessionId}` : `t${principal.tokenId}`;
-      const state = await limits.consume(
-        request.routeOptions.config.bucket ?? 'default',
-        caller,
-        principal.organizationId,
-      );
+      const state = await limits.consume(request.routeOptions.config.bucket ?? 'default', {
+        credential: principal.sessionId ? `s${principal.sessionId}` : `t${principal.tokenId}`,
+        accountId: principal.userId,
+        organizationId: principal.organizationId,
+        // Whoever manages people keeps a console when the organization's budget is spent.
+        burstOnly: consoleRoute === true && can(principal, 'people.manage', WORKSPACE),
+      });
       reply.headers(rateLimitHeaders(state));
     } catch (error) {
       if (error instanceof RateLimitedError) {

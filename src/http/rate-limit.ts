@@ -4,13 +4,16 @@ import type { Config } from '../config.ts';
 import { ApiError } from './errors.ts';
 
 /**
- * The two tiers of docs/api/conventions.md, "Rate limits" (per-token burst, per-organization sustained) plus
- * search's own bucket. The sustained tier is shared fairly: one token may use at most its share
- * (RATE_LIMIT_TOKEN_HOURLY_SHARE percent) of its organization's hourly budget, and a request
- * refused by a token's own limits takes nothing from the organization's, so one busy token
- * cannot lock the rest of its organization out. Counters live in memory, or in Redis when REDIS_URL is set so several API
- * processes share them; if Redis fails the in-memory limiter insures it rather than
- * failing requests.
+ * The two tiers of docs/api/conventions.md, "Rate limits" (per-token burst, per-organization
+ * sustained) plus search's own bucket. The sustained tier is shared fairly: one account (a
+ * person or a service account, all its tokens and sessions together) may use at most its share
+ * (RATE_LIMIT_ACCOUNT_HOURLY_SHARE percent) of its organization's hourly budget, and a request
+ * refused by the caller's own limits takes nothing from the organization's, so nobody locks the
+ * rest of their organization out, however many tokens they make or sessions they open. Owners
+ * and admins on the console spend only their burst, so they can still act (remove whoever
+ * spent the budget) when it is gone. Counters live in memory, or in Redis when REDIS_URL is set
+ * so several API processes share them; if Redis fails the in-memory limiter insures it rather
+ * than failing requests.
  */
 export type Bucket = 'default' | 'search';
 
@@ -18,6 +21,16 @@ export interface RateLimitState {
   limit: number;
   remaining: number;
   resetSeconds: number;
+}
+
+/** Who a request's limits are counted for. */
+export interface RateLimitedCaller {
+  /** The credential: `t<token id>` or `s<session id>`. */
+  credential: string;
+  accountId: number;
+  organizationId: number;
+  /** Spends only the credential's burst: an owner's or admin's console request. */
+  burstOnly: boolean;
 }
 
 interface Tier {
@@ -28,7 +41,7 @@ interface Tier {
 export class RateLimits {
   private readonly redis: Redis | null;
   private readonly tokenBurst: Tier;
-  private readonly tokenHourly: Tier;
+  private readonly accountHourly: Tier;
   private readonly orgSustained: Tier;
   private readonly search: Tier;
 
@@ -38,9 +51,9 @@ export class RateLimits {
       : null;
     const rl = config.rateLimit;
     this.tokenBurst = this.tier('rl:token', rl.tokenBurst, rl.tokenBurstWindowSeconds);
-    this.tokenHourly = this.tier(
-      'rl:token-hour',
-      Math.max(1, Math.floor((rl.orgHourly * rl.tokenHourlySharePercent) / 100)),
+    this.accountHourly = this.tier(
+      'rl:account-hour',
+      Math.max(1, Math.floor((rl.orgHourly * rl.accountHourlySharePercent) / 100)),
       3600,
     );
     this.orgSustained = this.tier('rl:org', rl.orgHourly, 3600);
@@ -55,11 +68,17 @@ export class RateLimits {
     return { limiter, points };
   }
 
-  /** Takes one request from the caller's budget (`t<token id>` or `s<session id>`), or throws 429 RATE_LIMITED. */
-  async consume(bucket: Bucket, caller: string, organizationId: number): Promise<RateLimitState> {
-    if (bucket === 'search') return consumeTier(this.search, caller);
-    const states = [await consumeTier(this.tokenBurst, caller), await consumeTier(this.tokenHourly, caller)];
-    states.push(await consumeTier(this.orgSustained, `o${organizationId}`));
+  /**
+   * Takes one request from the caller's budgets, tier after tier (a refusal spends nothing
+   * further), or throws 429 RATE_LIMITED. Search has its own per-token tier instead of the
+   * burst, and counts toward the account's share and the organization's budget like any request.
+   */
+  async consume(bucket: Bucket, caller: RateLimitedCaller): Promise<RateLimitState> {
+    const states = [await consumeTier(bucket === 'search' ? this.search : this.tokenBurst, caller.credential)];
+    if (!caller.burstOnly) {
+      states.push(await consumeTier(this.accountHourly, `a${caller.accountId}`));
+      states.push(await consumeTier(this.orgSustained, `o${caller.organizationId}`));
+    }
     return states.reduce((closest, state) => (state.remaining < closest.remaining ? state : closest));
   }
 

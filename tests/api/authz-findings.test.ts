@@ -183,16 +183,16 @@ describe('fair rate limits; every authenticated request counts', () => {
   let h: TestHarness;
   afterAll(() => h.close());
 
-  it('one token cannot spend more than its share of the organization budget; 403s count', async () => {
+  it('one account cannot spend more than its share of the organization budget, whatever its tokens; 403s count', async () => {
     h = await createHarness({
-      config: { rateLimit: { tokenBurst: 1000, orgHourly: 10, tokenHourlySharePercent: 50 } },
+      config: { rateLimit: { tokenBurst: 1000, orgHourly: 10, accountHourlySharePercent: 50 } },
     });
     const greedy = await h.actor({ scopes: ['projects:read'] });
-    const other = await h.tokenFor(greedy.accountId, ['projects:read']);
+    const other = await h.actor({ org: greedy.org, scopes: ['projects:read'] });
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) statuses.push((await h.request('GET', '/api/v1/me/', { token: greedy.token })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
-    // The other token still has the rest of the organization's hour.
+    // Another account still has the rest of the organization's hour; another token of the same account does not.
     for (let i = 0; i < 5; i++)
       expect((await h.request('GET', '/api/v1/projects/', { token: other.token })).status).toBe(200);
     const third = await h.tokenFor(greedy.accountId, ['projects:read']);

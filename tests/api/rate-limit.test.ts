@@ -14,7 +14,7 @@ describe('rate limits: per-token burst, per-organization sustained, search', () 
           tokenBurst: 5,
           tokenBurstWindowSeconds: 10,
           orgHourly: 8,
-          tokenHourlySharePercent: 100,
+          accountHourlySharePercent: 100,
           searchPerMinute: 60,
         },
       },
@@ -28,7 +28,7 @@ describe('rate limits: per-token burst, per-organization sustained, search', () 
       tokenBurst: 100,
       tokenBurstWindowSeconds: 10,
       orgHourly: 5000,
-      tokenHourlySharePercent: 20,
+      accountHourlySharePercent: 20,
       searchPerMinute: 60,
     });
     expect(loadConfig({ RATE_LIMIT_TOKEN_BURST: '7' }).rateLimit.tokenBurst).toBe(7);
