@@ -13,6 +13,7 @@ import createFetchClient, {
 import { toApiError } from './errors.js';
 import type { paths } from './generated/openapi.js';
 import { idempotencyKey } from './idempotency.js';
+import { createResources, type Resources } from './resources.js';
 import { realTiming, sendWithRetries, type RetryOptions, type Timing } from './retry.js';
 
 export type Media = `${string}/${string}`;
@@ -65,7 +66,7 @@ export type ItemOf<P extends ListPaths> = SuccessBody<'get', P> extends { data: 
 
 type Call<M extends Method> = <P extends PathsFor<M>>(url: P, ...init: Args<M, P>) => Promise<Reply<SuccessBody<M, P>>>;
 
-export interface TaskTrackerClient {
+export interface TaskTrackerClient extends Resources {
   /** Typed requests; a non-2xx answer throws an `ApiError`. */
   get: Call<'get'>;
   post: Call<'post'>;
@@ -195,6 +196,7 @@ export function createClient(options: ClientOptions): TaskTrackerClient {
 
   const bound = (method: Method) => ((url: string, init?: LooseInit) => call(method, url, init)) as unknown;
   return {
+    ...createResources(call as never, walk as never),
     get: bound('get') as Call<'get'>,
     post: bound('post') as Call<'post'>,
     put: bound('put') as Call<'put'>,

@@ -24,6 +24,8 @@ export {
   type ErrorDetailsByCode,
 } from './errors.js';
 export { ifMatch, updateWithETag, type UpdateOptions } from './etag.js';
+export { type CallOptions, type ListCall, type Resources } from './resources.js';
+export { RESOURCES } from './generated/resources.js';
 export type { WebhookEvent, WebhookEventMap, WebhookEventOf, WebhookEventType } from './events.js';
 export { idempotencyKey } from './idempotency.js';
 export { mayRepeat, retryAfterMs, type RetryOptions, type Timing } from './retry.js';

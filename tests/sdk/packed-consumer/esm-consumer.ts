@@ -22,8 +22,7 @@ const replayed = await create();
 export const keyIsTyped: number = created.data.key;
 
 const titles: string[] = [];
-for await (const task of tt.walk('/api/v1/projects/{project_key}/tasks/', { params: { path: { project_key } } }))
-  titles.push(task.title);
+for await (const task of tt.tasks.list(project_key, { limit: 50 })) titles.push(task.title);
 
 const missing = await tt
   .get('/api/v1/tasks/{task_key}/', { params: { path: { task_key: `${project_key}-999` } } })
