@@ -84,7 +84,7 @@ async function serve({ cwd, env }: Installation): Promise<number> {
 afterAll(async () => {
   await Promise.all(
     servers
-      .filter((server) => server.exitCode === null)
+      .filter((server) => server.exitCode === null && server.signalCode === null)
       .map((server) => {
         const exited = new Promise((resolve) => server.once('exit', resolve));
         server.kill('SIGTERM');
