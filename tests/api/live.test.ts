@@ -38,7 +38,9 @@ describe('live updates', () => {
   let bot: Actor;
 
   beforeAll(async () => {
-    h = await createHarness({ config: { live: { heartbeatMs: 15_000, pollMs: 250, maxStreamsPerPerson: 3, maxStreamsPerOrganization: 100 } } });
+    h = await createHarness({
+      config: { live: { heartbeatMs: 15_000, pollMs: 250, maxStreamsPerPerson: 3, maxStreamsPerOrganization: 100 } },
+    });
     base = await listen(h);
     ann = await person(h, { role: 'member' });
     bot = await h.actor({ org: ann.org, role: 'admin' });
@@ -291,7 +293,9 @@ describe('live stream lifetime', () => {
   let closed = false;
 
   beforeAll(async () => {
-    h = await createHarness({ config: { live: { heartbeatMs: 50, pollMs: 250, maxStreamsPerPerson: 5, maxStreamsPerOrganization: 100 } } });
+    h = await createHarness({
+      config: { live: { heartbeatMs: 50, pollMs: 250, maxStreamsPerPerson: 5, maxStreamsPerOrganization: 100 } },
+    });
     base = await listen(h);
     ann = await person(h);
   });
