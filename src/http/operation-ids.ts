@@ -39,6 +39,7 @@ const NAMED: Record<string, string> = {
   'GET /standups/settings/': 'getStandupSettings',
   'PATCH /standups/settings/': 'updateStandupSettings',
   'GET /search/': 'searchTasks',
+  'GET /tasks/': 'queryTasks',
   'GET /changes/tasks/': 'listTaskChanges',
 };
 

@@ -1,6 +1,7 @@
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect, Executor } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import type { TasksQuery } from '../tasks/task.repository.ts';
 import type { Ordering } from './ast.ts';
 import type { CustomFieldForQuery, QueryLookups } from './bind.ts';
 import type { Bound, BoundLeaf } from './bound.ts';
@@ -210,10 +211,10 @@ const CATEGORY_RANK = sql<number>`(select case s.category when 'todo' then 0 whe
  * key, then task number. Names sort by code point on both databases; a due date sorts tasks
  * without one last in either direction.
  */
-export function orderKeys(orderBy: Ordering[], dialect: Dialect): Array<[Expression<unknown>, 'asc' | 'desc']> {
+export function orderKeys(orderBy: Ordering[], dialect: Dialect): Array<[RawBuilder<unknown>, 'asc' | 'desc']> {
   const text = (ref: string) => (dialect === 'postgres' ? sql`${sql.ref(ref)} collate "C"` : sql.ref(ref));
   const projectKey = sql`(select ${text('p.key')} from projects p where p.id = t.project_id)`;
-  const keys: Array<[Expression<unknown>, 'asc' | 'desc']> = [];
+  const keys: Array<[RawBuilder<unknown>, 'asc' | 'desc']> = [];
   for (const { field, direction } of orderBy) {
     const def = FIELDS[field];
     if (def.kind === 'date') {
@@ -356,7 +357,27 @@ export async function taskFactsExtras(
 }
 
 /** Tasks of `projectIds` matching a bound query (every task of them for `null`). */
-export function tasksMatching(db: Executor, projectIds: number[], bound: Bound | null, dialect: Dialect) {
-  const inProjects = db.selectFrom('tasks as t').where('t.project_id', 'in', projectIds.length ? projectIds : [-1]);
-  return bound ? inProjects.where((eb) => taskCondition(eb, bound, dialect)) : inProjects;
+export function tasksMatching(db: Executor, projectIds: number[], bound: Bound | null, dialect: Dialect): TasksQuery {
+  return whereQuery(
+    db.selectFrom('tasks as t').where('t.project_id', 'in', projectIds.length ? projectIds : [-1]),
+    bound,
+    dialect,
+  );
+}
+
+/** `tasks` narrowed to those matching a bound query. */
+export function whereQuery(tasks: TasksQuery, bound: Bound | null, dialect: Dialect): TasksQuery {
+  return bound ? tasks.where((eb) => taskCondition(eb, bound, dialect)) : tasks;
+}
+
+/**
+ * The ids of matching tasks with their sort keys as columns `o0`, `o1`, ... and the ordering
+ * that sorts by them, for src/db/paginate.ts (which breaks the last ties by id).
+ */
+export function orderedTaskIds(matching: TasksQuery, orderBy: Ordering[], dialect: Dialect) {
+  const keys = orderKeys(orderBy, dialect);
+  const query = matching.select((eb) => [eb.ref('t.id').as('id'), ...keys.map(([key], i) => key.as(`o${i}`))]);
+  const orderable = Object.fromEntries(keys.map((_, i) => [`o${i}`, `o${i}`]));
+  const ordering = keys.map(([, direction], i) => `${direction === 'desc' ? '-' : ''}o${i}`).join(',');
+  return { query, orderable, ordering };
 }

@@ -21,6 +21,7 @@ import {
   type TaskRowWithExtras,
 } from './task.repository.ts';
 import type { TaskJson, TaskListFilters } from './task.schemas.ts';
+import { pageOfQuery } from './task-query.service.ts';
 import { visibleTask } from './task.service.ts';
 
 const ORDERABLE = {
@@ -39,7 +40,7 @@ const ORDERABLE = {
  * the page's ids come first (on SQLite sorted and counted in one statement, without the rest of
  * each row), then its rows with their extras, by id, in one statement compiled once.
  */
-async function pageOfTasks(ctx: AppContext, matching: TasksQuery, page: PageRequest) {
+export async function pageOfTasks(ctx: AppContext, matching: TasksQuery, page: PageRequest) {
   const options = { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key' };
   if (ctx.dialect === 'postgres' && page.mode === 'offset') {
     const { rows, pagination } = await paginate(listedTasks(matching), page, {
@@ -106,7 +107,16 @@ export async function listTasks(
   page: PageRequest,
 ) {
   const project = await readableProjectByKey(ctx.db, principal, projectKey);
-  return pageOfTasks(ctx, tasksOfProject(ctx.db, project.id, listFilter(filters)), page);
+  const matching = tasksOfProject(ctx.db, project.id, listFilter(filters));
+  if (filters.q === undefined) return pageOfTasks(ctx, matching, page);
+  return pageOfQuery(
+    ctx,
+    principal,
+    matching,
+    [project],
+    { q: filters.q, tz: filters.tz, ordering: filters.ordering },
+    page,
+  );
 }
 
 /** Task rows with their extras in the order of `ids` (ids without a row are skipped), in one statement compiled once. */

@@ -9,6 +9,7 @@ import { commitWrite } from '../../http/unit-of-work.ts';
 import { registerBoardRoute } from './task-board.routes.ts';
 import { Board, BoardCard, BoardColumn } from './task-board.schemas.ts';
 import { registerProjectTaskRoutes } from './task-project.routes.ts';
+import { registerTaskQueryRoute } from './task-query.routes.ts';
 import { registerActivityRoutes, registerFollowerRoutes, registerSubtaskRoutes } from './task-relations.routes.ts';
 import { callerOf, IfMatchHeaders, OneTask, read, tags, withEtag, write } from './task.http.ts';
 import { etagOf } from './task.presenter.ts';
@@ -33,6 +34,7 @@ export const taskModels = [Task, TaskActivity, TaskFollower, FollowState, BoardC
 export function registerTaskRoutes(app: Api, ctx: AppContext): void {
   registerProjectTaskRoutes(app, ctx);
   registerBoardRoute(app, ctx);
+  registerTaskQueryRoute(app, ctx);
   registerTaskItemRoutes(app, ctx);
   registerActivityRoutes(app, ctx);
   registerAssignRoute(app, ctx);

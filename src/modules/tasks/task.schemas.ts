@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PaginationQuery, Timestamp } from '../../http/schemas.ts';
 import { CustomFieldValuesInput } from '../custom-fields/custom-fields.schemas.ts';
+import { QueryParameters } from '../query/query.schemas.ts';
 
 /** Subtasks nest at most this many levels: a top-level task is level 1. */
 export const MAX_TASK_DEPTH = 5;
@@ -178,9 +179,14 @@ const TaskOrdering = Type.Optional(
 );
 export const SubtaskListQuery = Type.Object({ ...PaginationQuery, ordering: TaskOrdering });
 
+/** GET /tasks/: a query across projects; its ORDER BY orders offset pages (newest first without one). */
+const { ordering: _ordering, ...paging } = PaginationQuery;
+export const TaskQueryListQuery = Type.Object({ ...paging, ...QueryParameters });
+
 export const TaskListQuery = Type.Object({
   ...PaginationQuery,
   ordering: TaskOrdering,
+  ...QueryParameters,
   status: csv('Status names, comma-separated (any of).'),
   status_category: Type.Optional(
     Type.String({

@@ -232,6 +232,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tasks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find tasks across every project the caller can see, with a query
+         * @description `q` is a query (docs/api/query-language.md); without it every visible task is listed. A token restricted to projects sees only theirs. Offset pages follow the query's ORDER BY (newest first without one; ties by project key, then task number); cursor pages walk tasks in id order, as every list does. Names the caller cannot see (statuses, labels, people of hidden projects) match nothing.
+         *
+         *     Scope: `tasks:read`.
+         */
+        get: operations["queryTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tasks/{task_key}/": {
         parameters: {
             query?: never;
@@ -4674,6 +4696,16 @@ export interface operations {
                 cursor?: string;
                 /** @description Offset mode: created_at, updated_at, priority (by the project's priority order), due_date (no date sorts last), key (by number); `-` for descending. Default: key. */
                 ordering?: string;
+                /**
+                 * @description A query in the query language (docs/api/query-language.md), e.g. `assignee = me() AND status_category != done ORDER BY due`. A query that cannot be run is refused with 400 INVALID_QUERY, `details.position` and `details.expected`.
+                 * @example assignee = me() AND status_category != done
+                 */
+                q?: string;
+                /**
+                 * @description IANA time zone the query's dates and date functions are read in (`today()`, `endOfWeek()`, `due < +2w`). Default UTC.
+                 * @example Europe/Berlin
+                 */
+                tz?: string;
                 /** @description Status names, comma-separated (any of). */
                 status?: string;
                 /** @description todo, in_progress, done; comma-separated. */
@@ -5540,6 +5572,133 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Rate limited (RATE_LIMITED); see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Unexpected failure; quote details.request_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Shutting down or the database is unreachable; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    queryTasks: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, maximum 200. */
+                limit?: number;
+                /** @description Alias of `limit`. */
+                page_size?: number;
+                /** @description Offset mode: rows to skip. */
+                offset?: number;
+                /** @description Offset mode: 1-based page number (offset = (page-1) × limit). */
+                page?: number;
+                /** @description Enters cursor mode (primary key ascending). Send empty to start. */
+                cursor?: string;
+                /**
+                 * @description A query in the query language (docs/api/query-language.md), e.g. `assignee = me() AND status_category != done ORDER BY due`. A query that cannot be run is refused with 400 INVALID_QUERY, `details.position` and `details.expected`.
+                 * @example assignee = me() AND status_category != done
+                 */
+                q?: string;
+                /**
+                 * @description IANA time zone the query's dates and date functions are read in (`today()`, `endOfWeek()`, `due < +2w`). Default UTC.
+                 * @example Europe/Berlin
+                 */
+                tz?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Task"][];
+                        /** @description OffsetPagination unless the request sent `cursor`, then CursorPagination. */
+                        pagination: components["schemas"]["OffsetPagination"] | components["schemas"]["CursorPagination"];
+                    };
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Token lacks the scope (INSUFFICIENT_SCOPE) or the role forbids the action (FORBIDDEN) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Rate limited (RATE_LIMITED); see Retry-After */

@@ -1,0 +1,84 @@
+import type { AppContext } from '../../context.ts';
+import { paginate } from '../../db/paginate.ts';
+import { invalid } from '../../http/errors.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import { visibleProjectsOf } from '../../policy/index.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Ordering } from '../query/ast.ts';
+import { orderedTaskIds, tasksMatching, whereQuery } from '../query/query.repository.ts';
+import { bindFor, checkQuery, timeZoneParameter } from '../query/query.service.ts';
+import { presentTaskRow } from './task.presenter.ts';
+import { countTasks, type TasksQuery } from './task.repository.ts';
+import { pageOfTasks, taskRowsInOrder } from './task-read.service.ts';
+
+/** A query's ORDER BY when it has none: newest first. */
+const DEFAULT_ORDER: Ordering[] = [{ field: 'created', direction: 'desc' }];
+
+export interface QueryParameters {
+  q: string;
+  tz?: string;
+  /** The list's own `ordering` parameter, which a query's ORDER BY must not contradict. */
+  ordering?: string;
+}
+
+/** Tasks across every project the caller sees (a restricted token: its projects), matching `q`. */
+export async function listTasksByQuery(
+  ctx: AppContext,
+  principal: Principal,
+  parameters: { q?: string; tz?: string },
+  page: PageRequest,
+) {
+  const visible = await visibleProjectsOf(ctx.db, principal);
+  const projects = [...visible.byId.values()].map((p) => ({ id: p.id, key: p.key }));
+  const matching = tasksMatching(
+    ctx.db,
+    projects.map((p) => p.id),
+    null,
+    ctx.dialect,
+  );
+  return pageOfQuery(ctx, principal, matching, projects, { q: parameters.q ?? '', tz: parameters.tz }, page);
+}
+
+/**
+ * One page of `matching` narrowed by the query `q` over `projects`: in the query's order (or
+ * newest first), or by the list's `ordering` when the query has no ORDER BY. Cursor pages walk
+ * the ids, as every list does.
+ */
+export async function pageOfQuery(
+  ctx: AppContext,
+  principal: Principal,
+  matching: TasksQuery,
+  projects: Array<{ id: number; key: string }>,
+  parameters: QueryParameters,
+  page: PageRequest,
+) {
+  const query = checkQuery(parameters.q);
+  const timeZone = timeZoneParameter(parameters.tz);
+  if (query.orderBy.length && parameters.ordering)
+    throw invalid({ ordering: 'the query has its own ORDER BY; send one or the other' });
+  const bound = await bindFor(ctx, ctx.db, query, {
+    accountId: principal.userId,
+    organizationId: principal.organizationId,
+    projects,
+    timeZone,
+  });
+  const narrowed = whereQuery(matching, bound, ctx.dialect);
+  if (page.mode === 'cursor' || (parameters.ordering && !query.orderBy.length)) return pageOfTasks(ctx, narrowed, page);
+  const {
+    query: ids,
+    orderable,
+    ordering,
+  } = orderedTaskIds(narrowed, query.orderBy.length ? query.orderBy : DEFAULT_ORDER, ctx.dialect);
+  const { rows, pagination } = await paginate(
+    ids,
+    { ...page, ordering },
+    ctx.dialect === 'postgres'
+      ? { idColumn: 't.id', orderable, count: () => countTasks(narrowed) }
+      : { idColumn: 't.id', orderable, countWithPage: true },
+  );
+  const tasks = await taskRowsInOrder(
+    ctx,
+    rows.map((row) => row.id),
+  );
+  return { data: tasks.map((row) => presentTaskRow(row, row)), pagination };
+}
