@@ -12,6 +12,7 @@ export default tseslint.config(
       'packages/*/dist/',
       'dist/',
       'packages/client/src/generated/',
+      'packages/webhooks/src/generated/',
       'src/modules/query/parser.generated.js',
     ],
   },

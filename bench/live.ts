@@ -24,6 +24,7 @@ import { createAppContext } from '../src/context.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createOrganization, createToken, createUser } from '../src/modules/accounts/accounts.service.ts';
+import { setPassword } from '../src/modules/people/people.service.ts';
 
 const CHANGES = Number(process.env.CHANGES ?? 200);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 120) * 1000;
@@ -47,10 +48,22 @@ async function main(): Promise<void> {
   const account = await createUser(ctx, { org: slug, kind: 'service', name: 'bench', role: 'admin' });
   const { token } = await createToken(ctx, { accountId: account.id, scopes: ['tasks:write', 'projects:write'] });
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  // The stream is a signed-in person's (the console takes session cookies only).
+  const email = `${slug}@bench.test`;
+  const watcher = await createUser(ctx, { org: slug, kind: 'human', name: 'Watcher', email, role: 'admin' });
+  await setPassword(ctx, watcher.id, 'a long bench password');
 
   const app = await buildApp(ctx, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const streamUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/console/live/`;
+  const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const streamUrl = `${appUrl}/api/console/live/`;
+  const signedIn = await fetch(`${appUrl}/api/console/sign-in/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'a long bench password' }),
+  });
+  if (signedIn.status !== 200) throw new Error(`sign-in failed: ${signedIn.status} ${await signedIn.text()}`);
+  const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
 
   const port = await freePort();
   const writer = spawn(process.execPath, [path.resolve('bin/tasktracker.js'), 'serve'], {
@@ -75,11 +88,12 @@ async function main(): Promise<void> {
     await sleep(100);
 
   const key = `LB${Date.now() % 100000}`.slice(0, 10);
-  await fetch(`${writerUrl}/api/v1/projects/`, {
+  const project = await fetch(`${writerUrl}/api/v1/projects/`, {
     method: 'POST',
     headers: auth,
     body: JSON.stringify({ name: 'Live bench', key }),
   });
+  const projectId = ((await project.json()) as { data: { id: number } }).data.id;
   const created = await fetch(`${writerUrl}/api/v1/projects/${key}/tasks/`, {
     method: 'POST',
     headers: auth,
@@ -99,7 +113,14 @@ async function main(): Promise<void> {
       waiting.get(change.version)?.();
     },
   });
-  const stream = http.get(streamUrl, { headers: { authorization: auth.authorization } }, (response) => {
+  const joined = await fetch(`${writerUrl}/api/v1/memberships/`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ project: projectId, user: watcher.id, role: 'viewer' }),
+  });
+  if (joined.status !== 201) throw new Error(`membership: ${joined.status} ${await joined.text()}`);
+  const stream = http.get(streamUrl, { headers: { cookie } }, (response) => {
+    if (response.statusCode !== 200) throw new Error(`the stream answered ${response.statusCode}`);
     response.setEncoding('utf8');
     response.on('data', (chunk: string) => parser.feed(chunk));
   });

@@ -84,8 +84,10 @@ export interface Config {
     heartbeatMs: number;
     /** SQLite: how often an open stream's process looks for rows written by another process. */
     pollMs: number;
-    /** Open live streams one session (or token) may hold at once. */
-    maxStreamsPerSession: number;
+    /** Open live streams one person may hold at once in a process, whatever their sessions. */
+    maxStreamsPerPerson: number;
+    /** Open live streams the people of one organization may hold at once in a process. */
+    maxStreamsPerOrganization: number;
   };
   attachments: {
     /** Directory holding uploaded files, each under a server-generated name. */
@@ -259,7 +261,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     live: {
       heartbeatMs: 15_000,
       pollMs: 250,
-      maxStreamsPerSession: 5,
+      maxStreamsPerPerson: positiveFrom(env, 'LIVE_MAX_STREAMS_PER_PERSON', 5),
+      maxStreamsPerOrganization: positiveFrom(env, 'LIVE_MAX_STREAMS_PER_ORGANIZATION', 500),
     },
     attachments: {
       dir: env.ATTACHMENTS_DIR || './data/attachments',

@@ -16,6 +16,7 @@ export default snapshotsOf('modules/sessions/sessions.repository.ts', repo, {
       ip: '192.0.2.1',
     }),
   findSessionByTokenHash: ({ db }) => repo.findSessionByTokenHash(db, 'sha256'),
+  sessionStates: ({ db }) => repo.sessionStates(db, [4, 5]),
   touchSession: ({ db }) => repo.touchSession(db, 4, now),
   findSessionOf: ({ db }) => repo.findSessionOf(db, 3, 4),
   revokeSessionRow: ({ db }) => repo.revokeSessionRow(db, 4, now),

@@ -14,6 +14,7 @@ export default snapshotsOf('policy/visibility.repository.ts', repo, {
   isMemberOf: ({ db }) => repo.isMemberOf(db, 3, 10),
   visibleEndpoints: ({ db }) => repo.visibleEndpoints(db, principal).select('e.id').execute(),
   visibleDeliveries: ({ db }) => repo.visibleDeliveries(db, principal).select('d.id').execute(),
+  visibleProjectIdsOfPeople: ({ db }) => repo.visibleProjectIdsOfPeople(db, [3, 4]),
   findAccountIn: ({ db }) => repo.findAccountIn(db, 1, 3),
   visibleCustomFieldIds: ({ db }) => repo.visibleCustomFieldIds(db, principal).execute(),
 });

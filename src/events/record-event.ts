@@ -4,7 +4,9 @@ import type { Principal } from '../modules/auth/principal.ts';
 import { API_VERSION, type EventType } from './catalog.ts';
 import { insertOutboxEvent, type OutboxRow } from './outbox.repository.ts';
 
-export type EventSource = 'app' | 'api' | 'scheduler';
+/** What caused an event: the web app, the API, or the scheduler (published in the envelope's schema). */
+export const EVENT_SOURCES = ['app', 'api', 'scheduler'] as const;
+export type EventSource = (typeof EVENT_SOURCES)[number];
 
 export interface EventActor {
   id: number;

@@ -1,6 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { AppContext } from '../context.ts';
 import { ERROR_CODES } from './errors.ts';
+import { EVENT_SCHEMAS, WEBHOOKS } from '../modules/webhooks/event-schemas.ts';
 import { finishDocument } from './openapi-finish.ts';
 import { SERVICE_VERSION } from '../version.ts';
 
@@ -18,6 +19,8 @@ declare module 'fastify' {
 }
 
 const OPTIONAL_BODY = 'x-optional-body';
+
+type Webhooks = NonNullable<Extract<FastifyDynamicSwaggerOptions['openapi'], { webhooks?: unknown }>['webhooks']>;
 
 const RELATIVE_SERVER = { url: '/', description: 'The origin this document is served from.' };
 
@@ -72,9 +75,20 @@ export function openApiOptions(ctx: AppContext): FastifyDynamicSwaggerOptions {
       // Without PUBLIC_BASE_URL the document names its own origin: relative in the committed
       // file, the requesting origin when served (see servedDocument).
       servers: [ctx.config.publicBaseUrl ? { url: ctx.config.publicBaseUrl.replace(/\/+$/, '') } : RELATIVE_SERVER],
+      // What the service sends to webhook endpoints, one entry per event type (plain JSON, as
+      // the document's other hand-written parts are in openapi-finish.ts).
+      webhooks: WEBHOOKS as unknown as Webhooks,
       components: {
+        schemas: EVENT_SCHEMAS,
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer' },
+          webhookSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Service-Signature',
+            description:
+              "How receivers authenticate a delivery: `sha256=` and the hex HMAC-SHA256 of `{X-Service-Timestamp}.{raw body}`, keyed with the endpoint's signing secret (`whsec_...`) as UTF-8. Verify over the raw bytes, in constant time.",
+          },
           cookieAuth: {
             type: 'apiKey',
             in: 'cookie',

@@ -32,6 +32,7 @@ export {
   visibleDeliveries,
   visibleEndpoints,
   visibleProjectIds,
+  visibleProjectIdsOfPeople,
   visibleProjects,
   type VisibleProjects,
 } from './visibility.repository.ts';

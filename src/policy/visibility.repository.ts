@@ -65,6 +65,23 @@ export async function loadVisibleProjects(db: Executor, principal: Principal): P
 }
 
 /**
+ * The projects each of these people sees through a session (their memberships in their own
+ * organization; a session has no project restriction), as (user, project) pairs: for the live
+ * streams of many people at once.
+ */
+export function visibleProjectIdsOfPeople(db: Executor, userIds: number[]) {
+  return db
+    .selectFrom('project_memberships as pm')
+    .innerJoin('users as u', 'u.id', 'pm.user_id')
+    .innerJoin('projects as p', (join) =>
+      join.onRef('p.id', '=', 'pm.project_id').onRef('p.organization_id', '=', 'u.organization_id'),
+    )
+    .select(['pm.user_id', 'pm.project_id'])
+    .where('pm.user_id', 'in', userIds.length ? userIds : [-1])
+    .execute();
+}
+
+/**
  * Projects whose events an endpoint spanning projects delivers: those its governing account
  * (the account that last set its URL or events) is a member of, at fan-out time.
  */

@@ -38,7 +38,9 @@ describe('live updates', () => {
   let bot: Actor;
 
   beforeAll(async () => {
-    h = await createHarness({ config: { live: { heartbeatMs: 15_000, pollMs: 250, maxStreamsPerSession: 3 } } });
+    h = await createHarness({
+      config: { live: { heartbeatMs: 15_000, pollMs: 250, maxStreamsPerPerson: 3, maxStreamsPerOrganization: 100 } },
+    });
     base = await listen(h);
     ann = await person(h, { role: 'member' });
     bot = await h.actor({ org: ann.org, role: 'admin' });
@@ -212,16 +214,18 @@ describe('live updates', () => {
     expect(JSON.parse(token.body).error.message).toMatch(/signed-in person/);
   });
 
-  it('caps the streams one session holds open at once', async () => {
+  it('caps the streams one person holds open at once, whatever their sessions', async () => {
     const bob = await person(h, { org: ann.org });
     const open = [await stream(base, bob), await stream(base, bob), await stream(base, bob)];
     const refused = await openLive(base, { headers: cookie(bob) });
     await refused.ended;
     expect(refused.status).toBe(429);
     expect(JSON.parse(refused.body).error.code).toBe('RATE_LIMITED');
-    // Another session of the same person is counted on its own.
-    const other = await stream(base, browserFrom(h, await signIn(h, bob.email)));
-    other.close();
+    // Another session of the same person counts toward the same cap.
+    const other = await openLive(base, { headers: cookie(browserFrom(h, await signIn(h, bob.email))) });
+    await other.ended;
+    expect(other.status).toBe(429);
+    expect(JSON.parse(other.body).error.message).toMatch(/for one person/);
 
     open[0]!.close();
     let again: LiveClient | undefined;
@@ -289,7 +293,9 @@ describe('live stream lifetime', () => {
   let closed = false;
 
   beforeAll(async () => {
-    h = await createHarness({ config: { live: { heartbeatMs: 50, pollMs: 250, maxStreamsPerSession: 5 } } });
+    h = await createHarness({
+      config: { live: { heartbeatMs: 50, pollMs: 250, maxStreamsPerPerson: 5, maxStreamsPerOrganization: 100 } },
+    });
     base = await listen(h);
     ann = await person(h);
   });

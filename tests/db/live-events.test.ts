@@ -1,8 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthCache } from '../../src/modules/auth/auth-cache.ts';
-import type { Principal } from '../../src/modules/auth/principal.ts';
 import { currentPosition, readLiveEvents } from '../../src/modules/live/live.repository.ts';
 import type { LivePosition } from '../../src/modules/live/position.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
@@ -11,17 +9,15 @@ import { addLabel, addMilestone, addSprint, createTask, projectId, taskId } from
 describe('live_events: what the triggers record and how readers follow commits', () => {
   let h: TestHarness;
   let ann: Actor;
-  let principal: Principal;
 
   beforeAll(async () => {
     h = await createHarness();
     ann = await h.actor({ role: 'member' });
     await h.project(ann, 'EVT');
-    principal = await new AuthCache(h.ctx.db).authenticate(h.clock, `Bearer ${ann.token}`);
   });
   afterAll(() => h.close());
 
-  const readOnce = (after: LivePosition) => readLiveEvents(h.ctx.db, h.ctx.dialect, principal, after, 200);
+  const readOnce = (after: LivePosition) => readLiveEvents(h.ctx.db, h.ctx.dialect, after, 200);
   /** Reads until nothing is held back: on a shared PostgreSQL server, other databases' transactions hold rows back for a moment. */
   const read = async (after: LivePosition) => {
     for (let i = 0; ; i++) {

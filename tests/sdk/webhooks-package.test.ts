@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import {
   computeSignature,
+  createWebhookHandler,
   fastifyWebhookHook,
   getVerifiedWebhook,
   verifyWebhook,
@@ -208,5 +209,79 @@ describe('fastifyWebhookHook on a real Fastify server', () => {
     const stale = await fetch(url, { method: 'POST', headers: signedHeaders(body, NOW - 1000), body });
     expect(stale.status).toBe(400);
     expect(seen).toEqual(['evt_fastify']);
+  });
+});
+
+describe('createWebhookHandler: typed listeners behind the verifier, on a real http server', () => {
+  const calls: string[] = [];
+  let failNext = false;
+  const handler = createWebhookHandler({ secret: SECRET, now })
+    .on('task.created', (event) => {
+      // `data.task` is a Task here: its key is typed.
+      calls.push(`created ${event.data.task.key}`);
+    })
+    .on('task.created', async (event) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (failNext) throw new Error('database down');
+      calls.push(`stored ${event.id}`);
+    })
+    .on('comment.created', (event) => void calls.push(`comment ${event.data.comment.id}`))
+    .onAny((event) => void calls.push(`any ${event.type}`))
+    .onUnknown((event) => void calls.push(`unknown ${event.type} ${JSON.stringify(event.data)}`));
+  const server = http.createServer(handler.listener());
+  let url: string;
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  const post = (body: string, headers = signedHeaders(body)) => fetch(url, { method: 'POST', headers, body });
+
+  it('runs the listeners of the type in order, then onAny, and answers 204 once all succeeded', async () => {
+    calls.length = 0;
+    const response = await post(envelope('evt_typed'));
+    expect([response.status, await response.text()]).toEqual([204, '']);
+    expect(calls).toEqual(['created A-1', 'stored evt_typed', 'any task.created']);
+  });
+
+  it('an event of a type this version does not know reaches onUnknown only', async () => {
+    calls.length = 0;
+    const body = JSON.stringify({ ...JSON.parse(envelope('evt_new')), type: 'sprint.started', data: { sprint: 1 } });
+    expect((await post(body)).status).toBe(204);
+    expect(calls).toEqual(['unknown sprint.started {"sprint":1}']);
+  });
+
+  it('a listener that throws answers 500 (the service delivers it again later); a refused delivery runs nothing', async () => {
+    calls.length = 0;
+    failNext = true;
+    const failed = await post(envelope('evt_fail'));
+    failNext = false;
+    expect([failed.status, await failed.json()]).toEqual([500, { error: 'handler_failed' }]);
+    expect(calls).toEqual(['created A-1']);
+
+    calls.length = 0;
+    const body = envelope('evt_forged');
+    const forged = await post(body, signedHeaders(body, NOW, 'whsec_guess'));
+    expect([forged.status, await forged.json()]).toEqual([401, { error: 'bad_signature' }]);
+    expect(calls).toEqual([]);
+  });
+
+  it('handle() verifies and dispatches for any framework; dispatch() serves a delivery verified elsewhere', async () => {
+    calls.length = 0;
+    const body = envelope('evt_handle');
+    const delivery = await handler.handle(new Headers(signedHeaders(body)), body);
+    expect(delivery.event.id).toBe('evt_handle');
+    expect(await handler.dispatch(delivery)).toBe(3);
+    expect(calls).toEqual([
+      'created A-1',
+      'stored evt_handle',
+      'any task.created',
+      'created A-1',
+      'stored evt_handle',
+      'any task.created',
+    ]);
+    await expect(handler.handle({}, body)).rejects.toMatchObject({ reason: 'missing_headers', status: 400 });
   });
 });

@@ -7,6 +7,7 @@
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   MALFORMED_JSON: 400,
+  INVALID_QUERY: 400,
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
   INSUFFICIENT_SCOPE: 403,
@@ -60,6 +61,12 @@ export interface ErrorDetailsByCode {
     location?: string;
     missing?: number[];
     unknown?: number[];
+  };
+  INVALID_QUERY: {
+    /** 0-based character offset of the problem in the query. */
+    position?: number;
+    /** What would have been valid there. */
+    expected?: string[];
   };
   INSUFFICIENT_SCOPE: { required: string };
   ALREADY_EXISTS: { field?: string; transition?: number };

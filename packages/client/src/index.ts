@@ -24,6 +24,7 @@ export {
   type ErrorDetailsByCode,
 } from './errors.js';
 export { ifMatch, updateWithETag, type UpdateOptions } from './etag.js';
+export type { WebhookEvent, WebhookEventMap, WebhookEventOf, WebhookEventType } from './events.js';
 export { idempotencyKey } from './idempotency.js';
 export { mayRepeat, retryAfterMs, type RetryOptions, type Timing } from './retry.js';
 export {
@@ -34,7 +35,7 @@ export {
   type SyncResult,
   type Task,
 } from './sync.js';
-export type { components, paths } from './generated/openapi.js';
+export type { components, paths, webhooks } from './generated/openapi.js';
 
 import type { components } from './generated/openapi.js';
 type Schemas = components['schemas'];

@@ -29,6 +29,15 @@ export {
   type NodeResponseLike,
   type RejectReason,
   type VerifiedWebhook,
-  type WebhookEvent,
   type WebhookOptions,
 } from './middleware.js';
+export {
+  type UnknownWebhookEvent,
+  type WebhookEvent,
+  type WebhookEventMap,
+  type WebhookEventOf,
+  type WebhookEventType,
+} from './events.js';
+export { createWebhookHandler, type EventListener, type WebhookHandler } from './handler.js';
+export type { components as EventSchemas } from './generated/events.js';
+export { EVENT_TYPES } from './generated/event-types.js';

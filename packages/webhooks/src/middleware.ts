@@ -10,23 +10,13 @@ import {
   type RawBody,
   type VerifyFailure,
 } from './verify.js';
-
-/** The envelope of every delivery. Consumers ignore fields they do not know. */
-export interface WebhookEvent<Data = Record<string, unknown>> {
-  /** Unique per event, repeated by retries and replays: deduplicate on it. */
-  id: string;
-  /** An event type from `GET /api/v1/webhooks/catalog/`. */
-  type: string;
-  api_version: string;
-  occurred_at: string;
-  source: string;
-  correlation_id: string;
-  organization: { id: number; slug: string; name: string };
-  actor: { id: number; email: string; name: string };
-  data: Data;
-}
+import type { WebhookEvent } from './events.js';
 
 export interface VerifiedWebhook {
+  /**
+   * The parsed envelope. Typed as the events this version knows; a newer service may send
+   * others (check `type` before reading `data`, or use createWebhookHandler's `on`).
+   */
   event: WebhookEvent;
   /** The bytes as received (store these if you keep a copy: they are what was signed). */
   rawBody: Buffer;
@@ -141,6 +131,13 @@ function parsedTooEarly(request: { body?: unknown }): boolean {
 const MOUNT_ERROR =
   'The request body was parsed before webhook verification; verify the raw bytes instead (express.raw(), or a Fastify buffer content-type parser or rawBody plugin).';
 
+/** The raw bytes of a request: what a framework already buffered, else read from the stream. */
+export async function rawBodyOf(req: NodeRequestLike, maxBodyBytes?: number): Promise<RawBody> {
+  const buffered = bufferedBody(req);
+  if (buffered === undefined && parsedTooEarly(req)) throw new Error(MOUNT_ERROR);
+  return buffered ?? (await readRawBody(req, maxBodyBytes));
+}
+
 export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
   headers: Record<string, string | string[] | undefined>;
   body?: unknown;
@@ -164,10 +161,7 @@ export function webhookMiddleware(
 ): (req: NodeRequestLike, res: NodeResponseLike, next: (error?: unknown) => void) => void {
   return (req, res, next) => {
     const run = async () => {
-      const buffered = bufferedBody(req);
-      if (buffered === undefined && parsedTooEarly(req)) throw new Error(MOUNT_ERROR);
-      const raw = buffered ?? (await readRawBody(req, options.maxBodyBytes));
-      verified.set(req, verifyWebhookRequest(req.headers, raw, options));
+      verified.set(req, verifyWebhookRequest(req.headers, await rawBodyOf(req, options.maxBodyBytes), options));
     };
     run().then(
       () => next(),

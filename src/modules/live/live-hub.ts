@@ -1,91 +1,159 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
+import { LiveAudience } from './live-audience.ts';
+import { LiveStream, isAfter } from './live-stream.ts';
 import { largestLiveEventId, readLiveEvents } from './live.repository.ts';
-import { formatPosition, type LivePosition } from './position.ts';
+import type { LivePosition } from './position.ts';
 import { PgWakeups } from './pg-wakeups.ts';
 
 /** Rows read per query; a full batch is followed at once by the next. */
 const BATCH = 200;
 /** PostgreSQL: how soon to read again when rows wait behind a transaction still running. */
 const HELD_RETRY_MS = 50;
-/** What a browser waits before reconnecting after the stream ends. */
-const RETRY_MS = 2000;
-
-/** Who a stream is for, looked up again before every read: null ends the stream (signed out, revoked). */
-export type Reauthenticate = () => Promise<Principal | null>;
 
 /**
  * Every open live stream of this process, and what wakes them: on PostgreSQL a LISTEN
  * connection (pg-wakeups.ts), on SQLite a cheap look at the largest live_events id every
  * `pollMs` (rows another process wrote to the same file) plus `poke()` after this process's
- * own writes. A wake-up only makes each stream read again after its position: the table is
- * the truth, so nothing is lost if a wake-up is.
+ * own writes. A wake-up makes the hub read once for all its streams: the sessions that may
+ * still stream, what their people see (when that changed), and the rows after the earliest
+ * stream's position, which each stream then filters for itself. So a write costs the same few
+ * queries however many streams are open. The table is the truth, so nothing is lost if a
+ * wake-up is.
  */
 export class LiveHub {
   private readonly streams = new Set<LiveStream>();
+  private readonly audience: LiveAudience;
   private readonly wakeups: PgWakeups | null;
   private heartbeat: NodeJS.Timeout | null = null;
   private poll: NodeJS.Timeout | null = null;
+  private held: NodeJS.Timeout | null = null;
   private lastId: number | null = null;
+  private reading = false;
+  private again = false;
   private closed = false;
 
   constructor(
     readonly ctx: AppContext,
     readonly log: FastifyBaseLogger,
   ) {
+    this.audience = new LiveAudience(ctx);
     const config = ctx.database.pgClientConfig;
-    this.wakeups = ctx.dialect === 'postgres' && config ? new PgWakeups(config, () => this.wakeAll(), log) : null;
+    this.wakeups = ctx.dialect === 'postgres' && config ? new PgWakeups(config, () => this.pull(), log) : null;
   }
 
-  /** Open streams held under `sessionKey`. */
-  countFor(sessionKey: string): number {
-    let count = 0;
-    for (const stream of this.streams) if (stream.sessionKey === sessionKey) count++;
-    return count;
+  /**
+   * 429 unless the caller may open one more stream: at most `maxStreamsPerPerson` per person
+   * (however many sessions they hold) and `maxStreamsPerOrganization` per organization, in
+   * this process.
+   */
+  admit(principal: Principal): void {
+    const { maxStreamsPerPerson, maxStreamsPerOrganization } = this.ctx.config.live;
+    let person = 0;
+    let organization = 0;
+    for (const stream of this.streams) {
+      if (stream.userId === principal.userId) person++;
+      if (stream.organizationId === principal.organizationId) organization++;
+    }
+    if (person >= maxStreamsPerPerson)
+      throw new ApiError(
+        'RATE_LIMITED',
+        `At most ${maxStreamsPerPerson} live streams may be open at once for one person; close one first.`,
+      );
+    if (organization >= maxStreamsPerOrganization)
+      throw new ApiError(
+        'RATE_LIMITED',
+        `At most ${maxStreamsPerOrganization} live streams may be open at once for one organization.`,
+      );
   }
 
   /** Takes over `response` (headers not yet sent) and streams changes after `after` to it. */
-  open(
-    response: ServerResponse,
-    options: {
-      sessionKey: string;
-      after: LivePosition;
-      reauthenticate: Reauthenticate;
-      headers: Record<string, string>;
-    },
-  ): void {
+  open(response: ServerResponse, principal: Principal, after: LivePosition, headers: Record<string, string>): void {
     // Gone while the route was getting ready: its 'close' has fired already and would never remove the stream.
     if (this.closed || !response.socket || response.socket.destroyed) return void response.end();
-    const stream = new LiveStream(this, response, options.sessionKey, options.after, options.reauthenticate);
+    const stream = new LiveStream(
+      response,
+      principal.sessionId!,
+      principal.userId,
+      principal.organizationId,
+      after,
+      (s) => this.remove(s),
+    );
     this.streams.add(stream);
-    response.on('close', () => this.remove(stream));
+    response.on('close', () => stream.end());
     this.startTimers();
-    stream.start(options.headers);
+    stream.start(headers);
+    this.pull();
   }
 
   /** This process committed a write: read now rather than at the next poll (SQLite). */
   poke(): void {
-    if (this.streams.size && !this.wakeups) this.wakeAll();
+    if (this.streams.size && !this.wakeups) this.pull();
   }
 
   /** Ends every stream (the server is draining) and stops listening. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const stream of this.streams) stream.end();
+    for (const stream of [...this.streams]) stream.end();
     this.stopTimers();
     await this.wakeups?.stop();
   }
 
   private remove(stream: LiveStream): void {
-    stream.end();
     this.streams.delete(stream);
     if (!this.streams.size) this.stopTimers();
   }
 
-  private wakeAll(): void {
-    for (const stream of this.streams) stream.pull();
+  /** Reads and sends what is new; a call during a read makes that read go round once more. */
+  private pull(): void {
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    if (!this.streams.size) return;
+    this.reading = true;
+    void this.read().finally(() => {
+      this.reading = false;
+    });
+  }
+
+  private async read(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        await this.readOnce();
+      } while (this.again && this.streams.size && !this.closed);
+    } catch (error) {
+      // Every stream is ended: its browser reconnects with Last-Event-ID and misses nothing.
+      this.log.warn({ err: error }, 'live updates: reading changes failed; ending the streams');
+      for (const stream of [...this.streams]) stream.end();
+    }
+  }
+
+  private async readOnce(): Promise<void> {
+    // Sessions that ended (sign-out, revocation, deactivation, expiry) end their streams first.
+    const open = await this.audience.openSessions([...new Set([...this.streams].map((s) => s.sessionId))]);
+    for (const stream of [...this.streams]) if (!open.has(stream.sessionId)) stream.end();
+    const streams = [...this.streams];
+    if (!streams.length) return;
+    const projects = await this.audience.projectsOf([...new Set(streams.map((s) => s.userId))]);
+    const from = streams.map((s) => s.position).reduce((earliest, p) => (isAfter(earliest, p) ? p : earliest));
+    const { events, held } = await readLiveEvents(this.ctx.db, this.ctx.dialect, from, BATCH);
+    if (this.closed) return;
+    for (const stream of streams) {
+      const visible = projects.get(stream.userId);
+      stream.deliver(events, (event) => visible?.has(event.projectId) === true);
+    }
+    if (held && !this.held) {
+      this.held = setTimeout(() => {
+        this.held = null;
+        this.pull();
+      }, HELD_RETRY_MS);
+    }
+    if (events.length === BATCH) this.again = true;
   }
 
   private startTimers(): void {
@@ -93,6 +161,7 @@ export class LiveHub {
       // The beat also reads, so a stream whose session ended closes even when nothing changes.
       this.heartbeat = setInterval(() => {
         for (const stream of this.streams) stream.beat();
+        this.pull();
       }, this.ctx.config.live.heartbeatMs);
     }
     if (this.wakeups) this.wakeups.start();
@@ -102,7 +171,8 @@ export class LiveHub {
   private stopTimers(): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.poll) clearInterval(this.poll);
-    this.heartbeat = this.poll = null;
+    if (this.held) clearTimeout(this.held);
+    this.heartbeat = this.poll = this.held = null;
     this.lastId = null;
   }
 
@@ -111,124 +181,10 @@ export class LiveHub {
     try {
       const id = await largestLiveEventId(this.ctx.db);
       // The first look has nothing to compare with: read, in case rows came since a stream's first read.
-      if (id !== this.lastId) this.wakeAll();
+      if (id !== this.lastId) this.pull();
       this.lastId = id;
     } catch (error) {
       this.log.warn({ err: error }, 'live updates: polling for changes failed');
     }
   }
-}
-
-/** One open `text/event-stream` response: its position, and one read at a time. */
-class LiveStream {
-  private reading = false;
-  private again = false;
-  private ended = false;
-  private held: NodeJS.Timeout | null = null;
-
-  constructor(
-    private readonly hub: LiveHub,
-    private readonly response: ServerResponse,
-    readonly sessionKey: string,
-    private position: LivePosition,
-    private readonly reauthenticate: Reauthenticate,
-  ) {}
-
-  start(headers: Record<string, string>): void {
-    this.response.writeHead(200, {
-      ...headers,
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      // nginx would otherwise buffer the stream.
-      'x-accel-buffering': 'no',
-    });
-    // `ready` carries the starting position, so a browser that reconnects before any change
-    // still resumes from here (EventSource keeps the last id it saw, whatever the event name).
-    this.response.write(`retry: ${RETRY_MS}\nevent: ready\nid: ${formatPosition(this.position)}\ndata: {}\n\n`);
-    this.pull();
-  }
-
-  beat(): void {
-    if (this.ended) return;
-    this.response.write(': keep-alive\n\n');
-    this.pull();
-  }
-
-  /** Reads and sends what is new; a call during a read makes that read go round once more. */
-  pull(): void {
-    if (this.ended) return;
-    if (this.reading) {
-      this.again = true;
-      return;
-    }
-    this.reading = true;
-    void this.drain().finally(() => {
-      this.reading = false;
-    });
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      do {
-        this.again = false;
-        const principal = await this.reauthenticate();
-        if (!principal) return this.end();
-        const { events, held } = await readLiveEvents(
-          this.hub.ctx.db,
-          this.hub.ctx.dialect,
-          principal,
-          this.position,
-          BATCH,
-        );
-        if (this.ended) return;
-        let open = true;
-        let previous = '';
-        for (const event of events) {
-          const data = JSON.stringify({
-            kind: event.kind,
-            project: event.project,
-            key: event.key,
-            action: event.action,
-            version: event.version,
-          });
-          // One write of many rows (a new project's statuses, a reorder) says the same thing many times: once is enough.
-          if (data !== previous)
-            open = this.response.write(`event: change\nid: ${formatPosition(event.position)}\ndata: ${data}\n\n`);
-          previous = data;
-          this.position = event.position;
-        }
-        if (held && !this.held) {
-          this.held = setTimeout(() => {
-            this.held = null;
-            this.pull();
-          }, HELD_RETRY_MS);
-        }
-        // A slow reader: wait until its socket takes more before reading on.
-        if (!open) await drained(this.response);
-        if (events.length === BATCH) this.again = true;
-      } while (this.again && !this.ended);
-    } catch (error) {
-      // The client reconnects with Last-Event-ID and misses nothing.
-      this.hub.log.warn({ err: error }, 'live updates: reading changes failed; ending the stream');
-      this.end();
-    }
-  }
-
-  end(): void {
-    if (this.ended) return;
-    this.ended = true;
-    if (this.held) clearTimeout(this.held);
-    this.response.end();
-  }
-}
-
-/** Resolves when `response` takes more data, or is gone. */
-function drained(response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done).off('close', done);
-      resolve();
-    };
-    response.on('drain', done).on('close', done);
-  });
 }

@@ -1,11 +1,10 @@
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/database.ts';
-import type { Principal } from '../auth/principal.ts';
-import { visibleProjectIds } from '../../policy/index.ts';
 import type { LivePosition } from './position.ts';
 
 export interface LiveEvent {
   position: LivePosition;
+  projectId: number;
   kind: 'task' | 'comment' | 'project';
   project: string;
   key: string | null;
@@ -47,23 +46,36 @@ export async function currentPosition(db: Db, dialect: Dialect): Promise<LivePos
 }
 
 /**
- * The changes after `after` in projects `principal` can see now, in order, at most `limit`.
+ * Whether a stream could have sent this position: a row still in the table, or, while the
+ * table is empty, the start (`0-0`, the `ready` id of a stream opened then).
+ */
+export async function isKnownPosition(db: Db, position: LivePosition): Promise<boolean> {
+  const row = await db
+    .selectFrom('live_events')
+    .select('id')
+    .$if(position.tx !== 0 || position.id !== 0, (qb) => qb.where('tx', '=', position.tx).where('id', '=', position.id))
+    .limit(1)
+    .executeTakeFirst();
+  return position.tx === 0 && position.id === 0 ? row === undefined : row !== undefined;
+}
+
+/**
+ * The changes after `after`, of every project, in order, at most `limit`: one read shared by a
+ * process's streams, each of which keeps the changes of projects its person sees.
  * `held` is true when rows exist beyond the last final one: read again shortly.
  */
 export async function readLiveEvents(
   db: Db,
   dialect: Dialect,
-  principal: Principal,
   after: LivePosition,
   limit: number,
 ): Promise<{ events: LiveEvent[]; held: boolean }> {
   const rows = await db
     .selectFrom('live_events as e')
     .innerJoin('projects as p', 'p.id', 'e.project_id')
-    .select(['e.tx', 'e.id', 'e.kind', 'e.action', 'e.task_key', 'e.version', 'p.key as project_key'])
+    .select(['e.tx', 'e.id', 'e.project_id', 'e.kind', 'e.action', 'e.task_key', 'e.version', 'p.key as project_key'])
     .select(horizonOf(dialect).as('horizon'))
     .where((eb) => eb(eb.refTuple('e.tx', 'e.id'), '>', eb.tuple(after.tx, after.id)))
-    .where('e.project_id', 'in', visibleProjectIds(db, principal))
     .orderBy('e.tx')
     .orderBy('e.id')
     .limit(limit)
@@ -72,6 +84,7 @@ export async function readLiveEvents(
   return {
     events: final.map((row) => ({
       position: { tx: Number(row.tx), id: row.id },
+      projectId: row.project_id,
       kind: row.kind,
       project: row.project_key,
       key: row.task_key,

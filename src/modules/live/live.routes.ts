@@ -3,12 +3,10 @@ import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/auth-hook.ts';
 import { ApiError } from '../../http/errors.ts';
 import { errorResponses } from '../../http/schemas.ts';
-import { sessionTokenOf } from '../../http/session-auth.ts';
 import type { Api } from '../../http/types.ts';
-import { principalOfSession } from '../sessions/sessions.service.ts';
 import { LiveHub } from './live-hub.ts';
-import { currentPosition } from './live.repository.ts';
-import { parsePosition } from './position.ts';
+import { currentPosition, isKnownPosition } from './live.repository.ts';
+import { type LivePosition, parsePosition } from './position.ts';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -48,33 +46,27 @@ export function registerLiveRoutes(app: Api, ctx: AppContext): void {
     async (request, reply) => {
       const principal = principalOf(request);
       const resume = request.headers['last-event-id'];
-      const after = resume === undefined ? await currentPosition(ctx.db, ctx.dialect) : parsePosition(resume);
+      let after: LivePosition | null;
+      if (resume === undefined) after = await currentPosition(ctx.db, ctx.dialect);
+      else {
+        after = parsePosition(resume);
+        if (after && !(await isKnownPosition(ctx.db, after))) after = null;
+      }
       if (!after) {
         throw new ApiError('VALIDATION_ERROR', 'Last-Event-ID is not an id this stream sent.', {
           location: 'header',
           fields: { 'last-event-id': 'must be the id of an event of this stream' },
         });
       }
-      const sessionKey = `session:${principal.sessionId}`;
-      const max = ctx.config.live.maxStreamsPerSession;
-      if (hub.countFor(sessionKey) >= max) {
-        throw new ApiError(
-          'RATE_LIMITED',
-          `At most ${max} live streams may be open at once for one session; close one first.`,
-        );
-      }
-      // The console hook authenticated this request by its cookie, so the token is there.
-      const token = sessionTokenOf(request)!;
-      const reauthenticate = () =>
-        principalOfSession(ctx, token, { touch: false }).then(
-          ({ principal }) => principal,
-          () => null,
-        );
+      // HEAD asks what GET would answer: the headers, and no stream to hold open.
+      if (request.method === 'HEAD')
+        return reply.code(200).header('content-type', 'text/event-stream; charset=utf-8').send('');
+      hub.admit(principal);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(reply.getHeaders()))
         if (value !== undefined) headers[name] = String(value);
       reply.hijack();
-      hub.open(reply.raw, { sessionKey, after, reauthenticate, headers });
+      hub.open(reply.raw, principal, after, headers);
     },
   );
 }

@@ -22,6 +22,16 @@ export function findSessionByTokenHash(db: Executor, tokenHash: string) {
     .executeTakeFirst();
 }
 
+/** Whether each of these sessions may still be used: its revocation, expiry and last use, and its person's state. */
+export function sessionStates(db: Executor, ids: number[]) {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.id', 's.revoked_at', 's.expires_at', 's.last_seen_at', 'u.active as user_active'])
+    .where('s.id', 'in', ids.length ? ids : [-1])
+    .execute();
+}
+
 export async function touchSession(db: Executor, id: number, at: string): Promise<void> {
   await db.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', id).execute();
 }

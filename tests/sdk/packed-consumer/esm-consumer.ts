@@ -1,7 +1,7 @@
 // An integrator's ES module, compiled by tests/sdk/packed-install.test.ts with `tsc --strict`
 // against the packed tarballs installed in a fresh project, then run against the real server.
 import { createClient, idempotencyKey, isApiError } from '@tasktracker/client';
-import { computeSignature, verifyWebhookRequest } from '@tasktracker/webhooks';
+import { computeSignature, createWebhookHandler, verifyWebhookRequest } from '@tasktracker/webhooks';
 
 const tt = createClient({ baseUrl: process.env.TT_BASE_URL ?? '', token: process.env.TT_TOKEN ?? '' });
 const project_key = process.env.TT_PROJECT ?? '';
@@ -32,11 +32,12 @@ const missing = await tt
 const secret = 'whsec_packed';
 const body = JSON.stringify({ id: 'evt_1', type: 'task.created', data: { task: created.data } });
 const timestamp = String(Math.floor(Date.now() / 1000));
-const verified = verifyWebhookRequest(
-  { 'x-service-timestamp': timestamp, 'x-service-signature': computeSignature(secret, timestamp, body) },
-  body,
-  { secret },
-);
+const headers = { 'x-service-timestamp': timestamp, 'x-service-signature': computeSignature(secret, timestamp, body) };
+const verified = verifyWebhookRequest(headers, body, { secret });
+const handled: string[] = [];
+await createWebhookHandler({ secret })
+  .on('task.created', (event) => void handled.push(event.data.task.title))
+  .handle(headers, body);
 
 console.log(
   JSON.stringify({
@@ -46,5 +47,6 @@ console.log(
     titles,
     missing,
     verifiedType: verified.event.type,
+    handled,
   }),
 );

@@ -1669,9 +1669,569 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "task.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.created
+         * @description A task is created. Sent, signed, to every enabled endpoint subscribed to `task.created` that may see the event's project.
+         */
+        post: operations["onTaskCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.updated
+         * @description Any field on a task changes. data: {task, changes: {field: {from, to}}}. Sent, signed, to every enabled endpoint subscribed to `task.updated` that may see the event's project.
+         */
+        post: operations["onTaskUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.status_changed
+         * @description A task moves between statuses. data: {task: {key, title}, from, to}. Sent, signed, to every enabled endpoint subscribed to `task.status_changed` that may see the event's project.
+         */
+        post: operations["onTaskStatusChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.assigned
+         * @description A task's assignee changes. Sent, signed, to every enabled endpoint subscribed to `task.assigned` that may see the event's project.
+         */
+        post: operations["onTaskAssignedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.deleted
+         * @description A task is deleted. Sent, signed, to every enabled endpoint subscribed to `task.deleted` that may see the event's project.
+         */
+        post: operations["onTaskDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.due_soon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.due_soon
+         * @description A task's due date approaches. Sent, signed, to every enabled endpoint subscribed to `task.due_soon` that may see the event's project.
+         */
+        post: operations["onTaskDueSoonEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.escalated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.escalated
+         * @description Stuck work is escalated. Sent, signed, to every enabled endpoint subscribed to `task.escalated` that may see the event's project.
+         */
+        post: operations["onTaskEscalatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * comment.created
+         * @description A comment is posted. data: {comment, task: {key, title}}. Sent, signed, to every enabled endpoint subscribed to `comment.created` that may see the event's project.
+         */
+        post: operations["onCommentCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description A test sent to one endpoint on request; never subscribable. Sent, signed, by POST /api/v1/webhooks/endpoints/{id}/test/.
+         */
+        post: operations["onWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /**
+         * TaskCreatedEvent
+         * @description A task is created.
+         */
+        TaskCreatedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "task.created";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "scheduler";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                task: components["schemas"]["Task"];
+            };
+        };
+        /**
+         * TaskUpdatedEvent
+         * @description Any field on a task changes. data: {task, changes: {field: {from, to}}}.
+         */
+        TaskUpdatedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "task.updated";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "scheduler";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                task: components["schemas"]["Task"];
+                /** @description Each changed field of the task (a Task property, or `custom_fields.<id>`) with its value before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            };
+        };
+        /**
+         * TaskStatusChangedEvent
+         * @description A task moves between statuses. data: {task: {key, title}, from, to}.
+         */
+        TaskStatusChangedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "task.status_changed";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "scheduler";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                /** @description The task by key and title. */
+                task: {
+                    /** @example WEB-12 */
+                    key: string;
+                    title: string;
+                };
+                /** @description The status name before. */
+                from: string;
+                /** @description The status name now. */
+                to: string;
+            };
+        };
+        /**
+         * TaskAssignedEvent
+         * @description A task's assignee changes.
+         */
+        TaskAssignedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "task.assigned";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "scheduler";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                /** @description The task by key and title. */
+                task: {
+                    /** @example WEB-12 */
+                    key: string;
+                    title: string;
+                };
+                /** @description A user id, or null for nobody. */
+                from: number | null;
+                /** @description A user id, or null for nobody. */
+                to: number | null;
+            };
+        };
+        /**
+         * TaskDeletedEvent
+         * @description A task is deleted.
+         */
+        TaskDeletedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "task.deleted";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "scheduler";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                /** @description The task by key and title. */
+                task: {
+                    /** @example WEB-12 */
+                    key: string;
+                    title: string;
+                };
+            };
+        };
+        /**
+         * TaskDueSoonEvent
+         * @description A task's due date approaches.
+         */
+        TaskDueSoonEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "task.due_soon";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "scheduler";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                /** @description The task as the scheduler saw it. */
+                task: {
+                    key: string;
+                    title: string;
+                    /** @description Project key. */
+                    project: string;
+                    status: string;
+                    /** @description A user id, or null for nobody. */
+                    assignee: number | null;
+                    due_date: string | null;
+                };
+                /** Format: date */
+                due_date: string;
+                /** @description How far ahead due dates are announced (DUE_SOON_WINDOW_HOURS). */
+                window_hours: number;
+            };
+        };
+        /**
+         * TaskEscalatedEvent
+         * @description Stuck work is escalated.
+         */
+        TaskEscalatedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "task.escalated";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "scheduler";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                /** @description The task as the scheduler saw it. */
+                task: {
+                    key: string;
+                    title: string;
+                    /** @description Project key. */
+                    project: string;
+                    status: string;
+                    /** @description A user id, or null for nobody. */
+                    assignee: number | null;
+                    due_date: string | null;
+                };
+                /** @description The status it is stuck in. */
+                status: string;
+                /**
+                 * Format: date-time
+                 * @description When the task last changed.
+                 */
+                stuck_since: string;
+                /** @description The threshold it passed (ESCALATE_AFTER_DAYS). */
+                stuck_days: number;
+            };
+        };
+        /**
+         * CommentCreatedEvent
+         * @description A comment is posted. data: {comment, task: {key, title}}.
+         */
+        CommentCreatedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "comment.created";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "scheduler";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                comment: components["schemas"]["Comment"];
+                /** @description The task by key and title. */
+                task: {
+                    /** @example WEB-12 */
+                    key: string;
+                    title: string;
+                };
+            };
+        };
+        /**
+         * WebhookTestEvent
+         * @description A test sent to one endpoint on request; never subscribable.
+         */
+        WebhookTestEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "webhook.test";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "scheduler";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                endpoint: {
+                    id: number;
+                    url: string;
+                };
+                message: string;
+            };
+        };
         /**
          * OffsetPagination
          * @description Offset mode (the default).
@@ -20224,6 +20784,267 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error503"];
                 };
+            };
+        };
+    };
+    onTaskCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTaskUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTaskStatusChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTaskAssignedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskAssignedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTaskDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTaskDueSoonEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskDueSoonEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTaskEscalatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskEscalatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCommentCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -9,6 +9,10 @@ insert into "sessions" ("user_id", "token_hash", "created_at", "last_seen_at", "
 select "u"."id" as "user_id", "u"."name" as "user_name", "u"."email" as "user_email", "u"."kind" as "user_kind", "u"."role", "u"."active" as "user_active", "o"."id" as "organization_id", "o"."slug" as "organization_slug", "o"."name" as "organization_name", "s"."id", "s"."created_at", "s"."last_seen_at", "s"."expires_at", "s"."revoked_at" from "users" as "u" inner join "organizations" as "o" on "o"."id" = "u"."organization_id" inner join "sessions" as "s" on "s"."user_id" = "u"."id" where "s"."token_hash" = $1;
 -- parameters: ["sha256"]
 
+-- sessionStates
+select "s"."id", "s"."revoked_at", "s"."expires_at", "s"."last_seen_at", "u"."active" as "user_active" from "sessions" as "s" inner join "users" as "u" on "u"."id" = "s"."user_id" where "s"."id" in ($1, $2);
+-- parameters: [4,5]
+
 -- touchSession
 update "sessions" set "last_seen_at" = $1 where "id" = $2;
 -- parameters: ["2026-11-21T09:00:00.000Z",4]

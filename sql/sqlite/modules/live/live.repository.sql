@@ -7,6 +7,12 @@ select max("id") as "id" from "live_events";
 select "tx", "id" from "live_events" where "tx" < ? order by "tx" desc, "id" desc limit ?;
 -- parameters: [9007199254740991,1]
 
+-- isKnownPosition
+select "id" from "live_events" where "tx" = ? and "id" = ? limit ?;
+-- parameters: [0,99,1]
+select "id" from "live_events" limit ?;
+-- parameters: [1]
+
 -- readLiveEvents
-select "e"."tx", "e"."id", "e"."kind", "e"."action", "e"."task_key", "e"."version", "p"."key" as "project_key", ? as "horizon" from "live_events" as "e" inner join "projects" as "p" on "p"."id" = "e"."project_id" where ("e"."tx", "e"."id") > (?, ?) and "e"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) order by "e"."tx", "e"."id" limit ?;
--- parameters: [9007199254740991,0,99,3,1,10,11,200]
+select "e"."tx", "e"."id", "e"."project_id", "e"."kind", "e"."action", "e"."task_key", "e"."version", "p"."key" as "project_key", ? as "horizon" from "live_events" as "e" inner join "projects" as "p" on "p"."id" = "e"."project_id" where ("e"."tx", "e"."id") > (?, ?) order by "e"."tx", "e"."id" limit ?;
+-- parameters: [9007199254740991,0,99,200]
