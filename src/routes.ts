@@ -16,6 +16,7 @@ import { registerSearchRoutes } from './modules/search/search.routes.ts';
 import { registerStandupRoutes, standupModels } from './modules/standups/standups.routes.ts';
 import { registerTaskRoutes, taskModels } from './modules/tasks/task.routes.ts';
 import { registerTimeEntryRoutes, timeEntryModels } from './modules/time-entries/time-entry.routes.ts';
+import { registerViewRoutes, viewModels } from './modules/views/views.routes.ts';
 import { registerWebhookRoutes, webhookModels } from './modules/webhooks/webhooks.routes.ts';
 import { registerWorkflowRoutes, workflowModels } from './modules/workflows/workflows.routes.ts';
 
@@ -34,6 +35,7 @@ const MODULES: Array<{ models: TSchema[]; register: (app: Api, ctx: AppContext) 
   { models: webhookModels, register: registerWebhookRoutes },
   { models: standupModels, register: registerStandupRoutes },
   { models: [], register: registerSearchRoutes },
+  { models: viewModels, register: registerViewRoutes },
   { models: changesModels, register: registerChangesRoutes },
   { models: [], register: registerLiveRoutes },
 ];

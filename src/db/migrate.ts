@@ -22,6 +22,7 @@ import * as tokenIssuers from './migrations/0018_token_issuers.ts';
 import * as boardColumns from './migrations/0019_board_columns.ts';
 import * as invitationProjects from './migrations/0020_invitation_projects.ts';
 import * as accountHandles from './migrations/0021_account_handles.ts';
+import * as savedViews from './migrations/0022_saved_views.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -50,6 +51,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0019_board_columns', boardColumns],
   ['0020_invitation_projects', invitationProjects],
   ['0021_account_handles', accountHandles],
+  ['0022_saved_views', savedViews],
 ];
 
 class StaticProvider implements MigrationProvider {

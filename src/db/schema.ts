@@ -561,6 +561,27 @@ export interface AuthEpochTable {
   value: number;
 }
 
+export type ViewLayout = 'list' | 'board';
+
+/** A saved view (migration 0022): a query and how its tasks are shown. */
+export interface SavedViewsTable {
+  id: Generated<number>;
+  organization_id: number;
+  created_by: number;
+  /** Null: a view across projects. */
+  project_id: number | null;
+  name: string;
+  query: string;
+  layout: ViewLayout;
+  group_by: string | null;
+  /** JSON array of task field names. */
+  columns: string;
+  /** 0: only its creator sees it; 1: everyone who sees its project (the organization, without one). */
+  shared: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   auth_epoch: AuthEpochTable;
   organizations: OrganizationsTable;
@@ -608,4 +629,5 @@ export interface Database {
   comments: CommentsTable;
   attachments: AttachmentsTable;
   time_entries: TimeEntriesTable;
+  saved_views: SavedViewsTable;
 }

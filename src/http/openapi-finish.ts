@@ -30,6 +30,7 @@ const TAGS: Record<string, string> = {
     'Signed event deliveries: endpoints, the event catalog, delivery history, replay and signature verification.',
   Standups: 'Daily written check-ins, the team list, blockers, worklists and settings.',
   Search: 'Full-text search over the tasks the token can see.',
+  Views: 'Saved views: a named query and how to show its tasks, private or shared (docs/api/views.md).',
   'Changes feed': 'Incremental task sync, deletions included.',
 };
 

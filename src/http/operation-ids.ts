@@ -40,6 +40,7 @@ const NAMED: Record<string, string> = {
   'PATCH /standups/settings/': 'updateStandupSettings',
   'GET /search/': 'searchTasks',
   'GET /tasks/': 'queryTasks',
+  'GET /views/{id}/tasks/': 'listViewTasks',
   'GET /changes/tasks/': 'listTaskChanges',
 };
 

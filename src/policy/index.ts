@@ -21,6 +21,7 @@ export { issuableAccount, issuerMayStillIssue } from './accounts.ts';
 export { recheckGrants } from './grants.ts';
 export { visibleProjectsOf } from '../modules/auth/auth-cache.ts';
 export { projectFor, readableProjectByKey } from './projects.ts';
+export { authorizeViewChange, authorizeViewShape, visibleViews } from './views.ts';
 export { authorizeReplayTarget, authorizeSpanning, bindableProject, endpointFor } from './webhooks.ts';
 export {
   findVisibleProjectRef,

@@ -32,6 +32,7 @@ export interface Refs {
   delivery: number;
   membership: number;
   user: number;
+  view: number;
 }
 
 /** Ids no row has (still inside the 32-bit range) and keys of no project. */
@@ -57,6 +58,7 @@ export const MISSING: Refs = {
   delivery: 99999999,
   membership: 99999999,
   user: 99999999,
+  view: 99999999,
 };
 
 export interface World {
@@ -166,6 +168,12 @@ export async function buildWorld(beforeReady?: BeforeReady): Promise<World> {
       project: project.id,
     });
     const memberships = await call('GET', `/api/v1/memberships/?project=${project.id}`);
+    const view = await call('POST', '/api/v1/views/', {
+      name: `${tag} view`,
+      query: `text ~ "${tag}"`,
+      project: key,
+      shared: true,
+    });
     return {
       project: project.id,
       projectKey: key,
@@ -191,6 +199,7 @@ export async function buildWorld(beforeReady?: BeforeReady): Promise<World> {
           (typeof m.user === 'number' ? m.user : m.user.id) === member.accountId,
       ).id,
       user: member.accountId,
+      view: view.id,
     };
   };
 
@@ -269,6 +278,7 @@ const ID_KIND: Record<string, keyof Refs> = {
   sprints: 'sprint',
   endpoints: 'endpoint',
   deliveries: 'delivery',
+  views: 'view',
 };
 
 /** Path with every parameter bound to `r`; throws for a parameter this table does not know, so new routes get a binding. */
@@ -340,6 +350,9 @@ export function bodyFor(method: string, path: string, r: Refs): { body?: unknown
     'PUT /api/v1/standups/me/': { body: { blockers: [{ text: 'x', task: r.task }] }, bodyRef: true },
     'PATCH /api/v1/standups/settings/': { body: { timezone: 'UTC' } },
     'GET /api/v1/search/': { query: `q=task&project=${r.projectKey}` },
+    'GET /api/v1/views/': { query: `project=${r.projectKey}` },
+    'POST /api/v1/views/': { body: { name: 'x', project: r.projectKey }, bodyRef: true },
+    'PATCH /api/v1/views/{id}/': { body: { name: 'x' } },
   };
   return table[op] ?? {};
 }

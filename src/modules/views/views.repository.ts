@@ -1,0 +1,46 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { SavedViewsTable } from '../../db/schema.ts';
+import type { Principal } from '../auth/principal.ts';
+import { visibleViews } from '../../policy/index.ts';
+
+/** Visible views (policy's visibleViews) with their project's key and their creator. */
+export function visibleViewRows(db: Executor, principal: Principal) {
+  return visibleViews(db, principal)
+    .innerJoin('users as u', 'u.id', 'v.created_by')
+    .leftJoin('projects as p', 'p.id', 'v.project_id')
+    .select([
+      'v.id',
+      'v.name',
+      'v.query',
+      'v.layout',
+      'v.group_by',
+      'v.columns',
+      'v.project_id',
+      'p.key as project_key',
+      'v.shared',
+      'v.created_by',
+      'u.name as creator_name',
+      'u.handle as creator_handle',
+      'v.created_at',
+      'v.updated_at',
+    ]);
+}
+
+export type ViewRow = NonNullable<Awaited<ReturnType<typeof findVisibleView>>>;
+
+export function findVisibleView(db: Executor, principal: Principal, id: number) {
+  return visibleViewRows(db, principal).where('v.id', '=', id).executeTakeFirst();
+}
+
+export async function insertView(db: Executor, values: Insertable<SavedViewsTable>): Promise<number> {
+  return (await db.insertInto('saved_views').values(values).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export async function updateView(db: Executor, id: number, values: Updateable<SavedViewsTable>): Promise<void> {
+  await db.updateTable('saved_views').set(values).where('id', '=', id).execute();
+}
+
+export async function deleteView(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('saved_views').where('id', '=', id).execute();
+}
