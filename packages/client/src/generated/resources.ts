@@ -147,6 +147,14 @@ export const RESOURCES = {
   search: {
     searchTasks: { method: 'get', path: '/api/v1/search/', pathParams: [], cursor: true, operationId: 'searchTasks' },
   },
+  views: {
+    list: { method: 'get', path: '/api/v1/views/', pathParams: [], cursor: true, operationId: 'listViews' },
+    create: { method: 'post', path: '/api/v1/views/', pathParams: [], cursor: false, operationId: 'createView' },
+    get: { method: 'get', path: '/api/v1/views/{id}/', pathParams: ['id'], cursor: false, operationId: 'getView' },
+    update: { method: 'patch', path: '/api/v1/views/{id}/', pathParams: ['id'], cursor: false, operationId: 'updateView' },
+    delete: { method: 'delete', path: '/api/v1/views/{id}/', pathParams: ['id'], cursor: false, operationId: 'deleteView' },
+    listTasks: { method: 'get', path: '/api/v1/views/{id}/tasks/', pathParams: ['id'], cursor: true, operationId: 'listViewTasks' },
+  },
   changesFeed: {
     listTaskChanges: { method: 'get', path: '/api/v1/changes/tasks/', pathParams: [], cursor: true, operationId: 'listTaskChanges' },
   },
