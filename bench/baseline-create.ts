@@ -27,6 +27,10 @@ export const CREATE_STATEMENTS = {
     "insert into event_outbox (event_id, type, organization_id, project_id, actor_id, correlation_id, envelope, occurred_at) values ($1, 'task.created', $2, $3, $4, $5, $6, $7)",
 };
 
+/** The sixth statement of the node:http baseline, which answers keyed creates as the service does: the stored answer. */
+export const IDEMPOTENCY_STATEMENT =
+  "insert into idempotency_keys (token_id, key, request_hash, state, response_status, response_body, lease_expires_at, created_at) values ($1, $2, $3, 'complete', 201, $4, $5, $6)";
+
 export const sqliteStatement = (text: string) => text.replace(/\$\d+/g, '?');
 
 interface ProjectRow {

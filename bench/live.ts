@@ -7,6 +7,11 @@
  *
  *   npm run bench:live                                   # 200 changes, temporary SQLite
  *   CHANGES=500 DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench npm run bench:live
+ *   LONG_TRANSACTION=1 DATABASE_URL=postgres://... npm run bench:live
+ *
+ * LONG_TRANSACTION=1 (PostgreSQL) keeps a write transaction open in another database of the
+ * same server (`postgres`) through every change, as a long batch job of another application
+ * would, and checks at the end that it was still open.
  *
  * Bounded: gives up (exit code 1) after BENCH_TIMEOUT_SECONDS (default 120).
  */
@@ -18,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createParser } from 'eventsource-parser';
+import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createAppContext } from '../src/context.ts';
@@ -27,6 +33,7 @@ import { createOrganization, createToken, createUser } from '../src/modules/acco
 import { setPassword } from '../src/modules/people/people.service.ts';
 
 const CHANGES = Number(process.env.CHANGES ?? 200);
+const LONG_TRANSACTION = process.env.LONG_TRANSACTION === '1';
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 120) * 1000;
 
 async function freePort(): Promise<number> {
@@ -126,6 +133,22 @@ async function main(): Promise<void> {
   });
   await sleep(500);
 
+  let elsewhere: pg.Client | null = null;
+  let elsewhereXid = '';
+  if (LONG_TRANSACTION) {
+    if (ctx.dialect !== 'postgres') throw new Error('LONG_TRANSACTION is for PostgreSQL');
+    const url = new URL(databaseUrl);
+    if (url.pathname === '/postgres') throw new Error('LONG_TRANSACTION needs a database other than `postgres`');
+    url.pathname = '/postgres';
+    url.search = '';
+    elsewhere = new pg.Client({ connectionString: url.toString() });
+    await elsewhere.connect();
+    await elsewhere.query('BEGIN');
+    await elsewhere.query('CREATE TEMP TABLE long_write (n integer)');
+    await elsewhere.query('INSERT INTO long_write VALUES (1)');
+    elsewhereXid = (await elsewhere.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid')).rows[0]!.xid;
+  }
+
   const latencies: number[] = [];
   for (let version = 2; version < CHANGES + 2; version++) {
     await sleep(Math.random() * 300);
@@ -141,10 +164,19 @@ async function main(): Promise<void> {
     latencies.push(arrived.get(version)! - sent);
   }
 
+  if (elsewhere) {
+    const { rows } = await elsewhere.query<{ xid: string }>('SELECT pg_current_xact_id_if_assigned()::text AS xid');
+    if (rows[0]!.xid !== elsewhereXid) throw new Error('the long transaction ended before the last change');
+    await elsewhere.query('ROLLBACK');
+    await elsewhere.end();
+  }
+
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
   console.log(
-    `live (${ctx.dialect}): ${latencies.length} changes written by another process; write sent -> event received ` +
+    `live (${ctx.dialect}): ${latencies.length} changes written by another process` +
+      (elsewhere ? `, a write transaction open in another database throughout (xid ${elsewhereXid})` : '') +
+      `; write sent -> event received ` +
       `p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${latencies.at(-1)!.toFixed(1)} ms; ` +
       (latencies.at(-1)! < 1000 ? 'all within 1 s' : 'NOT all within 1 s'),
   );

@@ -23,7 +23,7 @@ import { type AppContext, createAppContext } from '../src/context.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { recordEvent } from '../src/events/record-event.ts';
-import type { Principal } from '../src/modules/auth/principal.ts';
+import type { Principal } from '../src/identity/principal.ts';
 import { inTransaction } from '../src/db/unit-of-work.ts';
 import { checkNewEndpoint, createEndpoint } from '../src/modules/webhooks/endpoints.service.ts';
 import { startWorker, WORKER_JOBS } from '../src/worker/run-worker.ts';

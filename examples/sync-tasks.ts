@@ -7,7 +7,8 @@
  * Each run walks the feed from the stored high-water mark, upserts `created`/`updated`
  * changes, deletes on `deleted`, and only after the whole walk writes the tasks and the new
  * mark (the largest `changed_at` seen) together, atomically. Applying a change twice is
- * harmless, so a run that fails half-way is simply run again.
+ * harmless, so a run that fails half-way is simply run again. A copy older than the feed's
+ * retention is rebuilt from scratch (410 RESYNC_REQUIRED).
  */
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -25,13 +26,17 @@ export async function syncTasks(
   state: SyncState,
   pageSize = 200,
 ): Promise<SyncState & { result: SyncResult }> {
-  const tasks = { ...state.tasks };
+  let tasks = { ...state.tasks };
   let highWater = state.highWater;
   const result = await syncTaskChanges(client, {
     pageSize,
     store: { load: () => state.highWater, save: (mark) => void (highWater = mark) },
     upsert: (task) => void (tasks[task.key] = task),
     remove: (key) => void delete tasks[key],
+    // The feed's retention removed deletions this copy needed: rebuild it from scratch.
+    reset: () => {
+      tasks = {};
+    },
   });
   return { highWater, tasks, result };
 }

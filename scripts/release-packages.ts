@@ -20,9 +20,10 @@ type PackageName = (typeof PACKAGES)[number];
 /**
  * Largest unpacked size accepted per package: a regression past it (sources, maps, a second copy
  * of the generated types) fails the release. The client's generated declarations grow by about
- * 8 kB per operation (each repeats its error responses), hence its headroom.
+ * 8 kB per operation (each repeats its error responses), and the verifier's event declarations by
+ * about 4 kB per event type, hence their headroom.
  */
-export const UNPACKED_BUDGET_BYTES: Record<PackageName, number> = { webhooks: 120_000, client: 1_600_000 };
+export const UNPACKED_BUDGET_BYTES: Record<PackageName, number> = { webhooks: 200_000, client: 1_600_000 };
 
 /** What a published package may contain: what runs, its declarations, and the documents npm shows. */
 const ALLOWED_FILE =

@@ -7,6 +7,7 @@
 // the operation id without the tag's noun when the noun follows the verb (`listTaskActivities`
 // of Tasks: `listActivities`, `bulkCreateTasks`: `bulkCreate`), the whole id otherwise
 // (`getMyStandup`). Lists that take a cursor are marked: their calls are also async iterators.
+// The event stream (Server-Sent Events) is left out: packages/client/src/event-stream.ts iterates it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,7 @@ type Operation = {
   operationId: string;
   tags?: string[];
   parameters?: Array<{ name?: string; in?: string }>;
+  responses?: Record<string, { content?: Record<string, unknown> }>;
 };
 type Document = { paths: Record<string, Record<string, Operation>> };
 
@@ -50,6 +52,8 @@ export function resourcesModule(document: Document): string {
   const resources = new Map<string, Map<string, string>>();
   for (const [url, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations)) {
+      // A stream is no call that answers once: the client iterates it (`tt.events.stream()`).
+      if (operation.responses?.['200']?.content?.['text/event-stream']) continue;
       const tag = operation.tags?.[0];
       if (!tag) throw new Error(`${method.toUpperCase()} ${url} has no tag`);
       const resource = resourceOf(tag);

@@ -11,11 +11,12 @@ import swaggerUi from '@fastify/swagger-ui';
 import secureJson from 'secure-json-parse';
 import { ping } from './db/database.ts';
 import type { AppContext } from './context.ts';
-import { registerAuth } from './http/auth-hook.ts';
+import { registerAuth } from './identity/auth-hook.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { ApiError, errorBody, reflected } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerDrain } from './http/drain.ts';
+import { fastifyTrustProxy } from './http/trust-proxy.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { RequestLog } from './http/request-log.ts';
 import { openApiOptions, servedDocument } from './http/openapi.ts';
@@ -99,7 +100,7 @@ function fastifyOptions(ctx: AppContext, options: BuildAppOptions) {
     },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     // Behind a TLS-terminating proxy, X-Forwarded-Proto/-Host/-For give the scheme (Secure cookie, own origin) and client address.
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     return503OnClosing: true,
     schemaController: { compilersFactory: { buildSerializer: buildSerializerFactory } },
     // A path Fastify cannot decode (e.g. %ZZ) is answered before any hook: keep the API's error shape (docs/api/conventions.md).
@@ -183,8 +184,34 @@ function registerJsonBodies(app: FastifyInstance): void {
   });
 }
 
+/**
+ * The API reference (Swagger UI): its own scripts and styles only (no inline script), the
+ * document from this origin, no framing, no validator badge fetched from elsewhere.
+ */
+const API_REFERENCE_CSP = [
+  "default-src 'self'",
+  "base-uri 'self'",
+  "object-src 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  // The one inline style Swagger UI applies (tests/browser/api-reference.test.ts notices a new one).
+  "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /** Headers every response carries, and the URL check that runs before any route. */
 function registerResponseHeaders(app: FastifyInstance): void {
+  // Pages with a policy of their own (the web app, the manual, the API reference) keep it; any
+  // other answer (a redirect, a 404, the manual's "not built" page) still cannot be framed.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('content-security-policy') && !reply.raw.hasHeader('content-security-policy'))
+      reply.header('content-security-policy', "frame-ancestors 'none'");
+    return payload;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
@@ -196,6 +223,8 @@ function registerResponseHeaders(app: FastifyInstance): void {
       reply.header('x-frame-options', 'DENY');
       reply.header('cross-origin-resource-policy', 'same-origin');
     }
+    // No page of the service is meant to be shown inside another site's frame (clickjacking).
+    reply.header('x-frame-options', 'DENY');
     // %00 in a path segment or query value would reach PostgreSQL as U+0000, which text cannot hold.
     if (/%00/i.test(request.url)) {
       throw new ApiError('VALIDATION_ERROR', 'Invalid request: the URL contains U+0000.', {
@@ -210,7 +239,7 @@ function registerResponseHeaders(app: FastifyInstance): void {
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify(fastifyOptions(ctx, options));
 
-  const limits = new RateLimits(ctx.config);
+  const limits = new RateLimits(ctx.config, app.log);
   app.addHook('onClose', () => limits.close());
 
   registerDrain(app);
@@ -225,7 +254,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   await app.register(swagger, openApiOptions(ctx));
   // The API reference, beside the manual (src/http/docs-site.ts).
-  await app.register(swaggerUi, { routePrefix: '/docs/reference' });
+  await app.register(swaggerUi, { routePrefix: '/docs/reference', staticCSP: API_REFERENCE_CSP });
 
   await app.register(cookie);
   registerMetrics(app, ctx.config.metricsToken, ctx.config.metricsPublic);
@@ -235,8 +264,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', version: SERVICE_VERSION }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
-      await ping(ctx.db);
-      return { status: 'ok' };
+      await ping(ctx.database);
+      return { status: 'ok', rate_limits: limits.store };
     } catch {
       return reply.code(503).send(errorBody('SERVICE_UNAVAILABLE', 'The database is not reachable.'));
     }

@@ -1,8 +1,12 @@
 import { availableParallelism } from 'node:os';
+import ipaddr from 'ipaddr.js';
+import { type OidcConfig, oidcConfigFrom } from './identity/oidc-config.ts';
 
 /** Runtime configuration, read once from the environment. Every variable is documented in docs/operating/configuration.md (a test checks it). */
 export interface Config {
   databaseUrl: string;
+  /** PostgreSQL: connections each process' pool may hold (its LISTEN connection comes on top). */
+  databasePoolSize: number;
   host: string;
   port: number;
   logLevel: string;
@@ -23,6 +27,10 @@ export interface Config {
   bodyLimitBytes: number;
   /** On SIGTERM/SIGINT, in-flight requests get this long to finish before their connections are cut. */
   shutdownTimeoutSeconds: number;
+  /** Where a worker-only process answers /healthz and /readyz; null: it serves no HTTP at all. */
+  workerHealthPort: number | null;
+  /** `serve` runs the API and the worker (`all`), or the API alone (`api`: SERVE_ROLE=api or `serve --api-only`). */
+  serveRole: 'all' | 'api';
   metricsToken: string | null;
   /** Serve /metrics without a token when METRICS_TOKEN is unset (otherwise it is closed). */
   metricsPublic: boolean;
@@ -40,6 +48,14 @@ export interface Config {
     /** Finished deliveries (and outbox events nothing references) are purged after this many days. */
     retentionDays: number;
   };
+  retention: {
+    /** Changes-feed records superseded by a later record of their task, and deletion records, are purged after this many days. */
+    changesDays: number;
+    /** live_events rows (the live stream's resume points) are purged after this many hours. */
+    liveEventsHours: number;
+    /** Audit log records are purged after this many days. */
+    auditDays: number;
+  };
   scheduler: {
     /** task.due_soon fires when the end of a task's due date is this close. */
     dueSoonWindowHours: number;
@@ -50,8 +66,15 @@ export interface Config {
     url: string | null;
     from: string;
   };
-  /** The service sits behind a TLS-terminating proxy: trust its X-Forwarded-* headers (client address, https). */
-  trustProxy: boolean;
+  notifications: {
+    /** Notifications of one reason within this long of the first are e-mailed together, this long after it. */
+    emailDelaySeconds: number;
+  };
+  /**
+   * The proxies in front of the service whose X-Forwarded-* headers are believed (client
+   * address, https, host): none (false), the nearest `n` hops, or these addresses and ranges.
+   */
+  trustProxy: TrustProxy;
   sessions: {
     /** A session unused this long ends. */
     idleMs: number;
@@ -89,6 +112,8 @@ export interface Config {
     /** Open live streams the people of one organization may hold at once in a process. */
     maxStreamsPerOrganization: number;
   };
+  /** OpenID Connect sign-in (docs/operating/oidc.md); null when OIDC_ISSUER is not set. */
+  oidc: OidcConfig | null;
   attachments: {
     /** Directory holding uploaded files, each under a server-generated name. */
     dir: string;
@@ -112,6 +137,47 @@ function boolFrom(env: NodeJS.ProcessEnv, name: string): boolean {
   if (['', '0', 'false', 'no', 'off'].includes(raw)) return false;
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function serveRoleFrom(env: NodeJS.ProcessEnv): 'all' | 'api' {
+  const raw = (env.SERVE_ROLE ?? '').trim();
+  if (raw === '' || raw === 'all') return 'all';
+  if (raw === 'api') return 'api';
+  throw new Error(`SERVE_ROLE must be all or api, got "${raw}"`);
+}
+
+export type TrustProxy = false | number | string[];
+
+/** The names proxy-addr knows for the private ranges, besides addresses and CIDR ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: off, `true` (one hop: the proxy right in front), a number of hops, or a
+ * comma-separated list of proxy addresses and ranges. Never "every hop": whoever sends a
+ * request writes the X-Forwarded-For entries left of the ones their proxies add.
+ */
+function trustProxyFrom(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (['', '0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  if (['true', 'yes', 'on'].includes(raw.toLowerCase())) return 1;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const bad = entries.find((entry) => !PROXY_RANGE_NAMES.includes(entry) && !isAddressOrRange(entry));
+  if (bad !== undefined)
+    throw new Error(
+      `TRUST_PROXY must be false, true, a number of proxy hops, or a comma-separated list of proxy addresses or ranges, got "${bad}"`,
+    );
+  return entries;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  if (ipaddr.isValid(entry)) return true;
+  try {
+    ipaddr.parseCIDR(entry);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function positiveFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -164,6 +230,16 @@ function databaseUrlFrom(env: NodeJS.ProcessEnv): string {
   return url;
 }
 
+/** A pool larger than this is a typo: PostgreSQL's own default max_connections is 100 for the whole server. */
+const MAX_POOL_SIZE = 1000;
+
+function poolSizeFrom(env: NodeJS.ProcessEnv): number {
+  const size = positiveFrom(env, 'DATABASE_POOL_SIZE', 10);
+  if (size > MAX_POOL_SIZE)
+    throw new Error(`DATABASE_POOL_SIZE must be between 1 and ${MAX_POOL_SIZE}, got "${env.DATABASE_POOL_SIZE}"`);
+  return size;
+}
+
 function urlFrom(env: NodeJS.ProcessEnv, name: string): string | null {
   const raw = env[name];
   if (!raw) return null;
@@ -178,9 +254,9 @@ function urlFrom(env: NodeJS.ProcessEnv, name: string): string | null {
   return raw.replace(/\/+$/, '');
 }
 
-function portFrom(env: NodeJS.ProcessEnv): number {
-  const port = intFrom(env, 'PORT', 8080);
-  if (port > 65535) throw new Error(`PORT must be between 0 and 65535, got "${env.PORT}"`);
+function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const port = intFrom(env, name, fallback);
+  if (port > 65535) throw new Error(`${name} must be between 0 and 65535, got "${env[name]}"`);
   return port;
 }
 
@@ -201,12 +277,14 @@ function webhookLeaseMs(env: NodeJS.ProcessEnv): number {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const publicBaseUrl = urlFrom(env, 'PUBLIC_BASE_URL');
   return {
     databaseUrl: databaseUrlFrom(env),
+    databasePoolSize: poolSizeFrom(env),
     host: env.HOST || '0.0.0.0',
-    port: portFrom(env),
+    port: portFrom(env, 'PORT', 8080),
     logLevel: logLevelFrom(env),
-    publicBaseUrl: urlFrom(env, 'PUBLIC_BASE_URL'),
+    publicBaseUrl,
     redisUrl: env.REDIS_URL || null,
     rateLimit: {
       tokenBurst: intFrom(env, 'RATE_LIMIT_TOKEN_BURST', 100),
@@ -221,6 +299,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     bodyLimitBytes: 1024 * 1024,
     shutdownTimeoutSeconds: positiveFrom(env, 'SHUTDOWN_TIMEOUT_SECONDS', 10),
+    workerHealthPort: env.WORKER_HEALTH_PORT ? portFrom(env, 'WORKER_HEALTH_PORT', 0) : null,
+    serveRole: serveRoleFrom(env),
     metricsToken: env.METRICS_TOKEN || null,
     metricsPublic: boolFrom(env, 'METRICS_PUBLIC'),
     webhooks: {
@@ -231,6 +311,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: webhookLeaseMs(env),
       retentionDays: positiveFrom(env, 'WEBHOOK_RETENTION_DAYS', 30),
     },
+    retention: {
+      changesDays: positiveFrom(env, 'CHANGES_RETENTION_DAYS', 90),
+      liveEventsHours: positiveFrom(env, 'LIVE_EVENTS_RETENTION_HOURS', 24),
+      auditDays: positiveFrom(env, 'AUDIT_RETENTION_DAYS', 365),
+    },
     scheduler: {
       dueSoonWindowHours: positiveFrom(env, 'DUE_SOON_WINDOW_HOURS', 24),
       escalateAfterDays: positiveFrom(env, 'ESCALATE_AFTER_DAYS', 3),
@@ -239,7 +324,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       url: env.SMTP_URL || null,
       from: env.SMTP_FROM || 'tasktracker <tasktracker@localhost>',
     },
-    trustProxy: boolFrom(env, 'TRUST_PROXY'),
+    notifications: {
+      emailDelaySeconds: intFrom(env, 'NOTIFICATION_EMAIL_DELAY_SECONDS', 60),
+    },
+    trustProxy: trustProxyFrom(env),
     sessions: {
       idleMs: positiveFrom(env, 'SESSION_IDLE_HOURS', 7 * 24) * HOUR_MS,
       absoluteMs: positiveFrom(env, 'SESSION_MAX_DAYS', 30) * 24 * HOUR_MS,
@@ -264,6 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxStreamsPerPerson: positiveFrom(env, 'LIVE_MAX_STREAMS_PER_PERSON', 5),
       maxStreamsPerOrganization: positiveFrom(env, 'LIVE_MAX_STREAMS_PER_ORGANIZATION', 500),
     },
+    oidc: oidcConfigFrom(env, publicBaseUrl),
     attachments: {
       dir: env.ATTACHMENTS_DIR || './data/attachments',
       maxBytes: intFrom(env, 'ATTACHMENT_MAX_BYTES', 25 * 1024 * 1024),

@@ -1,9 +1,11 @@
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db, Dialect } from './db/database.ts';
+import { configuredMailer, type Mailer } from './mail/mailer.ts';
 import { HashingQueue } from './modules/people/hashing-queue.ts';
-import { defaultWebhookIo, type WebhookIo } from './modules/webhooks/io.ts';
-import { ConnectionPools } from './worker/connection-pool.ts';
+import { defaultWebhookIo, type WebhookIo } from './modules/webhooks/delivery/io.ts';
+import { ConnectionPools } from './modules/webhooks/delivery/connection-pool.ts';
+import type { OidcProviderState } from './modules/oidc/oidc.client.ts';
 
 /**
  * Per-process state that outlives a request: caches and pooled connections. Owned by the
@@ -20,6 +22,8 @@ export interface ContextState {
   readonly preparedStatements: Map<string, unknown>;
   /** Every password hash and verification of the process waits its turn here. */
   readonly passwordHashing: HashingQueue;
+  /** The OpenID provider's discovered metadata and signing keys (src/modules/oidc/oidc.client.ts), once read. */
+  oidcProvider?: Promise<OidcProviderState>;
 }
 
 /** What services, the worker and the CLI share. Built by `createAppContext` only. */
@@ -31,10 +35,12 @@ export interface AppContext {
   /** Where queries go: the pool, or inside a unit of work its transaction (src/db/unit-of-work.ts). */
   db: Db;
   readonly dialect: Dialect;
-  /** DNS, TLS trust and mail as configured. */
+  /** DNS and TLS trust of webhook delivery as configured. */
   readonly io: WebhookIo;
   /** Overrides of `io`, one seam at a time (tests, benchmarks). */
   webhookIo?: Partial<WebhookIo>;
+  /** People's e-mail (src/mail/): null when SMTP_URL is not configured; tests put a recording one here. */
+  mailer: Mailer | null;
   readonly state: ContextState;
 }
 
@@ -53,8 +59,9 @@ export function createAppContext({ config, database, clock = systemClock, webhoo
     database,
     db: database.db,
     dialect: database.dialect,
-    io: defaultWebhookIo(config),
+    io: defaultWebhookIo(),
     webhookIo,
+    mailer: configuredMailer(config),
     state: {
       signingSecrets: new Map(),
       connectionPools: new ConnectionPools(),

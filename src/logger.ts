@@ -1,5 +1,8 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 
+/** What code outside HTTP logs through (Fastify's request logger is one), so it need not import Fastify. */
+export type Log = Pick<Logger, 'error' | 'warn' | 'info' | 'debug'>;
+
 /** Credentials that arrive in headers; anything logging a request's headers gets them censored. */
 export const LOG_REDACT = {
   paths: [

@@ -23,6 +23,7 @@ export default snapshotsOf('modules/accounts/accounts.repository.ts', repo, {
     await repo.projectsByKeys(db, 1, []);
   },
   revokeToken: ({ db }) => repo.revokeToken(db, 5, at),
+  findTokenForAudit: ({ db }) => repo.findTokenForAudit(db, 5),
   findTokenRevocation: ({ db }) => repo.findTokenRevocation(db, 5),
   findMembership: ({ db }) => repo.findMembership(db, 10, 3),
   updateMembershipRole: ({ db }) => repo.updateMembershipRole(db, 8, 'viewer', at),

@@ -1,11 +1,11 @@
 import * as repo from '../../src/modules/attachments/attachment.repository.ts';
 import { snapshotsOf } from './record.ts';
-import { principal } from './samples.ts';
+import { principal, firstPage } from './samples.ts';
 
 const at = '2026-11-21T09:00:00.000Z';
 
 export default snapshotsOf('modules/attachments/attachment.repository.ts', repo, {
-  attachmentsOfTask: ({ db }) => repo.attachmentsOfTask(db, 42).execute(),
+  attachmentsOfTask: ({ db }) => repo.attachmentsOfTask(db, 42, firstPage),
   findAttachment: ({ db }) => repo.findAttachment(db, 7),
   findVisibleAttachment: ({ db }) => repo.findVisibleAttachment(db, principal, 7),
   insertAttachment: ({ db }) =>

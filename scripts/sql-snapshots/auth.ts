@@ -1,7 +1,7 @@
-import * as repo from '../../src/modules/auth/auth.repository.ts';
+import * as repo from '../../src/identity/auth.repository.ts';
 import { snapshotsOf } from './record.ts';
 
-export default snapshotsOf('modules/auth/auth.repository.ts', repo, {
+export default snapshotsOf('identity/auth.repository.ts', repo, {
   accounts: ({ db }) => repo.accounts(db).execute(),
   findTokenWithAccount: ({ db }) =>
     repo.findTokenWithAccount(db, 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'),

@@ -1,9 +1,9 @@
 import * as repo from '../../src/modules/comments/comment.repository.ts';
 import { snapshotsOf } from './record.ts';
-import { principal } from './samples.ts';
+import { principal, firstPage } from './samples.ts';
 
 export default snapshotsOf('modules/comments/comment.repository.ts', repo, {
-  commentsOfTask: ({ db }) => repo.commentsOfTask(db, 42).execute(),
+  commentsOfTask: ({ db }) => repo.commentsOfTask(db, 42, firstPage),
   findComment: ({ db }) => repo.findComment(db, 7),
   findVisibleComment: ({ db }) => repo.findVisibleComment(db, principal, 7),
   insertComment: ({ db }) =>

@@ -1,6 +1,6 @@
 import * as repo from '../../src/modules/custom-fields/custom-fields.repository.ts';
 import { snapshotsOf } from './record.ts';
-import { principal } from './samples.ts';
+import { firstPage, principal } from './samples.ts';
 
 const at = '2026-11-21T09:00:00.000000Z';
 
@@ -16,7 +16,7 @@ export default snapshotsOf('modules/custom-fields/custom-fields.repository.ts', 
   customValuesByTask: ({ db }) => repo.customValuesByTask(db, [42, 43]),
   visibleFields: ({ db }) => repo.visibleFields(db, principal).execute(),
   visibleFieldIdsAmong: ({ db }) => repo.visibleFieldIdsAmong(db, principal, [9, 12]),
-  visibleFieldsFor: ({ db }) => repo.visibleFieldsFor(db, principal, 10).execute(),
+  fieldsPage: ({ db }) => repo.fieldsPage(db, principal, 10, firstPage),
   findVisibleField: ({ db }) => repo.findVisibleField(db, principal, 9),
   insertField: ({ db }) =>
     repo.insertField(db, {

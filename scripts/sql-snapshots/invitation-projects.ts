@@ -8,5 +8,7 @@ export default snapshotsOf('modules/people/invitation-projects.repository.ts', r
       { project_id: 11, role: 'viewer' },
     ]),
   projectsOfInvitations: ({ db }) => repo.projectsOfInvitations(db, [7, 8]),
-  grantInvitationProjects: ({ db }) => repo.grantInvitationProjects(db, 7, 42, '2026-11-21T10:00:00.000000Z'),
+  projectsOfInvitationWithIssuerRole: ({ db }) => repo.projectsOfInvitationWithIssuerRole(db, 7, 3),
+  grantInvitationProjects: ({ db }) =>
+    repo.grantInvitationProjects(db, 42, [{ project_id: 10, role: 'member' }], '2026-11-21T10:00:00.000000Z'),
 });

@@ -1,13 +1,13 @@
 import * as repo from '../../src/modules/planning/planning.repository.ts';
 import { snapshotsOf } from './record.ts';
-import { principal } from './samples.ts';
+import { firstPage, principal } from './samples.ts';
 
 const at = '2026-11-21T09:00:00.000Z';
 
 export default snapshotsOf('modules/planning/planning.repository.ts', repo, {
-  labelsOfProject: ({ db }) => repo.labelsOfProject(db, principal, 10).execute(),
-  milestonesOfProject: ({ db }) => repo.milestonesOfProject(db, principal, 10, 'open').execute(),
-  sprintsOfProject: ({ db }) => repo.sprintsOfProject(db, principal, 10, 'active').execute(),
+  labelsPage: ({ db }) => repo.labelsPage(db, principal, 10, undefined, firstPage),
+  milestonesPage: ({ db }) => repo.milestonesPage(db, principal, 10, 'open', firstPage),
+  sprintsPage: ({ db }) => repo.sprintsPage(db, principal, 10, 'active', firstPage),
   findVisibleLabel: ({ db }) => repo.findVisibleLabel(db, principal, 5),
   findVisibleMilestone: ({ db }) => repo.findVisibleMilestone(db, principal, 5),
   findVisibleSprint: ({ db }) => repo.findVisibleSprint(db, principal, 5),
@@ -31,4 +31,5 @@ export default snapshotsOf('modules/planning/planning.repository.ts', repo, {
     await repo.tasksCarrying(db, { kind: 'label', id: 5 });
     await repo.tasksCarrying(db, { kind: 'milestone', id: 5 });
   },
+  openTasksOfSprint: ({ db }) => repo.openTasksOfSprint(db, 5),
 });

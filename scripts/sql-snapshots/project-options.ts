@@ -1,10 +1,11 @@
 import * as repo from '../../src/modules/workflows/project-options.repository.ts';
 import { snapshotsOf } from './record.ts';
+import { firstPage } from './samples.ts';
 
 export default snapshotsOf('modules/workflows/project-options.repository.ts', repo, {
-  optionsOfProject: async ({ db }) => {
-    await repo.optionsOfProject(db, 'priorities', 10).execute();
-    await repo.optionsOfProject(db, 'task_types', 10).execute();
+  optionsPage: async ({ db }) => {
+    await repo.optionsPage(db, 'priorities', 10, firstPage);
+    await repo.optionsPage(db, 'task_types', 10, firstPage);
   },
   insertOption: ({ db }) => repo.insertOption(db, 'priorities', { project_id: 10, name: 'Urgent', position: 3 }),
   setProjectDefaults: ({ db }) =>

@@ -1,11 +1,11 @@
 import * as repo from '../../src/modules/projects/projects.repository.ts';
 import { snapshotsOf } from './record.ts';
-import { principal } from './samples.ts';
+import { firstPage, principal } from './samples.ts';
 
 const at = '2026-11-21T09:00:00.000Z';
 
 export default snapshotsOf('modules/projects/projects.repository.ts', repo, {
-  selectVisibleProjects: ({ db }) => repo.selectVisibleProjects(db, principal).execute(),
+  visibleProjectsPage: ({ db }) => repo.visibleProjectsPage(db, principal, firstPage),
   findVisibleProject: ({ db }) => repo.findVisibleProject(db, principal, 10),
   findProjectByKey: ({ db }) => repo.findProjectByKey(db, 1, 'WEB'),
   findNamedId: ({ db }) => repo.findNamedId(db, 'statuses', 10, 'Done'),

@@ -1,4 +1,5 @@
-import type { Principal } from '../../src/modules/auth/principal.ts';
+import type { PageRequest } from '../../src/http/pagination.ts';
+import type { Principal } from '../../src/identity/principal.ts';
 
 /** A caller restricted to two projects, so visibility filters show in the recorded SQL. */
 export const principal: Principal = {
@@ -15,3 +16,6 @@ export const principal: Principal = {
   projectRestriction: [10, 11],
   expiresAt: null,
 };
+
+/** A list's first page in its default ordering, as a list endpoint without query parameters asks for it. */
+export const firstPage: PageRequest = { mode: 'offset', limit: 50, offset: 0, ordering: undefined };

@@ -7,12 +7,19 @@ const filter = { status: 'To Do', assignee: 3 };
 const scope = { projectIds: [10, 11] };
 
 export default snapshotsOf('modules/search/search.repository.ts', repo, {
-  countPostgresMatches: async ({ db }) => {
-    for (const tier of ['all', 'titled', 'described'] as const)
-      await repo.countPostgresMatches(db, 'login & bug:*', scope, tier, 1000).catch(() => undefined);
-    await repo.countPostgresMatches(db, 'login & bug:*', { ...scope, status: 'To Do', assignee: 3 }, 'all', 1000);
+  gatherPostgresMatches: async ({ db }) => {
+    for (const vector of ['search_vector', 'title_vector'] as const)
+      await repo.gatherPostgresMatches(db, 'login & bug:*', scope, vector, 1000).catch(() => undefined);
+    await repo.gatherPostgresMatches(db, 'login & bug:*', { ...scope, ...filter }, 'search_vector', 1000);
   },
-  postgresMatchSlice: ({ db }) => repo.postgresMatchSlice(db, 'login & bug:*', scope, 'described', 0, 20),
+  gatherStatement: ({ db }) => repo.gatherStatement(db, 'login & bug:*', scope, 'search_vector', 1000).execute(),
+  walkPostgresMatches: async ({ db }) => {
+    await repo.walkPostgresMatches(db, 'login & bug:*', scope, 'title_vector', [], 0, 20);
+    await repo.walkPostgresMatches(db, 'login & bug:*', scope, 'search_vector', [5, 6], 0, 20);
+    await repo.walkPostgresMatches(db, 'login & bug:*', scope, 'search_vector', 'titled', 20, 20);
+  },
+  windowPostgresMatches: ({ db }) => repo.windowPostgresMatches(db, 'login & bug:*', scope, 'described', 5000, 20),
+  rankedGatheredMatches: ({ db }) => repo.rankedGatheredMatches(db, [5], [6]).execute(),
   rankedPostgresMatches: ({ db }) => repo.rankedPostgresMatches(db, 'login & bug:*', scope).execute(),
   countFtsMatches: async ({ db }) => {
     // Each count stops without a row on the recording database: the second is recorded on its own.
@@ -21,5 +28,10 @@ export default snapshotsOf('modules/search/search.repository.ts', repo, {
   },
   allProjectIds: ({ db }) => repo.allProjectIds(db),
   ftsMatchSlice: ({ db }) => repo.ftsMatchSlice(db, titled, {}, 0, 20),
+  ftsSliceStatement: ({ db }) => repo.ftsSliceStatement(db, all, filter, 0, 20).execute(),
   rankedFtsMatches: ({ db }) => repo.rankedFtsMatches(db, all, titled, filter).execute(),
+  matchIndex: async ({ db, dialect }) => {
+    const index = await repo.matchIndex(db, dialect, ['login', 'bug'], filter, [10, 11], 1000);
+    await index.rankedPage({ mode: 'offset', limit: 20, offset: 40, ordering: '-created_at' }, async () => 0);
+  },
 });

@@ -1,9 +1,9 @@
-import * as repo from '../../src/modules/sessions/sessions.repository.ts';
+import * as repo from '../../src/identity/sessions.repository.ts';
 import { snapshotsOf } from './record.ts';
 
 const now = '2026-11-21T09:00:00.000Z';
 
-export default snapshotsOf('modules/sessions/sessions.repository.ts', repo, {
+export default snapshotsOf('identity/sessions.repository.ts', repo, {
   insertSession: ({ db }) =>
     repo.insertSession(db, {
       user_id: 3,

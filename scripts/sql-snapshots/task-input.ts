@@ -1,5 +1,6 @@
 import * as repo from '../../src/modules/tasks/task-input.repository.ts';
 import { snapshotsOf } from './record.ts';
+import { principal } from './samples.ts';
 
 export default snapshotsOf('modules/tasks/task-input.repository.ts', repo, {
   namesOfProject: ({ db }) => repo.namesOfProject(db, 'statuses', 10),
@@ -11,4 +12,5 @@ export default snapshotsOf('modules/tasks/task-input.repository.ts', repo, {
   parentIdOf: ({ db }) => repo.parentIdOf(db, 42),
   childIdsOfAny: ({ db }) => repo.childIdsOfAny(db, [42, 43]),
   statusName: ({ db }) => repo.statusName(db, 4),
+  openBlockersDueAfter: ({ db }) => repo.openBlockersDueAfter(db, principal, 42, '2026-11-30'),
 });

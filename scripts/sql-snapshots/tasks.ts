@@ -34,7 +34,8 @@ export default snapshotsOf('modules/tasks/task.repository.ts', repo, {
       .execute();
   },
   subtasksOf: ({ db }) => repo.subtasksOf(db, 42).selectAll('t').execute(),
-  countTasks: ({ db }) => repo.countTasks(repo.tasksOfProject(db, 10, { statusCategories: ['todo'], labels: ['ui'] })),
+  countTasksUpTo: ({ db }) =>
+    repo.countTasksUpTo(db, repo.tasksOfProject(db, 10, { statusCategories: ['todo'], labels: ['ui'] }), 1051),
   listedTasks: ({ db }) =>
     repo.listedTasks(repo.tasksOfProject(db, 10, { statusCategories: ['todo'], labels: ['ui'] })).execute(),
   taskListIds: ({ db }) =>

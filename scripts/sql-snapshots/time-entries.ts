@@ -1,11 +1,11 @@
 import * as repo from '../../src/modules/time-entries/time-entry.repository.ts';
 import { snapshotsOf } from './record.ts';
-import { principal } from './samples.ts';
+import { principal, firstPage } from './samples.ts';
 
 const at = '2026-11-21T09:00:00.000Z';
 
 export default snapshotsOf('modules/time-entries/time-entry.repository.ts', repo, {
-  entriesOfTask: ({ db }) => repo.entriesOfTask(db, 42).execute(),
+  entriesOfTask: ({ db }) => repo.entriesOfTask(db, 42, firstPage),
   findEntry: ({ db }) => repo.findEntry(db, 7),
   findVisibleEntry: ({ db }) => repo.findVisibleEntry(db, principal, 7),
   insertEntry: ({ db }) =>

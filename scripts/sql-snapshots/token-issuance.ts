@@ -1,9 +1,9 @@
-import * as repo from '../../src/modules/auth/token-issuance.repository.ts';
+import * as repo from '../../src/identity/token-issuance.repository.ts';
 import { snapshotsOf } from './record.ts';
 
 const at = '2026-11-21T09:00:00.000Z';
 
-export default snapshotsOf('modules/auth/token-issuance.repository.ts', repo, {
+export default snapshotsOf('identity/token-issuance.repository.ts', repo, {
   findAccount: ({ db }) => repo.findAccount(db, 3),
   projectsByKeys: async ({ db }) => {
     await repo.projectsByKeys(db, 1, ['WEB', 'OPS']);

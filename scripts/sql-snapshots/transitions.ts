@@ -1,11 +1,11 @@
 import * as repo from '../../src/modules/workflows/transitions.repository.ts';
 import { snapshotsOf } from './record.ts';
-import { principal } from './samples.ts';
+import { principal, firstPage } from './samples.ts';
 
 const at = '2026-11-21T09:00:00.000Z';
 
 export default snapshotsOf('modules/workflows/transitions.repository.ts', repo, {
-  visibleTransitions: ({ db }) => repo.visibleTransitions(db, principal, { workflow: 2 }).execute(),
+  transitionsPage: ({ db }) => repo.transitionsPage(db, principal, { workflow: 2 }, firstPage),
   findVisibleTransition: ({ db }) => repo.findVisibleTransition(db, principal, 8),
   transitionsOfWorkflows: ({ db }) => repo.transitionsOfWorkflows(db, [2, 3]),
   findTransitionBetween: ({ db }) => repo.findTransitionBetween(db, 2, 4, 5),

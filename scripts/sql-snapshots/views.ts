@@ -1,12 +1,17 @@
 import * as repo from '../../src/modules/views/views.repository.ts';
-import type { Principal } from '../../src/modules/auth/principal.ts';
+import type { Principal } from '../../src/identity/principal.ts';
 import { snapshotsOf } from './record.ts';
+import { firstPage } from './samples.ts';
 
 const at = '2026-11-21T09:00:00.000000Z';
 const principal = { userId: 3, organizationId: 1, projectRestriction: null } as Principal;
 
 export default snapshotsOf('modules/views/views.repository.ts', repo, {
-  visibleViewRows: ({ db }) => repo.visibleViewRows(db, principal).execute(),
+  visibleViewsPage: async ({ db }) => {
+    await repo.visibleViewsPage(db, principal, undefined, firstPage);
+    await repo.visibleViewsPage(db, principal, null, firstPage);
+    await repo.visibleViewsPage(db, principal, 10, firstPage);
+  },
   findVisibleView: ({ db }) => repo.findVisibleView(db, { ...principal, projectRestriction: [10] }, 7),
   insertView: ({ db }) =>
     repo.insertView(db, {

@@ -1,9 +1,9 @@
-import * as repo from '../../src/modules/webhooks/delivery-queue.repository.ts';
+import * as repo from '../../src/modules/webhooks/delivery/delivery-queue.repository.ts';
 import { snapshotsOf } from './record.ts';
 
 const now = '2026-11-21T09:00:00.000Z';
 
-export default snapshotsOf('modules/webhooks/delivery-queue.repository.ts', repo, {
+export default snapshotsOf('modules/webhooks/delivery/delivery-queue.repository.ts', repo, {
   leaseDueDeliveries: ({ db, dialect }) =>
     repo.leaseDueDeliveries(db, dialect, {
       now,

@@ -6,18 +6,6 @@ const now = '2026-11-21T09:00:00.000Z';
 export default snapshotsOf('modules/webhooks/notifications.repository.ts', repo, {
   disableEnabledEndpoint: ({ db }) => repo.disableEnabledEndpoint(db, 4, 'Disabled automatically.', now),
   endpointStewards: ({ db }) => repo.endpointStewards(db, 1, 3),
-  insertNotification: ({ db }) =>
-    repo.insertNotification(db, {
-      organization_id: 1,
-      user_id: 3,
-      kind: 'webhook_endpoint_disabled',
-      subject: 'Webhook endpoint 4 was disabled',
-      body: 'Fix the receiver.',
-      data: '{"endpoint_id":4}',
-      created_at: now,
-      emailed_at: null,
-      email_error: null,
-    }),
   markNotificationEmailed: ({ db }) => repo.markNotificationEmailed(db, 12, now),
   markNotificationEmailFailed: ({ db }) => repo.markNotificationEmailFailed(db, 12, 'connection refused'),
   recentNotifications: ({ db }) => repo.recentNotifications(db, { org: 'acme', limit: 50 }),

@@ -1,6 +1,6 @@
 import * as repo from '../../src/modules/webhooks/webhooks.repository.ts';
 import { snapshotsOf } from './record.ts';
-import { principal } from './samples.ts';
+import { principal, firstPage } from './samples.ts';
 
 const delivery = {
   endpoint_id: 4,
@@ -15,7 +15,7 @@ const delivery = {
 
 export default snapshotsOf('modules/webhooks/webhooks.repository.ts', repo, {
   findVisibleEndpoint: ({ db }) => repo.findVisibleEndpoint(db, principal, 4),
-  endpointsVisibleTo: ({ db }) => repo.endpointsVisibleTo(db, principal).execute(),
+  endpointsPage: ({ db }) => repo.endpointsPage(db, principal, firstPage),
   insertEndpoint: ({ db }) =>
     repo.insertEndpoint(db, {
       organization_id: 1,
@@ -42,7 +42,7 @@ export default snapshotsOf('modules/webhooks/webhooks.repository.ts', repo, {
   deleteEndpoint: ({ db }) => repo.deleteEndpoint(db, 4),
   findVisibleEndpointSecret: ({ db }) => repo.findVisibleEndpointSecret(db, principal, 4),
   findVisibleDelivery: ({ db }) => repo.findVisibleDelivery(db, principal, 7),
-  deliveriesVisibleTo: ({ db }) => repo.deliveriesVisibleTo(db, principal, { endpoint: 4, status: 'failed' }).execute(),
+  deliveriesPage: ({ db }) => repo.deliveriesPage(db, principal, { endpoint: 4, status: 'failed' }, firstPage),
   attemptsOfDelivery: ({ db }) => repo.attemptsOfDelivery(db, 7),
   markEventFannedOut: ({ db }) => repo.markEventFannedOut(db, 'evt_1', '2026-11-21T09:00:00.000Z'),
   insertDelivery: ({ db }) => repo.insertDelivery(db, delivery),

@@ -1,11 +1,11 @@
 import * as repo from '../../src/modules/workflows/workflows.repository.ts';
 import { snapshotsOf } from './record.ts';
-import { principal } from './samples.ts';
+import { firstPage, principal } from './samples.ts';
 
 const at = '2026-11-21T09:00:00.000Z';
 
 export default snapshotsOf('modules/workflows/workflows.repository.ts', repo, {
-  visibleWorkflows: ({ db }) => repo.visibleWorkflows(db, principal, { project: 10 }).execute(),
+  workflowsPage: ({ db }) => repo.workflowsPage(db, principal, { project: 10 }, firstPage),
   findVisibleWorkflow: ({ db }) => repo.findVisibleWorkflow(db, principal, 2),
   insertWorkflow: ({ db }) => repo.insertWorkflow(db, { project_id: 10, name: 'Kanban', description: '', at }),
   updateWorkflowFields: ({ db }) => repo.updateWorkflowFields(db, 2, { name: 'Kanban' }, at),

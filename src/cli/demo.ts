@@ -4,8 +4,8 @@ import { serviceBaseUrl } from '../config.ts';
 import { setPassword } from '../modules/people/people.service.ts';
 import { originFromPrincipal } from '../events/record-event.ts';
 import { addProjectMember, createOrganization, createToken, createUser } from '../modules/accounts/accounts.service.ts';
-import { authenticate } from '../modules/auth/auth.service.ts';
-import { ALL_SCOPES } from '../modules/auth/scopes.ts';
+import { authenticate } from '../identity/auth.service.ts';
+import { ALL_SCOPES } from '../identity/scopes.ts';
 import * as tasks from '../modules/tasks/task-lifecycle.service.ts';
 import * as projects from '../modules/projects/projects.service.ts';
 import { findProjectByKey, projectHasTasks } from '../modules/projects/projects.repository.ts';
@@ -42,8 +42,9 @@ export async function createDemo(ctx: AppContext) {
   if (!project) {
     // As the API creates one: the bot becomes its admin, and it gets the default workflow.
     const principal = await authenticate(ctx.db, ctx.clock, `Bearer ${token.token}`);
+    const caller = { principal, origin: originFromPrincipal(principal, `demo-${randomUUID()}`, 'app') };
     const input = { key: DEMO_PROJECT, name: 'Demo project', description: 'Created by `tasktracker demo`.' };
-    project = await inTransaction(ctx, (tx) => projects.createProject(tx, principal, input));
+    project = await inTransaction(ctx, (tx) => projects.createProject(tx, caller, input));
   }
   await addProjectMember(ctx, { projectKey: DEMO_PROJECT, userId: bot.id, role: 'admin' });
   await addProjectMember(ctx, { projectKey: DEMO_PROJECT, userId: owner.id, role: 'admin' });

@@ -1,6 +1,11 @@
+import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import pino from 'pino';
+import { createLogger } from '../logger.ts';
+import { backupSqlite, restoreSqlite } from '../db/backup.ts';
+import { dialectOf, sqliteFile } from '../db/database.ts';
 import type { AppContext } from '../context.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import { migrateToLatest, migrationStatus } from '../db/migrate.ts';
 import { ApiError } from '../http/errors.ts';
 import * as accounts from '../modules/accounts/accounts.service.ts';
 import type { ProjectRole, WorkspaceRole } from '../db/schema.ts';
@@ -10,7 +15,7 @@ import { inTransaction } from '../db/unit-of-work.ts';
 import { invite, mailInvitation } from '../modules/people/invitations.service.ts';
 import * as people from '../modules/people/people.service.ts';
 import { listTokensFor } from '../modules/people/tokens.service.ts';
-import { serviceBaseUrl } from '../config.ts';
+import { loadConfig, serviceBaseUrl } from '../config.ts';
 import { SERVICE_VERSION } from '../version.ts';
 
 const WORKSPACE_ROLES: WorkspaceRole[] = ['owner', 'admin', 'member', 'guest'];
@@ -49,10 +54,16 @@ const list = (value: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-/** Runs one admin command against an opened context and prints its result. */
-function action<A extends unknown[]>(run: (ctx: AppContext, ...args: A) => Promise<unknown>) {
+/**
+ * Runs one admin command against an opened context and prints its result. Admin commands
+ * never migrate: they refuse a database whose schema is not this version's.
+ */
+function action<A extends unknown[]>(
+  run: (ctx: AppContext, ...args: A) => Promise<unknown>,
+  schema: 'current' | 'any' = 'current',
+) {
   return async (...args: A) => {
-    const ctx = await openContext();
+    const ctx = await openContext(schema);
     try {
       process.stdout.write(`${JSON.stringify(await run(ctx, ...args))}\n`);
     } finally {
@@ -69,15 +80,63 @@ const program = new Command('tasktracker')
 program
   .command('migrate')
   .description('bring the database schema up to date')
-  .action(action(async (ctx) => ({ applied: await migrateToLatest(ctx.database) })));
+  .option('--status', 'list applied and pending migrations without applying any')
+  .action(
+    action(async (ctx, opts: { status?: boolean }) => {
+      if (!opts.status) return { applied: await migrateToLatest(ctx.database) };
+      const { applied, pending, unknown } = await migrationStatus(ctx.database);
+      return { applied, pending, ...(unknown.length > 0 ? { unknown } : {}) };
+    }, 'any'),
+  );
+
+/** Backup and restore copy SQLite files; PostgreSQL has its own tools, named in the refusal. */
+function sqliteDatabaseFor(command: 'backup' | 'restore'): { database: string; attachmentsDir: string } {
+  const config = loadConfig();
+  const attachmentsDir = path.resolve(config.attachments.dir);
+  if (dialectOf(config.databaseUrl) === 'postgres') {
+    const how =
+      command === 'backup'
+        ? 'back it up with pg_dump (pg_dump --format=custom --file=tasktracker.dump "$DATABASE_URL")'
+        : 'restore with pg_restore into an empty database, every process stopped (pg_restore --no-owner --dbname=<url> tasktracker.dump)';
+    throw new Error(
+      `${command} copies a SQLite database, and DATABASE_URL names PostgreSQL: ${how}; keep the attachment files (ATTACHMENTS_DIR, ${attachmentsDir}) with the dump and WEBHOOK_SECRET_KEY with your secrets (docs/operating/backup.md)`,
+    );
+  }
+  return { database: sqliteFile(config.databaseUrl), attachmentsDir };
+}
+
+program
+  .command('backup')
+  .description('copy the SQLite database consistently, also while the service runs')
+  .argument('<file>', 'where to write the copy (a complete copy replaces an existing file)')
+  .action(async (file: string) => {
+    const { database, attachmentsDir } = sqliteDatabaseFor('backup');
+    const result = await backupSqlite(database, file);
+    process.stdout.write(`${JSON.stringify({ ...result, attachments_dir: attachmentsDir })}\n`);
+  });
+
+program
+  .command('restore')
+  .description('put a backup in place of the SQLite database (every process using it stopped)')
+  .argument('<file>', 'a copy made by `tasktracker backup`')
+  .action(async (file: string) => {
+    const { database, attachmentsDir } = sqliteDatabaseFor('restore');
+    const result = await restoreSqlite(file, database, new Date());
+    process.stdout.write(`${JSON.stringify({ ...result, attachments_dir: attachmentsDir })}\n`);
+  });
 
 // The server and the demo load the whole application; admin commands stay fast without them.
 program
   .command('serve')
   .description('run the HTTP API with the webhook worker and scheduler')
-  .action(async () => {
+  .option(
+    '--api-only',
+    'run the HTTP API without the worker (as SERVE_ROLE=api), next to `tasktracker worker` processes',
+  )
+  .action(async (opts: { apiOnly?: boolean }) => {
     const { serve } = await import('./serve.ts');
-    await serve(await openContext(), { api: true, worker: true });
+    const ctx = await openContext('migrate');
+    await serve(ctx, { api: true, worker: !opts.apiOnly && ctx.config.serveRole !== 'api' });
   });
 
 program
@@ -85,7 +144,7 @@ program
   .description('run only the delivery worker and scheduler (to scale out)')
   .action(async () => {
     const { serve } = await import('./serve.ts');
-    await serve(await openContext(), { api: false, worker: true });
+    await serve(await openContext('migrate'), { api: false, worker: true });
   });
 
 const org = program.command('org').description('organizations (workspaces)');
@@ -122,7 +181,8 @@ user
       const recorded = await inTransaction(ctx, (tx) =>
         invite(tx, org, null, { email: opts.email, role: opts.role }, serviceBaseUrl(ctx.config)),
       );
-      return mailInvitation(ctx, recorded);
+      // stdout carries the command's one JSON answer: why an e-mail failed goes to stderr.
+      return mailInvitation(ctx, createLogger(ctx.config.logLevel, pino.destination(2)), recorded);
     }),
   );
 user
@@ -137,7 +197,7 @@ user
   .action(
     action(async (ctx, opts: { org: string }) => {
       const org = await accounts.findOrganization(ctx, opts.org);
-      return { organization: org.slug, users: await people.listPeople(ctx, { organizationId: org.id }) };
+      return { organization: org.slug, users: await people.listAllPeople(ctx, org.id) };
     }),
   );
 

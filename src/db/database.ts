@@ -13,6 +13,7 @@ import {
   type SqliteStatement,
   type Transaction,
 } from 'kysely';
+import { ConnectionHealth, isConnectionError } from './connection-health.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -28,14 +29,22 @@ export interface DatabaseHandle {
   pgSchema?: string;
   /** PostgreSQL only: how to open a connection of one's own outside the pool (LISTEN needs one). */
   pgClientConfig?: pg.ClientConfig;
+  /** Whether connections to the database work (PostgreSQL; a SQLite file is always reachable). */
+  health: ConnectionHealth;
   close(): Promise<void>;
 }
 
 export interface DatabaseOptions {
   /** PostgreSQL only: schema placed first on the search_path (tests isolate themselves this way). */
   pgSchema?: string;
+  /** PostgreSQL only: connections the pool may hold (DATABASE_POOL_SIZE). */
   pgPoolSize?: number;
 }
+
+/** PostgreSQL's application_name unless the URL or PGAPPNAME names one: an operator can find (or end) the service's connections by it. */
+export const PG_APPLICATION_NAME = 'tasktracker';
+/** A new connection that takes longer than this fails (and /readyz answers 503) rather than waiting forever on an unreachable server. */
+const PG_CONNECT_TIMEOUT_MS = 5000;
 
 // PostgreSQL returns COUNT(*) and BIGINT as strings; every count we take fits in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -80,11 +89,24 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   if (dialect === 'postgres') {
     const pgClientConfig: pg.ClientConfig = {
       connectionString: url,
+      fallback_application_name: PG_APPLICATION_NAME,
+      // A connection lost without a reset (a dead host, a dropped route) still ends, and is replaced.
+      keepAlive: true,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     };
-    const pool = new pg.Pool({ ...pgClientConfig, max: options.pgPoolSize ?? 10 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
-    return { db, dialect, pgSchema: options.pgSchema, pgClientConfig, close: () => db.destroy() };
+    const health = new ConnectionHealth('database');
+    const pool = new pg.Pool({
+      ...pgClientConfig,
+      max: options.pgPoolSize ?? 10,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    });
+    // An idle connection that fails (the server restarted, an administrator ended it, a
+    // failover) is dropped by the pool, which then emits 'error': without a listener that
+    // would end the process. The next query opens a new connection.
+    pool.on('error', (error) => health.lost(error));
+    pool.on('connect', () => health.restored());
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool, health) }) });
+    return { db, dialect, pgSchema: options.pgSchema, pgClientConfig, health, close: () => db.destroy() };
   }
 
   const file = sqliteFile(url);
@@ -99,7 +121,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   // the hot pages of such a workspace; it fills only as pages are read.
   sqlite.pragma(`cache_size = -${32 * 1024}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect, close: () => db.destroy() };
+  return { db, dialect, health: new ConnectionHealth('database'), close: () => db.destroy() };
 }
 
 /** Distinct statements given a name per open database; each connection prepares a named one once. */
@@ -115,7 +137,7 @@ const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
  * make new texts), statements go unnamed as before. DDL is never named, so a migration cannot
  * leave a connection holding a plan for a table shape that no longer exists.
  */
-function withNamedStatements(pool: pg.Pool): PostgresPool {
+function withNamedStatements(pool: pg.Pool, health: ConnectionHealth): PostgresPool {
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
@@ -127,7 +149,17 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
   };
   return {
     async connect() {
-      const client = await pool.connect();
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        if (isConnectionError(error)) health.lost(error);
+        throw error;
+      }
+      // A connection that fails while checked out fails its query too, and is dropped when
+      // released; its 'error' event must still have a listener, or it would end the process.
+      const failed = (error: Error) => health.lost(error);
+      client.on('error', failed);
       // A streamed query passes a cursor object instead of text: it goes through as it is.
       const query = (text: string | pg.Submittable, values?: readonly unknown[]) => {
         if (typeof text !== 'string') return client.query(text);
@@ -136,7 +168,11 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
           ? client.query({ name, text, values: values as unknown[] })
           : client.query(text, values as unknown[]);
       };
-      return { query, release: () => client.release() } as unknown as PostgresPoolClient;
+      const release = () => {
+        client.removeListener('error', failed);
+        client.release();
+      };
+      return { query, release } as unknown as PostgresPoolClient;
     },
     end: () => pool.end(),
   };
@@ -145,6 +181,11 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
+ * Kysely opens a transaction with a deferred `begin`: one that reads and then writes fails at
+ * once with "database is locked" (SQLITE_BUSY_SNAPSHOT, which busy_timeout does not wait out)
+ * when another process (a worker, a CLI command) committed in between. `begin immediate` takes
+ * the write lock first, so such a transaction waits its turn instead.
+ *
  * Kysely's SQLite driver calls `prepare(sql)` for every query it runs, and better-sqlite3
  * compiles the SQL each time: a measurable share of a request's CPU (see bench/). This keeps
  * compiled statements by SQL text. Kysely runs a statement to completion synchronously
@@ -159,7 +200,8 @@ function withStatementCache(sqlite: BetterSqlite3.Database) {
       cache.clear();
       sqlite.close();
     },
-    prepare: (sql: string) => {
+    prepare: (text: string) => {
+      const sql = text === 'begin' ? 'begin immediate' : text;
       const cached = cache.get(sql);
       if (cached && !cached.busy) {
         cache.delete(sql);
@@ -220,7 +262,13 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
-/** Resolves when the database answers a trivial query (readiness checks). */
-export async function ping(db: Executor): Promise<void> {
-  await sql`select 1`.execute(db);
+/** Resolves when the database answers a trivial query (readiness checks), and records what it found. */
+export async function ping(database: DatabaseHandle): Promise<void> {
+  try {
+    await sql`select 1`.execute(database.db);
+  } catch (error) {
+    if (isConnectionError(error)) database.health.lost(error);
+    throw error;
+  }
+  database.health.restored();
 }

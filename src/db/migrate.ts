@@ -23,6 +23,22 @@ import * as boardColumns from './migrations/0019_board_columns.ts';
 import * as invitationProjects from './migrations/0020_invitation_projects.ts';
 import * as accountHandles from './migrations/0021_account_handles.ts';
 import * as savedViews from './migrations/0022_saved_views.ts';
+import * as retention from './migrations/0023_retention.ts';
+import * as notifications from './migrations/0024_notifications.ts';
+import * as queryFilters from './migrations/0025_query_filters.ts';
+import * as overdueNotices from './migrations/0026_overdue_notices.ts';
+import * as relatedProject from './migrations/0027_related_project.ts';
+import * as planningFields from './migrations/0028_planning_fields.ts';
+import * as reportHistory from './migrations/0029_report_history.ts';
+import * as oidc from './migrations/0030_oidc.ts';
+import * as auditLog from './migrations/0031_audit_log.ts';
+import * as eventOrder from './migrations/0033_event_order.ts';
+import * as idlePolls from './migrations/0035_idle_polls.ts';
+import * as mentionSources from './migrations/0037_mention_sources.ts';
+import * as standupDigests from './migrations/0038_standup_digests.ts';
+import * as taskUnfollows from './migrations/0039_task_unfollows.ts';
+import * as eventRecipients from './migrations/0041_event_recipients.ts';
+import * as oidcMappings from './migrations/0043_oidc_mappings.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -52,7 +68,26 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0020_invitation_projects', invitationProjects],
   ['0021_account_handles', accountHandles],
   ['0022_saved_views', savedViews],
+  ['0023_retention', retention],
+  ['0024_notifications', notifications],
+  ['0025_query_filters', queryFilters],
+  ['0026_overdue_notices', overdueNotices],
+  ['0027_related_project', relatedProject],
+  ['0028_planning_fields', planningFields],
+  ['0029_report_history', reportHistory],
+  ['0030_oidc', oidc],
+  ['0031_audit_log', auditLog],
+  ['0033_event_order', eventOrder],
+  ['0035_idle_polls', idlePolls],
+  ['0037_mention_sources', mentionSources],
+  ['0038_standup_digests', standupDigests],
+  ['0039_task_unfollows', taskUnfollows],
+  ['0041_event_recipients', eventRecipients],
+  ['0043_oidc_mappings', oidcMappings],
 ];
+
+/** Every migration of this version, in the order they run. */
+export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map(([name]) => name);
 
 class StaticProvider implements MigrationProvider {
   constructor(private readonly handle: DatabaseHandle) {}
@@ -74,9 +109,9 @@ class StaticProvider implements MigrationProvider {
  */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
   const schema = handle.dialect === 'postgres' ? (handle.pgSchema ?? (await currentSchema(handle))) : undefined;
-  const applied = await appliedMigrationNames(handle, schema);
-  if (applied && applied.length === MIGRATIONS.length && MIGRATIONS.every(([name], i) => applied[i] === name))
-    return [];
+  const status = statusOf(await appliedMigrationNames(handle, schema));
+  if (status.unknown.length > 0) throw new Error(newerSchemaMessage(status));
+  if (status.pending.length === 0) return [];
 
   const migrator = new Migrator({
     db: handle.db,
@@ -87,6 +122,53 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export interface MigrationStatus {
+  /** Migrations recorded as applied, in order. */
+  applied: string[];
+  /** Migrations of this version not applied yet, in the order they would run. */
+  pending: string[];
+  /** Applied migrations this version does not know: a newer version migrated the database. */
+  unknown: string[];
+}
+
+function statusOf(applied: string[] | null): MigrationStatus {
+  const done = new Set(applied ?? []);
+  const known = new Set(MIGRATION_NAMES);
+  return {
+    applied: applied ?? [],
+    pending: MIGRATION_NAMES.filter((name) => !done.has(name)),
+    unknown: (applied ?? []).filter((name) => !known.has(name)),
+  };
+}
+
+/** What `migrate` would do, without doing it (and without taking the migration lock). */
+export async function migrationStatus(handle: DatabaseHandle): Promise<MigrationStatus> {
+  const schema = handle.dialect === 'postgres' ? (handle.pgSchema ?? (await currentSchema(handle))) : undefined;
+  return statusOf(await appliedMigrationNames(handle, schema));
+}
+
+function newerSchemaMessage(status: MigrationStatus): string {
+  return `the database was migrated by a newer version of tasktracker (it has ${status.unknown.join(', ')}, which this version does not know): run that version, or restore a backup taken before the upgrade (docs/operating/upgrades.md)`;
+}
+
+/**
+ * Refuses a database whose schema is not exactly this version's: commands other than
+ * `migrate`, `serve` and `worker` never migrate, so an upgrade is applied only when the operator
+ * asks for it, and `migrate` reports what it applied.
+ */
+export async function assertSchemaCurrent(handle: DatabaseHandle): Promise<void> {
+  const status = await migrationStatus(handle);
+  if (status.unknown.length > 0) throw new Error(newerSchemaMessage(status));
+  if (status.pending.length === 0) return;
+  const what =
+    status.applied.length === 0
+      ? 'the database has no schema yet'
+      : `the database schema is out of date: ${status.pending.length} migration${status.pending.length === 1 ? '' : 's'} pending (${status.pending.join(', ')})`;
+  throw new Error(
+    `${what}; run \`tasktracker migrate\` first, with every process of the previous version stopped (docs/operating/upgrades.md)`,
+  );
 }
 
 /**

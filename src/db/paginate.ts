@@ -1,12 +1,17 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder, type StringReference } from 'kysely';
 import { encodeCursor, type PageRequest, type Pagination, parseOrdering } from '../http/pagination.ts';
 
 /** The one pagination implementation behind every list endpoint: a repository's query, one page of it. */
-export interface PaginateOptions {
+// The defaults let a caller name the options' type before it knows the query's tables.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface PaginateOptions<DB = any, TB extends keyof DB = any, O = any> {
   /** The primary-key column reference, e.g. `t.id`. Cursor order and the final tie-breaker. */
-  idColumn: string;
-  /** Public ordering field name -> column reference. */
-  orderable: Record<string, string>;
+  idColumn: StringReference<DB, TB>;
+  /**
+   * Public ordering field name -> a column of the query's tables or of its selection (checked by
+   * the compiler, so a renamed alias fails the build rather than a request).
+   */
+  orderable: Record<string, StringReference<DB, TB> | (keyof O & string)>;
   /** Applied in offset mode when the client sends no `ordering`, e.g. `-created_at`. */
   defaultOrdering?: string;
   /**
@@ -14,25 +19,15 @@ export interface PaginateOptions {
    * it the count is `query` with its selection replaced, which keeps any costly CTE it carries.
    */
   count?: () => Promise<{ count: number | string }>;
-  /**
-   * Offset mode without `count`: take the count in the page's own statement (a window over
-   * every match), one statement instead of two. For SQLite, where statements run one after
-   * another on one connection; a page past the end still counts with a statement of its own.
-   * Every match goes through the window and the sort, so `query` should select few columns
-   * (the task lists select ids, then read the page's rows by id).
-   */
-  countWithPage?: boolean;
 }
 
 /**
  * Runs `query` for one page. `query` must select an `id` (the primary key) among its columns.
  */
-export async function paginate<O extends { id: number }>(
-  // Any table set: the helper only adds ORDER BY, LIMIT and a WHERE on the id column.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  query: SelectQueryBuilder<any, any, O>,
+export async function paginate<DB, TB extends keyof DB, O extends { id: number }>(
+  query: SelectQueryBuilder<DB, TB, O>,
   request: PageRequest,
-  options: PaginateOptions,
+  options: PaginateOptions<DB, TB, O>,
 ): Promise<{ rows: O[]; pagination: Pagination }> {
   const id = sql.ref(options.idColumn);
   if (request.mode === 'cursor') {
@@ -73,17 +68,6 @@ export async function paginate<O extends { id: number }>(
     limit: request.limit,
     offset: request.offset,
   });
-  if (options.countWithPage && !options.count) {
-    const counted = await ordered
-      .select(sql<number>`count(*) over ()`.as('page_total'))
-      .limit(request.limit)
-      .offset(request.offset)
-      .execute();
-    const total = counted[0]?.page_total ?? (await count()).count;
-    // The rows keep their `page_total` rather than being copied without it: callers read the
-    // columns they need, and response schemas leave unknown properties out.
-    return { rows: counted, pagination: pagination(total) };
-  }
   const [rows, countRow] = await Promise.all([ordered.limit(request.limit).offset(request.offset).execute(), count()]);
   return { rows, pagination: pagination(countRow.count) };
 }

@@ -1,5 +1,5 @@
 import type { Compilable, InferResult } from 'kysely';
-import type { AppContext } from '../context.ts';
+import type { ContextState } from '../context.ts';
 import type { Db, Executor } from './database.ts';
 
 /** A compiled statement, run on the executor given at each call: the database, or a unit of work's transaction. */
@@ -41,9 +41,15 @@ export function prepared<Q extends Compilable, A extends unknown[] = []>(
   return (...args) => run(db, ...args);
 }
 
+/** What keeps compiled statements: an AppContext, or in SQL snapshots a recording database with a map. */
+export interface PreparedContext {
+  db: Db;
+  readonly state: Pick<ContextState, 'preparedStatements'>;
+}
+
 /** A query of fixed shape compiled once per context (see compileOnce), kept in its state under `name`. */
 export function preparedIn<Q extends Compilable, A extends unknown[] = []>(
-  ctx: AppContext,
+  ctx: PreparedContext,
   name: string,
   build: (db: Db, ...args: A) => Q,
   arity: A['length'] = 0,

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Table types. Columns are snake_case like the API. Timestamps are ISO 8601 UTC strings with
@@ -14,6 +14,8 @@ export interface OrganizationsTable {
 
 export type WorkspaceRole = 'owner' | 'admin' | 'member' | 'guest';
 export type ProjectRole = 'admin' | 'member' | 'viewer';
+/** The unit of a project's task estimates. */
+export type EstimateUnit = 'points' | 'hours';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -119,6 +121,8 @@ export interface ProjectsTable {
   default_status_id: number | null;
   default_task_type_id: number | null;
   default_priority_id: number | null;
+  /** What task estimates count (migration 0028). */
+  estimate_unit: ColumnType<EstimateUnit, EstimateUnit | undefined, EstimateUnit>;
   /** Last task number handed out; keys are never reused. */
   task_counter: number;
   created_by: number | null;
@@ -245,6 +249,10 @@ export interface TasksTable {
   parent_id: number | null;
   /** YYYY-MM-DD */
   due_date: string | null;
+  /** YYYY-MM-DD, never after due_date (migration 0028). */
+  start_date: string | null;
+  /** Non-negative, in the project's estimate_unit (migration 0028). */
+  estimate: number | null;
   milestone_id: number | null;
   sprint_id: number | null;
   /** Incremented on every change; the ETag is derived from it. */
@@ -267,6 +275,14 @@ export interface TaskFollowersTable {
   created_at: string;
 }
 
+/** Someone who unfollowed a task they follow by default (its assignee or creator). */
+export interface TaskUnfollowsTable {
+  id: Generated<number>;
+  task_id: number;
+  user_id: number;
+  created_at: string;
+}
+
 export interface ActivitiesTable {
   id: Generated<number>;
   task_id: number;
@@ -278,6 +294,8 @@ export interface ActivitiesTable {
   from_value: string | null;
   to_value: string | null;
   created_at: string;
+  /** For `mentioned_in`: the task whose description or comment named this one. */
+  source_task_id: Generated<number | null>;
 }
 
 export interface TaskChangesTable {
@@ -288,6 +306,12 @@ export interface TaskChangesTable {
   action: 'created' | 'updated' | 'deleted';
   /** JSON of the task as it was after the change; null for deletions. */
   task: string | null;
+  /**
+   * What the task was right before the change (migration 0025): for an update, the task JSON's
+   * properties that differed, as they were; for a deletion, the whole task JSON; null for a
+   * creation and for older records. See taskStatesOf.
+   */
+  before: string | null;
   changed_at: string;
 }
 
@@ -296,11 +320,14 @@ export interface LiveEventsTable {
   id: Generated<number>;
   /** PostgreSQL: the writing transaction's id, so readers can follow commit order; SQLite: 0. */
   tx: Generated<number>;
+  /** 0 for a notification about no task. */
   project_id: number;
-  kind: 'task' | 'comment' | 'project';
+  kind: 'task' | 'comment' | 'project' | 'notification';
   action: string;
   task_key: string | null;
   version: number | null;
+  /** Set on a notification's row: only this person's streams get it. */
+  recipient_id: Generated<number | null>;
 }
 
 export interface EventOutboxTable {
@@ -315,6 +342,16 @@ export interface EventOutboxTable {
   envelope: string;
   occurred_at: string;
   fanned_out_at: string | null;
+  /** The other project an event discloses (a link across projects), or null. */
+  related_project_id: number | null;
+  /** PostgreSQL: the writing transaction's id, for reading in commit order (migration 0033); 0 on SQLite. */
+  tx: Generated<number>;
+  /** When the worker computed the event's notifications. */
+  notified_at: Generated<string | null>;
+  /** The change record of the task write that raised the event (migration 0025); null for other events. */
+  task_change_id: number | null;
+  /** The one account the event is for (a notification's); null: whoever sees its project. */
+  recipient_id: number | null;
 }
 
 export type LinkType = 'blocks' | 'relates_to' | 'duplicates';
@@ -334,7 +371,7 @@ export interface WebhookEndpointsTable {
   organization_id: number;
   created_by: number;
   /**
-   * The account that last set the URL or events: the endpoint delivers only events of projects
+   * The account that last set the URL, events or filter: the endpoint delivers only events of projects
    * it sees (null only on a database older than migration 0012, never after it).
    */
   governed_by: number;
@@ -349,6 +386,8 @@ export interface WebhookEndpointsTable {
   disabled_reason: string | null;
   /** Abandoned deliveries in a row (test deliveries excluded); 20 disables the endpoint. */
   consecutive_failures: number;
+  /** A query (docs/api/query-language.md): task events are sent only for tasks it matches (migration 0025). */
+  filter: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -409,11 +448,47 @@ export interface NotificationsTable {
   emailed_at: string | null;
   email_error: string | null;
   read_at: Generated<string | null>;
+  /** Why it came (src/modules/notifications/reasons.ts). */
+  reason: string;
+  /** Who caused it; null for the scheduler or a deleted account. */
+  actor_id: number | null;
+  /** The project of its task: a token restricted to projects sees only theirs (and those about no task). */
+  project_id: number | null;
+  task_id: number | null;
+  comment_id: number | null;
+  /** 0 when its reason is chosen for e-mail only: it is mailed but not listed. */
+  in_app: Generated<number>;
+  /** When its e-mail is due; null when none is to be sent (or it was sent or given up). */
+  email_due_at: string | null;
+  email_attempts: Generated<number>;
+}
+
+export interface NotificationPreferencesTable {
+  user_id: number;
+  reason: string;
+  in_app: number;
+  email: number;
 }
 
 export interface InstallationSecretsTable {
   name: string;
   value: string;
+  created_at: string;
+}
+
+export interface TaskOverdueNoticesTable {
+  id: Generated<number>;
+  task_id: number;
+  due_date: string;
+  created_at: string;
+}
+
+/** A person's standup digest of one team day: sent at most once. */
+export interface StandupDigestsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** YYYY-MM-DD: the team day (standup settings timezone) it was for. */
+  date: string;
   created_at: string;
 }
 
@@ -561,7 +636,31 @@ export interface AuthEpochTable {
   value: number;
 }
 
-export type ViewLayout = 'list' | 'board';
+export type ViewLayout = 'list' | 'board' | 'calendar' | 'timeline';
+
+/** What a retention sweep removed that a reader must know about (migration 0023); `name` is the table. */
+export interface RetentionHorizonsTable {
+  name: string;
+  /** Records before this time may be missing. */
+  purged_before: string;
+  /** Sweeps that removed such records so far: a reader that began in an earlier one may have missed some. */
+  generation: number;
+}
+
+/** The largest live_events id a sweep saw, and when (migration 0023). */
+export interface LiveEventMarksTable {
+  last_id: number;
+  marked_at: string;
+}
+
+/** A status's earlier name (migration 0029): activity keeps names, so reports resolve them through these. */
+export interface StatusRenamesTable {
+  id: Generated<number>;
+  status_id: number;
+  from_name: string;
+  to_name: string;
+  renamed_at: string;
+}
 
 /** A saved view (migration 0022): a query and how its tasks are shown. */
 export interface SavedViewsTable {
@@ -605,8 +704,10 @@ export interface Database {
   sprints: SprintsTable;
   labels: LabelsTable;
   tasks: TasksTable;
+  status_renames: StatusRenamesTable;
   task_labels: TaskLabelsTable;
   task_followers: TaskFollowersTable;
+  task_unfollows: TaskUnfollowsTable;
   activities: ActivitiesTable;
   task_changes: TaskChangesTable;
   event_outbox: EventOutboxTable;
@@ -616,8 +717,11 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
   installation_secrets: InstallationSecretsTable;
   task_due_notices: TaskDueNoticesTable;
+  task_overdue_notices: TaskOverdueNoticesTable;
+  standup_digests: StandupDigestsTable;
   task_escalations: TaskEscalationsTable;
   standup_settings: StandupSettingsTable;
   standup_entries: StandupEntriesTable;
@@ -630,4 +734,82 @@ export interface Database {
   attachments: AttachmentsTable;
   time_entries: TimeEntriesTable;
   saved_views: SavedViewsTable;
+  retention_horizons: RetentionHorizonsTable;
+  live_event_marks: LiveEventMarksTable;
+  oidc_identities: OidcIdentitiesTable;
+  oidc_logins: OidcLoginsTable;
+  oidc_mappings: OidcMappingsTable;
+  audit_records: AuditRecordsTable;
+}
+
+/** A person's link to their subject at the OpenID provider (src/modules/oidc/). */
+export interface OidcIdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  issuer: string;
+  subject: string;
+  created_at: string;
+  last_sign_in_at: string;
+}
+
+/** One OpenID Connect flow between the redirect to the provider and its return; single use. */
+export interface OidcLoginsTable {
+  id: Generated<number>;
+  state_hash: string;
+  nonce: string;
+  code_verifier: string;
+  purpose: 'sign-in' | 'test';
+  /** The owner who started a test sign-in; null for a sign-in. */
+  requested_by: number | null;
+  /** Where the browser goes after a sign-in (a path on this site). */
+  next_path: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  /** A test sign-in's outcome (JSON), shown to the owner who started it. */
+  result: string | null;
+}
+
+/** An organization's group mapping saved in Settings → Sign-in (migration 0043); replaces the OIDC_*_MAP variables. */
+export interface OidcMappingsTable {
+  organization_id: number;
+  groups_claim: string;
+  /** JSON: [{ group, role }] with a workspace role. */
+  role_map: string;
+  /** JSON: [{ group, project (its key), role }] with a project role. */
+  project_map: string;
+  updated_at: string;
+  updated_by: number | null;
+}
+
+/** One organization-level change (migration 0031): written once, in the change's transaction; never updated. */
+export interface AuditRecordsTable {
+  id: Generated<number>;
+  organization_id: number;
+  occurred_at: string;
+  /** One of AUDIT_ACTIONS (src/modules/audit/actions.ts). */
+  action: string;
+  /** The person or service account that acted; null when nobody was signed in (a failed sign-in) or the system acted. */
+  actor_id: number | null;
+  /** The actor's name when recorded (or what acted: "system", the e-mail a failed sign-in tried). */
+  actor_label: string;
+  /** The API token the actor used, or null. */
+  token_id: number | null;
+  /** The session the actor used, or null. */
+  session_id: number | null;
+  /** 'app' (a session), 'api' (a token), 'agent', 'scheduler' (the worker) or 'operator' (the command line). */
+  source: string;
+  target_type: string | null;
+  target_id: number | null;
+  /** The target's name when recorded: it stays readable after the target is deleted. */
+  target_label: string | null;
+  /** The project the change concerns, or null for the organization itself: admins see a record only when they see its project. */
+  project_id: number | null;
+  /** JSON objects of the changed fields before and after, or null. */
+  before: string | null;
+  after: string | null;
+  /** The client address the request came from (TRUST_PROXY decides which), or null outside a request. */
+  address: string | null;
+  /** The request id: the same correlation_id as the change's events and the request log's request_id. */
+  correlation_id: string;
 }

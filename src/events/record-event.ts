@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/database.ts';
-import type { Principal } from '../modules/auth/principal.ts';
+import type { Principal } from '../identity/principal.ts';
 import { API_VERSION, type EventType } from './catalog.ts';
 import { insertOutboxEvent, type OutboxRow } from './outbox.repository.ts';
 
-/** What caused an event: the web app, the API, or the scheduler (published in the envelope's schema). */
-export const EVENT_SOURCES = ['app', 'api', 'scheduler'] as const;
+/**
+ * What caused an event: the web app, the API, an agent through MCP, the scheduler, or the
+ * operator's CLI (published in the envelope's schema).
+ */
+export const EVENT_SOURCES = ['app', 'api', 'agent', 'scheduler', 'operator'] as const;
 export type EventSource = (typeof EVENT_SOURCES)[number];
 
 export interface EventActor {
@@ -35,6 +38,29 @@ export function originFromPrincipal(
   };
 }
 
+/** The actor of scheduled events: no user caused them (id 0 is never a user id). */
+export const SCHEDULER_ACTOR = { id: 0, email: '', name: 'Scheduler' } as const;
+
+/** The origin of what the worker does by itself (scheduled events, notices of its own). */
+export function schedulerOrigin(organization: ActionOrigin['organization']): ActionOrigin {
+  return {
+    organization,
+    actor: { ...SCHEDULER_ACTOR },
+    source: 'scheduler',
+    correlationId: `sched_${randomUUID().replaceAll('-', '')}`,
+  };
+}
+
+/** The origin of what the operator does with the CLI: no account acted (id 0 is never a user id). */
+export function operatorOrigin(organization: ActionOrigin['organization']): ActionOrigin {
+  return {
+    organization,
+    actor: { id: 0, email: '', name: 'Operator' },
+    source: 'operator',
+    correlationId: `cli_${randomUUID().replaceAll('-', '')}`,
+  };
+}
+
 export function newEventId(): string {
   return `evt_${randomUUID().replaceAll('-', '')}`;
 }
@@ -43,6 +69,10 @@ export interface EventToRecord {
   type: EventType;
   origin: ActionOrigin;
   projectId: number | null;
+  /** A second project the event discloses (the other end of a link): only those who see both receive it. */
+  relatedProjectId?: number | null;
+  /** The one account the event is for (a notification's): nobody else receives it. */
+  recipientId?: number | null;
   occurredAt: string;
   data: Record<string, unknown>;
 }
@@ -69,6 +99,8 @@ export function outboxRowOf(event: EventToRecord): OutboxRow {
     type: event.type,
     organization_id: event.origin.organization.id,
     project_id: event.projectId,
+    related_project_id: event.relatedProjectId ?? null,
+    recipient_id: event.recipientId ?? null,
     actor_id: event.origin.actor.id,
     correlation_id: event.origin.correlationId,
     envelope: JSON.stringify(envelope),

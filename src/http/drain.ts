@@ -10,6 +10,11 @@ declare module 'fastify' {
      * deadline, the server closes (connections still busy at the deadline are cut).
      */
     drainAndClose(deadlineMs: number): Promise<{ cut: boolean }>;
+    /**
+     * Runs `end` as soon as draining starts: responses that never finish by themselves (live
+     * streams) end then, rather than hold the drain to its deadline and be cut.
+     */
+    onDrain(end: () => void | Promise<void>): void;
   }
 }
 
@@ -18,6 +23,8 @@ export function registerDrain(app: FastifyInstance): void {
   let draining = false;
   const inFlight = new Set<FastifyRequest>();
   let onIdle: (() => void) | null = null;
+  const enders: Array<() => void | Promise<void>> = [];
+  app.decorate('onDrain', (end: () => void | Promise<void>) => void enders.push(end));
 
   app.addHook('onRequest', async (request, reply) => {
     if (draining) {
@@ -34,6 +41,7 @@ export function registerDrain(app: FastifyInstance): void {
 
   app.decorate('drainAndClose', async (deadlineMs: number) => {
     draining = true;
+    await Promise.all(enders.map((end) => end()));
     const idle = inFlight.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onIdle = resolve));
     const stopTimer = new AbortController();
     const expired = sleep(deadlineMs, undefined, { signal: stopTimer.signal }).catch(() => undefined);

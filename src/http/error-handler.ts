@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError, type ErrorCode, errorBody, reflected, reflectedFields } from './errors.ts';
 import { routeHints } from './route-hints.ts';
-import { settleUnconfirmedAuth } from './auth-hook.ts';
+import { settleUnconfirmedAuth } from '../identity/auth-hook.ts';
+import { isConnectionError } from '../db/connection-health.ts';
 
 export interface AjvIssue {
   instancePath: string;
@@ -87,6 +88,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return code
         ? reply.code(error.statusCode).send(errorBody(code, 'The request could not be processed.'))
         : reply.code(400).send(errorBody('VALIDATION_ERROR', 'The request could not be processed.'));
+    }
+    // The database connection failed, not the request: the pool logs the outage once (src/db/connection-health.ts).
+    if (isConnectionError(error)) {
+      return reply
+        .code(503)
+        .header('retry-after', '1')
+        .send(errorBody('SERVICE_UNAVAILABLE', 'The database is not reachable; retry shortly.'));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(

@@ -66,6 +66,16 @@ export const ERROR_CODES = {
     description:
       'The custom field cannot stop applying to projects whose tasks hold values of it (`details.task_count`).',
   },
+  RESYNC_REQUIRED: {
+    status: 410,
+    description:
+      'The changes feed no longer holds every change the walk needs (its `since` is before `details.purged_before`, or retention removed deletion records during the walk): drop your copy and walk the feed again from the start, without `since`.',
+  },
+  EVENTS_EXPIRED: {
+    status: 410,
+    description:
+      'The event stream no longer holds what follows the resume point (`details.after`, older than `details.window_hours`): connect again without one and catch up from the API.',
+  },
   PRECONDITION_FAILED: { status: 412, description: 'The `If-Match` header no longer matches the resource.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body exceeds the size limit.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The Content-Type is not accepted by this endpoint.' },
@@ -74,6 +84,11 @@ export const ERROR_CODES = {
     description: 'The workflow has no transition between `details.from` and `details.to`.',
   },
   DEPENDENCY_CYCLE: { status: 422, description: 'The link would close a loop; `details.path` lists it.' },
+  SCHEDULE_CONFLICT: {
+    status: 422,
+    description:
+      'The task would start before the due date of an open task that blocks it; `details.blockers` lists them (`key`, `title`, `due_date`). Send `force: true` to write it anyway.',
+  },
   RATE_LIMITED: { status: 429, description: 'A rate limit is exhausted; retry after `Retry-After` seconds.' },
   INTERNAL_ERROR: { status: 500, description: 'Unexpected failure. Safe to retry; nothing internal is disclosed.' },
   SERVICE_UNAVAILABLE: { status: 503, description: 'The service is shutting down or a dependency is down.' },

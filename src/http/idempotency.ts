@@ -13,7 +13,8 @@ import { grantsFor, recheckGrants, type Grant } from '../policy/index.ts';
  * `Idempotency-Key` handling (docs/api/idempotency.md).
  * The claim is committed before the handler runs, so a concurrent twin gets 409 at once
  * instead of waiting on a lock. It runs after authentication, scope and rate-limit checks
- * (onRequest), so 401/403/429 answers are never stored. A stored response keeps the policy
+ * (onRequest), so 401/403/429 answers are never stored; nor is any other answer but a
+ * success (a handler's refusal, 4xx, or a failure, 5xx): the claim is released. A stored response keeps the policy
  * decisions that let its request through (src/policy/), and a replay is answered only if they
  * still hold for the caller: otherwise the caller gets the error it would get now.
  */
@@ -160,7 +161,9 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
     const id = request.idempotencyClaimId;
     if (id === undefined) return payload;
     request.idempotencyClaimId = undefined;
-    if (reply.statusCode >= 500) {
+    // Only a success is remembered: a refusal changed nothing, and depends on what the caller
+    // may do and what exists now, which a retry must be decided against again.
+    if (reply.statusCode < 200 || reply.statusCode >= 300) {
       await repo.release(ctx.db, id);
     } else {
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';

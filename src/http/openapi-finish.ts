@@ -12,6 +12,8 @@ import { operationIdOf } from './operation-ids.ts';
 /** Every tag a published route uses, with its description; a route with another tag fails the build. */
 const TAGS: Record<string, string> = {
   Access: 'The calling token: its account, organization, scopes and visible projects.',
+  Notifications:
+    "The caller's notifications (assigned, mentioned, commented, ...) and how it wants to be told (docs/api/notifications.md).",
   Projects:
     'Projects, addressed by id or key. A new project comes with default statuses, task types, priorities and a workflow.',
   Memberships: 'Who belongs to a project, with role admin, member or viewer. A project always keeps one admin.',
@@ -26,6 +28,8 @@ const TAGS: Record<string, string> = {
   Labels: 'Per-project labels; tasks carry them by name.',
   Milestones: 'Per-project milestones with a due date and state.',
   Sprints: 'Per-project sprints; at most one is active.',
+  Reports:
+    'Reports computed from the activity history, at any past instant (`as_of`): burndown, cumulative flow, cycle time, velocity; JSON or CSV.',
   Webhooks:
     'Signed event deliveries: endpoints, the event catalog, delivery history, replay and signature verification.',
   Standups: 'Daily written check-ins, the team list, blockers, worklists and settings.',

@@ -11,9 +11,17 @@
 const NAMED: Record<string, string> = {
   'GET /me/': 'getMe',
   'PATCH /me/': 'updateMe',
+  'GET /me/notifications/': 'listMyNotifications',
+  'POST /me/notifications/read/': 'markMyNotificationsRead',
+  'GET /me/notification-preferences/': 'getMyNotificationPreferences',
+  'PATCH /me/notification-preferences/': 'updateMyNotificationPreferences',
   'POST /projects/{project_key}/tasks/bulk/': 'bulkCreateTasks',
   'POST /projects/{project_key}/tasks/bulk-update/': 'bulkUpdateTasks',
   'GET /projects/{project_key}/board/': 'getBoard',
+  'GET /projects/{project_key}/reports/burndown/': 'getBurndownReport',
+  'GET /projects/{project_key}/reports/flow/': 'getFlowReport',
+  'GET /projects/{project_key}/reports/cycle-time/': 'getCycleTimeReport',
+  'GET /projects/{project_key}/reports/velocity/': 'getVelocityReport',
   'GET /tasks/{task_key}/activities/': 'listTaskActivities',
   'POST /tasks/{task_key}/assign/': 'assignTask',
   'POST /tasks/{task_key}/follow/': 'followTask',
@@ -42,6 +50,7 @@ const NAMED: Record<string, string> = {
   'GET /tasks/': 'queryTasks',
   'GET /views/{id}/tasks/': 'listViewTasks',
   'GET /changes/tasks/': 'listTaskChanges',
+  'GET /events/stream/': 'streamEvents',
 };
 
 const PREFIX = '/api/v1';

@@ -25,8 +25,17 @@ export type OffsetPagination = { count: number; limit: number; offset: number };
 export type CursorPagination = { limit: number; next_cursor: string; has_more: boolean };
 export type Pagination = OffsetPagination | CursorPagination;
 
-export function encodeCursor(afterId: number): string {
-  return Buffer.from(JSON.stringify({ v: 1, after: afterId })).toString('base64url');
+/** `fields` carry what an endpoint needs to know about the walk (the changes feed's horizon). */
+export function encodeCursor(afterId: number, fields: Record<string, number> = {}): string {
+  return Buffer.from(JSON.stringify({ v: 1, after: afterId, ...fields })).toString('base64url');
+}
+
+/** A whole-number field `encodeCursor` put in a cursor that decodeCursor accepted; undefined when absent. */
+export function cursorField(cursor: string, name: string): number | undefined {
+  const value: unknown = (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>)[
+    name
+  ];
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
 /** Decodes a cursor this service issued; anything else is a 400, never a 500. */

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
+import { ConnectionHealth, type HealthLog } from '../db/connection-health.ts';
 import { ApiError } from './errors.ts';
 
 /**
@@ -13,7 +14,7 @@ import { ApiError } from './errors.ts';
  * and admins on the console spend only their burst, so they can still act (remove whoever
  * spent the budget) when it is gone. Counters live in memory, or in Redis when REDIS_URL is set
  * so several API processes share them; if Redis fails the in-memory limiter insures it rather
- * than failing requests.
+ * than failing requests, and /readyz says so (`rate_limits: memory_fallback`).
  */
 export type Bucket = 'default' | 'search';
 
@@ -33,6 +34,9 @@ export interface RateLimitedCaller {
   burstOnly: boolean;
 }
 
+/** Where the counters are: this process' memory (no REDIS_URL), Redis, or memory because Redis is unreachable. */
+export type RateLimitStore = 'memory' | 'redis' | 'memory_fallback';
+
 interface Tier {
   limiter: RateLimiterAbstract;
   points: number;
@@ -44,11 +48,26 @@ export class RateLimits {
   private readonly accountHourly: Tier;
   private readonly orgSustained: Tier;
   private readonly search: Tier;
+  private closing = false;
 
-  constructor(config: Config) {
+  constructor(config: Config, log: HealthLog) {
     this.redis = config.redisUrl
       ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
       : null;
+    if (this.redis) {
+      // ioredis reports every failed (re)connection attempt as an 'error' event, and prints it
+      // raw when nobody listens: here an outage is one line when it starts and one when it ends.
+      const health = new ConnectionHealth('rate_limit_redis', {
+        lost: 'rate limits: Redis is unreachable; counting in this process (local counters) until it is back',
+        restored: 'rate limits: Redis is reachable again; counters are shared again',
+      });
+      health.useLogger(log);
+      this.redis.on('error', (error: Error) => health.lost(error));
+      this.redis.on('close', () => {
+        if (!this.closing) health.lost(new Error('Connection closed'));
+      });
+      this.redis.on('ready', () => health.restored());
+    }
     const rl = config.rateLimit;
     this.tokenBurst = this.tier('rl:token', rl.tokenBurst, rl.tokenBurstWindowSeconds);
     this.accountHourly = this.tier(
@@ -87,7 +106,14 @@ export class RateLimits {
     return this.tier(keyPrefix, points, duration).limiter;
   }
 
+  /** Where the counters are now (/readyz says it). */
+  get store(): RateLimitStore {
+    if (!this.redis) return 'memory';
+    return this.redis.status === 'ready' ? 'redis' : 'memory_fallback';
+  }
+
   async close(): Promise<void> {
+    this.closing = true;
     this.redis?.disconnect();
   }
 }

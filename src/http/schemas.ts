@@ -81,6 +81,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Unknown resource, or one the caller cannot see (NOT_FOUND)',
   409: 'Conflict with the current state',
   412: 'If-Match no longer matches (PRECONDITION_FAILED)',
+  410: 'Records the request needs are gone; start again (RESYNC_REQUIRED, EVENTS_EXPIRED)',
   413: 'Body too large (PAYLOAD_TOO_LARGE)',
   422: 'Refused by a business rule',
   429: 'Rate limited (RATE_LIMITED); see Retry-After',

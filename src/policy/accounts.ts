@@ -1,7 +1,7 @@
 import type { Executor } from '../db/database.ts';
-import type { WorkspaceRole } from '../db/schema.ts';
+import type { ProjectRole, WorkspaceRole } from '../db/schema.ts';
 import { foundOr404 } from '../http/errors.ts';
-import type { Principal } from '../modules/auth/principal.ts';
+import type { Principal } from '../identity/principal.ts';
 import { type AccountAccess, authorize, can } from './authorize.ts';
 import { findAccountIn } from './visibility.repository.ts';
 
@@ -24,6 +24,14 @@ export interface Issuer {
 }
 
 /**
+ * An issuer as a query found it now: its id as recorded (null: none), and its role and state,
+ * null when it is no longer in the organization (which leaves it no right to issue anything).
+ */
+export function issuerAsNow(id: number | null, role: WorkspaceRole | null, active: number | null): Issuer | null {
+  return id === null ? null : { id, role: role ?? 'guest', active: active === 1 };
+}
+
+/**
  * Whether a token still acts: only while the account that issued it could still issue it
  * (active, and still allowed to issue tokens for that account). A token the operator issued
  * from the command line has no issuer.
@@ -37,4 +45,49 @@ export function issuerMayStillIssue(issuer: Issuer | null, account: AccountAcces
       account,
     })
   );
+}
+
+/**
+ * Whether an invitation or password-reset link still acts: only while the person who issued it
+ * could still issue it (active, an owner or admin, and an owner when the role it grants, or the
+ * role its target has now, is owner). The operator's invitations and the links people ask for
+ * themselves have no issuer.
+ */
+export function linkIssuerMayStillIssue(issuer: Issuer | null, targetRole: WorkspaceRole): boolean {
+  if (issuer === null) return true;
+  const actor = { userId: issuer.id, role: issuer.role, projectRestriction: null };
+  return issuer.active && can(actor, 'person.manage', { kind: 'person', roles: [targetRole] });
+}
+
+/** Why an account of this kind cannot hold this workspace role, or null when it can. */
+export function roleRefusal(kind: 'human' | 'service', role: WorkspaceRole): string | null {
+  // An owner answers for the organization: that is a person, never a script's credential.
+  return kind === 'service' && role === 'owner' ? 'a service account cannot be an owner' : null;
+}
+
+/**
+ * Whether a project an invitation names is still granted when it is accepted: only while its
+ * inviter administers that project (`issuerProjectRole` is the inviter's role there now, null
+ * when no longer a member). The operator's invitations have no issuer and keep their projects.
+ */
+export function invitationIssuerMayStillGrant(
+  issuer: Issuer | null,
+  projectId: number,
+  issuerProjectRole: ProjectRole | null,
+): boolean {
+  if (issuer === null) return true;
+  if (!issuer.active || issuerProjectRole === null) return false;
+  return can({ userId: issuer.id, role: issuer.role, projectRestriction: null }, 'project.administer', {
+    kind: 'project',
+    project: { id: projectId, role: issuerProjectRole },
+  });
+}
+
+/**
+ * Whether the caller knows the whole organization's people, with their e-mail addresses:
+ * everyone but guests, who know only the people they share a project with, without addresses
+ * (docs/api/access.md, "People").
+ */
+export function seesWholeDirectory(principal: Pick<Principal, 'role'>): boolean {
+  return principal.role !== 'guest';
 }

@@ -1,6 +1,6 @@
-import type { ProjectRole } from '../db/schema.ts';
+import type { ProjectRole, WorkspaceRole } from '../db/schema.ts';
 import { forbidden } from '../http/errors.ts';
-import type { Principal } from '../modules/auth/principal.ts';
+import type { Principal } from '../identity/principal.ts';
 
 /**
  * Every decision about what a caller may do, given what it can see (visibility.repository.ts decides
@@ -18,8 +18,10 @@ export type Action =
   | 'workspace.configure'
   /** Manage the organization's people, service accounts, invitations, tokens and notifications (the console). */
   | 'people.manage'
-  /** Make, change, invite or reset an owner. */
+  /** Workspace decisions kept to owners: seeing every audit record. */
   | 'people.manage-owners'
+  /** Change a person's role or state, reset their password, or invite them; an owner's only for owners. */
+  | 'person.manage'
   /** Create an API token that acts as an account: one's own, or a service account's for those who manage people. */
   | 'token.issue'
   /** Read a visible project's content. */
@@ -48,6 +50,8 @@ export interface AccountAccess {
 export type Resource =
   | { kind: 'workspace' }
   | { kind: 'account'; account: AccountAccess }
+  /** A person as `person.manage` sees them: the roles they have and would have after the change. */
+  | { kind: 'person'; roles: WorkspaceRole[] }
   | { kind: 'project'; project: ProjectAccess }
   | { kind: 'item'; project: ProjectAccess; authorId: number | null };
 
@@ -73,7 +77,7 @@ function contributes(principal: Actor, project: ProjectAccess): boolean {
 }
 
 /** Why not, or null when the action is allowed. */
-function refusal(principal: Actor, action: Action, resource: Resource): string | null {
+export function refusal(principal: Actor, action: Action, resource: Resource): string | null {
   const restricted = principal.projectRestriction !== null;
   switch (action) {
     case 'project.create':
@@ -86,6 +90,13 @@ function refusal(principal: Actor, action: Action, resource: Resource): string |
       return isWorkspaceAdmin(principal) ? null : 'Only workspace owners and admins can do this.';
     case 'people.manage-owners':
       return principal.role === 'owner' ? null : 'Only an owner can do this.';
+    case 'person.manage':
+      if (resource.kind !== 'person') throw new TypeError(`${action} needs a person`);
+      if (!isWorkspaceAdmin(principal)) return 'Only workspace owners and admins can do this.';
+      // An admin who could touch an owner could demote them and take the organization.
+      return resource.roles.includes('owner') && principal.role !== 'owner'
+        ? 'Only an owner can manage an owner or make someone owner.'
+        : null;
     case 'token.issue': {
       if (resource.kind !== 'account') throw new TypeError(`${action} needs an account`);
       if (resource.account.id === principal.userId) return null;
@@ -97,7 +108,8 @@ function refusal(principal: Actor, action: Action, resource: Resource): string |
         : 'Only workspace owners and admins can create tokens for service accounts.';
     }
   }
-  if (resource.kind === 'workspace' || resource.kind === 'account') throw new TypeError(`${action} needs a project`);
+  if (resource.kind === 'workspace' || resource.kind === 'account' || resource.kind === 'person')
+    throw new TypeError(`${action} needs a project`);
   const { project } = resource;
   switch (action) {
     case 'project.read':
@@ -137,8 +149,9 @@ export function authorize(principal: Principal, action: Action, resource: Resour
 
 function grantOf(action: Action, resource: Resource): Grant {
   if (resource.kind === 'account') return { action: 'token.issue', account: resource.account.id };
-  // Only an account resource allows 'token.issue' (refusal throws otherwise).
-  const decided = action as Exclude<Action, 'token.issue'>;
+  if (resource.kind === 'person') return { action: 'person.manage', roles: resource.roles };
+  // Only an account resource allows 'token.issue', only a person 'person.manage' (refusal throws otherwise).
+  const decided = action as Exclude<Action, 'token.issue' | 'person.manage'>;
   if (resource.kind === 'workspace') return { action: decided };
   return {
     action: decided === 'item.edit' || decided === 'item.delete' ? 'project.contribute' : decided,
@@ -152,8 +165,9 @@ function grantOf(action: Action, resource: Resource): Grant {
  * decision they imply: the item may be gone by the time of the replay.
  */
 export type Grant =
-  | { action: Exclude<Action, 'token.issue'>; project?: number }
+  | { action: Exclude<Action, 'token.issue' | 'person.manage'>; project?: number }
   | { action: 'token.issue'; account: number }
+  | { action: 'person.manage'; roles: WorkspaceRole[] }
   | { action: 'endpoint.manage'; endpoint: number }
   | { action: 'endpoint.span' };
 

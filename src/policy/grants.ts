@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.ts';
-import type { Principal } from '../modules/auth/principal.ts';
+import type { Principal } from '../identity/principal.ts';
 import { type Action, authorize, type Grant, WORKSPACE } from './authorize.ts';
 import { issuableAccount } from './accounts.ts';
 import { projectFor } from './projects.ts';
@@ -16,6 +16,7 @@ export async function recheckGrants(db: Executor, principal: Principal, grants: 
   for (const grant of grants) {
     if ('endpoint' in grant) await endpointFor(db, principal, grant.endpoint, 'manage');
     else if ('account' in grant) await issuableAccount(db, principal, grant.account);
+    else if ('roles' in grant) authorize(principal, 'person.manage', { kind: 'person', roles: grant.roles });
     else if (grant.action === 'endpoint.span') authorizeSpanning(principal);
     else if (grant.project === undefined) authorize(principal, grant.action, WORKSPACE);
     else await projectFor(db, principal, { id: grant.project }, grant.action as ProjectAction);

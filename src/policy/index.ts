@@ -17,9 +17,17 @@ export {
   type Resource,
   WORKSPACE,
 } from './authorize.ts';
-export { issuableAccount, issuerMayStillIssue } from './accounts.ts';
+export {
+  invitationIssuerMayStillGrant,
+  issuableAccount,
+  issuerAsNow,
+  issuerMayStillIssue,
+  linkIssuerMayStillIssue,
+  roleRefusal,
+  seesWholeDirectory,
+} from './accounts.ts';
 export { recheckGrants } from './grants.ts';
-export { visibleProjectsOf } from '../modules/auth/auth-cache.ts';
+export { visibleProjectsOf } from '../identity/auth-cache.ts';
 export { projectFor, readableProjectByKey } from './projects.ts';
 export { authorizeViewChange, authorizeViewShape, visibleViews } from './views.ts';
 export { authorizeReplayTarget, authorizeSpanning, bindableProject, endpointFor } from './webhooks.ts';

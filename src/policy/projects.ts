@@ -1,7 +1,7 @@
 import type { Executor } from '../db/database.ts';
 import { foundOr404, notFound } from '../http/errors.ts';
-import { visibleProjectsOf } from '../modules/auth/auth-cache.ts';
-import type { Principal } from '../modules/auth/principal.ts';
+import { visibleProjectsOf } from '../identity/auth-cache.ts';
+import type { Principal } from '../identity/principal.ts';
 import { type Action, authorize } from './authorize.ts';
 import { findVisibleProjectRef, type ProjectRef } from './visibility.repository.ts';
 

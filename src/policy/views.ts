@@ -1,6 +1,6 @@
 import type { Executor } from '../db/database.ts';
 import { forbidden } from '../http/errors.ts';
-import type { Principal } from '../modules/auth/principal.ts';
+import type { Principal } from '../identity/principal.ts';
 import { isWorkspaceAdmin } from './authorize.ts';
 import { visibleProjectIds, type ProjectRef } from './visibility.repository.ts';
 

@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.ts';
-import type { Principal } from '../modules/auth/principal.ts';
+import type { Principal } from '../identity/principal.ts';
 import { isWorkspaceAdmin } from './authorize.ts';
 
 /**
@@ -83,7 +83,7 @@ export function visibleProjectIdsOfPeople(db: Executor, userIds: number[]) {
 
 /**
  * Projects whose events an endpoint spanning projects delivers: those its governing account
- * (the account that last set its URL or events) is a member of, at fan-out time.
+ * (the account that last set its URL, events or filter) is a member of, at fan-out time.
  */
 export function projectIdsOfAccount(db: Executor, userId: number) {
   return db.selectFrom('project_memberships').select('project_id').where('user_id', '=', userId);
@@ -131,7 +131,10 @@ export function visibleEndpoints(db: Executor, principal: Principal) {
     });
 }
 
-/** Deliveries of visible endpoints, and only of events of projects the caller sees (or of no project). */
+/**
+ * Deliveries of visible endpoints, and only of events of projects the caller sees (or of no
+ * project), and of no one else's notification.
+ */
 export function visibleDeliveries(db: Executor, principal: Principal) {
   return db
     .selectFrom('webhook_deliveries as d')
@@ -145,7 +148,8 @@ export function visibleDeliveries(db: Executor, principal: Principal) {
           .whereRef('o.id', '=', 'd.outbox_id')
           .where((o) =>
             o.or([o('o.project_id', 'is', null), o('o.project_id', 'in', visibleProjectIds(db, principal))]),
-          ),
+          )
+          .where((o) => o.or([o('o.recipient_id', 'is', null), o('o.recipient_id', '=', principal.userId)])),
       ),
     );
 }
@@ -176,7 +180,7 @@ export function visibleCustomFieldIds(db: Executor, principal: Principal) {
 export function findAccountIn(db: Executor, organizationId: number, id: number) {
   return db
     .selectFrom('users')
-    .select(['id', 'organization_id', 'kind', 'role', 'active'])
+    .select(['id', 'organization_id', 'kind', 'role', 'active', 'name', 'email'])
     .where('id', '=', id)
     .where('organization_id', '=', organizationId)
     .executeTakeFirst();

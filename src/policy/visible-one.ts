@@ -1,6 +1,6 @@
 import type { Executor } from '../db/database.ts';
 import { foundOr404 } from '../http/errors.ts';
-import type { Principal } from '../modules/auth/principal.ts';
+import type { Principal } from '../identity/principal.ts';
 
 /**
  * One row by id among those the caller sees: `find` gives the row (a 404 naming `what` when it is

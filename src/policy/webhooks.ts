@@ -1,6 +1,6 @@
 import type { Executor } from '../db/database.ts';
 import { forbidden, foundOr404 } from '../http/errors.ts';
-import type { Principal } from '../modules/auth/principal.ts';
+import type { Principal } from '../identity/principal.ts';
 import { type EndpointRow, findVisibleEndpoint } from '../modules/webhooks/webhooks.repository.ts';
 import { recordGrant } from './authorize.ts';
 import { projectFor } from './projects.ts';

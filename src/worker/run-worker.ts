@@ -1,11 +1,17 @@
+import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { purgeExpiredIdempotencyKeys } from '../http/idempotency.ts';
-import { DeliveryPump } from './delivery-pump.ts';
-import { fanOut } from './fan-out.ts';
-import { purgeOldDeliveries } from './retention.ts';
-import { purgeEndedSessionsAndLinks } from '../modules/sessions/sessions.service.ts';
-import { emitDueSoon, escalateStuckTasks } from './scheduler.ts';
+import { isConnectionError } from '../db/connection-health.ts';
+import { DeliveryPump } from '../modules/webhooks/delivery/delivery-pump.ts';
+import { fanOut } from '../modules/webhooks/delivery/fan-out.ts';
+import { notifyAboutEvents } from '../modules/notifications/notify.service.ts';
+import { sendDueNotificationEmails } from '../modules/notifications/notification-mail.service.ts';
+import { sendStandupDigests } from '../modules/notifications/standup-digest.ts';
+import { purgeOldAuditRecords, purgeOldChanges, purgeOldDeliveries } from './retention.ts';
+import { purgeEndedSessionsAndLinks } from '../identity/sessions.service.ts';
+import { purgeEndedFlows } from '../modules/oidc/oidc.service.ts';
+import { emitDueSoon, escalateStuckTasks, notifyOverdue } from './scheduler.ts';
 import { sweepOrphanedAttachmentFiles } from '../modules/attachments/attachment.files.ts';
 
 export interface WorkerJob {
@@ -24,6 +30,9 @@ export interface JobRun {
 }
 
 const FAN_OUT_BATCH = 200;
+const NOTIFY_BATCH = 200;
+/** Pauses of a job while the database is unreachable, growing with each failed pass. */
+const RETRY_MS = [250, 500, 1000, 2000, 5000];
 const DELIVERY_BATCH = 50;
 const SCHEDULER_BATCH = 200;
 
@@ -62,6 +71,16 @@ export const WORKER_JOBS: WorkerJob[] = [
     }),
   },
   {
+    name: 'notify',
+    intervalMs: 250,
+    start: stateless(async (ctx) => (await notifyAboutEvents(ctx, NOTIFY_BATCH)) >= NOTIFY_BATCH),
+  },
+  {
+    name: 'notification-mail',
+    intervalMs: 5_000,
+    start: stateless(async (ctx, log) => (await sendDueNotificationEmails(ctx, log, NOTIFY_BATCH)) === NOTIFY_BATCH),
+  },
+  {
     name: 'deliver-due',
     intervalMs: 250,
     start: (ctx, log) => {
@@ -82,13 +101,27 @@ export const WORKER_JOBS: WorkerJob[] = [
     start: stateless(async (ctx) => (await emitDueSoon(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH),
   },
   {
+    name: 'overdue',
+    intervalMs: 60_000,
+    start: stateless(async (ctx) => (await notifyOverdue(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH),
+  },
+  {
+    name: 'standup-digest',
+    intervalMs: 60_000,
+    start: stateless(async (ctx) => (await sendStandupDigests(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH),
+  },
+  {
     name: 'escalate-stuck-tasks',
     intervalMs: 60_000,
     start: stateless(async (ctx) => (await escalateStuckTasks(ctx, SCHEDULER_BATCH)) === SCHEDULER_BATCH),
   },
   sweep('purge-old-deliveries', 3_600_000, purgeOldDeliveries),
+  // Deletes in batches: a full batch runs the next one at once.
+  { name: 'purge-old-changes', intervalMs: 3_600_000, start: stateless(purgeOldChanges) },
+  { name: 'purge-old-audit-records', intervalMs: 3_600_000, start: stateless(purgeOldAuditRecords) },
   sweep('purge-idempotency-keys', 60_000, purgeExpiredIdempotencyKeys),
   sweep('purge-ended-sessions', 3_600_000, purgeEndedSessionsAndLinks),
+  sweep('purge-ended-oidc-flows', 3_600_000, purgeEndedFlows),
   sweep('sweep-orphaned-attachment-files', 15 * 60_000, sweepOrphanedAttachmentFiles),
 ];
 
@@ -113,6 +146,8 @@ export function warnAboutWebhookConfig(ctx: AppContext, log: FastifyBaseLogger):
 /** Runs every job in its own loop until stopped; a stop waits for passes and attempts in flight (an attempt lasts at most 5 s). */
 export function startWorker(ctx: AppContext, log: FastifyBaseLogger, jobs: WorkerJob[] = WORKER_JOBS): RunningWorker {
   const stopping = new AbortController();
+  // Each job's pause listens for the stop: more jobs than Node's default warning threshold is no leak.
+  setMaxListeners(jobs.length + 1, stopping.signal);
   // Ends a job's pause early; a wake during a pass makes the next pass start at once.
   const wakers = new Map<string, { woken: boolean; wake: (() => void) | null }>(
     jobs.map((job) => [job.name, { woken: false, wake: null }]),
@@ -123,9 +158,9 @@ export function startWorker(ctx: AppContext, log: FastifyBaseLogger, jobs: Worke
     waker.woken = true;
     waker.wake?.();
   };
-  const pause = (job: WorkerJob) => {
+  const pause = (job: WorkerJob, atLeastMs = 0) => {
     const waker = wakers.get(job.name)!;
-    if (waker.woken) return Promise.resolve();
+    if (waker.woken && !atLeastMs) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -133,19 +168,27 @@ export function startWorker(ctx: AppContext, log: FastifyBaseLogger, jobs: Worke
         waker.wake = null;
         resolve();
       };
-      const timer = setTimeout(done, job.intervalMs);
+      const timer = setTimeout(done, Math.max(job.intervalMs, atLeastMs));
       stopping.signal.addEventListener('abort', done, { once: true });
       waker.wake = done;
     });
   };
   const loop = async (job: WorkerJob) => {
     const run = job.start(ctx, log, wake);
+    let unreachable = 0;
     while (!stopping.signal.aborted) {
       wakers.get(job.name)!.woken = false;
       let more = false;
       try {
         more = await run.pass();
+        unreachable = 0;
       } catch (err) {
+        // The pool logs an outage once (src/db/connection-health.ts); the job retries, less often the longer it lasts.
+        if (isConnectionError(err)) {
+          ctx.database.health.lost(err);
+          await pause(job, RETRY_MS[Math.min(unreachable++, RETRY_MS.length - 1)]!);
+          continue;
+        }
         log.error({ err, job: job.name }, 'worker job failed');
       }
       if (!more) await pause(job);

@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.ts';
-import { ORGANIZATION_COLUMNS } from '../modules/auth/auth.repository.ts';
+import { ORGANIZATION_COLUMNS } from '../identity/auth.repository.ts';
 import { selectTaskRows } from '../modules/tasks/task.repository.ts';
 
 // The scheduler's SQL: tasks that are due soon or stuck, and the rows that make each notice fire once.
@@ -32,6 +32,40 @@ export function tasksDueSoon(db: Executor, range: { today: string; horizon: stri
     .orderBy('t.id')
     .limit(limit)
     .execute();
+}
+
+/** Open assigned tasks whose due date is before `today` and has no overdue notice yet, by id. */
+export function tasksOverdue(db: Executor, today: string, limit: number) {
+  return selectTasks(db)
+    .where('t.due_date', 'is not', null)
+    .where('t.due_date', '<', today)
+    .where('t.assignee_id', 'is not', null)
+    .where('s.category', '!=', 'done')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('task_overdue_notices as n')
+            .select('n.id')
+            .whereRef('n.task_id', '=', 't.id')
+            .whereRef('n.due_date', '=', 't.due_date'),
+        ),
+      ),
+    )
+    .orderBy('t.id')
+    .limit(limit)
+    .execute();
+}
+
+/** Records the overdue notice of a task's due date; false when one exists already. */
+export function claimOverdueNotice(db: Executor, taskId: number, dueDate: string, now: string): Promise<boolean> {
+  return insertedOnce(
+    db
+      .insertInto('task_overdue_notices')
+      .values({ task_id: taskId, due_date: dueDate, created_at: now })
+      .onConflict((oc) => oc.columns(['task_id', 'due_date']).doNothing())
+      .returning('id'),
+  );
 }
 
 /** Tasks in progress unchanged since `threshold` whose stuck episode was not escalated yet, by id. */

@@ -11,28 +11,16 @@
  * with ON CONFLICT DO NOTHING in the transaction that writes the activity and the event, so
  * several workers never emit one twice.
  */
-import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { isoFromMs } from '../clock.ts';
 import type { Executor } from '../db/database.ts';
 import { inTransaction } from '../db/unit-of-work.ts';
-import { type ActionOrigin, recordEvent } from '../events/record-event.ts';
+import { recordEvent, schedulerOrigin } from '../events/record-event.ts';
 import { recordActivities } from '../modules/activity/activity.repository.ts';
 import * as repo from './scheduler.repository.ts';
+import { notifyAboutTask } from '../modules/notifications/notify.service.ts';
 
 const DAY_MS = 86_400_000;
-
-/** The actor of scheduled events: no user caused them (id 0 is never a user id). */
-export const SCHEDULER_ACTOR = { id: 0, email: '', name: 'Scheduler' } as const;
-
-function schedulerOrigin(organization: ActionOrigin['organization']): ActionOrigin {
-  return {
-    organization,
-    actor: { ...SCHEDULER_ACTOR },
-    source: 'scheduler',
-    correlationId: `sched_${randomUUID().replaceAll('-', '')}`,
-  };
-}
 
 function taskSummary(task: repo.ScheduledTaskRow) {
   return {
@@ -123,4 +111,33 @@ export async function escalateStuckTasks(ctx: AppContext, limit = 200): Promise<
     if (done) emitted += 1;
   }
   return emitted;
+}
+
+/**
+ * `overdue` notifications (docs/api/notifications.md): once per task per due date, to the
+ * assignee of an open task whose due date (the end of that day, UTC) has passed. Moving the due
+ * date re-arms it.
+ */
+export async function notifyOverdue(ctx: AppContext, limit = 200): Promise<number> {
+  const today = isoFromMs(ctx.clock.nowMs()).slice(0, 10);
+  const tasks = await repo.tasksOverdue(ctx.db, today, limit);
+  let notified = 0;
+  for (const task of tasks) {
+    const dueDate = task.due_date!;
+    const done = await inTransaction(ctx, async (tx) => {
+      if (!(await repo.claimOverdueNotice(tx.db, task.id, dueDate, tx.clock.nowIso()))) return false;
+      await notifyAboutTask(
+        tx,
+        tx.db,
+        schedulerOrigin({ id: task.organization_id, slug: task.organization_slug, name: task.organization_name }),
+        task,
+        task.assignee_id!,
+        'overdue',
+        `${task.key} “${task.title}” was due on ${dueDate}`,
+      );
+      return true;
+    });
+    if (done) notified += 1;
+  }
+  return notified;
 }

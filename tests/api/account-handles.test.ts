@@ -14,7 +14,7 @@ describe('account handles', () => {
   let h: TestHarness;
   beforeAll(async () => {
     h = await createHarness();
-    h.ctx.webhookIo = { mailer: { send: async () => undefined } };
+    h.ctx.mailer = { send: async () => undefined };
   });
   afterAll(() => h.close());
 

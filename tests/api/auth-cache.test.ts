@@ -8,7 +8,7 @@ import { secondConnection } from '../helpers/database.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
 /**
- * The API remembers tokens and visible projects per process (src/modules/auth/auth-cache.ts).
+ * The API remembers tokens and visible projects per process (src/identity/auth-cache.ts).
  * Every change of access must still take effect on the very next request, on the process that
  * made it and on any other process sharing the database, however the change was written.
  * Each test first reads twice, so the answer it then checks would come from the cache if the

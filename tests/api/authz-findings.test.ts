@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { createLogger } from '../../src/logger.ts';
-import { fanOut } from '../../src/worker/fan-out.ts';
+import { fanOut } from '../../src/modules/webhooks/delivery/fan-out.ts';
 import { secondConnection } from '../helpers/database.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { removeMember } from '../helpers/factory.ts';
@@ -383,7 +383,7 @@ describe('idempotent replays, logs, custom fields and the front door', () => {
   });
 
   it('webhook URLs use port 443 unless WEBHOOK_ALLOWED_PORTS lists another', async () => {
-    const { parseEndpointUrl } = await import('../../src/modules/webhooks/url-guard.ts');
+    const { parseEndpointUrl } = await import('../../src/modules/webhooks/delivery/url-guard.ts');
     expect(parseEndpointUrl('https://hooks.example/', false).port).toBe('');
     expect(parseEndpointUrl('https://hooks.example:443/', false).port).toBe('');
     expect(() => parseEndpointUrl('https://hooks.example:8443/', false)).toThrow(/port 443/);

@@ -125,7 +125,7 @@ describe('envelope and error shape', () => {
 
   it('healthz, readyz and metrics answer without a token', async () => {
     expect((await h.request('GET', '/healthz')).body).toEqual({ status: 'ok', version: SERVICE_VERSION });
-    expect((await h.request('GET', '/readyz')).body).toEqual({ status: 'ok' });
+    expect((await h.request('GET', '/readyz')).body).toEqual({ status: 'ok', rate_limits: 'memory' });
     const metrics = await h.request('GET', '/metrics');
     expect(metrics.status).toBe(200);
     expect(metrics.text).toContain('http_request_duration_seconds_bucket');

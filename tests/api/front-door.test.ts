@@ -200,6 +200,15 @@ describe('configuration errors', () => {
       /PUBLIC_BASE_URL must be an absolute http\(s\) URL/,
     );
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '0' })).toThrow('SHUTDOWN_TIMEOUT_SECONDS must be at least 1');
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow('DATABASE_POOL_SIZE must be at least 1');
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: 'ten' })).toThrow(
+      'DATABASE_POOL_SIZE must be a non-negative integer, got "ten"',
+    );
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '5000' })).toThrow(
+      'DATABASE_POOL_SIZE must be between 1 and 1000, got "5000"',
+    );
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://tracker.example.com/' }).publicBaseUrl).toBe(
       'https://tracker.example.com',
     );

@@ -106,13 +106,29 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
     for (const conflict of results.filter((r) => r.status === 409)) expect(conflict.body.error.code).toBe('CONFLICT');
   });
 
-  it('4xx responses are stored and replayed', async () => {
+  it('4xx responses are not stored: a retry is decided again', async () => {
     const first = await create('k-4xx', { name: 'bad', key: 'lower' });
     expect(first.status).toBe(400);
+    expect(await idempotencyRecords(h, 'k-4xx')).toEqual([]);
     const again = await create('k-4xx', { name: 'bad', key: 'lower' });
     expect(again.status).toBe(400);
-    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
     expect(again.text).toBe(first.text);
+  });
+
+  it("a handler's 403 is not replayed: once the caller may, the retry does the work", async () => {
+    const guest = await h.actor({ role: 'guest' });
+    const send = () => create('k-403', { name: 'Later', key: 'LATER' }, guest.token);
+    const refused = await send();
+    expect(refused.status).toBe(403);
+    expect(await idempotencyRecords(h, 'k-403')).toEqual([]);
+    await h.ctx.db.updateTable('users').set({ role: 'member' }).where('id', '=', guest.accountId).execute();
+    const allowed = await send();
+    expect(allowed.status).toBe(201);
+    expect(allowed.headers['idempotent-replayed']).toBeUndefined();
+    const replayed = await send();
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
   });
 
   it('5xx responses are not stored; a retry runs again', async () => {
@@ -201,7 +217,7 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
       expect((await h.request('GET', '/api/v1/tasks/IDB-2/', { token: actor.token })).body.data.title).toBe('B2');
     });
 
-    it('a refused create (4xx) is stored and replayed, and creates nothing', async () => {
+    it('a refused create (4xx) is not stored, and creates nothing', async () => {
       await h.project(actor, 'IDR');
       const send = () =>
         h.request('POST', '/api/v1/projects/IDR/tasks/', {
@@ -211,13 +227,9 @@ describe('Idempotency-Key: claim, replay, conflicts and expiry', () => {
         });
       const first = await send();
       expect(first.status).toBe(400);
-      expect(await storedRecord('k-task-4xx')).toEqual({
-        state: 'complete',
-        response_status: 400,
-        response_body: first.text,
-      });
+      expect(await idempotencyRecords(h, 'k-task-4xx')).toEqual([]);
       const again = await send();
-      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.headers['idempotent-replayed']).toBeUndefined();
       expect(again.text).toBe(first.text);
       expect(await taskCount('IDR')).toBe(0);
     });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MailMessage } from '../../src/modules/webhooks/io.ts';
+import type { MailMessage } from '../../src/mail/mailer.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
+import { events } from '../helpers/factory.ts';
 import { browserFrom, HOST, ORIGIN, PASSWORD, person, type Browser } from '../helpers/people.ts';
 
 const tokenOfLink = (url: string) => new URL(url).hash.replace('#token=', '');
@@ -18,7 +19,7 @@ describe('invitations that name projects and roles', () => {
   beforeAll(async () => {
     // Links are e-mailed only under PUBLIC_BASE_URL.
     h = await createHarness({ config: { publicBaseUrl: ORIGIN } });
-    h.ctx.webhookIo = { mailer: { send: async (message) => void mails.push(message) } };
+    h.ctx.mailer = { send: async (message) => void mails.push(message) };
     owner = await person(h, { role: 'owner' });
     for (const [key, name] of [
       ['WEB', 'Website'],
@@ -74,12 +75,67 @@ describe('invitations that name projects and roles', () => {
       ['OPS', 'viewer'],
       ['WEB', 'member'],
     ]);
+    // Each membership it made is announced like any other, by the person who accepted.
+    const joined = (await events(h, 'membership.changed')).filter(
+      (e) => (e.data.membership as { user: { name: string } }).user.name === 'New Developer',
+    );
+    expect(
+      joined.map((e) => [
+        (e.data.membership as { project: { key: string } }).project.key,
+        e.data.change,
+        e.data.to_role,
+        (e as unknown as { actor: { name: string }; source: string }).actor.name,
+        (e as unknown as { source: string }).source,
+      ]),
+    ).toEqual([
+      ['OPS', 'added', 'viewer', 'New Developer', 'app'],
+      ['WEB', 'added', 'member', 'New Developer', 'app'],
+    ]);
     const web = projects.find((p: { key: string }) => p.key === 'WEB');
     const members = (await owner.request('GET', `/api/v1/memberships/?project=${web.id}`)).body.data;
     expect(members.map((m: { user_name: string; role: string }) => [m.user_name, m.role])).toContainEqual([
       'New Developer',
       'member',
     ]);
+  });
+
+  it('adds only the named projects its inviter still administers when accepted', async () => {
+    const admin = await person(h, { org: owner.org, role: 'admin' });
+    const adminId = (await admin.request('GET', '/api/v1/me/')).body.data.account.id;
+    const projectId = async (key: string) =>
+      (await owner.request('GET', '/api/v1/projects/')).body.data.find((p: { key: string }) => p.key === key).id;
+    for (const key of ['WEB', 'OPS'])
+      expect(
+        (
+          await owner.request('POST', '/api/v1/memberships/', {
+            project: await projectId(key),
+            user: adminId,
+            role: 'admin',
+          })
+        ).status,
+      ).toBe(201);
+    const res = await admin.request('POST', '/api/console/invitations/', {
+      email: 'later@example.test',
+      role: 'member',
+      projects: [
+        { project: 'WEB', role: 'member' },
+        { project: 'OPS', role: 'member' },
+      ],
+    });
+    expect(res.status, res.text).toBe(201);
+    const token = tokenOfLink(res.body.data.url);
+
+    // The inviter leaves OPS before the invitation is accepted: it no longer adds anyone there.
+    const opsMembers = (await owner.request('GET', `/api/v1/memberships/?project=${await projectId('OPS')}`)).body.data;
+    const adminInOps = opsMembers.find((m: { user: number }) => m.user === adminId);
+    expect((await owner.request('DELETE', `/api/v1/memberships/${adminInOps.id}/`)).status).toBe(204);
+
+    const lookup = await h.request('GET', `/api/console/invitations/lookup/?token=${token}`);
+    expect(lookup.body.data.projects).toEqual([{ key: 'WEB', name: 'Website', role: 'member' }]);
+    const accepted = await accept(token, 'Later Person');
+    expect(accepted.status, accepted.text).toBe(201);
+    const projects = (await browserFrom(h, accepted).request('GET', '/api/v1/projects/')).body.data;
+    expect(projects.map((p: { key: string; role: string }) => [p.key, p.role])).toEqual([['WEB', 'member']]);
   });
 
   it('an invitation without projects still works, and lists none', async () => {

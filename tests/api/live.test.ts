@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitDueSoon } from '../../src/worker/scheduler.ts';
 import { processUrl } from '../helpers/database.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
-import { changeOf, isChange, openLive, type LiveClient } from '../helpers/live.ts';
+import { changeOf, isChange, openLive, openWriteElsewhere, type LiveClient } from '../helpers/live.ts';
 import { person, signIn, browserFrom, type Browser } from '../helpers/people.ts';
 import { createTask, projectId } from '../helpers/factory.ts';
 import { deleteMembershipRows } from '../helpers/storage.ts';
@@ -253,6 +253,28 @@ describe('live updates', () => {
       const change = await client.waitFor((e) => isChange(e) && changeOf(e).key === task.key, { timeoutMs: 30_000 });
       expect(changeOf(change).action).toBe('created');
       client.close();
+    },
+  );
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'PostgreSQL: a long write transaction in another database of the server does not hold changes back',
+    async () => {
+      const client = await stream(base, ann);
+      const elsewhere = await openWriteElsewhere(h.ctx.database.pgClientConfig!);
+      try {
+        // Snapshots of this database report it among the transactions still running.
+        const { rows } = await sql<{
+          xmin: string;
+        }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`.execute(h.ctx.db);
+        expect(Number(rows[0]!.xmin)).toBeLessThanOrEqual(elsewhere.xid);
+        const task = await createTask(h, bot, 'LIV');
+        const change = await client.waitFor((e) => isChange(e) && changeOf(e).key === task.key, { timeoutMs: 10_000 });
+        expect(changeOf(change).action).toBe('created');
+        expect(await elsewhere.isOpen()).toBe(true);
+      } finally {
+        await elsewhere.end();
+        client.close();
+      }
     },
   );
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { MailMessage } from '../../src/modules/webhooks/io.ts';
+import type { MailMessage } from '../../src/mail/mailer.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
 import { addNotification } from '../helpers/factory.ts';
 import { browserFrom, HOST, ORIGIN, PASSWORD, person, signIn } from '../helpers/people.ts';
@@ -20,7 +20,7 @@ describe('people: the organization console', () => {
     h = await createHarness({
       config: { publicBaseUrl: ORIGIN, signIn: { perAccount: 5, perAddress: 1000, windowSeconds: 900 } },
     });
-    h.ctx.webhookIo = { mailer: { send: async (message) => void mails.push(message) } };
+    h.ctx.mailer = { send: async (message) => void mails.push(message) };
   });
   afterAll(() => h.close());
 
@@ -61,6 +61,20 @@ describe('people: the organization console', () => {
     } finally {
       await strict.close();
     }
+  });
+
+  it('throttles guesses of the current password on the password-change form like sign-in', async () => {
+    const p = await person(h);
+    const change = (current: string) =>
+      p.request('POST', '/api/console/profile/password/', {
+        current_password: current,
+        new_password: 'a new password here',
+      });
+    for (let i = 0; i < 5; i++) expect((await change('wrong password!!')).status).toBe(400);
+    const locked = await change(PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(locked.body.error.code).toBe('RATE_LIMITED');
+    expect((await signIn(h, p.email)).status).toBe(429);
   });
 
   it('an unknown account costs the same password hashing as a wrong password', async () => {

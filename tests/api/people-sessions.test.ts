@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/unit-of-work.ts';
 import { issueSetupToken } from '../../src/modules/people/setup.service.ts';
-import { purgeEndedSessionsAndLinks } from '../../src/modules/sessions/sessions.service.ts';
+import { purgeEndedSessionsAndLinks } from '../../src/identity/sessions.service.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
 import { eventsFor } from '../helpers/factory.ts';
 import { browserFrom, HOST, ORIGIN, PASSWORD, person, sessionCookieOf, signIn } from '../helpers/people.ts';
@@ -260,7 +260,7 @@ describe('people: first run, sign-in, sessions, CSRF', () => {
   });
 
   it('over HTTPS behind a trusted proxy the cookie is __Host- prefixed and Secure', async () => {
-    const proxied = await createHarness({ config: { trustProxy: true } });
+    const proxied = await createHarness({ config: { trustProxy: 1 } });
     try {
       await proxied.actor({ org: 'tls' });
       const p = await person(proxied, { org: 'tls' });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_SCOPES } from '../../src/modules/auth/scopes.ts';
+import { ALL_SCOPES } from '../../src/identity/scopes.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
 
 interface Operation {

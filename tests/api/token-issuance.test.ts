@@ -161,7 +161,7 @@ describe('token issuance: the upgrade revokes the tokens of people', () => {
         .executeTakeFirstOrThrow();
     const ownerAccount = await account('human', 'owner');
     const botAccount = await account('service', 'bot');
-    const { hashToken } = await import('../../src/modules/auth/tokens.ts');
+    const { hashToken } = await import('../../src/identity/tokens.ts');
     for (const [userId, secret] of [
       [ownerAccount.id, 'tt_minted_for_the_owner'],
       [botAccount.id, 'tt_minted_for_the_bot'],

@@ -100,7 +100,7 @@ describe('saved views: /api/v1/views/', () => {
     expect((await as(world.caller).get(`/api/v1/views/${view.id}/`)).body.data.query).toBe('label = bug');
     for (const body of [
       { name: '' },
-      { name: 'x', layout: 'calendar' },
+      { name: 'x', layout: 'gantt' },
       { name: 'x', group_by: 'title' },
       { name: 'x', columns: ['key', 'key'] },
       { name: 'x', columns: ['secret'] },

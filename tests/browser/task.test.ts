@@ -41,7 +41,7 @@ describe.skipIf(skipReason !== null)(
       expect(
         (await api('PUT', '/api/v1/tasks/OPS-1/', { title: 'Rotate certs (urgent)', priority: 'Urgent' })).status,
       ).toBe(200);
-      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByLabel('Title', { exact: true }).press('Enter');
       const conflict = page.getByRole('alert').filter({ hasText: 'Someone changed this task' });
       await conflict.waitFor();
       expect(await conflict.getByRole('row', { name: /Title/ }).textContent()).toContain('Rotate certs (urgent)');
@@ -63,11 +63,13 @@ describe.skipIf(skipReason !== null)(
       await expect
         .poll(async () => (await page.getByLabel('Status').locator('option').allTextContents()).sort())
         .toEqual(['In Progress', 'To Do']);
-      await page.getByRole('button', { name: /Edit/ }).click();
+      await page.getByRole('button', { name: 'Edit description' }).click();
       await page.getByLabel('Description', { exact: true }).fill('Use the _registrar_ panel');
       await page.getByRole('button', { name: 'Preview' }).click();
       expect(await page.locator('.preview em').textContent()).toBe('registrar');
       await page.getByRole('button', { name: 'Save' }).click();
+      await page.locator('.description em', { hasText: 'registrar' }).waitFor();
+      expect((await api('GET', '/api/v1/tasks/OPS-2/')).body.data.description).toBe('Use the _registrar_ panel');
       await page.getByLabel('Add a comment').fill('Done for **example.org**');
       await page.getByRole('button', { name: 'Comment' }).click();
       await page.locator('.comments strong', { hasText: 'example.org' }).waitFor();

@@ -27,7 +27,16 @@ describe('migrations at process start', () => {
           : new SqliteDialect({ database: new BetterSqlite3(url.slice('sqlite:'.length)) }),
       log,
     });
-    return { handle: { db, dialect: handle.dialect, pgSchema: handle.pgSchema, close: () => db.destroy() }, queries };
+    return {
+      handle: {
+        db,
+        dialect: handle.dialect,
+        pgSchema: handle.pgSchema,
+        health: handle.health,
+        close: () => db.destroy(),
+      },
+      queries,
+    };
   }
 
   it('a database already up to date applies nothing and only reads the list of applied migrations', async () => {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { createLogger } from '../../src/logger.ts';
-import { deliverDue } from '../../src/worker/deliver-due.ts';
-import { fanOut } from '../../src/worker/fan-out.ts';
+import { deliverDue } from '../../src/modules/webhooks/delivery/deliver-due.ts';
+import { fanOut } from '../../src/modules/webhooks/delivery/fan-out.ts';
 import type { Actor } from '../helpers/harness.ts';
 import { createWebhookHarness, startReceiver, type Receiver, type WebhookHarness } from '../helpers/webhooks.ts';
 

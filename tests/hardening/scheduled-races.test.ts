@@ -11,8 +11,8 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoFromMs } from '../../src/clock.ts';
 import type { Db } from '../../src/db/database.ts';
-import { deliverDue } from '../../src/worker/deliver-due.ts';
-import { fanOut } from '../../src/worker/fan-out.ts';
+import { deliverDue } from '../../src/modules/webhooks/delivery/deliver-due.ts';
+import { fanOut } from '../../src/modules/webhooks/delivery/fan-out.ts';
 import type { Actor } from '../helpers/harness.ts';
 import { blockingEdges as storedBlockingEdges } from '../helpers/factory.ts';
 import { forgeInFlightClaim, storedResponse } from '../helpers/storage.ts';

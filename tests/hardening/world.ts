@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { ALL_SCOPES } from '../../src/modules/auth/scopes.ts';
-import { fanOut } from '../../src/worker/fan-out.ts';
+import { ALL_SCOPES } from '../../src/identity/scopes.ts';
+import { fanOut } from '../../src/modules/webhooks/delivery/fan-out.ts';
 import type { Actor, BeforeReady } from '../helpers/harness.ts';
 import { multipartBody } from '../helpers/multipart.ts';
 import { outboxRows } from '../helpers/factory.ts';
@@ -353,6 +353,10 @@ export function bodyFor(method: string, path: string, r: Refs): { body?: unknown
     'GET /api/v1/views/': { query: `project=${r.projectKey}` },
     'POST /api/v1/views/': { body: { name: 'x', project: r.projectKey }, bodyRef: true },
     'PATCH /api/v1/views/{id}/': { body: { name: 'x' } },
+    'POST /api/v1/me/notifications/read/': { body: { all: true } },
+    'GET /api/v1/projects/{project_key}/reports/burndown/': { query: 'from=2026-11-01&to=2026-11-07' },
+    'GET /api/v1/projects/{project_key}/reports/flow/': { query: 'from=2026-11-01&to=2026-11-07' },
+    'GET /api/v1/projects/{project_key}/reports/cycle-time/': { query: 'from=2026-11-01&to=2026-11-07' },
   };
   return table[op] ?? {};
 }

@@ -2,11 +2,11 @@ import { expect } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
 import { inTransaction, type Tx } from '../../src/db/unit-of-work.ts';
 import { originFromPrincipal } from '../../src/events/record-event.ts';
-import { authenticate } from '../../src/modules/auth/auth.service.ts';
-import type { Principal } from '../../src/modules/auth/principal.ts';
+import { authenticate } from '../../src/identity/auth.service.ts';
+import type { Principal } from '../../src/identity/principal.ts';
 import { deleteMembership } from '../../src/modules/projects/memberships.service.ts';
-import type { Caller } from '../../src/modules/tasks/task.service.ts';
-import { insertNotification } from '../../src/modules/webhooks/notifications.repository.ts';
+import type { Caller } from '../../src/identity/caller.ts';
+import { insertNotifications } from '../../src/modules/notifications/notifications.repository.ts';
 import { deleteTransition } from '../../src/modules/workflows/transitions.service.ts';
 import type { Actor, TestHarness } from './harness.ts';
 
@@ -66,7 +66,7 @@ export async function removeMember(h: TestHarness, by: Actor, projectKey: string
     .where('project_id', '=', await projectId(h, projectKey))
     .where('user_id', '=', accountId)
     .executeTakeFirstOrThrow();
-  await asActor(h, by, (tx, caller) => deleteMembership(tx, caller.principal, membership.id));
+  await asActor(h, by, (tx, caller) => deleteMembership(tx, caller, membership.id));
 }
 
 /** Deletes the transition between two statuses (by name) of the project's workflow, through the transitions service. */
@@ -102,17 +102,21 @@ export async function addNotification(
     .select('organization_id')
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
-  return insertNotification(h.ctx.db, {
-    organization_id: user.organization_id,
-    user_id: userId,
-    kind: 'webhook_endpoint_disabled',
-    subject: fields.subject ?? 's',
-    body: fields.body ?? 'b',
-    data: JSON.stringify(fields.data ?? {}),
-    created_at: h.ctx.clock.nowIso(),
-    emailed_at: null,
-    email_error: null,
-  });
+  const [id] = await insertNotifications(h.ctx.db, [
+    {
+      organization_id: user.organization_id,
+      user_id: userId,
+      kind: 'webhook_endpoint_disabled',
+      reason: 'endpoint_disabled',
+      subject: fields.subject ?? 's',
+      body: fields.body ?? 'b',
+      data: JSON.stringify(fields.data ?? {}),
+      created_at: h.ctx.clock.nowIso(),
+      emailed_at: null,
+      email_error: null,
+    },
+  ]);
+  return id!;
 }
 
 export async function addLabel(h: TestHarness, projectKey: string, name: string): Promise<number> {

@@ -14,8 +14,10 @@ import {
   createToken,
   createUser,
 } from '../../src/modules/accounts/accounts.service.ts';
-import { ALL_SCOPES } from '../../src/modules/auth/scopes.ts';
+import { ALL_SCOPES } from '../../src/identity/scopes.ts';
 import { freshDatabase } from './database.ts';
+import { createLogger } from '../../src/logger.ts';
+import type { DestinationStream } from 'pino';
 import { enforceResponseContract } from './response-contract.ts';
 
 export interface Response {
@@ -76,6 +78,8 @@ export async function createHarness(
     beforeReady?: BeforeReady;
     database?: DatabaseHandle;
     app?: Omit<BuildAppOptions, 'logger'>;
+    /** Where the app logs (at info), for tests that read its lines; silent otherwise. */
+    logTo?: DestinationStream;
   } = {},
 ): Promise<TestHarness> {
   const database = options.database ?? (await freshDatabase());
@@ -95,7 +99,10 @@ export async function createHarness(
   };
   const clock = new ManualClock('2026-11-21T09:00:00Z');
   const ctx = createAppContext({ config, database, clock });
-  const app = await buildApp(ctx, { ...options.app, logger: false });
+  const app = await buildApp(ctx, {
+    ...options.app,
+    logger: options.logTo ? createLogger('info', options.logTo) : false,
+  });
   // Every answer of a published operation must be one the OpenAPI document describes.
   enforceResponseContract(app);
   options.beforeReady?.(app, ctx);

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import pg from 'pg';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
 export interface LiveClient {
@@ -121,3 +122,34 @@ export function changeOf(event: EventSourceMessage): {
 }
 
 export const isChange = (event: EventSourceMessage): boolean => event.event === 'change';
+
+/**
+ * PostgreSQL: a write transaction left open in another database of the same server (`postgres`),
+ * which holds back the oldest transaction still running that every snapshot of the server
+ * reports. `xid` is its transaction id; `isOpen()` says whether it still runs.
+ */
+export async function openWriteElsewhere(
+  config: pg.ClientConfig,
+): Promise<{ xid: number; isOpen(): Promise<boolean>; end(): Promise<void> }> {
+  const url = new URL(config.connectionString!);
+  if (url.pathname === '/postgres') throw new Error('openWriteElsewhere: the test database is `postgres` itself');
+  url.pathname = '/postgres';
+  url.search = '';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('CREATE TEMP TABLE long_write (n integer)');
+  await client.query('INSERT INTO long_write VALUES (1)');
+  const { rows } = await client.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
+  const xid = Number(rows[0]!.xid);
+  return {
+    xid,
+    isOpen: async () =>
+      (await client.query<{ xid: string }>('SELECT pg_current_xact_id_if_assigned()::text AS xid')).rows[0]!.xid ===
+      String(xid),
+    end: async () => {
+      await client.query('ROLLBACK');
+      await client.end();
+    },
+  };
+}

@@ -6,10 +6,10 @@ import type { WorkspaceRole } from '../../src/db/schema.ts';
 import { originFromPrincipal } from '../../src/events/record-event.ts';
 import { ApiError } from '../../src/http/errors.ts';
 import { createOrganization, createToken, createUser } from '../../src/modules/accounts/accounts.service.ts';
-import { authenticate } from '../../src/modules/auth/auth.service.ts';
-import { ALL_SCOPES } from '../../src/modules/auth/scopes.ts';
+import { authenticate } from '../../src/identity/auth.service.ts';
+import { ALL_SCOPES } from '../../src/identity/scopes.ts';
 import { createProject } from '../../src/modules/projects/projects.service.ts';
-import type { Caller } from '../../src/modules/tasks/task.service.ts';
+import type { Caller } from '../../src/identity/caller.ts';
 import { freshDatabase } from './database.ts';
 
 /**
@@ -49,7 +49,7 @@ export async function serviceWorld(): Promise<ServiceWorld> {
       return { principal, origin: originFromPrincipal(principal, `svc-${counter}`), org: slug };
     },
     async project(caller, key) {
-      const project = await run(caller, (tx) => createProject(tx, caller.principal, { name: `Project ${key}`, key }));
+      const project = await run(caller, (tx) => createProject(tx, caller, { name: `Project ${key}`, key }));
       return { id: project.id, key: project.key, workflow: project.workflow };
     },
     close: () => database.close(),

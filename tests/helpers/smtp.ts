@@ -6,6 +6,10 @@ export interface ReceivedMail {
   to: string[];
   subject: string;
   text: string;
+  /** The HTML alternative, '' when there was none. */
+  html: string;
+  /** Header fields as sent, by lower-case name. */
+  headers: Record<string, string>;
 }
 
 export interface SmtpSink {
@@ -32,6 +36,10 @@ export async function smtpSink(): Promise<SmtpSink> {
             to: session.envelope.rcptTo.map((r) => r.address),
             subject: mail.subject ?? '',
             text: mail.text ?? '',
+            html: typeof mail.html === 'string' ? mail.html : '',
+            headers: Object.fromEntries(
+              mail.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).trim()]),
+            ),
           });
           for (const wake of waiters.splice(0)) wake();
           callback();

@@ -9,8 +9,8 @@ import type { Db } from '../../src/db/database.ts';
 import type { DeliveryStatus } from '../../src/db/schema.ts';
 import type { EventType } from '../../src/events/catalog.ts';
 import { recordEvent } from '../../src/events/record-event.ts';
-import type { ResolvedAddress, Resolver } from '../../src/modules/webhooks/url-guard.ts';
-import type { MailMessage } from '../../src/modules/webhooks/io.ts';
+import type { ResolvedAddress, Resolver } from '../../src/modules/webhooks/delivery/url-guard.ts';
+import type { MailMessage } from '../../src/mail/mailer.ts';
 import { type BeforeReady, createHarness, type TestHarness } from './harness.ts';
 
 /** A test CA and a server certificate it signed for hooks.test, *.hooks.test, localhost and 127.0.0.1. */
@@ -242,11 +242,8 @@ export async function createWebhookHarness(options: {
   });
   const resolver = tableResolver({ 'hooks.test': ['127.0.0.1'] });
   const mail: MailMessage[] = [];
-  h.ctx.webhookIo = {
-    resolve: resolver,
-    ca: (await testPki()).ca,
-    mailer: { send: async (message) => void mail.push(message) },
-  };
+  h.ctx.webhookIo = { resolve: resolver, ca: (await testPki()).ca };
+  h.ctx.mailer = { send: async (message) => void mail.push(message) };
   return Object.assign(h, { resolver, mail });
 }
 

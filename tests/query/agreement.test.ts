@@ -9,7 +9,7 @@ import {
   taskFacts,
 } from '../../src/modules/query/query.service.ts';
 import { presentTaskRow } from '../../src/modules/tasks/task.presenter.ts';
-import { taskRowsInOrder } from '../../src/modules/tasks/task-read.service.ts';
+import { taskRowsInOrder } from '../../src/modules/tasks/task-list.repository.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
 import { queries, taskSpecs, TIME_ZONES } from './generators.ts';
 import { replaceTasks, seedWorld, type World } from './world.ts';

@@ -28,6 +28,8 @@ export async function writeFixture(h: TestHarness, world: World): Promise<void> 
     sprint: null,
     parent: null,
     due: null,
+    start: null,
+    estimate: null,
     created: '2026-11-01T00:00:00.000000Z',
     updated: '2026-11-01T00:00:00.000000Z',
     followers: [],

@@ -61,6 +61,8 @@ export function taskSpecs(world: World): fc.Arbitrary<TaskSpec[]> {
     creator: fc.option(person),
     labelMask: fc.nat(7),
     due: fc.option(date),
+    start: fc.option(date),
+    estimate: fc.option(fc.constantFrom(0, 1, 2.5, 8)),
     created: instant,
     updated: instant,
     followers: fc.uniqueArray(person, { maxLength: 3 }),
@@ -106,6 +108,8 @@ export function taskSpecs(world: World): fc.Arbitrary<TaskSpec[]> {
             ? sameProjectEarlier[raw.parent % sameProjectEarlier.length]!
             : null,
         due: raw.due,
+        start: raw.start,
+        estimate: raw.estimate,
         created: raw.created,
         updated: raw.updated,
         followers: raw.followers,
@@ -192,9 +196,17 @@ export function queries(world: World): fc.Arbitrary<string> {
     ),
     equality('parent', oneOf('QA-1', 'qb-2', 'QH-1'), true),
     fc
-      .tuple(fc.constantFrom('due', 'created', 'updated'), comparisons, timeValues)
+      .tuple(fc.constantFrom('due', 'start', 'created', 'updated'), comparisons, timeValues)
       .map(([f, op, v]) => `${f} ${op} ${v}`),
-    fc.constantFrom('due IS EMPTY', 'due IS NOT EMPTY', 'description is empty', 'description IS NOT EMPTY'),
+    fc.tuple(comparisons, fc.constantFrom('0', '1', '2.5', '3')).map(([op, v]) => `estimate ${op} ${v}`),
+    fc.constantFrom(
+      'due IS EMPTY',
+      'due IS NOT EMPTY',
+      'start is empty',
+      'estimate IS NOT EMPTY',
+      'description is empty',
+      'description IS NOT EMPTY',
+    ),
     fc
       .tuple(
         fc.constantFrom('title', 'description', 'text'),

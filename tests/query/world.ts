@@ -39,6 +39,8 @@ export interface TaskSpec {
   /** Index of an earlier task of the same project. */
   parent: number | null;
   due: string | null;
+  start: string | null;
+  estimate: number | null;
   created: string;
   updated: string;
   followers: number[];
@@ -263,6 +265,8 @@ export async function replaceTasks(h: TestHarness, world: World, specs: TaskSpec
         assignee_id: spec.assignee,
         parent_id: spec.parent === null ? null : ids[spec.parent]!,
         due_date: spec.due,
+        start_date: spec.start,
+        estimate: spec.estimate,
         milestone_id: spec.milestone,
         sprint_id: spec.sprint,
         version: 1,

@@ -1,5 +1,6 @@
 import {
   createClient,
+  isApiError,
   syncTaskChanges,
   type HighWaterStore,
   type Task,
@@ -8,6 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncTasks } from '../../examples/sync-tasks.ts';
 import { isoFromMicros } from '../../src/clock.ts';
+import { purgeOldChanges } from '../../src/worker/retention.ts';
 import { projectId as projectIdOf } from '../helpers/factory.ts';
 import type { Actor } from '../helpers/harness.ts';
 import { listeningHarness } from '../helpers/listening.ts';
@@ -80,6 +82,7 @@ describe('syncTaskChanges keeps the high-water mark as the changes feed requires
       pages: 3,
       previous: null,
       highWater: expect.stringMatching(/^2026-11-21T10:00:10\.00000\dZ$/),
+      resynced: false,
     });
     expect(store.saves).toEqual([result.highWater]);
     expect([...copy.keys()]).toEqual([late.key]);
@@ -117,6 +120,7 @@ describe('syncTaskChanges keeps the high-water mark as the changes feed requires
       pages: 2,
       previous: '2026-11-21T10:00:10.000000Z',
       highWater: expect.stringMatching(/^2026-11-21T10:05:00\.00000\dZ$/),
+      resynced: false,
     });
     expect(store.saves).toEqual([rerun.highWater]);
     // Five seconds of overlap before the mark, sent with Z (never a bare +), and honoured.
@@ -132,8 +136,62 @@ describe('syncTaskChanges keeps the high-water mark as the changes feed requires
       pages: 1,
       previous: '2026-11-21T11:00:00.000000Z',
       highWater: '2026-11-21T11:00:00.000000Z',
+      resynced: false,
     });
     expect(store.saves).toEqual([]);
+  });
+});
+
+describe('syncTaskChanges rebuilds a copy the feed can no longer bring up to date', () => {
+  let h: Harness;
+  let tt: TaskTrackerClient;
+
+  beforeAll(async () => {
+    h = await listeningHarness();
+    const actor = await h.actor();
+    await h.project(actor, 'RS');
+    tt = createClient({ baseUrl: h.baseUrl, token: actor.token });
+  });
+  afterAll(() => h.close());
+
+  const inRs = { params: { path: { project_key: 'RS' } } };
+
+  it('on 410 RESYNC_REQUIRED it calls reset and walks from the start; without reset it throws', async () => {
+    const kept = (await tt.post('/api/v1/projects/{project_key}/tasks/', { ...inRs, body: { title: 'kept' } })).data;
+    const doomed = (await tt.post('/api/v1/projects/{project_key}/tasks/', { ...inRs, body: { title: 'doomed' } }))
+      .data;
+    const store = memoryStore();
+    const copy = new Map<string, Task>();
+    const handlers = {
+      upsert: (task: Task) => void copy.set(task.key, task),
+      remove: (key: string) => void copy.delete(key),
+    };
+    await syncTaskChanges(tt, { store, ...handlers });
+    expect([...copy.keys()].sort()).toEqual([kept.key, doomed.key].sort());
+
+    // The copy goes stale for longer than the retention; the deletion it missed is purged.
+    await tt.delete('/api/v1/tasks/{task_key}/', { params: { path: { task_key: doomed.key } } });
+    h.clock.advance((h.ctx.config.retention.changesDays + 1) * 86_400_000);
+    while (await purgeOldChanges(h.ctx));
+
+    const stale = store.mark;
+    const refusal = await syncTaskChanges(tt, { store, ...handlers }).catch((error: unknown) => error);
+    expect(isApiError(refusal, 'RESYNC_REQUIRED')).toBe(true);
+    expect(store.mark).toBe(stale);
+
+    let resets = 0;
+    const result = await syncTaskChanges(tt, {
+      store,
+      ...handlers,
+      reset: () => {
+        resets += 1;
+        copy.clear();
+      },
+    });
+    expect(resets).toBe(1);
+    expect(result).toMatchObject({ changes: 1, pages: 1, previous: stale, resynced: true });
+    expect([...copy.keys()]).toEqual([kept.key]);
+    expect(store.mark).toBe(result.highWater);
   });
 });
 

@@ -8,9 +8,11 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_CATALOG } from '../../src/events/catalog.ts';
-import { deliverDue } from '../../src/worker/deliver-due.ts';
-import { fanOut } from '../../src/worker/fan-out.ts';
+import { notifyAboutEvents } from '../../src/modules/notifications/notify.service.ts';
+import { deliverDue } from '../../src/modules/webhooks/delivery/deliver-due.ts';
+import { fanOut } from '../../src/modules/webhooks/delivery/fan-out.ts';
 import { emitDueSoon, escalateStuckTasks } from '../../src/worker/scheduler.ts';
+import { causeProjectEvents } from '../helpers/events.ts';
 import { captureLogger, createWebhookHarness, type WebhookHarness } from '../helpers/webhooks.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -33,6 +35,20 @@ const EVERY_TYPE = {
   'task.due_soon': true,
   'task.escalated': true,
   'comment.created': true,
+  'comment.updated': true,
+  'comment.deleted': true,
+  'task.linked': true,
+  'task.unlinked': true,
+  'attachment.created': true,
+  'sprint.started': true,
+  'sprint.completed': true,
+  'standup.submitted': true,
+  'standup.blocker_raised': true,
+  'standup.blocker_cleared': true,
+  'project.created': true,
+  'project.updated': true,
+  'membership.changed': true,
+  'notification.created': true,
   'webhook.test': true,
 } as const satisfies Record<WebhookEventType, true> & Record<ClientEventType, true>;
 
@@ -73,13 +89,13 @@ describe('every event type, produced by the real server and delivered to a typed
 
   it('each matches its schema in the document and reaches the listener of its type', { timeout: 60_000 }, async () => {
     const admin = await h.actor();
-    const project = await h.project(admin, 'EVT');
+    const colleague = await h.actor({ org: admin.org, role: 'member' });
     const port = (server.address() as AddressInfo).port;
+    // Organization-wide: standup.submitted belongs to no project.
     const endpoint = await h.request('POST', '/api/v1/webhooks/endpoints/', {
       token: admin.token,
       body: {
         url: `http://hooks.test:${port}/events`,
-        project: project.id,
         events: EVENT_CATALOG.filter((e) => e.subscribable).map((e) => e.type),
       },
     });
@@ -92,6 +108,8 @@ describe('every event type, produced by the real server and delivered to a typed
       .on('task.status_changed', (event) => void statusMoves.push(`${event.data.from} -> ${event.data.to}`))
       .onAny((event) => void received.push(event));
 
+    await h.project(admin, 'EVT');
+    await causeProjectEvents(h, admin.token, 'EVT', { member: colleague.accountId });
     const as = { token: admin.token };
     const task = (key: string) => `/api/v1/tasks/${key}/`;
     const created = await h.request('POST', '/api/v1/projects/EVT/tasks/', {
@@ -103,6 +121,10 @@ describe('every event type, produced by the real server and delivered to a typed
     await h.request('PUT', task(key), { ...as, body: { status: 'In Progress' } });
     await h.request('POST', `${task(key)}assign/`, { ...as, body: { assignee: admin.accountId } });
     await h.request('POST', `${task(key)}comments/`, { ...as, body: { body: 'On it.' } });
+    // A colleague's comment on the admin's task notifies the admin.
+    await h.addMember('EVT', colleague.accountId, 'member');
+    await h.request('POST', `${task(key)}comments/`, { token: colleague.token, body: { body: 'Need a hand?' } });
+    await notifyAboutEvents(h.ctx);
     const doomed = await h.request('POST', '/api/v1/projects/EVT/tasks/', { ...as, body: { title: 'Doomed' } });
     await h.request('DELETE', task(doomed.body.data.key), as);
     expect(await emitDueSoon(h.ctx)).toBe(1);

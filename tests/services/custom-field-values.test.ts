@@ -6,7 +6,7 @@ import { bulkUpdate } from '../../src/modules/tasks/task-bulk.service.ts';
 import { createSubtask, createTask, updateTask } from '../../src/modules/tasks/task-lifecycle.service.ts';
 import { getTask } from '../../src/modules/tasks/task-read.service.ts';
 import type { TaskUpdateInput } from '../../src/modules/tasks/task.schemas.ts';
-import type { Caller } from '../../src/modules/tasks/task.service.ts';
+import type { Caller } from '../../src/identity/caller.ts';
 import { refusal, serviceWorld, type ServiceWorld } from '../helpers/services.ts';
 import { customValueRows } from '../helpers/storage.ts';
 
@@ -27,7 +27,7 @@ describe('custom field values (services)', () => {
 
   const userOf = (caller: Caller) => caller.principal.userId;
   const join = (project: number, who: Caller) =>
-    w.run(admin, (tx, caller) => createMembership(tx, caller.principal, { project, user: userOf(who) }));
+    w.run(admin, (tx, caller) => createMembership(tx, caller, { project, user: userOf(who) }));
 
   beforeAll(async () => {
     w = await serviceWorld();
@@ -450,7 +450,7 @@ describe('custom field values (services)', () => {
     const leaving = await w.caller({ org: admin.org, role: 'member' });
     const membership = await join(vals, leaving);
     const task = await create('VALS', { [user.id]: userOf(leaving) });
-    await w.run(admin, (tx, caller) => deleteMembership(tx, caller.principal, membership.id));
+    await w.run(admin, (tx, caller) => deleteMembership(tx, caller, membership.id));
 
     expect(
       (await update(task.key, { title: 'still fine', custom_fields: { [user.id]: userOf(leaving) } })).custom_fields,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubtask, createTask, deleteTask, updateTask } from '../../src/modules/tasks/task-lifecycle.service.ts';
 import { getTask } from '../../src/modules/tasks/task-read.service.ts';
 import type { TaskCreateInput, TaskUpdateInput } from '../../src/modules/tasks/task.schemas.ts';
-import type { Caller } from '../../src/modules/tasks/task.service.ts';
+import type { Caller } from '../../src/identity/caller.ts';
 import { refusal, serviceWorld, type ServiceWorld } from '../helpers/services.ts';
 
 /** Task keys and the parent tree, through the task services (the HTTP side is in tests/api/tasks*.test.ts). */

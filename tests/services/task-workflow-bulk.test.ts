@@ -3,7 +3,7 @@ import { bulkCreate, bulkUpdate } from '../../src/modules/tasks/task-bulk.servic
 import { createTask, updateTask } from '../../src/modules/tasks/task-lifecycle.service.ts';
 import { getTask } from '../../src/modules/tasks/task-read.service.ts';
 import type { TaskCreateInput, TaskUpdateInput } from '../../src/modules/tasks/task.schemas.ts';
-import type { Caller } from '../../src/modules/tasks/task.service.ts';
+import type { Caller } from '../../src/identity/caller.ts';
 import { deleteTransition, listTransitions } from '../../src/modules/workflows/transitions.service.ts';
 import { refusal, serviceWorld, type ServiceWorld } from '../helpers/services.ts';
 

@@ -2,8 +2,8 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverDue } from '../../src/worker/deliver-due.ts';
-import { fanOut } from '../../src/worker/fan-out.ts';
+import { deliverDue } from '../../src/modules/webhooks/delivery/deliver-due.ts';
+import { fanOut } from '../../src/modules/webhooks/delivery/fan-out.ts';
 import type { Actor } from '../helpers/harness.ts';
 import {
   captureLogger,
@@ -80,6 +80,8 @@ describe('pooled delivery connections and the SSRF guard', () => {
     h = await createWebhookHarness({ allowPrivate: true });
     admin = await h.actor();
     project = await h.project(admin, 'POOL');
+    // Its project.created event is out of the way before any endpoint exists.
+    await fanOut(h.ctx);
     first = await startConnectionReceiver('127.0.0.1');
     // The same port on another loopback address: only the resolved address tells them apart.
     second = await startConnectionReceiver('127.0.0.2', first.port);

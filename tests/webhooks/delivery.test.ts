@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/modules/accounts/accounts.service.ts';
-import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/delivery-policy.ts';
+import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/delivery/delivery-policy.ts';
 import { listNotifications } from '../../src/modules/webhooks/notifications.ts';
 import { verifyWebhook } from '@tasktracker/webhooks';
-import { deliverDue } from '../../src/worker/deliver-due.ts';
-import { attemptDelivery } from '../../src/worker/delivery-attempt.ts';
-import { claimDueDeliveries, LOST_ATTEMPT_ERROR } from '../../src/worker/delivery-claims.ts';
-import { recordOutcome } from '../../src/worker/delivery-outcomes.ts';
-import { fanOut } from '../../src/worker/fan-out.ts';
+import { deliverDue } from '../../src/modules/webhooks/delivery/deliver-due.ts';
+import { attemptDelivery } from '../../src/modules/webhooks/delivery/delivery-attempt.ts';
+import { claimDueDeliveries, LOST_ATTEMPT_ERROR } from '../../src/modules/webhooks/delivery/delivery-claims.ts';
+import { recordOutcome } from '../../src/modules/webhooks/delivery/delivery-outcomes.ts';
+import { fanOut } from '../../src/modules/webhooks/delivery/fan-out.ts';
 import { purgeOldDeliveries } from '../../src/worker/retention.ts';
 import { startWorker, WORKER_JOBS } from '../../src/worker/run-worker.ts';
 import type { Actor } from '../helpers/harness.ts';
@@ -37,6 +37,8 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     h = await createWebhookHarness({ allowPrivate: true });
     admin = await h.actor({ role: 'admin' });
     project = await h.project(admin, 'DLV');
+    // Its project.created event is out of the way before any endpoint exists.
+    await fanOut(h.ctx);
     receiver = await startReceiver();
   });
   afterEach(() => {
@@ -200,6 +202,19 @@ describe('webhook delivery to a real HTTPS receiver', () => {
       token: admin.token,
     });
     expect(failedList.body.data.map((d: { id: number }) => d.id)).toEqual([failed!.id]);
+
+    // The log also filters by event type: a test event is told apart from the task's.
+    const test = await h.request('POST', `/api/v1/webhooks/endpoints/${ep.id}/test/`, { token: admin.token });
+    expect(test.status, test.text).toBe(201);
+    const ofType = async (type: string) =>
+      (
+        await h.request('GET', `/api/v1/webhooks/deliveries/?endpoint=${ep.id}&event_type=${type}&ordering=id`, {
+          token: admin.token,
+        })
+      ).body.data.map((d: { id: number; event_type: string }) => [d.id, d.event_type]);
+    expect(await ofType('task.updated')).toEqual([[failed!.id, 'task.updated']]);
+    expect(await ofType('webhook.test')).toEqual([[expect.any(Number), 'webhook.test']]);
+    expect(await ofType('task.deleted')).toEqual([]);
   });
 
   it('a 3xx is a failure and the redirect is never followed', async () => {
@@ -297,6 +312,20 @@ describe('webhook delivery to a real HTTPS receiver', () => {
       },
     ]);
     expect(notes.find((n) => n.user_id === owner.id)!.emailed_at).toMatch(/Z$/);
+    // Each is announced to its recipient alone, caused by the worker.
+    const announced = await h.ctx.db
+      .selectFrom('event_outbox')
+      .select(['recipient_id', 'envelope'])
+      .where('type', '=', 'notification.created')
+      .where('recipient_id', 'in', [admin.accountId, owner.id])
+      .orderBy('recipient_id')
+      .execute();
+    expect(
+      announced.map((row) => {
+        const envelope = JSON.parse(row.envelope);
+        return [row.recipient_id, envelope.source, envelope.actor.id, envelope.data.notification.reason];
+      }),
+    ).toEqual([admin.accountId, owner.id].sort((a, b) => a - b).map((id) => [id, 'scheduler', 0, 'endpoint_disabled']));
     const listed = await listNotifications(h.ctx, { org: admin.org, limit: 10 });
     expect(listed.notifications.map((n) => [n.user, n.kind])).toEqual(
       notes.map((n) => [n.user_id, 'webhook_endpoint_disabled']).sort((a, b) => Number(b[0]) - Number(a[0])),
@@ -304,6 +333,26 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     expect(
       lines.some((l) => l.level === 40 && l.endpoint_id === ep.id && /disabled after 20 consecutive/.test(l.msg)),
     ).toBe(true);
+    // The audit log names the worker as the actor, in the transaction that disabled it.
+    const audited = await h.ctx.db
+      .selectFrom('audit_records')
+      .select(['action', 'actor_id', 'actor_label', 'source', 'address', 'target_type', 'before', 'after'])
+      .where('target_id', '=', ep.id)
+      .where('target_type', '=', 'webhook')
+      .where('action', '=', 'webhook.disabled')
+      .execute();
+    expect(audited).toEqual([
+      {
+        action: 'webhook.disabled',
+        actor_id: null,
+        actor_label: 'system',
+        source: 'scheduler',
+        address: null,
+        target_type: 'webhook',
+        before: '{"enabled":true}',
+        after: '{"enabled":false,"reason":"Disabled automatically after 20 consecutive abandoned deliveries."}',
+      },
+    ]);
 
     // While disabled: no new deliveries, and tests and replays are refused.
     await emitEvent(h, project.id);
@@ -500,15 +549,38 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     expect((await deliveriesOf(ep.id))[0]).toMatchObject({ status: 'delivered' });
   });
 
-  it('finished deliveries are purged after WEBHOOK_RETENTION_DAYS; pending ones and their events stay', async () => {
-    const pendingBefore = await storedDeliveries(h, { status: 'pending' });
-    expect(pendingBefore.length).toBeGreaterThan(0);
+  it('finished deliveries are purged after WEBHOOK_RETENTION_DAYS, and pending ones of an endpoint disabled that long; the others and their events stay', async () => {
+    const kept = await endpoint();
+    const stale = await endpoint();
+    const recentlyDisabled = await endpoint();
+    await disableEndpointsExcept(h, [kept.id, stale.id, recentlyDisabled.id]);
+    await emitEvent(h, project.id);
+    expect(await fanOut(h.ctx)).toBe(1);
+    const disable = async (id: number) =>
+      expect(
+        (
+          await h.request('PATCH', `/api/v1/webhooks/endpoints/${id}/`, {
+            token: admin.token,
+            body: { enabled: false },
+          })
+        ).status,
+      ).toBe(200);
+    await disable(stale.id);
     h.clock.advance((h.ctx.config.webhooks.retentionDays + 1) * 86_400_000);
-    expect(await purgeOldDeliveries(h.ctx)).toBeGreaterThan(0);
+    await disable(recentlyDisabled.id);
+    const pending = async (id: number) => storedDeliveries(h, { endpoint: id, status: 'pending' });
+    const keptPending = [...(await pending(kept.id)), ...(await pending(recentlyDisabled.id))];
+    expect(keptPending).toHaveLength(2);
+    expect(await pending(stale.id)).toHaveLength(1);
+    const finished = (await storedDeliveries(h)).filter((d) => d.status !== 'pending');
+    expect(finished.length).toBeGreaterThan(0);
 
+    expect(await purgeOldDeliveries(h.ctx)).toBeGreaterThan(finished.length);
+
+    // Every other endpoint of the file was disabled long ago (straight in the table): its pending deliveries went too.
     const left = await storedDeliveries(h);
-    expect(left.map((d) => d.id).sort()).toEqual(pendingBefore.map((d) => d.id).sort());
+    expect(left.map((d) => d.id).sort()).toEqual(keptPending.map((d) => d.id).sort());
     const events = await outboxRows(h);
-    expect(events.map((e) => e.id).sort()).toEqual([...new Set(pendingBefore.map((d) => d.outbox_id))].sort());
+    expect(events.map((e) => e.id).sort()).toEqual([...new Set(keptPending.map((d) => d.outbox_id))].sort());
   });
 });

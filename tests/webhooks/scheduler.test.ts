@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoFromMs } from '../../src/clock.ts';
-import { fanOut } from '../../src/worker/fan-out.ts';
+import { fanOut } from '../../src/modules/webhooks/delivery/fan-out.ts';
 import { emitDueSoon, escalateStuckTasks } from '../../src/worker/scheduler.ts';
 import { activitiesOf, outboxRows } from '../helpers/factory.ts';
 import type { Actor } from '../helpers/harness.ts';

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../src/config.ts';
 import { createAppContext } from '../../src/context.ts';
 import { decryptSecret, encryptSecret, newSigningSecret } from '../../src/crypto/secret-box.ts';
-import { deliverDue } from '../../src/worker/deliver-due.ts';
-import { fanOut } from '../../src/worker/fan-out.ts';
+import { deliverDue } from '../../src/modules/webhooks/delivery/deliver-due.ts';
+import { fanOut } from '../../src/modules/webhooks/delivery/fan-out.ts';
 import { installationSecrets } from '../helpers/storage.ts';
 import { captureLogger, createWebhookHarness, emitEvent, type WebhookHarness } from '../helpers/webhooks.ts';
 

@@ -2,9 +2,9 @@ import { loadConfig } from '../../src/config.ts';
 import net, { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { checkTarget } from '../../src/modules/webhooks/url-guard.ts';
-import { deliverDue } from '../../src/worker/deliver-due.ts';
-import { fanOut } from '../../src/worker/fan-out.ts';
+import { checkTarget } from '../../src/modules/webhooks/delivery/url-guard.ts';
+import { deliverDue } from '../../src/modules/webhooks/delivery/deliver-due.ts';
+import { fanOut } from '../../src/modules/webhooks/delivery/fan-out.ts';
 import type { Actor } from '../helpers/harness.ts';
 import {
   type Canary,

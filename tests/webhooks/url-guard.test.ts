@@ -4,7 +4,7 @@ import {
   forbiddenAddressReason,
   parseEndpointUrl,
   UnsafeTargetError,
-} from '../../src/modules/webhooks/url-guard.ts';
+} from '../../src/modules/webhooks/delivery/url-guard.ts';
 import { tableResolver } from '../helpers/webhooks.ts';
 import { ACCEPTED_URLS, formUrl, REFUSED_URLS, resolverTable } from './ssrf-forms.ts';
 

@@ -3,8 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverDue } from '../../src/worker/deliver-due.ts';
-import { LOST_ATTEMPT_ERROR } from '../../src/worker/delivery-claims.ts';
+import { fanOut } from '../../src/modules/webhooks/delivery/fan-out.ts';
+import { deliverDue } from '../../src/modules/webhooks/delivery/deliver-due.ts';
+import { LOST_ATTEMPT_ERROR } from '../../src/modules/webhooks/delivery/delivery-claims.ts';
 import { processUrl } from '../helpers/database.ts';
 import {
   attemptsOf,
@@ -49,6 +50,8 @@ describe('a worker process killed mid-delivery', () => {
     async () => {
       const admin = await h.actor();
       const project = await h.project(admin, 'KILL');
+      // Its project.created event is out of the way before any endpoint exists.
+      await fanOut(h.ctx);
       const port = (server.address() as AddressInfo).port;
       const created = await h.request('POST', '/api/v1/webhooks/endpoints/', {
         token: admin.token,

@@ -11,6 +11,8 @@ import createFetchClient, {
   type MethodResponse,
 } from 'openapi-fetch';
 import { toApiError } from './errors.js';
+import { streamEvents, type EventStreamOptions } from './event-stream.js';
+import type { WebhookEvent } from './events.js';
 import type { paths } from './generated/openapi.js';
 import { idempotencyKey } from './idempotency.js';
 import { createResources, type Resources } from './resources.js';
@@ -82,6 +84,13 @@ export interface TaskTrackerClient extends Resources {
   walk<P extends ListPaths>(url: P, ...init: Args<'get', P>): AsyncGenerator<ItemOf<P>, void, undefined>;
   /** The underlying openapi-fetch client, sharing auth, retries, timeout and signal. */
   raw: RawClient;
+  events: {
+    /**
+     * The event stream (docs/api/events-stream.md): every event the token may see, typed, as it
+     * commits; reconnects and resumes by itself. Ends when the client's or the call's signal aborts.
+     */
+    stream(options?: EventStreamOptions): AsyncGenerator<WebhookEvent, void, undefined>;
+  };
 }
 
 export interface ClientOptions {
@@ -205,5 +214,19 @@ export function createClient(options: ClientOptions): TaskTrackerClient {
     paginate: paginate as unknown as TaskTrackerClient['paginate'],
     walk: walk as unknown as TaskTrackerClient['walk'],
     raw,
+    events: {
+      stream: (streamOptions = {}) => {
+        const signals = [options.signal, streamOptions.signal].filter((s) => s !== undefined);
+        return streamEvents(
+          {
+            baseUrl: options.baseUrl,
+            headers: { ...options.headers, Authorization: `Bearer ${options.token}` },
+            // The stream is long-lived and resumes by itself: no timeout, no retries of the call.
+            fetch: baseFetch,
+          },
+          { ...streamOptions, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] },
+        );
+      },
+    },
   };
 }

@@ -29,11 +29,14 @@ export const ERROR_STATUS = {
   DELIVERY_PENDING: 409,
   OPTION_IN_USE: 409,
   FIELD_IN_USE: 409,
+  RESYNC_REQUIRED: 410,
+  EVENTS_EXPIRED: 410,
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   INVALID_TRANSITION: 422,
   DEPENDENCY_CYCLE: 422,
+  SCHEDULE_CONFLICT: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -75,10 +78,16 @@ export interface ErrorDetailsByCode {
   DUPLICATE_LINK: { link_id: number; type: string };
   OPTION_IN_USE: { task_count: number; options: number[] };
   FIELD_IN_USE: { task_count: number };
+  /** Changes the walk needs were removed by retention: copy the tasks afresh (docs/api/changes-feed.md). */
+  RESYNC_REQUIRED: { purged_before: string | null };
+  /** The event stream no longer holds what follows `after` (docs/api/events-stream.md). */
+  EVENTS_EXPIRED: { after: string; window_hours: number };
   PRECONDITION_FAILED: { etag: string };
   PAYLOAD_TOO_LARGE: { max_bytes?: number };
   INVALID_TRANSITION: { from: string; to: string };
   DEPENDENCY_CYCLE: { path: string[] };
+  /** Open tasks that block this one and are due after it would start; `force: true` writes it anyway. */
+  SCHEDULE_CONFLICT: { blockers: Array<{ key: string; title: string; due_date: string }> };
   INTERNAL_ERROR: { request_id?: string };
 }
 

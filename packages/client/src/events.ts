@@ -1,5 +1,5 @@
 /**
- * The events the service sends (webhooks now, the event stream later), typed from the OpenAPI
+ * The events the service sends (webhooks and the event stream), typed from the OpenAPI
  * document's webhooks section: a type the document gains becomes a member of these types when
  * the client is regenerated. @tasktracker/webhooks derives the same types from the same section.
  */

@@ -24,6 +24,7 @@ export {
   type ErrorDetailsByCode,
 } from './errors.js';
 export { ifMatch, updateWithETag, type UpdateOptions } from './etag.js';
+export { type EventStreamOptions } from './event-stream.js';
 export { type CallOptions, type ListCall, type Resources } from './resources.js';
 export { RESOURCES } from './generated/resources.js';
 export type { WebhookEvent, WebhookEventMap, WebhookEventOf, WebhookEventType } from './events.js';

@@ -6,9 +6,12 @@
  * - applying a change twice is harmless: `created`/`updated` are upserts of the task JSON,
  *   `deleted` removes the local copy;
  * - the mark is stored only after the whole walk succeeded, so a walk that fails half-way is
- *   simply run again from the old mark.
+ *   simply run again from the old mark;
+ * - `410 RESYNC_REQUIRED` (retention removed deletions the walk needed) is answered, when the
+ *   caller gives `reset`, by dropping the copy and walking again from the start.
  */
 import type { TaskTrackerClient } from './client.js';
+import { isApiError } from './errors.js';
 import type { components } from './generated/openapi.js';
 
 export type Task = components['schemas']['Task'];
@@ -33,6 +36,13 @@ export interface SyncOptions {
    * commit slightly out of `changed_at` order, and re-applying a change is harmless.
    */
   overlapMs?: number;
+  /**
+   * The feed answered `410 RESYNC_REQUIRED`: its retention removed deletion records this walk
+   * needed (the mark is older than the retention, or they went during the walk). Drop every
+   * local copy; the walk then starts again from the start, which copies every task there is.
+   * Without it, `syncTaskChanges` throws that `ApiError`.
+   */
+  reset?(): Promise<void> | void;
 }
 
 export interface SyncResult {
@@ -42,6 +52,8 @@ export interface SyncResult {
   /** The mark the walk started from, and the one it stored. */
   previous: string | null;
   highWater: string | null;
+  /** The copy was dropped (`reset`) and rebuilt from a walk from the start. */
+  resynced: boolean;
 }
 
 /** `changed_at` values all have the service's one format (UTC, microseconds, `Z`), so text order is time order. */
@@ -49,9 +61,23 @@ const later = (a: string | null, b: string): string => (a === null || b > a ? b 
 
 export async function syncTaskChanges(client: TaskTrackerClient, options: SyncOptions): Promise<SyncResult> {
   const previous = await options.store.load();
-  const since =
-    previous === null ? undefined : new Date(Date.parse(previous) - (options.overlapMs ?? 5_000)).toISOString();
-  let highWater = previous;
+  try {
+    return { ...(await walk(client, options, previous)), previous, resynced: false };
+  } catch (error) {
+    if (!options.reset || !isApiError(error, 'RESYNC_REQUIRED')) throw error;
+    await options.reset();
+    return { ...(await walk(client, options, null)), previous, resynced: true };
+  }
+}
+
+/** One walk from `from` (from the start when null); saves the new mark once it is done. */
+async function walk(
+  client: TaskTrackerClient,
+  options: SyncOptions,
+  from: string | null,
+): Promise<Omit<SyncResult, 'previous' | 'resynced'>> {
+  const since = from === null ? undefined : new Date(Date.parse(from) - (options.overlapMs ?? 5_000)).toISOString();
+  let highWater = from;
   let changes = 0;
   let pages = 0;
   let cursor = '';
@@ -61,14 +87,15 @@ export async function syncTaskChanges(client: TaskTrackerClient, options: SyncOp
     });
     pages += 1;
     for (const change of body.data.changes) {
-      if (change.action === 'deleted') await options.remove(change.key, change);
-      else if (change.task) await options.upsert(change.task, change);
+      // `left` (a feed filtered by a query) removes the copy as a deletion does.
+      if (change.action === 'deleted' || change.action === 'left') await options.remove(change.key, change);
+      else await options.upsert(change.task, change);
       highWater = later(highWater, change.changed_at);
       changes += 1;
     }
     if (!body.pagination.has_more) break;
     cursor = body.pagination.next_cursor;
   }
-  if (highWater !== null && highWater !== previous) await options.store.save(highWater);
-  return { changes, pages, previous, highWater };
+  if (highWater !== null && highWater !== from) await options.store.save(highWater);
+  return { changes, pages, highWater };
 }

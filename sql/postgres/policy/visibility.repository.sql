@@ -31,15 +31,15 @@ select "e"."id" from "webhook_endpoints" as "e" where "e"."organization_id" = $1
 -- parameters: [1,3,1,10,11]
 
 -- visibleDeliveries
-select "d"."id" from "webhook_deliveries" as "d" where "d"."organization_id" = $1 and "d"."endpoint_id" in (select "e"."id" from "webhook_endpoints" as "e" where "e"."organization_id" = $2 and "e"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $3 where "p"."organization_id" = $4 and "p"."id" in ($5, $6))) and exists (select "o"."id" from "event_outbox" as "o" where "o"."id" = "d"."outbox_id" and ("o"."project_id" is null or "o"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $7 where "p"."organization_id" = $8 and "p"."id" in ($9, $10))));
--- parameters: [1,1,3,1,10,11,3,1,10,11]
+select "d"."id" from "webhook_deliveries" as "d" where "d"."organization_id" = $1 and "d"."endpoint_id" in (select "e"."id" from "webhook_endpoints" as "e" where "e"."organization_id" = $2 and "e"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $3 where "p"."organization_id" = $4 and "p"."id" in ($5, $6))) and exists (select "o"."id" from "event_outbox" as "o" where "o"."id" = "d"."outbox_id" and ("o"."project_id" is null or "o"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $7 where "p"."organization_id" = $8 and "p"."id" in ($9, $10))) and ("o"."recipient_id" is null or "o"."recipient_id" = $11));
+-- parameters: [1,1,3,1,10,11,3,1,10,11,3]
 
 -- visibleProjectIdsOfPeople
 select "pm"."user_id", "pm"."project_id" from "project_memberships" as "pm" inner join "users" as "u" on "u"."id" = "pm"."user_id" inner join "projects" as "p" on "p"."id" = "pm"."project_id" and "p"."organization_id" = "u"."organization_id" where "pm"."user_id" in ($1, $2);
 -- parameters: [3,4]
 
 -- findAccountIn
-select "id", "organization_id", "kind", "role", "active" from "users" where "id" = $1 and "organization_id" = $2;
+select "id", "organization_id", "kind", "role", "active", "name", "email" from "users" where "id" = $1 and "organization_id" = $2;
 -- parameters: [3,1]
 
 -- visibleCustomFieldIds

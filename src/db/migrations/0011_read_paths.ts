@@ -5,7 +5,7 @@ import type { MigrationContext } from './helpers.ts';
  * For the read paths (bench/). First, one counter that every change to who may see what moves forward: token updates (revocation,
  * expiry, scopes, restriction) and deletions, account and organization changes, memberships,
  * and project deletion or renaming. The API caches tokens and visible projects per process and
- * reads this row on every request to know whether its cache still holds (src/modules/auth/
+ * reads this row on every request to know whether its cache still holds (src/identity/
  * auth-cache.ts). Triggers bump it in the same transaction as the change, whichever process or
  * tool makes it, so no write path can forget to. Task writes never touch it (projects are
  * watched only for the columns a cached project carries).

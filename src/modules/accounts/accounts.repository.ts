@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { ProjectRole, UsersTable } from '../../db/schema.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { visibleProjects } from '../../policy/index.ts';
 
 export function insertOrganization(db: Executor, values: { name: string; slug: string; created_at: string }) {
@@ -21,7 +21,11 @@ export function insertUser(db: Executor, values: Insertable<UsersTable>) {
 }
 
 export function findAccount(db: Executor, id: number) {
-  return db.selectFrom('users').select(['id', 'organization_id', 'kind']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', 'organization_id', 'kind', 'name'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The organization's projects among `keys`. */
@@ -43,6 +47,16 @@ export async function revokeToken(db: Executor, id: number, at: string): Promise
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/** A token as an audit record names it: its name or prefix, and the account it acts as. */
+export function findTokenForAudit(db: Executor, id: number) {
+  return db
+    .selectFrom('api_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select(['t.id', 't.name', 't.token_prefix', 'u.id as account_id', 'u.name as account_name', 'u.organization_id'])
+    .where('t.id', '=', id)
+    .executeTakeFirst();
 }
 
 export function findTokenRevocation(db: Executor, id: number) {

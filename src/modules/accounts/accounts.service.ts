@@ -3,9 +3,14 @@ import { isUniqueViolation } from '../../db/database.ts';
 import type { ProjectRole, WorkspaceRole } from '../../db/schema.ts';
 import { inTransaction, type Tx, withSavepoint } from '../../db/unit-of-work.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
-import { issueToken } from '../auth/issue-token.ts';
+import { issueToken } from '../../identity/issue-token.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { roleRefusal } from '../../policy/index.ts';
+import { type AuditActor, OPERATOR_ACTOR, recordAudit } from '../audit/record-audit.ts';
 import { lockProjectForDecision } from '../projects/projects.repository.ts';
-import { assertAnotherAdminRemains } from '../projects/memberships.service.ts';
+import { assertAnotherAdminRemains, recordMembershipChangedEvent } from '../projects/memberships.service.ts';
+import { operatorOrigin } from '../../events/record-event.ts';
+import { findOrganization as organizationById } from '../people/people.repository.ts';
 import { insertMembership } from '../projects/memberships.repository.ts';
 import * as repo from './accounts.repository.ts';
 import { handleForNewAccount } from './handles.service.ts';
@@ -51,8 +56,8 @@ export async function createUser(
   input: { org: string; kind: 'human' | 'service'; name: string; email?: string | null; role: WorkspaceRole },
 ) {
   if (!WORKSPACE_ROLES.includes(input.role)) throw invalid({ role: `one of ${WORKSPACE_ROLES.join(', ')}` });
-  if (input.kind === 'service' && input.role === 'owner')
-    throw invalid({ role: 'a service account cannot be an owner' });
+  const refused = roleRefusal(input.kind, input.role);
+  if (refused) throw invalid({ role: refused });
   return inTransaction(ctx, async (tx) => {
     const org = await findOrganization(tx, input.org);
     const account = { kind: input.kind, name: input.name, email: input.email ?? null };
@@ -87,10 +92,23 @@ export async function createToken(
   );
 }
 
-export async function revokeToken(ctx: AppContext, tokenId: number) {
+/** Revokes a token: by the operator (the command line), or by `by` in the console. */
+export async function revokeToken(ctx: AppContext, tokenId: number, by: Principal | AuditActor = OPERATOR_ACTOR) {
   return inTransaction(ctx, async (tx) => {
     const now = tx.clock.nowIso();
-    if (await repo.revokeToken(tx.db, tokenId, now)) return { id: tokenId, revoked_at: now };
+    if (await repo.revokeToken(tx.db, tokenId, now)) {
+      const token = await repo.findTokenForAudit(tx.db, tokenId);
+      if (token) {
+        await recordAudit(tx, {
+          organizationId: token.organization_id,
+          actor: by,
+          action: 'token.revoked',
+          target: { type: 'token', id: token.id, label: token.name || token.token_prefix },
+          before: { account: { id: token.account_id, name: token.account_name } },
+        });
+      }
+      return { id: tokenId, revoked_at: now };
+    }
     const exists = await repo.findTokenRevocation(tx.db, tokenId);
     if (!exists) throw notFound(`Token ${tokenId}`);
     return { id: tokenId, revoked_at: exists.revoked_at };
@@ -113,6 +131,18 @@ export async function addProjectMember(
     const [project] = await repo.projectsByKeys(tx.db, user.organization_id, [input.projectKey]);
     if (!project) throw notFound(`Project ${input.projectKey} in the user's organization`);
     const now = tx.clock.nowIso();
+    // membership.changed, as for a change through the API, caused by the operator.
+    const { id: orgId, slug, name } = await organizationById(tx.db, user.organization_id);
+    const origin = operatorOrigin({ id: orgId, slug, name });
+    const announce = (id: number, change: 'added' | 'role_changed', from: ProjectRole | null) =>
+      recordMembershipChangedEvent(
+        tx,
+        origin,
+        { id, project: project.id, project_key: project.key, user: user.id, user_name: user.name },
+        change,
+        from,
+        input.role,
+      );
     // Under the project's lock, like the API's membership changes, so the last-admin rule holds
     // against a concurrent change through the API.
     await lockProjectForDecision(tx.db, tx.dialect, project.id);
@@ -128,9 +158,11 @@ export async function addProjectMember(
       if (existing.role === input.role) return { ...result, action: 'unchanged' as const };
       if (existing.role === 'admin') await assertAnotherAdminRemains(tx.db, project.id, existing.id);
       await repo.updateMembershipRole(tx.db, existing.id, input.role, now);
+      await announce(existing.id, 'role_changed', existing.role);
       return { ...result, action: 'changed' as const };
     }
     const id = await insertMembership(tx.db, { project_id: project.id, user_id: user.id, role: input.role, at: now });
+    await announce(id, 'added', null);
     return { id, project: project.key, user: user.id, role: input.role, previous_role: null, action: 'added' as const };
   });
 }

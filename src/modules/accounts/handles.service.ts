@@ -2,7 +2,7 @@ import { isUniqueViolation } from '../../db/database.ts';
 import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
 import { ApiError, invalid } from '../../http/errors.ts';
 import { lockOrganization } from '../people/people.repository.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { handleBase, handleSource, HANDLE_MAX_LENGTH, isHandle, newHandle } from './handles.ts';
 import * as repo from './handles.repository.ts';
 

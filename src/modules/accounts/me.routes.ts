@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { principalOf } from '../../identity/auth-hook.ts';
 import { ok } from '../../http/envelope.ts';
 import { Envelope, errorResponses } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';

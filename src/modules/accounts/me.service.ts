@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { projectKeysOf, visibleProjectsWithRole } from './accounts.repository.ts';
 import { handleOf } from './handles.repository.ts';
 import { changeOwnHandle } from './handles.service.ts';

@@ -4,7 +4,7 @@ import type { ActivitiesTable } from '../../db/schema.ts';
 
 export type ActivityEntry = Omit<Insertable<ActivitiesTable>, 'id'>;
 
-/** The insert of activity rows, for a caller that sends it with others (task-records.repository.ts). */
+/** The insert of activity rows, for a caller that sends it with others (task-writes.repository.ts). */
 export function activitiesInsert(db: Executor, entries: ActivityEntry[]) {
   return db.insertInto('activities').values(entries);
 }

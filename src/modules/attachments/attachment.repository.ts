@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { AttachmentsTable } from '../../db/schema.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { recordsOfTaskQueries } from '../tasks/records-of-task.repository.ts';
 import { visibleTasks } from '../tasks/task.repository.ts';
 
@@ -35,11 +35,18 @@ function visibleAttachments(db: Executor, principal: Principal) {
     .select([...COLUMNS, 'p.id as project_id', 'pm.role']);
 }
 
+/** The orderings of a page of a task's records. */
+const PAGING = {
+  idColumn: 'a.id',
+  orderable: { created_at: 'a.created_at', filename: 'a.filename', size: 'a.size' },
+  defaultOrdering: 'created_at',
+};
+
 export const {
   ofTask: attachmentsOfTask,
   find: findAttachment,
   findVisible: findVisibleAttachment,
-} = recordsOfTaskQueries('a', selectAttachments, visibleAttachments);
+} = recordsOfTaskQueries('a', selectAttachments, visibleAttachments, PAGING);
 
 export type AttachmentRow = NonNullable<Awaited<ReturnType<typeof findAttachment>>>;
 

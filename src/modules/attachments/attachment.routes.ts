@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { principalOf } from '../../identity/auth-hook.ts';
 import { listOf, ok } from '../../http/envelope.ts';
 import { commitNoContent } from '../../http/no-content.ts';
 import { claimIdempotencyKey, sendStoredResponse } from '../../http/idempotency.ts';
@@ -13,6 +13,7 @@ import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/sch
 import type { Api } from '../../http/types.ts';
 import { TaskKeyParams } from '../tasks/task.schemas.ts';
 import { writableTask } from '../tasks/task.service.ts';
+import { callerOf } from '../tasks/task.http.ts';
 import { removedOnFailure, removeStoredFiles } from './attachment.files.ts';
 import { Attachment, AttachmentListQuery, AttachmentUploadBody } from './attachment.schemas.ts';
 import * as attachments from './attachment.service.ts';
@@ -136,7 +137,7 @@ async function registerUploadRoute(scope: Api, ctx: AppContext): Promise<void> {
           ctx,
           request,
           reply,
-          (tx) => attachments.recordUpload(tx, principal, task, upload),
+          (tx) => attachments.recordUpload(tx, callerOf(request), task, upload),
           ok<attachments.AttachmentJson>,
         ),
       );

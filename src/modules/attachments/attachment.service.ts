@@ -1,11 +1,13 @@
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { recordEvent } from '../../events/record-event.ts';
 import { authorize } from '../../policy/index.ts';
 import { recordsOfTask } from '../tasks/records-of-task.ts';
 import type { TaskRef } from '../tasks/task.repository.ts';
 import { lockExistingTask } from '../tasks/task.service.ts';
+import type { Caller } from '../../identity/caller.ts';
 import { removeStoredFiles, type StoredFile, storagePath } from './attachment.files.ts';
 import * as repo from './attachment.repository.ts';
 import type { Attachment } from './attachment.schemas.ts';
@@ -30,13 +32,8 @@ function present(row: repo.AttachmentRow): AttachmentJson {
   };
 }
 
-const PAGING = {
-  idColumn: 'a.id',
-  orderable: { created_at: 'a.created_at', filename: 'a.filename', size: 'a.size' },
-  defaultOrdering: 'created_at',
-};
 const QUERIES = { ofTask: repo.attachmentsOfTask, find: repo.findAttachment, findVisible: repo.findVisibleAttachment };
-const records = recordsOfTask('Attachment', QUERIES, PAGING, present);
+const records = recordsOfTask('Attachment', QUERIES, present);
 
 export const listAttachments = records.list;
 
@@ -76,11 +73,12 @@ export interface ReceivedUpload {
  */
 export async function recordUpload(
   tx: Tx,
-  principal: Principal,
+  caller: Caller,
   task: TaskRef,
   upload: ReceivedUpload,
 ): Promise<AttachmentJson> {
-  await lockExistingTask(tx.db, tx, task.id);
+  const { title } = await lockExistingTask(tx, task.id);
+  const now = tx.clock.nowIso();
   const id = await repo.insertAttachment(tx.db, {
     task_id: task.id,
     storage_name: upload.file.storageName,
@@ -88,10 +86,18 @@ export async function recordUpload(
     content_type: upload.contentType,
     size: upload.file.size,
     sha256: upload.file.sha256,
-    uploaded_by: principal.userId,
-    created_at: tx.clock.nowIso(),
+    uploaded_by: caller.principal.userId,
+    created_at: now,
   });
-  return records.load(tx.db, id);
+  const attachment = await records.load(tx.db, id);
+  await recordEvent(tx.db, {
+    type: 'attachment.created',
+    origin: caller.origin,
+    projectId: task.project.id,
+    occurredAt: now,
+    data: { attachment, task: { key: task.key, title } },
+  });
+  return attachment;
 }
 
 export async function deleteAttachment(tx: Tx, principal: Principal, id: number): Promise<void> {

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { principalOf } from '../../identity/auth-hook.ts';
 import { CursorPagination, errorResponses, Timestamp } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import { Task } from '../tasks/task.schemas.ts';
+import { QueryText, TimeZone } from '../query/query.schemas.ts';
 import { readChanges } from './changes.service.ts';
 
 const changeFields = {
@@ -31,8 +32,18 @@ const TaskDeletedChange = Type.Object(
   },
 );
 
-/** `task` depends on `action`: present for created and updated, absent for deleted. */
-const ChangeRecord = Type.Union([Type.Ref(TaskWrittenChange), Type.Ref(TaskDeletedChange)], {
+const TaskLeftChange = Type.Object(
+  { ...changeFields, action: Type.Literal('left') },
+  {
+    $id: 'TaskLeftChange',
+    title: 'TaskLeftChange',
+    additionalProperties: false,
+    description: 'With `q` only: the task matched the query right before this change and no longer does. No task.',
+  },
+);
+
+/** `task` depends on `action`: present for created and updated, absent for deleted and left. */
+const ChangeRecord = Type.Union([Type.Ref(TaskWrittenChange), Type.Ref(TaskDeletedChange), Type.Ref(TaskLeftChange)], {
   $id: 'ChangeRecord',
   title: 'ChangeRecord',
   discriminator: {
@@ -41,11 +52,12 @@ const ChangeRecord = Type.Union([Type.Ref(TaskWrittenChange), Type.Ref(TaskDelet
       created: '#/components/schemas/TaskWrittenChange',
       updated: '#/components/schemas/TaskWrittenChange',
       deleted: '#/components/schemas/TaskDeletedChange',
+      left: '#/components/schemas/TaskLeftChange',
     },
   },
 });
 
-export const changesModels = [TaskWrittenChange, TaskDeletedChange, ChangeRecord];
+export const changesModels = [TaskWrittenChange, TaskDeletedChange, TaskLeftChange, ChangeRecord];
 
 const DESCRIPTION = `The only endpoint that reports task deletions. Always cursor mode, ordered by \`id\`
 (not by \`changed_at\`, which is therefore not monotonic across a walk: keep the maximum seen).
@@ -53,11 +65,26 @@ Walk with \`next_cursor\` until \`has_more\` is false, apply \`created\`/\`updat
 \`deleted\` as deletes (applying a change twice is harmless), and store your high-water mark only
 after the whole walk succeeded.
 
+With \`q\` (a query) the feed lists the changes of tasks that match it right after the change
+(deletions: right before), and one \`left\` change (no task) when a task stops matching: apply
+\`left\` as a delete.
+
+With \`q\` (a query) the feed lists the changes of tasks that match it right after the change
+(deletions: right before), and one \`left\` change (no task) when a task stops matching: apply
+\`left\` as a delete.
+
 \`since\` (ISO 8601) keeps changes with \`changed_at\` at or after it. Send \`Z\` or an escaped
 \`%2B00:00\`: an unescaped \`+\` decodes to a space. **When \`since\` does not parse, the filter is
 skipped and every change is returned**; the response then carries
 \`X-Since-Ignored: true\` and \`data.since\` is null. Only changes of projects the token can see
-now are listed. Counts against the normal rate limit.`;
+now are listed. Counts against the normal rate limit.
+
+Retention compacts the feed: a record goes once a later record of its task supersedes it and it
+is older than the retention (90 days by default), so every task keeps its latest record and a
+walk from the start copies every task. Deletion records older than the retention go too; a walk
+that could have missed one (its \`since\` is before \`details.purged_before\`, or such records
+went during the walk) is refused with \`410 RESYNC_REQUIRED\`: drop your copy and walk again from
+the start without \`since\`.`;
 
 export function registerChangesRoutes(app: Api, ctx: AppContext): void {
   app.get(
@@ -76,6 +103,13 @@ export function registerChangesRoutes(app: Api, ctx: AppContext): void {
           ),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Default 50, maximum 200.' })),
           page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Alias of `limit`.' })),
+          q: Type.Optional(
+            Type.Union([QueryText], {
+              description:
+                'Only changes of tasks matching this query (docs/api/query-language.md; ORDER BY is ignored), plus one `left` change when a task stops matching. A page may then hold fewer than `limit` changes, even none, while `has_more` is true. Does not count against the search rate limit.',
+            }),
+          ),
+          tz: Type.Optional(TimeZone),
         }),
         response: {
           200: Type.Object(
@@ -99,17 +133,19 @@ export function registerChangesRoutes(app: Api, ctx: AppContext): void {
               },
             },
           ),
-          ...errorResponses(),
+          ...errorResponses(410),
         },
       },
       config: { scope: 'tasks:read' },
     },
     async (request, reply) => {
-      const { since, cursor, limit, page_size } = request.query;
+      const { since, cursor, limit, page_size, q, tz } = request.query;
       const result = await readChanges(ctx, principalOf(request), {
         since,
         cursor: cursor ?? '',
         limit: limit ?? page_size,
+        q,
+        tz,
       });
       if (since !== undefined && result.since === null) reply.header('x-since-ignored', 'true');
       // Snapshots are stored as JSON text and spliced in verbatim: no parse and re-serialize per row.

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { principalOf } from '../../identity/auth-hook.ts';
 import { listOf, ok } from '../../http/envelope.ts';
 import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
@@ -94,7 +94,7 @@ export function registerCommentRoutes(app: Api, ctx: AppContext): void {
         ctx,
         request,
         reply,
-        (tx) => comments.updateComment(tx, principalOf(request), request.params.id, request.body.body),
+        (tx) => comments.updateComment(tx, callerOf(request), request.params.id, request.body.body),
         ok<CommentJson>,
       ),
   );
@@ -111,6 +111,6 @@ export function registerCommentRoutes(app: Api, ctx: AppContext): void {
       config: write,
     },
     async (request, reply) =>
-      commitNoContent(ctx, reply, (tx) => comments.deleteComment(tx, principalOf(request), request.params.id)),
+      commitNoContent(ctx, reply, (tx) => comments.deleteComment(tx, callerOf(request), request.params.id)),
   );
 }

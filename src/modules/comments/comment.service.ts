@@ -1,10 +1,10 @@
 import type { Tx } from '../../db/unit-of-work.ts';
 import { recordEvent } from '../../events/record-event.ts';
 import { recordActivities } from '../activity/activity.repository.ts';
-import type { Principal } from '../auth/principal.ts';
 import { authorize } from '../../policy/index.ts';
 import { recordsOfTask } from '../tasks/records-of-task.ts';
-import { type Caller, lockExistingTask, writableTask } from '../tasks/task.service.ts';
+import type { Caller } from '../../identity/caller.ts';
+import { lockExistingTask, writableTask } from '../tasks/task.service.ts';
 import * as repo from './comment.repository.ts';
 import type { CommentJson } from './comment.schemas.ts';
 
@@ -26,16 +26,15 @@ function present(row: repo.CommentRow): CommentJson {
   };
 }
 
-const PAGING = { idColumn: 'c.id', orderable: { created_at: 'c.created_at' }, defaultOrdering: 'created_at' };
 const QUERIES = { ofTask: repo.commentsOfTask, find: repo.findComment, findVisible: repo.findVisibleComment };
-const records = recordsOfTask('Comment', QUERIES, PAGING, present);
+const records = recordsOfTask('Comment', QUERIES, present);
 
 export const listComments = records.list;
 export const getComment = records.get;
 
 export async function createComment(tx: Tx, caller: Caller, taskKey: string, body: string): Promise<CommentJson> {
   const task = await writableTask(tx, caller.principal, taskKey);
-  const { title } = await lockExistingTask(tx.db, tx, task.id);
+  const { title } = await lockExistingTask(tx, task.id);
   const now = tx.clock.nowIso();
   const id = await repo.insertComment(tx.db, { task_id: task.id, author_id: caller.principal.userId, body, at: now });
   const comment = await records.load(tx.db, id);
@@ -60,7 +59,8 @@ export async function createComment(tx: Tx, caller: Caller, taskKey: string, bod
   return comment;
 }
 
-export async function updateComment(tx: Tx, principal: Principal, id: number, body: string): Promise<CommentJson> {
+export async function updateComment(tx: Tx, caller: Caller, id: number, body: string): Promise<CommentJson> {
+  const { principal } = caller;
   const found = await records.visible(tx, principal, id);
   authorize(
     principal,
@@ -69,11 +69,22 @@ export async function updateComment(tx: Tx, principal: Principal, id: number, bo
     'the comment',
   );
   // The same text again is not an edit: nothing changes, `edited` stays as it was.
-  if (found.body !== body) await repo.updateCommentBody(tx.db, id, body, tx.clock.nowIso());
-  return records.load(tx.db, id);
+  if (found.body === body) return records.load(tx.db, id);
+  const now = tx.clock.nowIso();
+  await repo.updateCommentBody(tx.db, id, body, now);
+  const comment = await records.load(tx.db, id);
+  await recordEvent(tx.db, {
+    type: 'comment.updated',
+    origin: caller.origin,
+    projectId: found.project_id,
+    occurredAt: now,
+    data: { comment, task: { key: found.task_key, title: found.task_title } },
+  });
+  return comment;
 }
 
-export async function deleteComment(tx: Tx, principal: Principal, id: number): Promise<void> {
+export async function deleteComment(tx: Tx, caller: Caller, id: number): Promise<void> {
+  const { principal } = caller;
   const found = await records.visible(tx, principal, id);
   authorize(
     principal,
@@ -81,5 +92,13 @@ export async function deleteComment(tx: Tx, principal: Principal, id: number): P
     { kind: 'item', project: { id: found.project_id, role: found.role }, authorId: found.author_id },
     'the comment',
   );
-  await repo.deleteComment(tx.db, id);
+  // A concurrent delete won the race: the comment is gone either way, but only one request reports it.
+  if (!(await repo.deleteComment(tx.db, id))) return;
+  await recordEvent(tx.db, {
+    type: 'comment.deleted',
+    origin: caller.origin,
+    projectId: found.project_id,
+    occurredAt: tx.clock.nowIso(),
+    data: { comment: { id, author: found.author_id }, task: { key: found.task_key, title: found.task_title } },
+  });
 }

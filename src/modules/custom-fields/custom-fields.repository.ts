@@ -1,7 +1,9 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Dialect, Executor } from '../../db/database.ts';
+import { paginate } from '../../db/paginate.ts';
 import type { CustomFieldsTable } from '../../db/schema.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { visibleCustomFieldIds } from '../../policy/visibility.repository.ts';
 
 export function selectFields(db: Executor, organizationId: number) {
@@ -145,8 +147,16 @@ export async function visibleFieldIdsAmong(db: Executor, principal: Principal, i
   return new Set(rows.map((r) => r.id));
 }
 
-/** The caller's visible definitions, only those applying to `projectId` when given, for one page (see paginate). */
-export function visibleFieldsFor(db: Executor, principal: Principal, projectId: number | undefined) {
+/** One page of the caller's visible definitions, only those applying to `projectId` when given. */
+export function fieldsPage(db: Executor, principal: Principal, projectId: number | undefined, page: PageRequest) {
+  return paginate(visibleFieldsFor(db, principal, projectId), page, {
+    idColumn: 'f.id',
+    orderable: { name: 'f.name', created_at: 'f.created_at' },
+    defaultOrdering: 'name',
+  });
+}
+
+function visibleFieldsFor(db: Executor, principal: Principal, projectId: number | undefined) {
   const query = visibleFields(db, principal);
   if (projectId === undefined) return query;
   return query.where((eb) =>

@@ -1,15 +1,14 @@
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation, type Executor } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
 import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
 import { ApiError, foundOr404, invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { authorize, projectFor, WORKSPACE } from '../../policy/index.ts';
 import { loadVisibleProjects } from '../../policy/visibility.repository.ts';
-import type { Caller } from '../tasks/task.service.ts';
+import type { Caller } from '../../identity/caller.ts';
 import { lockTask } from '../tasks/task.repository.ts';
-import { applyTaskUpdate } from '../tasks/task-writes.ts';
+import { lockTaskForWrite, writeTaskUpdate } from '../tasks/task-writes.ts';
 import {
   OPTION_TYPES,
   type CustomFieldCreateInput,
@@ -18,6 +17,7 @@ import {
   type OptionInputItem,
 } from './custom-fields.schemas.ts';
 import * as repo from './custom-fields.repository.ts';
+import { changedFields, hasChanges, recordAudit } from '../audit/record-audit.ts';
 import type { FieldRow } from './custom-fields.repository.ts';
 
 /**
@@ -93,11 +93,7 @@ export async function listFields(
   page: PageRequest,
 ) {
   if (projectId !== undefined) await projectFor(ctx.db, principal, { id: projectId });
-  const { rows, pagination } = await paginate(repo.visibleFieldsFor(ctx.db, principal, projectId), page, {
-    idColumn: 'f.id',
-    orderable: { name: 'f.name', created_at: 'f.created_at' },
-    defaultOrdering: 'name',
-  });
+  const { rows, pagination } = await repo.fieldsPage(ctx.db, principal, projectId, page);
   return { data: await present(ctx.db, principal, rows), pagination };
 }
 
@@ -151,7 +147,21 @@ export async function createField(
     id,
     options.map((value, position) => ({ value, position })),
   );
-  return presentOne(tx.db, principal, id);
+  const created = await presentOne(tx.db, principal, id);
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'custom_field.created',
+    target: { type: 'custom_field', id, label: created.name },
+    after: auditedField(created),
+  });
+  return created;
+}
+
+/** What an audit record keeps of a definition. */
+function auditedField(field: CustomFieldJson) {
+  const { name, type, description, required, projects, options } = field;
+  return { name, type, description, required, projects, options: options.map((option) => option.value) };
 }
 
 async function lockedField(tx: Tx, principal: Principal, id: number): Promise<FieldRow> {
@@ -247,6 +257,7 @@ export async function updateField(
 ): Promise<CustomFieldJson> {
   assertCanManage(principal);
   const field = await lockedField(tx, principal, id);
+  const before = await presentOne(tx.db, principal, id);
   if (input.type !== undefined && input.type !== field.type)
     throw invalid({ type: "a field's type cannot change; create a new field instead" });
   if (input.projects !== undefined) await applyProjects(tx, principal, field, input.projects);
@@ -258,7 +269,17 @@ export async function updateField(
     updated_at: tx.clock.nowIso(),
   };
   await withNameUnique(tx, input.name!, () => repo.updateFieldColumns(tx.db, id, set));
-  return presentOne(tx.db, principal, id);
+  const after = await presentOne(tx.db, principal, id);
+  const changes = changedFields(auditedField(before), auditedField(after));
+  if (hasChanges(changes))
+    await recordAudit(tx, {
+      organizationId: principal.organizationId,
+      actor: principal,
+      action: 'custom_field.updated',
+      target: { type: 'custom_field', id, label: after.name },
+      ...changes,
+    });
+  return after;
 }
 
 /**
@@ -268,12 +289,19 @@ export async function updateField(
  */
 export async function deleteField(tx: Tx, caller: Caller, id: number): Promise<void> {
   assertCanManage(caller.principal);
-  await lockedField(tx, caller.principal, id);
+  const field = await lockedField(tx, caller.principal, id);
+  await recordAudit(tx, {
+    organizationId: caller.principal.organizationId,
+    actor: caller.principal,
+    action: 'custom_field.deleted',
+    target: { type: 'custom_field', id, label: field.name },
+    before: { name: field.name, type: field.type },
+  });
   // No new holder can appear while the field is locked; holders deleted while we wait for their
   // locks drop out of the second read (their values went with them).
   for (const taskId of await repo.holdersOf(tx.db, id)) await lockTask(tx.db, tx.dialect, taskId);
   for (const taskId of await repo.holdersOf(tx.db, id))
-    await applyTaskUpdate(tx.db, tx, caller.origin, taskId, { custom_fields: { [id]: null } });
+    await writeTaskUpdate(tx, caller.origin, await lockTaskForWrite(tx, taskId), { custom_fields: { [id]: null } });
   await repo.deleteField(tx.db, id);
 }
 

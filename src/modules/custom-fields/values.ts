@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import type { CustomFieldType } from '../../db/schema.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { MAX_TEXT_LENGTH, MAX_URL_LENGTH } from './custom-fields.schemas.ts';
 import { membersAmong } from '../tasks/task-input.repository.ts';
 import { fieldsForTaskWrite, optionsByField, visibleFieldIdsAmong } from './custom-fields.repository.ts';

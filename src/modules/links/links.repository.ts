@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { Dialect, Executor } from '../../db/database.ts';
-import type { Principal } from '../auth/principal.ts';
+import { paginate } from '../../db/paginate.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import type { Principal } from '../../identity/principal.ts';
 import type { Edge } from './link-graph.ts';
 import { visibleProjectIds } from '../../policy/index.ts';
 import { shortestPath } from './link-graph.ts';
@@ -53,7 +55,7 @@ export async function holdTasks(db: Executor, dialect: Dialect, ids: number[]): 
 }
 
 /** Links of one task whose other end the caller can see, with that other task's key, title and status. */
-export function selectVisibleLinks(db: Executor, principal: Principal, taskId: number) {
+function selectVisibleLinks(db: Executor, principal: Principal, taskId: number) {
   return db
     .selectFrom('task_links as l')
     .innerJoin('tasks as o', (join) =>
@@ -84,6 +86,15 @@ export function selectVisibleLinks(db: Executor, principal: Principal, taskId: n
     ])
     .where((eb) => eb.or([eb('l.from_task_id', '=', taskId), eb('l.to_task_id', '=', taskId)]))
     .where('o.project_id', 'in', visibleProjectIds(db, principal));
+}
+
+/** One page of the task's links whose other end the caller can see. */
+export function linksPage(db: Executor, principal: Principal, taskId: number, page: PageRequest) {
+  return paginate(selectVisibleLinks(db, principal, taskId), page, {
+    idColumn: 'l.id',
+    orderable: { created_at: 'l.created_at' },
+    defaultOrdering: 'created_at',
+  });
 }
 
 export type VisibleLinkRow = Awaited<ReturnType<ReturnType<typeof selectVisibleLinks>['executeTakeFirstOrThrow']>>;
@@ -118,6 +129,16 @@ export function findEquivalentLink(db: Executor, edge: Edge) {
 }
 
 /** Keys of tasks by id, read in chunks: a loop can be longer than the bound-parameter limit. */
+/** The two ends of a link as its events name them: key, title and project. */
+export function linkEnds(db: Executor, ids: [number, number]) {
+  return db
+    .selectFrom('tasks as t')
+    .innerJoin('projects as p', 'p.id', 't.project_id')
+    .select(['t.id', 't.key', 't.title', 'p.id as project_id', 'p.key as project_key'])
+    .where('t.id', 'in', ids)
+    .execute();
+}
+
 export async function taskKeys(db: Executor, ids: number[]): Promise<Map<number, string>> {
   const keys = new Map<number, string>();
   for (let start = 0; start < ids.length; start += 1000) {

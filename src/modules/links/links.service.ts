@@ -1,15 +1,14 @@
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import type { ActionOrigin } from '../../events/record-event.ts';
+import { type ActionOrigin, recordEvent } from '../../events/record-event.ts';
 import { ApiError, foundOr404, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest } from '../../http/pagination.ts';
-import { presentPage } from '../../db/present-page.ts';
 import { recordActivities } from '../activity/activity.repository.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { authorize } from '../../policy/index.ts';
 import { findVisibleTaskRef, type TaskRef } from '../tasks/task.repository.ts';
-import type { Caller } from '../tasks/task.service.ts';
+import type { Caller } from '../../identity/caller.ts';
 import { canonicalEdge, cycleFrom, type Edge, sideOf } from './link-graph.ts';
 import * as repo from './links.repository.ts';
 import type { LinkCreateInput, LinkKind, TaskLinkJson } from './links.schemas.ts';
@@ -38,8 +37,8 @@ function present(row: repo.VisibleLinkRow, taskId: number): TaskLinkJson {
 
 /**
  * One activity row on each end of the link, each describing it from that task's side. Links
- * are not part of the task JSON, so they bump no version and emit no task.updated (the event
- * catalog is fixed); the activity feed is where a link's history is visible.
+ * are not part of the task JSON, so they bump no version and emit no task.updated; their
+ * events are task.linked and task.unlinked.
  */
 async function recordLinkActivity(
   db: Executor,
@@ -63,6 +62,31 @@ async function recordLinkActivity(
     };
   });
   await recordActivities(db, rows);
+}
+
+/**
+ * task.linked or task.unlinked, read from the canonical edge's `from` to its `to`. Its project
+ * is `from`'s and, across projects, `to`'s project is related: only those who see both hear of it.
+ */
+async function recordLinkEvent(
+  db: Executor,
+  origin: ActionOrigin,
+  type: 'task.linked' | 'task.unlinked',
+  link: { id: number } & Edge,
+  at: string,
+): Promise<void> {
+  const ends = new Map((await repo.linkEnds(db, [link.from_task_id, link.to_task_id])).map((end) => [end.id, end]));
+  const from = ends.get(link.from_task_id)!;
+  const to = ends.get(link.to_task_id)!;
+  const end = (task: typeof from) => ({ key: task.key, title: task.title, project: task.project_key });
+  await recordEvent(db, {
+    type,
+    origin,
+    projectId: from.project_id,
+    relatedProjectId: to.project_id === from.project_id ? null : to.project_id,
+    occurredAt: at,
+    data: { link: { id: link.id, type: link.type, from: end(from), to: end(to) } },
+  });
 }
 
 /** The existing link between the two tasks that the new one would duplicate, seen from `taskId`. */
@@ -135,6 +159,7 @@ export async function createLink(tx: Tx, caller: Caller, key: string, input: Lin
     ]),
     now,
   );
+  await recordLinkEvent(tx.db, caller.origin, 'task.linked', { id, ...edge }, now);
   const row = await repo.findVisibleLink(tx.db, caller.principal, task.id, id);
   return present(row!, task.id);
 }
@@ -142,16 +167,8 @@ export async function createLink(tx: Tx, caller: Caller, key: string, input: Lin
 /** The task's links whose other end the caller can see, each from this task's side. */
 export async function listLinks(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
   const task = await visibleTask(ctx, principal, key);
-  return presentPage(
-    repo.selectVisibleLinks(ctx.db, principal, task.id),
-    page,
-    {
-      idColumn: 'l.id',
-      orderable: { created_at: 'l.created_at' },
-      defaultOrdering: 'created_at',
-    },
-    (row) => present(row, task.id),
-  );
+  const { rows, pagination } = await repo.linksPage(ctx.db, principal, task.id, page);
+  return { data: rows.map((row) => present(row, task.id)), pagination };
 }
 
 /** Deletes a link through either of its tasks; a link whose other end the caller cannot see is a 404. */
@@ -161,11 +178,14 @@ export async function deleteLink(tx: Tx, caller: Caller, key: string, linkId: nu
   const otherId = sideOf(link, task.id).otherId;
   // A task deleted meanwhile took the link with it (cascade).
   if (!(await repo.holdTasks(tx.db, tx.dialect, [task.id, otherId]))) throw notFound('Link');
+  // The event names both ends as they were, so it is written while the link still exists.
+  const now = tx.clock.nowIso();
+  await recordLinkEvent(tx.db, caller.origin, 'task.unlinked', link, now);
   // A concurrent delete won the race: the link is gone either way, but only one request records it.
   if (!(await repo.deleteLink(tx.db, linkId))) throw notFound('Link');
   const keys = new Map([
     [task.id, task.key],
     [otherId, link.key],
   ]);
-  await recordLinkActivity(tx.db, caller.origin, 'unlinked', link, keys, tx.clock.nowIso());
+  await recordLinkActivity(tx.db, caller.origin, 'unlinked', link, keys, now);
 }

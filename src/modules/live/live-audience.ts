@@ -1,14 +1,14 @@
 import type { AppContext } from '../../context.ts';
-import { authEpoch } from '../auth/auth.repository.ts';
+import { authEpoch } from '../../identity/auth.repository.ts';
 import { visibleProjectIdsOfPeople } from '../../policy/index.ts';
-import { sessionStates } from '../sessions/sessions.repository.ts';
-import { sessionExpiresAt } from '../sessions/sessions.service.ts';
+import { sessionStates } from '../../identity/sessions.repository.ts';
+import { sessionExpiresAt } from '../../identity/sessions.service.ts';
 
 /**
  * Who the open streams of a process are for, as of each read: which sessions may still
  * stream (one query for all of them) and which projects each person sees (one query for all
  * of them, again only when the auth epoch moved: every change to memberships, roles or
- * accounts moves it, see src/modules/auth/auth-cache.ts). The cost of a read does not grow
+ * accounts moves it, see src/identity/auth-cache.ts). The cost of a read does not grow
  * with the number of streams.
  */
 export class LiveAudience {

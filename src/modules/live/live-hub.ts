@@ -2,17 +2,20 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { LiveAudience } from './live-audience.ts';
 import { LiveStream, isAfter } from './live-stream.ts';
 import { largestLiveEventId, readLiveEvents } from './live.repository.ts';
 import type { LivePosition } from './position.ts';
 import { PgWakeups } from './pg-wakeups.ts';
+import { isConnectionError } from '../../db/connection-health.ts';
 
 /** Rows read per query; a full batch is followed at once by the next. */
 const BATCH = 200;
 /** PostgreSQL: how soon to read again when rows wait behind a transaction still running. */
 const HELD_RETRY_MS = 50;
+/** Pauses before reading again while the database cannot be reached, growing with each failure. */
+const READ_RETRY_MS = [250, 500, 1000, 2000, 5000];
 
 /**
  * Every open live stream of this process, and what wakes them: on PostgreSQL a LISTEN
@@ -31,6 +34,8 @@ export class LiveHub {
   private heartbeat: NodeJS.Timeout | null = null;
   private poll: NodeJS.Timeout | null = null;
   private held: NodeJS.Timeout | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private failedReads = 0;
   private lastId: number | null = null;
   private reading = false;
   private again = false;
@@ -126,7 +131,18 @@ export class LiveHub {
         this.again = false;
         await this.readOnce();
       } while (this.again && this.streams.size && !this.closed);
+      this.failedReads = 0;
     } catch (error) {
+      if (isConnectionError(error)) {
+        // The database is away (the pool logs it once): the streams stay open and read again,
+        // from where each one is, so they miss nothing however long the outage lasts.
+        const delay = READ_RETRY_MS[Math.min(this.failedReads++, READ_RETRY_MS.length - 1)]!;
+        this.retry ??= setTimeout(() => {
+          this.retry = null;
+          this.pull();
+        }, delay);
+        return;
+      }
       // Every stream is ended: its browser reconnects with Last-Event-ID and misses nothing.
       this.log.warn({ err: error }, 'live updates: reading changes failed; ending the streams');
       for (const stream of [...this.streams]) stream.end();
@@ -135,8 +151,11 @@ export class LiveHub {
 
   private async readOnce(): Promise<void> {
     // Sessions that ended (sign-out, revocation, deactivation, expiry) end their streams first.
-    const open = await this.audience.openSessions([...new Set([...this.streams].map((s) => s.sessionId))]);
-    for (const stream of [...this.streams]) if (!open.has(stream.sessionId)) stream.end();
+    const checked = new Set([...this.streams].map((s) => s.sessionId));
+    const open = await this.audience.openSessions([...checked]);
+    // A stream opened while the sessions were read was not checked yet: the next read checks it.
+    for (const stream of [...this.streams])
+      if (checked.has(stream.sessionId) && !open.has(stream.sessionId)) stream.end();
     const streams = [...this.streams];
     if (!streams.length) return;
     const projects = await this.audience.projectsOf([...new Set(streams.map((s) => s.userId))]);
@@ -145,7 +164,9 @@ export class LiveHub {
     if (this.closed) return;
     for (const stream of streams) {
       const visible = projects.get(stream.userId);
-      stream.deliver(events, (event) => visible?.has(event.projectId) === true);
+      stream.deliver(events, (event) =>
+        event.recipientId === null ? visible?.has(event.projectId) === true : event.recipientId === stream.userId,
+      );
     }
     if (held && !this.held) {
       this.held = setTimeout(() => {
@@ -172,7 +193,8 @@ export class LiveHub {
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.poll) clearInterval(this.poll);
     if (this.held) clearTimeout(this.held);
-    this.heartbeat = this.poll = this.held = null;
+    if (this.retry) clearTimeout(this.retry);
+    this.heartbeat = this.poll = this.held = this.retry = null;
     this.lastId = null;
   }
 

@@ -1,27 +1,19 @@
-import { sql } from 'kysely';
+import { horizonOf } from '../../db/commit-order.ts';
 import type { Db, Dialect } from '../../db/database.ts';
 import type { LivePosition } from './position.ts';
 
 export interface LiveEvent {
   position: LivePosition;
   projectId: number;
-  kind: 'task' | 'comment' | 'project';
-  project: string;
+  kind: 'task' | 'comment' | 'project' | 'notification';
+  /** Null for a notification about no task. */
+  project: string | null;
   key: string | null;
   action: string;
   version: number | null;
+  /** A notification's recipient: nobody else's streams get the row. */
+  recipientId: number | null;
 }
-
-/**
- * On PostgreSQL, rows of transactions older than the oldest one still running are final: no
- * row can commit before them any more. Newer rows may be visible already, but a row with a
- * smaller (tx, id) can still commit, so a reader must not move past them yet. SQLite commits
- * one writer at a time in id order, so every visible row is final.
- */
-const horizonOf = (dialect: Dialect) =>
-  dialect === 'postgres'
-    ? sql<number>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`
-    : sql<number>`${Number.MAX_SAFE_INTEGER}`;
 
 /** The largest live_events id (0 when empty): a new one means someone committed rows. */
 export async function largestLiveEventId(db: Db): Promise<number> {
@@ -72,8 +64,18 @@ export async function readLiveEvents(
 ): Promise<{ events: LiveEvent[]; held: boolean }> {
   const rows = await db
     .selectFrom('live_events as e')
-    .innerJoin('projects as p', 'p.id', 'e.project_id')
-    .select(['e.tx', 'e.id', 'e.project_id', 'e.kind', 'e.action', 'e.task_key', 'e.version', 'p.key as project_key'])
+    .leftJoin('projects as p', 'p.id', 'e.project_id')
+    .select([
+      'e.tx',
+      'e.id',
+      'e.project_id',
+      'e.kind',
+      'e.action',
+      'e.task_key',
+      'e.version',
+      'e.recipient_id',
+      'p.key as project_key',
+    ])
     .select(horizonOf(dialect).as('horizon'))
     .where((eb) => eb(eb.refTuple('e.tx', 'e.id'), '>', eb.tuple(after.tx, after.id)))
     .orderBy('e.tx')
@@ -90,6 +92,7 @@ export async function readLiveEvents(
       key: row.task_key,
       action: row.action,
       version: row.version,
+      recipientId: row.recipient_id,
     })),
     held: final.length < rows.length,
   };

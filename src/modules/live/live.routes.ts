@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { principalOf } from '../../identity/auth-hook.ts';
 import { ApiError } from '../../http/errors.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
@@ -13,7 +13,9 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** GET /api/console/live/: the live stream of a signed-in person (docs/api/live-updates.md). */
 export function registerLiveRoutes(app: Api, ctx: AppContext): void {
   const hub = new LiveHub(ctx, app.log);
-  // Streams end before the server waits for open connections to finish.
+  // Streams never finish by themselves: they end as draining starts (browsers reconnect to
+  // another process and resume), so the drain waits only for ordinary requests.
+  app.onDrain(() => hub.close());
   app.addHook('preClose', () => hub.close());
   // A write answered by this process has committed: its streams need not wait for the next poll.
   app.addHook('onResponse', async (request) => {

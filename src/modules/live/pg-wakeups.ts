@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
+import { ConnectionHealth } from '../../db/connection-health.ts';
 
 /** The channel migration 0014's trigger notifies when live_events rows commit. */
 export const LIVE_CHANNEL = 'tasktracker_live';
@@ -10,19 +11,23 @@ const RETRY_MS = [250, 500, 1000, 2000, 5000];
  * One dedicated PostgreSQL connection per process that LISTENs for commits of live_events
  * rows from any process. A notification carries nothing: it only says "read again", so a lost
  * one costs latency, never data. The connection is re-opened with backoff when it drops, and
- * every (re)connect wakes the readers once, for what committed while nobody listened.
+ * every (re)connect wakes the readers once, for what committed while nobody listened. An
+ * outage is logged twice, when the connection is lost and when it is back, not at every retry.
  */
 export class PgWakeups {
   private client: pg.Client | null = null;
   private retry: NodeJS.Timeout | null = null;
   private failures = 0;
   private stopped = false;
+  private readonly health = new ConnectionHealth('live_listen');
 
   constructor(
     private readonly config: pg.ClientConfig,
     private readonly wake: () => void,
-    private readonly log: FastifyBaseLogger,
-  ) {}
+    log: FastifyBaseLogger,
+  ) {
+    this.health.useLogger(log);
+  }
 
   start(): void {
     if (this.client || this.retry || this.stopped) return;
@@ -31,8 +36,8 @@ export class PgWakeups {
 
   private async connect(): Promise<void> {
     this.retry = null;
-    // keepAlive: a connection lost without a reset (a dead host) still ends, and is re-opened.
-    const client = new pg.Client({ ...this.config, keepAlive: true });
+    // The config asks for TCP keep-alive: a connection lost without a reset (a dead host) still ends, and is re-opened.
+    const client = new pg.Client(this.config);
     this.client = client;
     let settled = false;
     const lost = (error?: Error) => {
@@ -42,7 +47,7 @@ export class PgWakeups {
       void client.end().catch(() => undefined);
       if (this.stopped) return;
       const delay = RETRY_MS[Math.min(this.failures++, RETRY_MS.length - 1)]!;
-      this.log.warn({ err: error }, `live updates: the LISTEN connection is down; retrying in ${delay} ms`);
+      this.health.lost(error ?? new Error('Connection terminated unexpectedly'));
       this.retry = setTimeout(() => void this.connect(), delay);
     };
     client.on('error', lost);
@@ -50,6 +55,10 @@ export class PgWakeups {
     client.on('notification', () => this.wake());
     try {
       await client.connect();
+      // Told apart from the pool's connections in pg_stat_activity.
+      await client.query(
+        `SELECT set_config('application_name', current_setting('application_name') || '-listen', false)`,
+      );
       await client.query(`LISTEN ${LIVE_CHANNEL}`);
     } catch (error) {
       lost(error as Error);
@@ -57,6 +66,7 @@ export class PgWakeups {
     }
     if (this.stopped) return void client.end().catch(() => undefined);
     this.failures = 0;
+    this.health.restored();
     this.wake();
   }
 

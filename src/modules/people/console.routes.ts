@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { principalOf } from '../../identity/auth-hook.ts';
 import { ok } from '../../http/envelope.ts';
 import { commitNoContent } from '../../http/no-content.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -17,9 +17,10 @@ import {
   currentSession,
   linkBase,
   setSessionCookie,
-} from '../../http/session-auth.ts';
-import { listSessions, revokeSession } from '../sessions/sessions.service.ts';
-import { SignInThrottle } from '../sessions/sign-in-throttle.ts';
+} from '../../identity/session-auth.ts';
+import { listSessions, revokeSession } from '../../identity/sessions.service.ts';
+import { SignInThrottle } from '../../identity/sign-in-throttle.ts';
+import { registerAuditRoutes } from '../audit/audit.routes.ts';
 import * as schemas from './console.schemas.ts';
 import * as invitations from './invitations.service.ts';
 import type { Client } from './links.ts';
@@ -30,6 +31,7 @@ import * as people from './people.service.ts';
 import * as setup from './setup.service.ts';
 import * as signIn from './sign-in.service.ts';
 import * as tokens from './tokens.service.ts';
+import { registerOidcRoutes } from '../oidc/oidc.routes.ts';
 
 /**
  * The organization console API under /api/console/ (docs/people.md, "The console API"): what the
@@ -38,7 +40,10 @@ import * as tokens from './tokens.service.ts';
  * Writes run in one unit of work each; a new password is hashed before it, and mail goes out
  * after it.
  */
-const WRONG_CREDENTIALS = 'Wrong e-mail or password.';
+const wrongCredentials = (ctx: AppContext) =>
+  ctx.config.oidc && !ctx.config.oidc.passwordSignIn
+    ? `Wrong e-mail or password. Password sign-in is for owners only here: everyone else signs in with ${ctx.config.oidc.name}.`
+    : 'Wrong e-mail or password.';
 const hide = true;
 const signedIn = { console: true } as const;
 /** For answers that carry a secret shown once (a token, a link's token): a stored idempotent answer is kept encrypted. */
@@ -49,6 +54,7 @@ const noContent = { 204: Type.Null() };
 const clientOf = (request: FastifyRequest): Client => ({
   userAgent: String(request.headers['user-agent'] ?? ''),
   ip: request.ip,
+  requestId: request.id,
 });
 
 export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext, limits: RateLimits): void {
@@ -58,10 +64,13 @@ export function registerConsoleRoutes(fastify: FastifyInstance, ctx: AppContext,
     if (request.url.startsWith('/api/console/') && !request.routeOptions.config.console)
       assertSameOrigin(ctx, request, false);
   });
-  registerSignInRoutes(app, ctx, new SignInThrottle(limits, ctx.config.signIn));
-  registerOwnAccountRoutes(app, ctx);
+  const throttle = new SignInThrottle(limits, ctx.config.signIn);
+  registerSignInRoutes(app, ctx, throttle);
+  registerOwnAccountRoutes(app, ctx, throttle);
   registerOrganizationRoutes(app, ctx);
   registerTokenRoutes(app, ctx);
+  registerOidcRoutes(app, ctx);
+  registerAuditRoutes(app, ctx);
 }
 
 /** Public: first-run setup, sign-in, accepting an invitation, password resets. */
@@ -101,8 +110,11 @@ function registerSignInRoutes(app: Api, ctx: AppContext, throttle: SignInThrottl
       const { email, password } = request.body;
       const attempt = await throttle.attempt(reply, request.ip, email);
       const account = await signIn.accountForCredentials(ctx, { email, password });
-      if (account === null) throw new ApiError('INVALID_CREDENTIALS', WRONG_CREDENTIALS);
-      const result = await inTransaction(ctx, (tx) => signIn.signedInSession(tx, account, clientOf(request)));
+      if (account === null) {
+        await signIn.recordFailedSignIn(ctx, email, clientOf(request), 'password');
+        throw new ApiError('INVALID_CREDENTIALS', wrongCredentials(ctx));
+      }
+      const result = await inTransaction(ctx, (tx) => signIn.signInWith(tx, account, clientOf(request), 'password'));
       await attempt.succeeded();
       setSessionCookie(request, reply, result.session);
       return ok(result.payload);
@@ -152,9 +164,7 @@ function registerSignInRoutes(app: Api, ctx: AppContext, throttle: SignInThrottl
       await throttle.spendAddress(reply, request.ip);
       const mails = await inTransaction(ctx, (tx) => resets.requestPasswordReset(tx, request.body.email));
       // Not awaited: the answer must not take longer when someone was found.
-      resets
-        .sendResetMails(ctx, mails)
-        .catch((error: unknown) => request.log.error({ err: error }, 'could not e-mail a password reset link'));
+      void resets.sendResetMails(ctx, request.log, mails);
       return reply.code(202).send({ success: true, data: null });
     },
   );
@@ -179,7 +189,7 @@ function registerSignInRoutes(app: Api, ctx: AppContext, throttle: SignInThrottl
 }
 
 /** Signed in, about oneself: the session, sign-out, one's sessions, profile, password and notifications. */
-function registerOwnAccountRoutes(app: Api, ctx: AppContext): void {
+function registerOwnAccountRoutes(app: Api, ctx: AppContext, throttle: SignInThrottle): void {
   app.get(
     '/api/console/session/',
     {
@@ -252,7 +262,10 @@ function registerOwnAccountRoutes(app: Api, ctx: AppContext): void {
     },
     async (request, reply) => {
       const principal = principalOf(request);
+      // Guessing the current password from a stolen session is throttled like signing in.
+      const attempt = await throttle.attempt(reply, request.ip, principal.userEmail ?? String(principal.userId));
       const passwordHash = await people.checkPasswordChange(ctx, principal, request.body);
+      await attempt.succeeded();
       return commitNoContent(ctx, reply, (tx) => people.changePassword(tx, principal, passwordHash));
     },
   );
@@ -371,7 +384,7 @@ function registerOrganizationRoutes(app: Api, ctx: AppContext): void {
       const recorded = await inTransaction(ctx, (tx) =>
         invitations.createInvitation(tx, principalOf(request), request.body, linkBase(ctx, request)),
       );
-      return reply.code(201).send(ok(await invitations.mailInvitation(ctx, recorded)));
+      return reply.code(201).send(ok(await invitations.mailInvitation(ctx, request.log, recorded)));
     },
   );
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Timestamp } from '../../http/schemas.ts';
-import { ALL_SCOPES } from '../auth/scopes.ts';
+import { ALL_SCOPES } from '../../identity/scopes.ts';
 
 /** Schemas of the organization console API (`/api/console/`): used by the web app, not published. */
 const Role = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member'), Type.Literal('guest')]);

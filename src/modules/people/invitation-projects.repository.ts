@@ -27,8 +27,32 @@ export function projectsOfInvitations(db: Executor, invitationIds: number[]) {
     .execute();
 }
 
-/** Makes the accepted invitation's memberships for `userId` (a new account, so none exists yet). */
-export async function grantInvitationProjects(db: Executor, invitationId: number, userId: number, at: string) {
-  for (const row of await projectsOfInvitations(db, [invitationId]))
-    await insertMembership(db, { project_id: row.project_id, user_id: userId, role: row.role, at });
+/**
+ * The projects of one invitation with the role its inviter has in each now (null when the
+ * inviter is no longer a member, or when the operator invited), in key order.
+ */
+export function projectsOfInvitationWithIssuerRole(db: Executor, invitationId: number, issuerId: number | null) {
+  return db
+    .selectFrom('invitation_projects as ip')
+    .innerJoin('projects as p', 'p.id', 'ip.project_id')
+    .leftJoin('project_memberships as issuer', (join) =>
+      join.onRef('issuer.project_id', '=', 'ip.project_id').on('issuer.user_id', '=', issuerId ?? -1),
+    )
+    .select(['ip.project_id', 'p.key', 'p.name', 'ip.role', 'issuer.role as issuer_role'])
+    .where('ip.invitation_id', '=', invitationId)
+    .orderBy('p.key')
+    .execute();
+}
+
+/** Makes the accepted invitation's memberships for `userId` (a new account, so none exists yet); their ids, in order. */
+export async function grantInvitationProjects(
+  db: Executor,
+  userId: number,
+  projects: Array<{ project_id: number; role: ProjectRole }>,
+  at: string,
+): Promise<number[]> {
+  const ids = [];
+  for (const row of projects)
+    ids.push(await insertMembership(db, { project_id: row.project_id, user_id: userId, role: row.role, at }));
+  return ids;
 }

@@ -1,23 +1,37 @@
 import { isoFromMs } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
-import { isUniqueViolation } from '../../db/database.ts';
+import { type Executor, isUniqueViolation } from '../../db/database.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import type { ProjectRole, WorkspaceRole } from '../../db/schema.ts';
-import { ApiError, forbidden, foundOr404, invalid, notFound } from '../../http/errors.ts';
-import type { Principal } from '../auth/principal.ts';
-import { hashToken } from '../auth/tokens.ts';
-import type { MailMessage } from '../webhooks/io.ts';
-import { can, projectFor, WORKSPACE } from '../../policy/index.ts';
+import { ApiError, foundOr404, invalid, notFound } from '../../http/errors.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { hashToken } from '../../identity/tokens.ts';
+import {
+  authorize,
+  invitationIssuerMayStillGrant,
+  issuerAsNow,
+  linkIssuerMayStillIssue,
+  projectFor,
+} from '../../policy/index.ts';
 import {
   grantInvitationProjects,
   insertInvitationProjects,
   projectsOfInvitations,
+  projectsOfInvitationWithIssuerRole,
 } from './invitation-projects.repository.ts';
-import { badLink, type Client, emailedLinkBase, newLinkToken, normalEmail, sendMail } from './links.ts';
-import { requireManager } from './people.service.ts';
+import { emailedLinkBase } from '../../mail/links.ts';
+import type { MailMessage } from '../../mail/mailer.ts';
+import { sendOrLogFailure } from '../../mail/send.ts';
+import type { Log } from '../../logger.ts';
+import { invitationMail } from '../../mail/templates.ts';
+import { badLink, type Client, newLinkToken, normalEmail } from './links.ts';
+import { personTarget, requireManager } from './people.service.ts';
+import { type AuditActor, OPERATOR_ACTOR, recordAudit } from '../audit/record-audit.ts';
 import { handleForNewAccount } from '../accounts/handles.service.ts';
 import * as repo from './people.repository.ts';
 import { signedInSession } from './sign-in.service.ts';
+import { recordMembershipChangedEvent } from '../projects/memberships.service.ts';
+import { newEventId } from '../../events/record-event.ts';
 
 /**
  * Invitations (docs/people.md, "Invitations"): an owner or admin (or the operator) invites an
@@ -52,12 +66,11 @@ export async function createInvitation(
   shownBase: string,
 ): Promise<RecordedInvitation> {
   requireManager(principal);
-  if (input.role === 'owner' && !can(principal, 'people.manage-owners', WORKSPACE))
-    throw forbidden('Only an owner can invite an owner.');
+  authorize(principal, 'person.manage', { kind: 'person', roles: [input.role] });
   const projects = await invitedProjects(tx, principal, input.projects ?? []);
   const organization = { id: principal.organizationId, name: principal.organizationName };
   const inviter = { id: principal.userId, name: principal.userName };
-  const recorded = await invite(tx, organization, inviter, input, shownBase);
+  const recorded = await invite(tx, organization, inviter, input, shownBase, principal, projects);
   await insertInvitationProjects(
     tx.db,
     recorded.invitation.id,
@@ -96,6 +109,8 @@ export async function invite(
   inviter: { id: number; name: string } | null,
   input: { email: string; role: WorkspaceRole },
   shownBase: string,
+  by: Principal | AuditActor = OPERATOR_ACTOR,
+  projects: Array<{ key: string; role: ProjectRole }> = [],
 ): Promise<RecordedInvitation> {
   const email = normalEmail(input.email);
   if (await repo.emailTakenIn(tx.db, organization.id, email)) throw alreadyMember(email);
@@ -109,15 +124,23 @@ export async function invite(
     created_at: tx.clock.nowIso(),
     expires_at: isoFromMs(tx.clock.nowMs() + tx.config.links.invitationMs),
   });
+  await recordAudit(tx, {
+    organizationId: organization.id,
+    actor: by,
+    action: 'person.invited',
+    target: { type: 'invitation', id: row.id, label: email },
+    after: { email, role: input.role, projects: projects.map(({ key, role }) => ({ key, role })) },
+  });
   const path = `/invite#token=${token}`;
   const mailBase = emailedLinkBase(tx);
-  const who = inviter ? `${inviter.name} invited you` : 'You are invited';
   const mail = mailBase
-    ? {
-        to: [email],
-        subject: `${who} to ${organization.name} on tasktracker`,
-        text: `${who} to join ${organization.name} as ${input.role}.\n\nOpen this link to choose your name and password (it works once, until ${row.expires_at}):\n${mailBase}${path}\n`,
-      }
+    ? invitationMail(email, {
+        inviter: inviter?.name ?? null,
+        organization: organization.name,
+        role: input.role,
+        url: `${mailBase}${path}`,
+        expires_at: row.expires_at,
+      })
     : null;
   return {
     invitation: { ...row, invited_by: inviter, url: `${mailBase ?? shownBase}${path}`, projects: [] },
@@ -125,9 +148,14 @@ export async function invite(
   };
 }
 
-/** After the commit: e-mails the link when SMTP is configured; `emailed` says whether it went out. */
-export async function mailInvitation(ctx: AppContext, recorded: RecordedInvitation) {
-  const emailed = recorded.mail ? await sendMail(ctx, recorded.mail).catch(() => false) : false;
+/** After the commit: e-mails the link when SMTP is configured; `emailed` says whether it went out, and the log why not. */
+export async function mailInvitation(ctx: AppContext, log: Log, recorded: RecordedInvitation) {
+  const emailed = recorded.mail
+    ? (await sendOrLogFailure(ctx, log, recorded.mail, {
+        message: 'could not e-mail an invitation',
+        fields: { invitation_id: recorded.invitation.id },
+      })) === null
+    : false;
   return { ...recorded.invitation, emailed };
 }
 
@@ -147,16 +175,52 @@ export async function listInvitations(ctx: AppContext, principal: Principal) {
 
 export async function revokeInvitation(tx: Tx, principal: Principal, id: number) {
   requireManager(principal);
-  if (!(await repo.revokeOpenInvitation(tx.db, principal.organizationId, id, tx.clock.nowIso())))
-    throw notFound('Invitation');
+  const revoked = await repo.revokeOpenInvitation(tx.db, principal.organizationId, id, tx.clock.nowIso());
+  if (!revoked) throw notFound('Invitation');
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'person.invitation_revoked',
+    target: { type: 'invitation', id, label: revoked.email },
+  });
+}
+
+/**
+ * The invitation a token stands for while it acts: neither accepted, revoked nor expired, and
+ * its inviter (unless the operator invited) still able to invite someone with its role.
+ */
+async function actingInvitation(db: Executor, token: string, now: string) {
+  const row = await repo.findOpenInvitation(db, hashToken(token), now);
+  if (!row) return undefined;
+  return linkIssuerMayStillIssue(issuerAsNow(row.invited_by, row.issuer_role, row.issuer_active), row.role)
+    ? row
+    : undefined;
+}
+
+/**
+ * The projects accepting the invitation adds its person to: those named that its inviter still
+ * administers (the operator's invitations keep all of theirs).
+ */
+async function grantedProjects(
+  db: Executor,
+  invitation: {
+    id: number;
+    invited_by: number | null;
+    issuer_role: WorkspaceRole | null;
+    issuer_active: number | null;
+  },
+) {
+  const issuer = issuerAsNow(invitation.invited_by, invitation.issuer_role, invitation.issuer_active);
+  const named = await projectsOfInvitationWithIssuerRole(db, invitation.id, invitation.invited_by);
+  return named.filter((project) => invitationIssuerMayStillGrant(issuer, project.project_id, project.issuer_role));
 }
 
 export async function lookupInvitation(ctx: AppContext, token: string) {
   const row = await foundOr404(
-    repo.findOpenInvitation(ctx.db, hashToken(token), ctx.clock.nowIso()),
+    actingInvitation(ctx.db, token, ctx.clock.nowIso()),
     'Invitation (the link may have been used or have expired)',
   );
-  const projects = await projectsOfInvitations(ctx.db, [row.id]);
+  const projects = await grantedProjects(ctx.db, row);
   return {
     email: row.email,
     role: row.role,
@@ -171,7 +235,7 @@ export async function lookupInvitation(ctx: AppContext, token: string) {
  * again, atomically, in its unit of work).
  */
 export async function assertInvitationLink(ctx: AppContext, token: string): Promise<void> {
-  if (!(await repo.findOpenInvitation(ctx.db, hashToken(token), ctx.clock.nowIso()))) throw badLink('invitation');
+  if (!(await actingInvitation(ctx.db, token, ctx.clock.nowIso()))) throw badLink('invitation');
 }
 
 /**
@@ -185,7 +249,7 @@ export async function acceptInvitation(
   client: Client,
 ) {
   const now = tx.clock.nowIso();
-  const invitation = await repo.findOpenInvitation(tx.db, hashToken(input.token), now);
+  const invitation = await actingInvitation(tx.db, input.token, now);
   if (!invitation) throw badLink('invitation');
   if (!(await repo.claimInvitation(tx.db, invitation.id, now))) throw badLink('invitation');
   const values = {
@@ -211,6 +275,42 @@ export async function acceptInvitation(
     throw error;
   }
   await repo.setInvitationAccount(tx.db, invitation.id, user.id);
-  await grantInvitationProjects(tx.db, invitation.id, user.id, now);
-  return signedInSession(tx, user.id, client);
+  const granted = await grantedProjects(tx.db, invitation);
+  const membershipIds = await grantInvitationProjects(tx.db, user.id, granted, now);
+  const origin = {
+    organization: {
+      id: invitation.organization_id,
+      slug: invitation.organization_slug,
+      name: invitation.organization_name,
+    },
+    actor: { id: user.id, email: invitation.email, name: user.name },
+    source: 'app' as const,
+    correlationId: client.requestId ?? newEventId(),
+  };
+  for (const [i, project] of granted.entries())
+    await recordMembershipChangedEvent(
+      tx,
+      origin,
+      {
+        id: membershipIds[i]!,
+        project: project.project_id,
+        project_key: project.key,
+        user: user.id,
+        user_name: user.name,
+      },
+      'added',
+      null,
+      project.role,
+    );
+  const signedIn = await signedInSession(tx, user.id, client);
+  await recordAudit(tx, {
+    organizationId: invitation.organization_id,
+    actor: { userId: user.id, label: user.name, tokenId: null, sessionId: signedIn.session.id, source: 'app' },
+    action: 'person.joined',
+    target: personTarget(user),
+    after: { role: invitation.role, invitation: invitation.id },
+    address: client.ip,
+    correlationId: client.requestId,
+  });
+  return signedIn;
 }

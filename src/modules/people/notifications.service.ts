@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { foundOr404 } from '../../http/errors.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import * as repo from '../webhooks/notifications.repository.ts';
 
 /** One's own notifications in the console (an endpoint one is responsible for was disabled), newest first. */

@@ -1,14 +1,20 @@
 import { isoFromMs } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/database.ts';
+import type { Log } from '../../logger.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import { forbidden, invalid } from '../../http/errors.ts';
-import type { Principal } from '../auth/principal.ts';
-import { hashToken } from '../auth/tokens.ts';
-import { revokeSessionsOf } from '../sessions/sessions.repository.ts';
-import { type MailMessage, webhookIo } from '../webhooks/io.ts';
-import { can, WORKSPACE } from '../../policy/index.ts';
-import { badLink, type Client, emailedLinkBase, newLinkToken, normalEmail, sendMail } from './links.ts';
-import { personInOrg, requireManager } from './people.service.ts';
+import { invalid } from '../../http/errors.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { hashToken } from '../../identity/tokens.ts';
+import { revokeSessionsOf } from '../../identity/sessions.repository.ts';
+import { authorize, issuerAsNow, linkIssuerMayStillIssue } from '../../policy/index.ts';
+import { emailedLinkBase } from '../../mail/links.ts';
+import type { MailMessage } from '../../mail/mailer.ts';
+import { canMail, sendOrLogFailure } from '../../mail/send.ts';
+import { passwordResetMail } from '../../mail/templates.ts';
+import { badLink, type Client, newLinkToken, normalEmail } from './links.ts';
+import { personInOrg, personTarget, requireManager } from './people.service.ts';
+import { recordAudit } from '../audit/record-audit.ts';
 import * as repo from './people.repository.ts';
 import { signedInSession } from './sign-in.service.ts';
 
@@ -39,10 +45,16 @@ export async function issuePasswordReset(tx: Tx, principal: Principal, id: numbe
   requireManager(principal);
   const person = await personInOrg(tx.db, principal, id);
   if (person.kind !== 'human') throw invalid({ id: 'service accounts sign in with tokens, not passwords' });
-  if (person.role === 'owner' && !can(principal, 'people.manage-owners', WORKSPACE))
-    throw forbidden("Only an owner can reset an owner's password.");
+  authorize(principal, 'person.manage', { kind: 'person', roles: [person.role] });
   if (person.active !== 1) throw invalid({ id: 'the person is deactivated' });
-  return insertReset(tx, id, principal.userId, shownBase);
+  const link = await insertReset(tx, id, principal.userId, shownBase);
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'person.password_reset_issued',
+    target: personTarget(person),
+  });
+  return link;
 }
 
 /**
@@ -53,32 +65,39 @@ export async function issuePasswordReset(tx: Tx, principal: Principal, id: numbe
  */
 export async function requestPasswordReset(tx: Tx, email: string): Promise<MailMessage[]> {
   const base = emailedLinkBase(tx);
-  if (!webhookIo(tx).mailer || !base) return [];
+  if (!canMail(tx) || !base) return [];
   const people = await repo.humansWithEmail(tx.db, normalEmail(email), { activeOnly: true });
   const mails: MailMessage[] = [];
   for (const person of people) {
-    const link = await insertReset(tx, person.id, null, base);
-    mails.push({
-      to: [person.email!],
-      subject: 'Reset your tasktracker password',
-      text: `Someone (hopefully you) asked to reset the password of ${person.name}.\n\nOpen this link to choose a new one (it works once, until ${link.expires_at}):\n${link.url}\n\nIf it was not you, ignore this message.\n`,
-    });
+    mails.push(passwordResetMail(person.email!, person.name, await insertReset(tx, person.id, null, base)));
   }
   return mails;
 }
 
-/** Sends the reset messages one after the other, outside any transaction. */
-export async function sendResetMails(ctx: AppContext, mails: MailMessage[]): Promise<void> {
-  for (const mail of mails) await sendMail(ctx, mail);
+/** Sends the reset messages one after the other, outside any transaction; a failure is logged. */
+export async function sendResetMails(ctx: AppContext, log: Log, mails: MailMessage[]): Promise<void> {
+  for (const mail of mails)
+    await sendOrLogFailure(ctx, log, mail, { message: 'could not e-mail a password reset link' });
 }
 
 /**
- * Before any password work: 400 unless the reset link is live and its person active
- * (completePasswordReset decides again, atomically, in its unit of work).
+ * The reset link a token stands for while it acts: unused, unexpired, its person active, and
+ * its issuer (if an admin issued it) still able to issue it for the role the person has now.
+ * A change of the person's role or password spent it already (people.repository.ts).
+ */
+async function actingReset(db: Executor, token: string, now: string) {
+  const reset = await repo.findLivePasswordReset(db, hashToken(token), now);
+  if (!reset || reset.active !== 1) return undefined;
+  const issuer = issuerAsNow(reset.created_by, reset.issuer_role, reset.issuer_active);
+  return linkIssuerMayStillIssue(issuer, reset.role) ? reset : undefined;
+}
+
+/**
+ * Before any password work: 400 unless the reset link acts (completePasswordReset decides
+ * again, atomically, in its unit of work).
  */
 export async function assertResetLink(ctx: AppContext, token: string): Promise<void> {
-  const reset = await repo.findLivePasswordReset(ctx.db, hashToken(token), ctx.clock.nowIso());
-  if (!reset || reset.active !== 1) throw badLink('password reset');
+  if (!(await actingReset(ctx.db, token, ctx.clock.nowIso()))) throw badLink('password reset');
 }
 
 /**
@@ -87,11 +106,9 @@ export async function assertResetLink(ctx: AppContext, token: string): Promise<v
  */
 export async function completePasswordReset(tx: Tx, input: { token: string }, passwordHash: string, client: Client) {
   const now = tx.clock.nowIso();
-  const userId = await repo.usePasswordReset(tx.db, hashToken(input.token), now);
-  if (userId === undefined) throw badLink('password reset');
-  const user = await repo.findUser(tx.db, userId);
-  if (!user?.active) throw badLink('password reset');
-  await repo.setPasswordHash(tx.db, user.id, passwordHash);
-  await revokeSessionsOf(tx.db, user.id, now);
-  return signedInSession(tx, user.id, client);
+  const reset = await actingReset(tx.db, input.token, now);
+  if (!reset || !(await repo.usePasswordReset(tx.db, reset.id, now))) throw badLink('password reset');
+  await repo.setPasswordHash(tx.db, reset.user_id, passwordHash, now);
+  await revokeSessionsOf(tx.db, reset.user_id, now);
+  return signedInSession(tx, reset.user_id, client);
 }

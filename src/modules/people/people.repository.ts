@@ -65,6 +65,30 @@ export function peopleOf(db: Executor, organizationId: number) {
     .execute();
 }
 
+/** The people of the organization who share a project with `userId`, and that person, by id. */
+export function peopleSharingAProjectWith(db: Executor, organizationId: number, userId: number) {
+  return db
+    .selectFrom('users')
+    .select(PERSON_COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where((eb) =>
+      eb.or([
+        eb('id', '=', userId),
+        eb(
+          'id',
+          'in',
+          eb
+            .selectFrom('project_memberships as theirs')
+            .innerJoin('project_memberships as mine', 'mine.project_id', 'theirs.project_id')
+            .select('theirs.user_id')
+            .where('mine.user_id', '=', userId),
+        ),
+      ]),
+    )
+    .orderBy('id')
+    .execute();
+}
+
 export function findPersonIn(db: Executor, organizationId: number, id: number) {
   return db
     .selectFrom('users')
@@ -88,7 +112,7 @@ export function findUser(db: Executor, id: number) {
 export function humansWithEmail(db: Executor, email: string, options: { activeOnly: boolean }) {
   return db
     .selectFrom('users')
-    .select(['id', 'email', 'name', 'password_hash', 'active'])
+    .select(['id', 'organization_id', 'email', 'name', 'password_hash', 'active', 'role'])
     .where('kind', '=', 'human')
     .$if(options.activeOnly, (qb) => qb.where('active', '=', 1))
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
@@ -125,20 +149,33 @@ export function insertUser(db: Executor, values: Omit<Insertable<UsersTable>, 'i
   return db.insertInto('users').values(values).returning(PERSON_COLUMNS).executeTakeFirstOrThrow();
 }
 
-export async function setRoleAndActive(db: Executor, id: number, role: WorkspaceRole, active: boolean): Promise<void> {
+/**
+ * Changes a person's role or state. Their open reset links end with it: a link issued for the
+ * person they were (a member's, reset by an admin) must not act for the person they now are
+ * (an owner).
+ */
+export async function setRoleAndActive(
+  db: Executor,
+  id: number,
+  change: { role: WorkspaceRole; active: boolean },
+  now: string,
+): Promise<void> {
   await db
     .updateTable('users')
-    .set({ role, active: active ? 1 : 0 })
+    .set({ role: change.role, active: change.active ? 1 : 0 })
     .where('id', '=', id)
     .execute();
+  await endOpenResetLinksOf(db, id, now);
 }
 
 export async function renamePerson(db: Executor, id: number, name: string): Promise<void> {
   await db.updateTable('users').set({ name }).where('id', '=', id).execute();
 }
 
-export async function setPasswordHash(db: Executor, id: number, passwordHash: string): Promise<void> {
+/** Sets a person's password; their open reset links end with the password they were meant to replace. */
+export async function setPasswordHash(db: Executor, id: number, passwordHash: string, now: string): Promise<void> {
   await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+  await endOpenResetLinksOf(db, id, now);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -218,30 +255,47 @@ export function openInvitationsOf(db: Executor, organizationId: number, now: str
     .execute();
 }
 
-/** Revokes an unaccepted invitation of the organization; false when there is none. */
+/** Revokes an unaccepted invitation of the organization: its address, or undefined when there is none. */
 export async function revokeOpenInvitation(
   db: Executor,
   organizationId: number,
   id: number,
   now: string,
-): Promise<boolean> {
-  const result = await db
+): Promise<{ email: string } | undefined> {
+  return db
     .updateTable('invitations')
     .set({ revoked_at: now })
     .where('id', '=', id)
     .where('organization_id', '=', organizationId)
     .where('accepted_at', 'is', null)
     .where('revoked_at', 'is', null)
+    .returning('email')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
 }
 
-/** The open invitation a link's token hash stands for, with its organization's name. */
+/**
+ * The open invitation a link's token hash stands for, with its organization's name and its
+ * issuer as they are now (null columns for an issuer no longer in the organization).
+ */
 export function findOpenInvitation(db: Executor, tokenHash: string, now: string) {
   return db
     .selectFrom('invitations as i')
     .innerJoin('organizations as o', 'o.id', 'i.organization_id')
-    .select(['i.id', 'i.email', 'i.role', 'i.expires_at', 'i.organization_id', 'o.name as organization_name'])
+    .leftJoin('users as issuer', (join) =>
+      join.onRef('issuer.id', '=', 'i.invited_by').onRef('issuer.organization_id', '=', 'i.organization_id'),
+    )
+    .select([
+      'i.id',
+      'i.email',
+      'i.role',
+      'i.expires_at',
+      'i.organization_id',
+      'o.name as organization_name',
+      'o.slug as organization_slug',
+      'i.invited_by',
+      'issuer.role as issuer_role',
+      'issuer.active as issuer_active',
+    ])
     .where('i.token_hash', '=', tokenHash)
     .where('i.accepted_at', 'is', null)
     .where('i.revoked_at', 'is', null)
@@ -277,29 +331,51 @@ export async function insertPasswordReset(
     .execute();
 }
 
-/** The live (unused, unexpired) reset link with this hash and its person's state, if any. */
+/**
+ * The live (unused, unexpired) reset link with this hash, its person's state, and its issuer as
+ * they are now (null columns for an issuer no longer in the organization), if any.
+ */
 export function findLivePasswordReset(db: Executor, tokenHash: string, now: string) {
   return db
     .selectFrom('password_resets as r')
     .innerJoin('users as u', 'u.id', 'r.user_id')
-    .select(['r.id', 'r.user_id', 'u.active'])
+    .leftJoin('users as issuer', (join) =>
+      join.onRef('issuer.id', '=', 'r.created_by').onRef('issuer.organization_id', '=', 'u.organization_id'),
+    )
+    .select([
+      'r.id',
+      'r.user_id',
+      'u.active',
+      'u.role',
+      'r.created_by',
+      'issuer.role as issuer_role',
+      'issuer.active as issuer_active',
+    ])
     .where('r.token_hash', '=', tokenHash)
     .where('r.used_at', 'is', null)
     .where('r.expires_at', '>', now)
     .executeTakeFirst();
 }
 
-/** Spends the live reset link with this hash: its person's id, or undefined when there is none. */
-export async function usePasswordReset(db: Executor, tokenHash: string, now: string): Promise<number | undefined> {
-  const reset = await db
+/** Spends the live reset link with this id; false when someone spent it first. */
+export async function usePasswordReset(db: Executor, id: number, now: string): Promise<boolean> {
+  const used = await db
     .updateTable('password_resets')
     .set({ used_at: now })
-    .where('token_hash', '=', tokenHash)
+    .where('id', '=', id)
     .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returning('user_id')
     .executeTakeFirst();
-  return reset?.user_id;
+  return Number(used.numUpdatedRows) === 1;
+}
+
+/** Ends every open reset link of a person (spent, as if used). */
+export async function endOpenResetLinksOf(db: Executor, userId: number, now: string): Promise<void> {
+  await db
+    .updateTable('password_resets')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
 }
 
 // ---------------------------------------------------------------------------------------------

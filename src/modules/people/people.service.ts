@@ -2,12 +2,13 @@ import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
 import { inTransaction, type Tx } from '../../db/unit-of-work.ts';
 import type { WorkspaceRole } from '../../db/schema.ts';
-import { ApiError, forbidden, foundOr404, invalid, notFound } from '../../http/errors.ts';
-import type { Principal } from '../auth/principal.ts';
-import { revokeSessionsOf } from '../sessions/sessions.repository.ts';
-import { authorize, can, WORKSPACE } from '../../policy/index.ts';
+import { ApiError, foundOr404, invalid, notFound } from '../../http/errors.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { revokeSessionsOf } from '../../identity/sessions.repository.ts';
+import { authorize, roleRefusal, seesWholeDirectory, WORKSPACE } from '../../policy/index.ts';
 import { checkPasswordRules, hashNewPassword, hashPassword, verifyPassword } from './passwords.ts';
 import { handleForNewAccount } from '../accounts/handles.service.ts';
+import { recordAudit } from '../audit/record-audit.ts';
 import * as repo from './people.repository.ts';
 
 /**
@@ -34,8 +35,19 @@ function personJson(row: repo.PersonRow) {
   };
 }
 
-export async function listPeople(ctx: AppContext, principal: Pick<Principal, 'organizationId'>) {
-  return (await repo.peopleOf(ctx.db, principal.organizationId)).map(personJson);
+/** Every person and service account of an organization: the operator's list (CLI). */
+export async function listAllPeople(ctx: AppContext, organizationId: number) {
+  return (await repo.peopleOf(ctx.db, organizationId)).map(personJson);
+}
+
+/**
+ * The people the caller may know of (docs/api/access.md, "People"): the whole organization,
+ * or for a guest only those sharing a project with them, with no address but their own.
+ */
+export async function listPeople(ctx: AppContext, principal: Principal) {
+  if (seesWholeDirectory(principal)) return listAllPeople(ctx, principal.organizationId);
+  const rows = await repo.peopleSharingAProjectWith(ctx.db, principal.organizationId, principal.userId);
+  return rows.map((row) => personJson(row.id === principal.userId ? row : { ...row, email: null }));
 }
 
 /** A person of the caller's organization (404 otherwise). */
@@ -60,10 +72,9 @@ export async function updatePerson(
   const wasActive = person.active === 1;
   const active = input.active === undefined ? wasActive : input.active;
   const changed = role !== person.role || active !== wasActive;
-  if ((person.role === 'owner' || role === 'owner') && !can(principal, 'people.manage-owners', WORKSPACE) && changed) {
-    throw forbidden('Only an owner can change an owner or make someone owner.');
-  }
-  if (person.kind === 'service' && role === 'owner') throw invalid({ role: 'a service account cannot be an owner' });
+  if (changed) authorize(principal, 'person.manage', { kind: 'person', roles: [person.role, role] });
+  const refused = roleRefusal(person.kind, role);
+  if (refused) throw invalid({ role: refused });
   if (
     person.role === 'owner' &&
     wasActive &&
@@ -75,15 +86,30 @@ export async function updatePerson(
       'The organization must keep at least one active owner: make someone else owner first.',
     );
   }
-  if (changed) await repo.setRoleAndActive(tx.db, id, role, active);
+  if (changed) await repo.setRoleAndActive(tx.db, id, { role, active }, tx.clock.nowIso());
   // Deactivation ends the person's sessions at once (their tokens stop at the active check).
   if (!active) await revokeSessionsOf(tx.db, id, tx.clock.nowIso());
+  const audit = { organizationId: principal.organizationId, actor: principal, target: personTarget(person) };
+  if (role !== person.role)
+    await recordAudit(tx, { ...audit, action: 'person.role_changed', before: { role: person.role }, after: { role } });
+  if (active !== wasActive)
+    await recordAudit(tx, { ...audit, action: active ? 'person.reactivated' : 'person.deactivated' });
   return personJson({ ...person, role, active: active ? 1 : 0 });
+}
+
+/** A person as an audit record names them. */
+export function personTarget(person: { id: number; name: string; email: string | null }) {
+  return {
+    type: 'person' as const,
+    id: person.id,
+    label: person.email ? `${person.name} <${person.email}>` : person.name,
+  };
 }
 
 export async function createServiceAccount(tx: Tx, principal: Principal, input: { name: string; role: WorkspaceRole }) {
   requireManager(principal);
-  if (input.role === 'owner') throw invalid({ role: 'a service account cannot be an owner' });
+  const refused = roleRefusal('service', input.role);
+  if (refused) throw invalid({ role: refused });
   const account = { kind: 'service' as const, name: input.name, email: null };
   const row = await repo.insertUser(tx.db, {
     organization_id: principal.organizationId,
@@ -91,6 +117,13 @@ export async function createServiceAccount(tx: Tx, principal: Principal, input: 
     role: input.role,
     created_at: tx.clock.nowIso(),
     handle: await handleForNewAccount(tx, principal.organizationId, account),
+  });
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'service_account.created',
+    target: personTarget(row),
+    after: { name: row.name, role: row.role },
   });
   return personJson(row);
 }
@@ -122,7 +155,7 @@ export async function checkPasswordChange(
 
 /** Stores one's new password (from `checkPasswordChange`); every other session of the person ends. */
 export async function changePassword(tx: Tx, principal: Principal, passwordHash: string): Promise<void> {
-  await repo.setPasswordHash(tx.db, principal.userId, passwordHash);
+  await repo.setPasswordHash(tx.db, principal.userId, passwordHash, tx.clock.nowIso());
   await revokeSessionsOf(tx.db, principal.userId, tx.clock.nowIso(), principal.sessionId);
 }
 
@@ -137,7 +170,7 @@ export async function setPassword(ctx: AppContext, userId: number, password: str
   if (user.kind !== 'human') throw invalid({ user: 'service accounts sign in with tokens, not passwords' });
   const passwordHash = await hashNewPassword(ctx, password);
   await inTransaction(ctx, async (tx) => {
-    await repo.setPasswordHash(tx.db, userId, passwordHash);
+    await repo.setPasswordHash(tx.db, userId, passwordHash, tx.clock.nowIso());
     await revokeSessionsOf(tx.db, userId, tx.clock.nowIso());
   });
   return { id: userId, password_set: true };
@@ -149,6 +182,16 @@ export async function getOrganization(ctx: AppContext, principal: Principal) {
 
 export async function updateOrganization(tx: Tx, principal: Principal, input: { name?: string }) {
   requireManager(principal);
-  if (input.name !== undefined) await repo.renameOrganization(tx.db, principal.organizationId, input.name);
+  const before = await getOrganization(tx, principal);
+  if (input.name === undefined || input.name === before.name) return before;
+  await repo.renameOrganization(tx.db, principal.organizationId, input.name);
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'organization.updated',
+    target: { type: 'organization', id: principal.organizationId, label: input.name },
+    before: { name: before.name },
+    after: { name: input.name },
+  });
   return getOrganization(tx, principal);
 }

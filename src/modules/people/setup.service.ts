@@ -2,9 +2,11 @@ import { isoFromMs } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { invalid } from '../../http/errors.ts';
-import { hashToken } from '../auth/tokens.ts';
+import { hashToken } from '../../identity/tokens.ts';
 import { badLink, type Client, newLinkToken, normalEmail } from './links.ts';
 import { handleForNewAccount } from '../accounts/handles.service.ts';
+import { recordAudit } from '../audit/record-audit.ts';
+import { personTarget } from './people.service.ts';
 import * as repo from './people.repository.ts';
 import { signedInSession } from './sign-in.service.ts';
 
@@ -68,5 +70,15 @@ export async function completeSetup(
     created_at: now,
     password_hash: passwordHash,
   });
-  return signedInSession(tx, owner.id, client);
+  const signedIn = await signedInSession(tx, owner.id, client);
+  await recordAudit(tx, {
+    organizationId,
+    actor: { userId: owner.id, label: owner.name, tokenId: null, sessionId: signedIn.session.id, source: 'app' },
+    action: 'person.joined',
+    target: personTarget(owner),
+    after: { role: 'owner', setup: true },
+    address: client.ip,
+    correlationId: client.requestId,
+  });
+  return signedIn;
 }

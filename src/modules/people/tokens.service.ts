@@ -2,8 +2,8 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { notFound } from '../../http/errors.ts';
 import { revokeToken } from '../accounts/accounts.service.ts';
-import { issueToken } from '../auth/issue-token.ts';
-import type { Principal } from '../auth/principal.ts';
+import { issueToken } from '../../identity/issue-token.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { can, WORKSPACE } from '../../policy/index.ts';
 import * as repo from './people.repository.ts';
 
@@ -59,5 +59,5 @@ export async function revokeConsoleToken(tx: Tx, principal: Principal, id: numbe
   const row = await repo.findLiveTokenIn(tx.db, principal.organizationId, id);
   if (!row || (row.account_id !== principal.userId && !can(principal, 'people.manage', WORKSPACE)))
     throw notFound('Token');
-  await revokeToken(tx, id);
+  await revokeToken(tx, id, principal);
 }

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/unit-of-work.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
 import { labelIdsOf } from '../tasks/task.repository.ts';
-import { applyTaskUpdate } from '../tasks/task-writes.ts';
+import { lockTaskForWrite, writeTaskUpdate } from '../tasks/task-writes.ts';
 import { deletePlanningRow, tasksCarrying } from './planning.repository.ts';
 
 export type PlanningItem = { kind: 'label' | 'milestone' | 'sprint'; id: number };
@@ -17,9 +17,9 @@ export async function deleteAndDetach(tx: Tx, origin: ActionOrigin, item: Planni
   for (const taskId of await tasksCarrying(tx.db, item)) {
     if (item.kind === 'label') {
       const remaining = (await labelIdsOf(tx.db, taskId)).filter((id) => id !== item.id);
-      await applyTaskUpdate(tx.db, tx, origin, taskId, { label_ids: remaining });
+      await writeTaskUpdate(tx, origin, await lockTaskForWrite(tx, taskId), { label_ids: remaining });
     } else {
-      await applyTaskUpdate(tx.db, tx, origin, taskId, {
+      await writeTaskUpdate(tx, origin, await lockTaskForWrite(tx, taskId), {
         [item.kind === 'milestone' ? 'milestone_id' : 'sprint_id']: null,
       });
     }

@@ -1,23 +1,20 @@
 import type { AppContext } from '../../context.ts';
-import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
 import type { PageRequest } from '../../http/pagination.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { projectFor } from '../../policy/index.ts';
-import { changedFields, orderableBy, planningItems, uniqueNameWrites } from './planning-items.ts';
+import { changedFields, planningItems, uniqueNameWrites } from './planning-items.ts';
 import { presentLabel } from './planning.presenter.ts';
 import * as repo from './planning.repository.ts';
 import { LABEL_DEFAULT_COLOR } from './planning.schemas.ts';
-
-const ORDERABLE = orderableBy('l');
 
 export type LabelFields = repo.LabelValues;
 
 export async function listLabels(ctx: AppContext, principal: Principal, projectKey: string, page: PageRequest) {
   const project = await projectFor(ctx.db, principal, { key: projectKey });
-  const query = repo.labelsOfProject(ctx.db, principal, project.id);
-  return presentPage(query, page, { idColumn: 'l.id', orderable: ORDERABLE, defaultOrdering: 'name' }, presentLabel);
+  const { rows, pagination } = await repo.labelsPage(ctx.db, principal, project.id, undefined, page);
+  return { data: rows.map((row) => presentLabel(row)), pagination };
 }
 
 const labels = planningItems(

@@ -1,17 +1,14 @@
 import type { AppContext } from '../../context.ts';
-import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
 import type { PageRequest } from '../../http/pagination.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { projectFor } from '../../policy/index.ts';
-import { changedFields, orderableBy, planningItems, uniqueNameWrites } from './planning-items.ts';
+import { changedFields, planningItems, uniqueNameWrites } from './planning-items.ts';
 import { presentMilestone } from './planning.presenter.ts';
 import * as repo from './planning.repository.ts';
 
 export type MilestoneFields = repo.MilestoneValues;
-
-const ORDERABLE = orderableBy('m', { due_date: 'due_date_sort', state: 'm.state' });
 
 export async function listMilestones(
   ctx: AppContext,
@@ -21,13 +18,8 @@ export async function listMilestones(
   page: PageRequest,
 ) {
   const project = await projectFor(ctx.db, principal, { key: projectKey });
-  const query = repo.milestonesOfProject(ctx.db, principal, project.id, filters.state);
-  return presentPage(
-    query,
-    page,
-    { idColumn: 'm.id', orderable: ORDERABLE, defaultOrdering: 'due_date' },
-    presentMilestone,
-  );
+  const { rows, pagination } = await repo.milestonesPage(ctx.db, principal, project.id, filters.state, page);
+  return { data: rows.map((row) => presentMilestone(row)), pagination };
 }
 
 const milestones = planningItems(

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import type { ActionOrigin } from '../../events/record-event.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { projectFor } from '../../policy/index.ts';
 import { visibleOne } from '../../policy/visible-one.ts';
 import { deleteAndDetach, type PlanningItem } from './detach.ts';
@@ -12,17 +12,6 @@ import { withUniqueName } from './planning.errors.ts';
 /** The project, if the caller may change its labels, milestones and sprints (404 or 403 otherwise). */
 export const projectToPlan = (db: Executor, principal: Principal, by: { id: number } | { key: string }) =>
   projectFor(db, principal, by, 'project.contribute', 'labels, milestones and sprints');
-
-/** A list's orderings: `alias` is the item table's, `own` the kind's, listed between name and the timestamps. */
-export function orderableBy(alias: string, own: Record<string, string> = {}): Record<string, string> {
-  return {
-    id: `${alias}.id`,
-    name: `${alias}.name`,
-    ...own,
-    created_at: `${alias}.created_at`,
-    updated_at: `${alias}.updated_at`,
-  };
-}
 
 /** Those of `fields` that `changes` gives a value other than the current one, in the order of `fields`. */
 export function changedFields<F, K extends keyof F>(
@@ -80,6 +69,8 @@ export function planningItems<R extends { id: number; project_id: number }, J, V
 
   return {
     read: visible.read,
+    /** The row, 404 unless visible. */
+    find: visible.find,
     async create(tx: Tx, principal: Principal, projectKey: string, values: V): Promise<J> {
       const project = await projectToPlan(tx.db, principal, { key: projectKey });
       return visible.read(tx, principal, await writes.insert(tx, project.id, values));

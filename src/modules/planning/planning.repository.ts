@@ -1,7 +1,9 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { insertWithTimestamps } from '../../db/insert-with-timestamps.ts';
-import type { Principal } from '../auth/principal.ts';
+import { paginate } from '../../db/paginate.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 
 /**
@@ -122,20 +124,40 @@ type StateOf<V> = V extends { state: infer S } ? S : never;
  * The statements of one kind, from its selection: `alias` is the item table's alias there; a
  * kind with states lists those in one state when given it.
  */
-function planningQueries<T extends keyof PlanningValues, O>(
+function planningQueries<T extends keyof PlanningValues, O extends { id: number }>(
   table: T,
   alias: string,
   // Any table set: only a WHERE on the item's own columns is added.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   rows: (db: Executor, principal: Principal) => SelectQueryBuilder<any, any, O>,
+  listing: { own: Record<string, string>; defaultOrdering: string },
 ) {
   const column = (name: string) => sql.ref(`${alias}.${name}`);
   // Kysely checks values against the three tables at once; each kind's own columns are checked by its PlanningValues.
   const into: keyof PlanningValues = table;
+  // The orderings a list offers: the kind's own between name and the timestamps.
+  const orderable = {
+    id: `${alias}.id`,
+    name: `${alias}.name`,
+    ...listing.own,
+    created_at: `${alias}.created_at`,
+    updated_at: `${alias}.updated_at`,
+  };
   return {
-    ofProject(db: Executor, principal: Principal, projectId: number, state?: StateOf<PlanningValues[T]>) {
+    /** One page of the project's items, in one state when given it. */
+    pageOfProject(
+      db: Executor,
+      principal: Principal,
+      projectId: number,
+      state: StateOf<PlanningValues[T]> | undefined,
+      page: PageRequest,
+    ) {
       const query = rows(db, principal).where(column('project_id'), '=', projectId);
-      return state === undefined ? query : query.where(column('state'), '=', state);
+      return paginate(state === undefined ? query : query.where(column('state'), '=', state), page, {
+        idColumn: `${alias}.id`,
+        orderable,
+        defaultOrdering: listing.defaultOrdering,
+      });
     },
     findVisible: (db: Executor, principal: Principal, id: number): Promise<O | undefined> =>
       rows(db, principal).where(column('id'), '=', id).executeTakeFirst(),
@@ -155,27 +177,33 @@ function planningQueries<T extends keyof PlanningValues, O>(
 }
 
 export const {
-  ofProject: labelsOfProject,
+  pageOfProject: labelsPage,
   findVisible: findVisibleLabel,
   insert: insertLabel,
   update: updateLabelFields,
-} = planningQueries('labels', 'l', selectLabels);
+} = planningQueries('labels', 'l', selectLabels, { own: {}, defaultOrdering: 'name' });
 export type LabelRow = NonNullable<Awaited<ReturnType<typeof findVisibleLabel>>>;
 
 export const {
-  ofProject: milestonesOfProject,
+  pageOfProject: milestonesPage,
   findVisible: findVisibleMilestone,
   insert: insertMilestone,
   update: updateMilestoneFields,
-} = planningQueries('milestones', 'm', selectMilestones);
+} = planningQueries('milestones', 'm', selectMilestones, {
+  own: { due_date: 'due_date_sort', state: 'm.state' },
+  defaultOrdering: 'due_date',
+});
 export type MilestoneRow = NonNullable<Awaited<ReturnType<typeof findVisibleMilestone>>>;
 
 export const {
-  ofProject: sprintsOfProject,
+  pageOfProject: sprintsPage,
   findVisible: findVisibleSprint,
   insert: insertSprint,
   update: updateSprintFields,
-} = planningQueries('sprints', 'sp', selectSprints);
+} = planningQueries('sprints', 'sp', selectSprints, {
+  own: { start_date: 'start_date_sort', end_date: 'end_date_sort', state: 'sp.state' },
+  defaultOrdering: 'start_date',
+});
 export type SprintRow = NonNullable<Awaited<ReturnType<typeof findVisibleSprint>>>;
 
 export async function deletePlanningRow(
@@ -222,4 +250,17 @@ export async function tasksCarrying(
   return (await db.selectFrom('tasks').select('id').where(column, '=', item.id).orderBy('id').execute()).map(
     (r) => r.id,
   );
+}
+
+/** The tasks of a sprint whose status is not in the done category, in id order (the order writes lock in). */
+export async function openTasksOfSprint(db: Executor, sprintId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('tasks as t')
+    .innerJoin('statuses as s', 's.id', 't.status_id')
+    .select('t.id')
+    .where('t.sprint_id', '=', sprintId)
+    .where('s.category', '!=', 'done')
+    .orderBy('t.id')
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -2,14 +2,14 @@ import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { originFromPrincipal, type ActionOrigin } from '../../events/record-event.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { principalOf } from '../../identity/auth-hook.ts';
 import { listOf, ok } from '../../http/envelope.ts';
 import { commitNoContent } from '../../http/no-content.ts';
 import { type PageRequest, type Pagination, pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { ProjectKeyParams } from '../projects/projects.schemas.ts';
 import * as labels from './labels.service.ts';
 import * as milestones from './milestones.service.ts';
@@ -51,9 +51,9 @@ interface PlanningResource {
     filters: any,
     page: PageRequest,
   ): Promise<{ data: Item[]; pagination: Pagination }>;
-  create(tx: Tx, principal: Principal, key: string, body: any): Promise<Item>;
+  create(tx: Tx, principal: Principal, key: string, body: any, origin: ActionOrigin): Promise<Item>;
   get(ctx: AppContext, principal: Principal, id: number): Promise<Item>;
-  update(tx: Tx, principal: Principal, id: number, body: any): Promise<Item>;
+  update(tx: Tx, principal: Principal, id: number, body: any, origin: ActionOrigin): Promise<Item>;
   remove(tx: Tx, principal: Principal, id: number, origin: ActionOrigin): Promise<void>;
   notes: { create?: string; update?: string; remove: string };
 }
@@ -182,7 +182,16 @@ function registerResource(app: Api, ctx: AppContext, r: PlanningResource): void 
         ctx,
         request,
         reply,
-        (tx) => r.create(tx, principalOf(request), request.params.project_key, request.body),
+        (tx) => {
+          const principal = principalOf(request);
+          return r.create(
+            tx,
+            principal,
+            request.params.project_key,
+            request.body,
+            originFromPrincipal(principal, request.id),
+          );
+        },
         ok<Item>,
       );
     },
@@ -220,7 +229,10 @@ function registerResource(app: Api, ctx: AppContext, r: PlanningResource): void 
         ctx,
         request,
         reply,
-        (tx) => r.update(tx, principalOf(request), request.params.id, request.body),
+        (tx) => {
+          const principal = principalOf(request);
+          return r.update(tx, principal, request.params.id, request.body, originFromPrincipal(principal, request.id));
+        },
         ok<Item>,
       ),
   );

@@ -113,6 +113,13 @@ export const SprintUpdateBody = Type.Object(
     start_date: Type.Optional(NullableDate),
     end_date: Type.Optional(NullableDate),
     state: Type.Optional(SprintState),
+    carry_over_to: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          'With `state: completed`: the id of a planned or active sprint of the project that the open tasks (status not in the done category) move to, each as a task update.',
+      }),
+    ),
   },
   { additionalProperties: false, description: 'Omitted fields keep their values; `null` clears a date.' },
 );

@@ -1,20 +1,19 @@
 import type { AppContext } from '../../context.ts';
 import { type Executor, isUniqueViolation } from '../../db/database.ts';
-import { presentPage } from '../../db/present-page.ts';
 import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
-import type { ActionOrigin } from '../../events/record-event.ts';
+import { type ActionOrigin, recordEvent } from '../../events/record-event.ts';
 import { ApiError, invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { projectFor } from '../../policy/index.ts';
 import { nameTaken } from './planning.errors.ts';
-import { changedFields, type ItemWrites, orderableBy, planningItems } from './planning-items.ts';
+import { changedFields, type ItemWrites, planningItems } from './planning-items.ts';
 import { presentSprint } from './planning.presenter.ts';
 import * as repo from './planning.repository.ts';
+import { lockTaskForWrite, writeTaskUpdate } from '../tasks/task-writes.ts';
 
 export type SprintFields = repo.SprintValues;
-
-const ORDERABLE = orderableBy('sp', { start_date: 'start_date_sort', end_date: 'end_date_sort', state: 'sp.state' });
+type SprintJson = ReturnType<typeof presentSprint>;
 
 export async function listSprints(
   ctx: AppContext,
@@ -24,13 +23,8 @@ export async function listSprints(
   page: PageRequest,
 ) {
   const project = await projectFor(ctx.db, principal, { key: projectKey });
-  const query = repo.sprintsOfProject(ctx.db, principal, project.id, filters.state);
-  return presentPage(
-    query,
-    page,
-    { idColumn: 'sp.id', orderable: ORDERABLE, defaultOrdering: 'start_date' },
-    presentSprint,
-  );
+  const { rows, pagination } = await repo.sprintsPage(ctx.db, principal, project.id, filters.state, page);
+  return { data: rows.map((row) => presentSprint(row)), pagination };
 }
 
 function checkDates(start: string | null, end: string | null): void {
@@ -98,26 +92,75 @@ const sprintWrites: ItemWrites<repo.SprintRow, SprintFields> = {
 const sprints = planningItems('sprint', repo.findVisibleSprint, presentSprint, sprintWrites);
 export const getSprint = sprints.read;
 
+/** sprint.started when a sprint becomes active, sprint.completed when it becomes completed; nothing otherwise. */
+async function recordStateEvent(
+  tx: Tx,
+  principal: Principal,
+  origin: ActionOrigin,
+  sprint: SprintJson,
+  state: SprintFields['state'] | undefined,
+): Promise<void> {
+  if (state !== 'active' && state !== 'completed') return;
+  const row = await sprints.find(tx, principal, sprint.id);
+  await recordEvent(tx.db, {
+    type: state === 'active' ? 'sprint.started' : 'sprint.completed',
+    origin,
+    projectId: row.project_id,
+    occurredAt: tx.clock.nowIso(),
+    data: { sprint, project: { id: row.project_id, key: sprint.project } },
+  });
+}
+
 export async function createSprint(
   tx: Tx,
   principal: Principal,
   projectKey: string,
   input: Partial<SprintFields> & { name: string },
+  origin: ActionOrigin,
 ) {
-  return sprints.create(tx, principal, projectKey, {
+  const state = input.state ?? 'planned';
+  const sprint = await sprints.create(tx, principal, projectKey, {
     name: input.name,
     goal: input.goal ?? '',
     start_date: input.start_date ?? null,
     end_date: input.end_date ?? null,
-    state: input.state ?? 'planned',
+    state,
   });
+  await recordStateEvent(tx, principal, origin, sprint, state);
+  return sprint;
 }
 
-/** Any state change is allowed (start, complete, reopen) as long as at most one sprint is active. */
-export async function updateSprint(tx: Tx, principal: Principal, id: number, changes: Partial<SprintFields>) {
-  return sprints.update(tx, principal, id, (current) =>
-    changedFields(current, changes, ['name', 'goal', 'start_date', 'end_date', 'state']),
-  );
+/**
+ * Any state change is allowed (start, complete, reopen) as long as at most one sprint is active.
+ * Completing a sprint with `carry_over_to` moves its open tasks (status not in the done
+ * category) into that sprint, each through the task write path (activity, change record, event).
+ */
+export async function updateSprint(
+  tx: Tx,
+  principal: Principal,
+  id: number,
+  changes: Partial<SprintFields> & { carry_over_to?: number },
+  origin: ActionOrigin,
+) {
+  const { carry_over_to: target, ...fields } = changes;
+  let set: Partial<SprintFields> = {};
+  let projectId = 0;
+  const sprint = await sprints.update(tx, principal, id, (current) => {
+    projectId = current.project_id;
+    set = changedFields(current, fields, ['name', 'goal', 'start_date', 'end_date', 'state']);
+    return set;
+  });
+  if (target !== undefined) {
+    if (set.state !== 'completed')
+      throw invalid({ carry_over_to: 'only when the same change completes the sprint (state: completed)' });
+    const next = await repo.findVisibleSprint(tx.db, principal, target);
+    if (!next || next.project_id !== projectId || next.id === id || next.state === 'completed')
+      throw invalid({ carry_over_to: `no planned or active sprint ${target} in this project` });
+    for (const taskId of await repo.openTasksOfSprint(tx.db, id))
+      await writeTaskUpdate(tx, origin, await lockTaskForWrite(tx, taskId), { sprint_id: target });
+  }
+  await recordStateEvent(tx, principal, origin, sprint, set.state);
+  return sprint;
 }
 
 /** Tasks in the sprint lose it (`sprint` becomes null) and the sprint is deleted, in one transaction. */

@@ -1,11 +1,13 @@
 import type { Executor } from '../../db/database.ts';
 import { insertWithTimestamps } from '../../db/insert-with-timestamps.ts';
+import { paginate } from '../../db/paginate.ts';
 import type { ProjectRole } from '../../db/schema.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 
 /** Memberships of the caller's visible projects, optionally of one project, with project key and user. */
-export function visibleMemberships(db: Executor, principal: Principal, projectId?: number) {
+function visibleMemberships(db: Executor, principal: Principal, projectId?: number) {
   const query = db
     .selectFrom('project_memberships as m')
     .innerJoin('projects as p', 'p.id', 'm.project_id')
@@ -24,6 +26,15 @@ export function visibleMemberships(db: Executor, principal: Principal, projectId
       'm.updated_at',
     ]);
   return projectId === undefined ? query : query.where('m.project_id', '=', projectId);
+}
+
+/** One page of the memberships of the caller's visible projects, optionally of one project. */
+export function membershipsPage(db: Executor, principal: Principal, projectId: number | undefined, page: PageRequest) {
+  return paginate(visibleMemberships(db, principal, projectId), page, {
+    idColumn: 'm.id',
+    orderable: { id: 'm.id', created_at: 'm.created_at', role: 'm.role', user: 'm.user_id' },
+    defaultOrdering: 'id',
+  });
 }
 
 export type MembershipRow = NonNullable<Awaited<ReturnType<typeof findVisibleMembership>>>;

@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { principalOf } from '../../identity/auth-hook.ts';
 import { listOf, ok } from '../../http/envelope.ts';
 import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
+import { callerOf } from '../tasks/task.http.ts';
 import * as memberships from './memberships.service.ts';
 import { Membership, MembershipCreateBody, MembershipPatchBody, MembershipPutBody } from './projects.schemas.ts';
 
@@ -52,7 +53,7 @@ export function registerMembershipRoutes(app: Api, ctx: AppContext): void {
         ctx,
         request,
         reply,
-        (tx) => memberships.createMembership(tx, principalOf(request), request.body),
+        (tx) => memberships.createMembership(tx, callerOf(request), request.body),
         ok<memberships.MembershipJson>,
       );
     },
@@ -89,7 +90,7 @@ export function registerMembershipRoutes(app: Api, ctx: AppContext): void {
         ctx,
         request,
         reply,
-        (tx) => memberships.updateMembership(tx, principalOf(request), request.params.id, request.body.role),
+        (tx) => memberships.updateMembership(tx, callerOf(request), request.params.id, request.body.role),
         ok<memberships.MembershipJson>,
       ),
   );
@@ -111,7 +112,7 @@ export function registerMembershipRoutes(app: Api, ctx: AppContext): void {
         ctx,
         request,
         reply,
-        (tx) => memberships.updateMembership(tx, principalOf(request), request.params.id, request.body.role),
+        (tx) => memberships.updateMembership(tx, callerOf(request), request.params.id, request.body.role),
         ok<memberships.MembershipJson>,
       ),
   );
@@ -128,6 +129,6 @@ export function registerMembershipRoutes(app: Api, ctx: AppContext): void {
       config: { scope: 'projects:write' },
     },
     async (request, reply) =>
-      commitNoContent(ctx, reply, (tx) => memberships.deleteMembership(tx, principalOf(request), request.params.id)),
+      commitNoContent(ctx, reply, (tx) => memberships.deleteMembership(tx, callerOf(request), request.params.id)),
   );
 }

@@ -1,11 +1,13 @@
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation, type Executor } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
 import type { ProjectRole } from '../../db/schema.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { ApiError, foundOr404, invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
+import type { Caller } from '../../identity/caller.ts';
+import { type ActionOrigin, recordEvent } from '../../events/record-event.ts';
+import { recordAudit } from '../audit/record-audit.ts';
 import { projectFor } from '../../policy/index.ts';
 import * as repo from './memberships.repository.ts';
 import { lockProjectForDecision } from './projects.repository.ts';
@@ -16,11 +18,7 @@ export async function listMemberships(
   projectId: number | undefined,
   page: PageRequest,
 ) {
-  const { rows, pagination } = await paginate(repo.visibleMemberships(ctx.db, principal, projectId), page, {
-    idColumn: 'm.id',
-    orderable: { id: 'm.id', created_at: 'm.created_at', role: 'm.role', user: 'm.user_id' },
-    defaultOrdering: 'id',
-  });
+  const { rows, pagination } = await repo.membershipsPage(ctx.db, principal, projectId, page);
   return { data: rows, pagination };
 }
 
@@ -38,9 +36,62 @@ export type MembershipJson = repo.MembershipRow;
 const administeredProject = (ctx: AppContext, principal: Principal, projectId: number) =>
   projectFor(ctx.db, principal, { id: projectId }, 'project.administer', 'memberships');
 
+/** membership.changed, in the transaction of the change; `membership` is the row before a removal, after otherwise. */
+async function recordMembershipChange(
+  tx: Tx,
+  { principal, origin }: Caller,
+  membership: MembershipJson,
+  change: 'added' | 'role_changed' | 'removed',
+  fromRole: ProjectRole | null,
+  toRole: ProjectRole | null,
+): Promise<void> {
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action:
+      change === 'added' ? 'membership.added' : change === 'removed' ? 'membership.removed' : 'membership.changed',
+    target: {
+      type: 'membership',
+      id: membership.id,
+      label: `${membership.user_name} in ${membership.project_key}`,
+    },
+    projectId: membership.project,
+    before: fromRole === null ? null : { role: fromRole, user: membership.user },
+    after: toRole === null ? null : { role: toRole, user: membership.user },
+  });
+  await recordMembershipChangedEvent(tx, origin, membership, change, fromRole, toRole);
+}
+
+/** The membership.changed event of a change, in its transaction (also for memberships an accepted invitation makes). */
+export async function recordMembershipChangedEvent(
+  tx: Tx,
+  origin: ActionOrigin,
+  membership: Pick<MembershipJson, 'id' | 'project' | 'project_key' | 'user' | 'user_name'>,
+  change: 'added' | 'role_changed' | 'removed',
+  fromRole: ProjectRole | null,
+  toRole: ProjectRole | null,
+): Promise<void> {
+  await recordEvent(tx.db, {
+    type: 'membership.changed',
+    origin,
+    projectId: membership.project,
+    occurredAt: tx.clock.nowIso(),
+    data: {
+      membership: {
+        id: membership.id,
+        project: { id: membership.project, key: membership.project_key },
+        user: { id: membership.user, name: membership.user_name },
+      },
+      change,
+      from_role: fromRole,
+      to_role: toRole,
+    },
+  });
+}
+
 export async function createMembership(
   tx: Tx,
-  principal: Principal,
+  { principal, origin }: Caller,
   input: { project: number; user: number; role?: ProjectRole },
 ): Promise<MembershipJson> {
   await administeredProject(tx, principal, input.project);
@@ -59,7 +110,9 @@ export async function createMembership(
       throw new ApiError('ALREADY_EXISTS', 'The user is already a member of this project.', { field: 'user' });
     throw error;
   }
-  return visibleMembership(tx.db, principal, id);
+  const membership = await visibleMembership(tx.db, principal, id);
+  await recordMembershipChange(tx, { principal, origin }, membership, 'added', null, membership.role);
+  return membership;
 }
 
 /** LAST_ADMIN unless the project has an admin other than this membership; the API and the operator CLI both ask it. */
@@ -85,18 +138,25 @@ async function changeMembership(
   await change(await visibleMembership(tx.db, principal, id));
 }
 
-export async function updateMembership(tx: Tx, principal: Principal, id: number, role: ProjectRole | undefined) {
+export async function updateMembership(
+  tx: Tx,
+  { principal, origin }: Caller,
+  id: number,
+  role: ProjectRole | undefined,
+) {
   await changeMembership(tx, principal, id, async (current) => {
     if (role === undefined || role === current.role) return;
     if (current.role === 'admin') await assertAnotherAdminRemains(tx.db, current.project, id);
     await repo.updateMembershipRole(tx.db, id, role, tx.clock.nowIso());
+    await recordMembershipChange(tx, { principal, origin }, current, 'role_changed', current.role, role);
   });
   return visibleMembership(tx.db, principal, id);
 }
 
-export async function deleteMembership(tx: Tx, principal: Principal, id: number): Promise<void> {
+export async function deleteMembership(tx: Tx, { principal, origin }: Caller, id: number): Promise<void> {
   await changeMembership(tx, principal, id, async (current) => {
     if (current.role === 'admin') await assertAnotherAdminRemains(tx.db, current.project, id);
     await repo.deleteMembershipRow(tx.db, id);
+    await recordMembershipChange(tx, { principal, origin }, current, 'removed', current.role, null);
   });
 }

@@ -10,6 +10,7 @@ export function presentProject(row: ProjectRow) {
     default_status: row.default_status,
     default_task_type: row.default_task_type,
     default_priority: row.default_priority,
+    estimate_unit: row.estimate_unit,
     role: row.role,
     created_by: row.created_by,
     created_at: row.created_at,

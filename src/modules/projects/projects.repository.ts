@@ -1,10 +1,22 @@
 import type { Dialect, Executor } from '../../db/database.ts';
+import type { EstimateUnit } from '../../db/schema.ts';
 import { insertWithTimestamps } from '../../db/insert-with-timestamps.ts';
-import type { Principal } from '../auth/principal.ts';
+import { paginate } from '../../db/paginate.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { visibleProjects } from '../../policy/visibility.repository.ts';
 
+/** One page of the visible projects, by key unless the caller orders them otherwise. */
+export function visibleProjectsPage(db: Executor, principal: Principal, page: PageRequest) {
+  return paginate(selectVisibleProjects(db, principal), page, {
+    idColumn: 'p.id',
+    orderable: { id: 'p.id', key: 'p.key', name: 'p.name', created_at: 'p.created_at', updated_at: 'p.updated_at' },
+    defaultOrdering: 'key',
+  });
+}
+
 /** Visible projects with their defaults resolved to names and the caller's role. */
-export function selectVisibleProjects(db: Executor, principal: Principal) {
+function selectVisibleProjects(db: Executor, principal: Principal) {
   return visibleProjects(db, principal)
     .leftJoin('statuses as ds', 'ds.id', 'p.default_status_id')
     .leftJoin('task_types as dt', 'dt.id', 'p.default_task_type_id')
@@ -18,6 +30,7 @@ export function selectVisibleProjects(db: Executor, principal: Principal) {
       'ds.name as default_status',
       'dt.name as default_task_type',
       'dp.name as default_priority',
+      'p.estimate_unit',
       'pm.role',
       'p.created_by',
       'p.created_at',
@@ -81,6 +94,7 @@ export interface ProjectSettings {
   default_status_id?: number;
   default_task_type_id?: number;
   default_priority_id?: number;
+  estimate_unit?: EstimateUnit;
 }
 
 export async function updateProjectSettings(db: Executor, id: number, set: ProjectSettings, at: string): Promise<void> {

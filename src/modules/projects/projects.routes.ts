@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { principalOf } from '../../identity/auth-hook.ts';
 import { invalid } from '../../http/errors.ts';
 import { listOf, ok } from '../../http/envelope.ts';
 import { commitNoContent } from '../../http/no-content.ts';
@@ -8,7 +8,8 @@ import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { callerOf } from '../tasks/task.http.ts';
 import { registerMembershipRoutes } from './memberships.routes.ts';
 import * as projects from './projects.service.ts';
 import { Membership, Project, ProjectCreateBody, ProjectPatchBody, ProjectPutBody } from './projects.schemas.ts';
@@ -70,7 +71,7 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
         ctx,
         request,
         reply,
-        (tx) => projects.createProject(tx, principalOf(request), request.body),
+        (tx) => projects.createProject(tx, callerOf(request), request.body),
         ok<projects.ProjectJson>,
       );
     },
@@ -115,7 +116,7 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
         ctx,
         request,
         reply,
-        (tx) => projects.updateProject(tx, principalOf(request), id, request.body, 'put'),
+        (tx) => projects.updateProject(tx, callerOf(request), id, request.body, 'put'),
         ok<projects.ProjectJson>,
       );
     },
@@ -139,7 +140,7 @@ export function registerProjectRoutes(app: Api, ctx: AppContext): void {
         ctx,
         request,
         reply,
-        (tx) => projects.updateProject(tx, principalOf(request), id, request.body, 'patch'),
+        (tx) => projects.updateProject(tx, callerOf(request), id, request.body, 'patch'),
         ok<projects.ProjectJson>,
       );
     },

@@ -11,6 +11,9 @@ export const ProjectKeyParams = Type.Object({ project_key: ProjectKey });
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Description = Type.String({ maxLength: 65536 });
+const EstimateUnit = Type.Union([Type.Literal('points'), Type.Literal('hours')], {
+  description: "What the project's task estimates count (`estimate`); `points` unless set.",
+});
 const ProjectRole = Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('viewer')]);
 
 export const Project = Type.Object(
@@ -25,6 +28,7 @@ export const Project = Type.Object(
     default_status: Type.Union([Type.String(), Type.Null()]),
     default_task_type: Type.Union([Type.String(), Type.Null()]),
     default_priority: Type.Union([Type.String(), Type.Null()]),
+    estimate_unit: EstimateUnit,
     role: Type.Union([ProjectRole], { description: "The caller's role in this project." }),
     created_by: Type.Union([Type.Integer(), Type.Null()]),
     created_at: Timestamp,
@@ -44,6 +48,7 @@ const changeFields = {
   default_status: Type.Optional(Type.String({ minLength: 1 })),
   default_task_type: Type.Optional(Type.String({ minLength: 1 })),
   default_priority: Type.Optional(Type.String({ minLength: 1 })),
+  estimate_unit: Type.Optional(EstimateUnit),
 };
 export const ProjectPutBody = Type.Object({ name: Name, ...changeFields }, { additionalProperties: false });
 export const ProjectPatchBody = Type.Object(

@@ -1,12 +1,15 @@
 import type { AppContext } from '../../context.ts';
 import { type Executor, isUniqueViolation } from '../../db/database.ts';
-import { presentPage } from '../../db/present-page.ts';
+import type { EstimateUnit } from '../../db/schema.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { ApiError, foundOr404, invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import { removeStoredFiles } from '../attachments/attachment.files.ts';
 import { storageNamesOf } from '../attachments/attachment.repository.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
+import type { Caller } from '../../identity/caller.ts';
+import { recordEvent } from '../../events/record-event.ts';
+import { recordAudit } from '../audit/record-audit.ts';
 import { authorize, WORKSPACE } from '../../policy/index.ts';
 import { visibleOne } from '../../policy/visible-one.ts';
 import { provisionProjectDefaults } from '../workflows/defaults.ts';
@@ -27,21 +30,12 @@ export interface ProjectChanges {
   default_status?: string;
   default_task_type?: string;
   default_priority?: string;
+  estimate_unit?: EstimateUnit;
 }
 
-const ORDERABLE = { id: 'p.id', key: 'p.key', name: 'p.name', created_at: 'p.created_at', updated_at: 'p.updated_at' };
-
 export async function listProjects(ctx: AppContext, principal: Principal, page: PageRequest) {
-  return presentPage(
-    repo.selectVisibleProjects(ctx.db, principal),
-    page,
-    {
-      idColumn: 'p.id',
-      orderable: ORDERABLE,
-      defaultOrdering: 'key',
-    },
-    presentProject,
-  );
+  const { rows, pagination } = await repo.visibleProjectsPage(ctx.db, principal, page);
+  return { data: rows.map((row) => presentProject(row)), pagination };
 }
 
 export const getProject = visibleOne('Project', repo.findVisibleProject, presentProject).read;
@@ -49,7 +43,13 @@ export const getProject = visibleOne('Project', repo.findVisibleProject, present
 export type ProjectJson = ReturnType<typeof presentProject>;
 
 /** The creator becomes the project's admin; the project starts with the default statuses, workflow, types and priorities. */
-export async function createProject(tx: Tx, principal: Principal, input: ProjectCreate): Promise<ProjectJson> {
+/** A project as its events carry it: without `role`, which is the reader's. */
+function eventProject({ role: _reader, ...project }: ProjectJson) {
+  return project;
+}
+
+export async function createProject(tx: Tx, caller: Caller, input: ProjectCreate): Promise<ProjectJson> {
+  const { principal } = caller;
   authorize(principal, 'project.create', WORKSPACE);
   const now = tx.clock.nowIso();
   let id: number;
@@ -72,8 +72,31 @@ export async function createProject(tx: Tx, principal: Principal, input: Project
   }
   await insertMembership(tx.db, { project_id: id, user_id: principal.userId, role: 'admin', at: now });
   await provisionProjectDefaults(tx.db, id, now);
-  return getProject(tx, principal, id);
+  const project = await getProject(tx, principal, id);
+  await recordEvent(tx.db, {
+    type: 'project.created',
+    origin: caller.origin,
+    projectId: id,
+    occurredAt: now,
+    data: { project: eventProject(project) },
+  });
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'project.created',
+    target: projectTarget(project),
+    projectId: id,
+    after: { key: project.key, name: project.name },
+  });
+  return project;
 }
+
+/** A project as an audit record names it. */
+const projectTarget = (project: { id: number; key: string; name: string }) => ({
+  type: 'project' as const,
+  id: project.id,
+  label: `${project.key} ${project.name}`,
+});
 
 const DEFAULT_REFERENCES = [
   ['default_status', 'statuses', 'default_status_id'],
@@ -92,6 +115,8 @@ async function settingsOf(
   if (changes.name !== undefined) set.name = changes.name;
   if (changes.description !== undefined) set.description = changes.description;
   else if (mode === 'put') set.description = '';
+  // Changing the unit keeps the numbers: they are the team's to re-estimate.
+  if (changes.estimate_unit !== undefined) set.estimate_unit = changes.estimate_unit;
 
   const badFields: Record<string, string> = {};
   for (const [field, table, column] of DEFAULT_REFERENCES) {
@@ -108,18 +133,46 @@ async function settingsOf(
 /** PUT replaces the writable fields (omitted description becomes empty); PATCH changes only what is sent. */
 export async function updateProject(
   tx: Tx,
-  principal: Principal,
+  caller: Caller,
   id: number,
   changes: ProjectChanges,
   mode: 'put' | 'patch',
 ) {
+  const { principal } = caller;
   const current = await foundOr404(repo.findVisibleProject(tx.db, principal, id), 'Project');
   authorize(principal, 'project.administer', { kind: 'project', project: current }, 'the project');
   if (changes.key !== undefined && changes.key !== current.key) {
     throw invalid({ key: 'is immutable after creation' }, 'A project key cannot be changed.');
   }
-  await repo.updateProjectSettings(tx.db, id, await settingsOf(tx.db, id, changes, mode), tx.clock.nowIso());
-  return getProject(tx, principal, id);
+  const now = tx.clock.nowIso();
+  await repo.updateProjectSettings(tx.db, id, await settingsOf(tx.db, id, changes, mode), now);
+  const before = eventProject(presentProject(current));
+  const project = await getProject(tx, principal, id);
+  const after = eventProject(project);
+  const changed: Record<string, { from: unknown; to: unknown }> = {};
+  for (const field of Object.keys(after) as Array<keyof typeof after>) {
+    if (field !== 'updated_at' && before[field] !== after[field])
+      changed[field] = { from: before[field], to: after[field] };
+  }
+  if (Object.keys(changed).length > 0) {
+    await recordEvent(tx.db, {
+      type: 'project.updated',
+      origin: caller.origin,
+      projectId: id,
+      occurredAt: now,
+      data: { project: after, changes: changed },
+    });
+    await recordAudit(tx, {
+      organizationId: principal.organizationId,
+      actor: principal,
+      action: 'project.updated',
+      target: projectTarget(project),
+      projectId: id,
+      before: Object.fromEntries(Object.entries(changed).map(([field, change]) => [field, change.from])),
+      after: Object.fromEntries(Object.entries(changed).map(([field, change]) => [field, change.to])),
+    });
+  }
+  return project;
 }
 
 /**
@@ -133,5 +186,14 @@ export async function deleteProject(tx: Tx, principal: Principal, id: number): P
   await repo.lockProjectWithTasks(tx.db, tx.dialect, id);
   const files = await storageNamesOf(tx.db, { projectId: id });
   await repo.deleteProjectRow(tx.db, id);
+  // The audit log keeps no foreign key to projects: this record, and the project's earlier ones, stay.
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'project.deleted',
+    target: projectTarget(current),
+    projectId: id,
+    before: { key: current.key, name: current.name },
+  });
   tx.afterCommit(() => removeStoredFiles(tx, files));
 }

@@ -1,5 +1,13 @@
 import type { StatusCategory } from '../../db/schema.ts';
-import type { DateColumn, DayFunction, FieldName, InstantColumn, ReferenceName, TextScope } from './fields.ts';
+import type {
+  DateColumn,
+  DayFunction,
+  FieldName,
+  InstantColumn,
+  NumberColumn,
+  ReferenceName,
+  TextScope,
+} from './fields.ts';
 import type { Operator, ValueSyntax } from './syntax.ts';
 
 /**
@@ -26,6 +34,7 @@ export type Condition =
   | { kind: 'empty'; field: FieldName }
   | { kind: 'date'; column: DateColumn; comparison: Comparison; value: TimeValue }
   | { kind: 'instant'; column: InstantColumn; comparison: Comparison; value: TimeValue }
+  | { kind: 'number'; column: NumberColumn; comparison: Comparison; value: number }
   | { kind: 'match'; scope: TextScope; words: string[] }
   | { kind: 'blocked'; value: boolean }
   /** `cf["Name"]`: its type is known only once bound to the caller's custom fields. */

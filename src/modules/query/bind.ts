@@ -120,6 +120,8 @@ class Binder {
         };
       case 'instant':
         return instantCondition(condition.column, condition.comparison, condition.value, time);
+      case 'number':
+        return condition;
       case 'match':
         return { kind: 'match', scope: condition.scope, words: condition.words };
       case 'blocked': {

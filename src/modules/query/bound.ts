@@ -1,6 +1,6 @@
 import type { StatusCategory } from '../../db/schema.ts';
 import type { Comparison } from './ast.ts';
-import type { DateColumn, FieldName, InstantColumn, TextScope } from './fields.ts';
+import type { DateColumn, FieldName, InstantColumn, NumberColumn, TextScope } from './fields.ts';
 
 /**
  * A query bound to one use (bind.ts): names resolved to the records the caller can see, times
@@ -25,6 +25,7 @@ export type BoundLeaf =
   /** A field without a value (only fields declared `nullable`). */
   | { kind: 'empty'; field: FieldName }
   | { kind: 'date'; column: DateColumn; comparison: Comparison; date: string }
+  | { kind: 'number'; column: NumberColumn; comparison: Comparison; value: number }
   /** `iso` in the stored form (microseconds, UTC), which compares as text. */
   | { kind: 'instant'; column: InstantColumn; comparison: Comparison; iso: string }
   | { kind: 'match'; scope: TextScope; words: string[] }

@@ -24,6 +24,7 @@ import {
   EMPTINESS,
   EQUALITY,
   NEGATIVE,
+  numberValue,
   OPERATOR_TEXT,
   ORDERED,
   timeValue,
@@ -46,6 +47,7 @@ export function operatorsOf(def: FieldDef): Operator[] {
       return EQUALITY;
     case 'date':
     case 'instant':
+    case 'number':
       return ['=', '!=', ...ORDERED, ...empty];
     case 'text':
       return ['~', '!~', ...empty];
@@ -161,6 +163,13 @@ class Checker {
           comparison: (operator === '!=' ? '=' : operator) as Comparison,
           value: this.time(name, first),
         } as Condition;
+      case 'number':
+        return {
+          kind: 'number',
+          column: def.column,
+          comparison: (operator === '!=' ? '=' : operator) as Comparison,
+          value: numberValue(first),
+        };
       case 'text':
         return { kind: 'match', scope: def.scope, words: this.words(first) };
       case 'blocked':

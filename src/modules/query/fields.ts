@@ -21,7 +21,9 @@ export type ReferenceName =
   | 'follower';
 
 /** Task columns holding a calendar date (YYYY-MM-DD) or an instant (stored timestamp); the task JSON names them alike. */
-export type DateColumn = 'due_date';
+export type DateColumn = 'due_date' | 'start_date';
+/** Task columns holding a number. */
+export type NumberColumn = 'estimate';
 export type InstantColumn = 'created_at' | 'updated_at';
 
 export type FieldDef =
@@ -37,6 +39,7 @@ export type FieldDef =
   | { kind: 'category'; orderable: true }
   | { kind: 'date'; column: DateColumn; nullable: boolean; orderable: true }
   | { kind: 'instant'; column: InstantColumn; orderable: true }
+  | { kind: 'number'; column: NumberColumn; nullable: boolean; orderable: true }
   | { kind: 'text'; scope: TextScope; nullable?: boolean; orderable?: boolean }
   | { kind: 'blocked' };
 
@@ -57,6 +60,8 @@ export const FIELDS = {
   sprint: { kind: 'reference', reference: 'sprint', nullable: true, functions: ['openSprint'] },
   parent: { kind: 'reference', reference: 'parent', nullable: true },
   due: { kind: 'date', column: 'due_date', nullable: true, orderable: true },
+  start: { kind: 'date', column: 'start_date', nullable: true, orderable: true },
+  estimate: { kind: 'number', column: 'estimate', nullable: true, orderable: true },
   created: { kind: 'instant', column: 'created_at', orderable: true },
   updated: { kind: 'instant', column: 'updated_at', orderable: true },
   title: { kind: 'text', scope: 'title', orderable: true },

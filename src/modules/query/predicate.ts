@@ -23,6 +23,8 @@ export interface TaskFacts extends Pick<
   | 'assignee'
   | 'parent'
   | 'due_date'
+  | 'start_date'
+  | 'estimate'
   | 'labels'
   | 'milestone'
   | 'sprint'
@@ -92,7 +94,7 @@ function compile(bound: Bound, termsOfWord: Map<string, Set<string>>): Test {
   }
 }
 
-function compare(a: string, comparison: Comparison, b: string): boolean {
+function compare<T extends string | number>(a: T, comparison: Comparison, b: T): boolean {
   switch (comparison) {
     case '=':
       return a === b;
@@ -157,6 +159,8 @@ function leaf(bound: BoundLeaf, termsOfWord: Map<string, Set<string>>): Test {
       return (task) => task[bound.column] !== null && compare(task[bound.column]!, bound.comparison, bound.date);
     case 'instant':
       return (task) => compare(task[bound.column], bound.comparison, bound.iso);
+    case 'number':
+      return (task) => task[bound.column] !== null && compare(task[bound.column]!, bound.comparison, bound.value);
     case 'match':
       return matchTest(bound.scope, bound.words, termsOfWord);
     case 'blocked':
@@ -198,7 +202,7 @@ function compareNumbers(a: number, comparison: Exclude<Comparison, '='>, b: numb
 
 function emptyTest(field: keyof typeof FIELDS): Test {
   const def = FIELDS[field];
-  if (def.kind === 'date') return (task) => task[def.column] === null;
+  if (def.kind === 'date' || def.kind === 'number') return (task) => task[def.column] === null;
   switch (field) {
     case 'assignee':
       return (task) => task.assignee === null;

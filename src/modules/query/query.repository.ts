@@ -90,6 +90,8 @@ function leafCondition(eb: TaskExpressionBuilder, bound: BoundLeaf, dialect: Dia
       return eb.and([eb(`t.${bound.column}`, 'is not', null), eb(`t.${bound.column}`, bound.comparison, bound.date)]);
     case 'instant':
       return eb(`t.${bound.column}`, bound.comparison, bound.iso);
+    case 'number':
+      return eb.and([eb(`t.${bound.column}`, 'is not', null), eb(`t.${bound.column}`, bound.comparison, bound.value)]);
     case 'match':
       return dialect === 'postgres'
         ? postgresMatch(bound.scope, bound.words)
@@ -149,7 +151,7 @@ function customContains(eb: TaskExpressionBuilder, dialect: Dialect, fieldId: nu
 
 function emptyCondition(eb: TaskExpressionBuilder, field: FieldName): Expression<SqlBool> {
   const def = FIELDS[field];
-  if (def.kind === 'date') return eb(`t.${def.column}`, 'is', null);
+  if (def.kind === 'date' || def.kind === 'number') return eb(`t.${def.column}`, 'is', null);
   switch (field) {
     case 'assignee':
     case 'creator':
@@ -217,7 +219,7 @@ export function orderKeys(orderBy: Ordering[], dialect: Dialect): Array<[RawBuil
   const keys: Array<[RawBuilder<unknown>, 'asc' | 'desc']> = [];
   for (const { field, direction } of orderBy) {
     const def = FIELDS[field];
-    if (def.kind === 'date') {
+    if (def.kind === 'date' || def.kind === 'number') {
       keys.push([sql`case when ${sql.ref(`t.${def.column}`)} is null then 1 else 0 end`, 'asc']);
       keys.push([sql.ref(`t.${def.column}`), direction]);
     } else if (def.kind === 'instant') keys.push([sql.ref(`t.${def.column}`), direction]);
@@ -377,7 +379,7 @@ export function whereQuery(tasks: TasksQuery, bound: Bound | null, dialect: Dial
 export function orderedTaskIds(matching: TasksQuery, orderBy: Ordering[], dialect: Dialect) {
   const keys = orderKeys(orderBy, dialect);
   const query = matching.select((eb) => [eb.ref('t.id').as('id'), ...keys.map(([key], i) => key.as(`o${i}`))]);
-  const orderable = Object.fromEntries(keys.map((_, i) => [`o${i}`, `o${i}`]));
+  const orderable = Object.fromEntries(keys.map((_, i) => [`o${i}`, `o${i}` as const]));
   const ordering = keys.map(([, direction], i) => `${direction === 'desc' ? '-' : ''}o${i}`).join(',');
   return { query, orderable, ordering };
 }

@@ -76,3 +76,41 @@ export async function taskFacts(
   }
   return facts;
 }
+
+/** A task as one change found it (`before`) and left it (`after`); null where it did not exist. */
+export interface TaskStates {
+  taskId: number;
+  before: TaskJson | null;
+  after: TaskJson | null;
+}
+
+/**
+ * Whether each task matched `query` before and after its change, judged in memory for `scope`
+ * (webhook filters, the changes feed). A state matches only in a project of the scope.
+ * Followers and open blockers are not in task JSON: both states are judged by them as they are now.
+ */
+export async function matchStates(
+  ctx: AppContext,
+  db: Executor,
+  query: TypedQuery,
+  scope: QueryScope,
+  states: TaskStates[],
+): Promise<Array<{ before: boolean; after: boolean }>> {
+  const predicate = await predicateFor(ctx, db, await bindFor(ctx, db, query, scope));
+  const keys = new Set(scope.projects.map((p) => p.key));
+  const tested = states.flatMap(({ taskId, before, after }) =>
+    [before, after].flatMap((task) => (task !== null && keys.has(task.project) ? [{ id: taskId, task }] : [])),
+  );
+  const facts = await taskFacts(
+    ctx,
+    db,
+    tested,
+    scope.projects.map((p) => p.id),
+    predicate,
+  );
+  const matched = new Set(tested.filter((_, i) => predicate(facts[i]!)).map((t) => t.task));
+  return states.map(({ before, after }) => ({
+    before: before !== null && matched.has(before),
+    after: after !== null && matched.has(after),
+  }));
+}

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { Principal } from '../auth/principal.ts';
+import { paginate } from '../../db/paginate.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { visibleProjectIds } from '../../policy/index.ts';
 
 /**
@@ -10,7 +12,16 @@ import { visibleProjectIds } from '../../policy/index.ts';
  * id interleaves the two sources (even: entry blocker, odd: link) so cursor mode has a stable
  * unique key to walk.
  */
-export function teamBlockers(db: Executor, principal: Principal, date: string) {
+/** One page of what blocks the team on `date`, oldest first by default: what has blocked people longest leads. */
+export function teamBlockersPage(db: Executor, principal: Principal, date: string, page: PageRequest) {
+  return paginate(teamBlockers(db, principal, date), page, {
+    idColumn: 'x.id',
+    orderable: { since: 'x.since', declared_by: 'x.declared_by' },
+    defaultOrdering: 'since',
+  });
+}
+
+function teamBlockers(db: Executor, principal: Principal, date: string) {
   const declared = db
     .selectFrom('standup_blockers as b')
     .innerJoin('standup_entries as e', 'e.id', 'b.entry_id')

@@ -1,8 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { type PageRequest } from '../../http/pagination.ts';
-import { paginate } from '../../db/paginate.ts';
-import type { Principal } from '../auth/principal.ts';
-import { teamBlockers } from './blockers.repository.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { teamBlockersPage } from './blockers.repository.ts';
 import { teamToday } from './settings.service.ts';
 
 /**
@@ -16,12 +15,7 @@ import { teamToday } from './settings.service.ts';
  */
 export async function listBlockers(ctx: AppContext, principal: Principal, page: PageRequest) {
   const today = await teamToday(ctx, principal.organizationId);
-  const { rows, pagination } = await paginate(teamBlockers(ctx.db, principal, today.date), page, {
-    idColumn: 'x.id',
-    orderable: { since: 'x.since', declared_by: 'x.declared_by' },
-    // Oldest first: what has blocked people longest leads.
-    defaultOrdering: 'since',
-  });
+  const { rows, pagination } = await teamBlockersPage(ctx.db, principal, today.date, page);
   return {
     data: rows.map((r) => ({
       source: r.source,

@@ -5,10 +5,11 @@ import type { Weekday } from '../../db/schema.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { invalid } from '../../http/errors.ts';
 import { authorize, WORKSPACE } from '../../policy/index.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { type SettingsPatch, type StandupSettingsJson, WEEKDAYS } from './standups.schemas.ts';
 import * as repo from './settings.repository.ts';
 import { canonicalTimeZone, localDate, startOfLocalDay } from './team-day.ts';
+import { changedFields, hasChanges, recordAudit } from '../audit/record-audit.ts';
 
 /** What an organization gets until an owner or admin changes it. */
 export const DEFAULT_SETTINGS: StandupSettingsJson = {
@@ -57,6 +58,15 @@ export async function updateSettings(tx: Tx, principal: Principal, patch: Settin
     questions: patch.questions ?? current.questions,
   };
   await repo.updateSettings(tx.db, principal.organizationId, stored(next), principal.userId, tx.clock.nowIso());
+  const changes = changedFields(current, next);
+  if (hasChanges(changes))
+    await recordAudit(tx, {
+      organizationId: principal.organizationId,
+      actor: principal,
+      action: 'settings.updated',
+      target: { type: 'settings', id: null, label: 'Standups' },
+      ...changes,
+    });
   return next;
 }
 

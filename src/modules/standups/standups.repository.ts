@@ -1,7 +1,9 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Dialect, Executor } from '../../db/database.ts';
+import { paginate } from '../../db/paginate.ts';
 import type { Database, StandupEntriesTable, StandupState, StatusCategory } from '../../db/schema.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { visibleProjectIds } from '../../policy/index.ts';
 
 /** A task as frozen into an entry. `project_id` decides who may see it later; it is never shown. */
@@ -41,7 +43,7 @@ function changedSince(eb: WorklistScope, userId: number, sinceIso: string) {
  * status or that they changed today, limited to projects the caller can see. Reassigning a
  * task moves it between worklists at once: nothing is cached.
  */
-export function worklistQuery(db: Executor, caller: Principal, userId: number, dayStartIso: string) {
+function worklistQuery(db: Executor, caller: Principal, userId: number, dayStartIso: string) {
   return db
     .selectFrom('tasks as t')
     .innerJoin('projects as p', 'p.id', 't.project_id')
@@ -62,6 +64,15 @@ export function worklistQuery(db: Executor, caller: Principal, userId: number, d
       't.updated_at',
       changedSince(eb, userId, dayStartIso).as('changed_today'),
     ]);
+}
+
+/** One page of a person's worklist, most recently updated first unless the page asks otherwise. */
+export function worklistPage(db: Executor, caller: Principal, userId: number, dayStartIso: string, page: PageRequest) {
+  return paginate(worklistQuery(db, caller, userId, dayStartIso), page, {
+    idColumn: 't.id',
+    orderable: { updated_at: 't.updated_at', priority: 'pr.position' },
+    defaultOrdering: '-updated_at',
+  });
 }
 
 export async function userInOrganization(db: Executor, userId: number, organizationId: number): Promise<boolean> {
@@ -122,12 +133,16 @@ export function findEntryById(db: Executor, id: number): Promise<EntryRow | unde
   return selectEntries(db).where('e.id', '=', id).executeTakeFirst();
 }
 
-/** The organization's entries of one day as `caller` may list them: other people's drafts are theirs until submitted. */
-export function entriesOfDay(
+/**
+ * One page of the organization's entries of one day as `caller` may list them: other people's
+ * drafts are theirs until submitted.
+ */
+export function entriesOfDayPage(
   db: Executor,
   caller: Principal,
   date: string,
   filters: { user?: number; state?: StandupState },
+  page: PageRequest,
 ) {
   let query = selectEntries(db)
     .where('e.organization_id', '=', caller.organizationId)
@@ -135,16 +150,27 @@ export function entriesOfDay(
     .where((eb) => eb.or([eb('e.state', '!=', 'draft'), eb('e.user_id', '=', caller.userId)]));
   if (filters.user !== undefined) query = query.where('e.user_id', '=', filters.user);
   if (filters.state !== undefined) query = query.where('e.state', '=', filters.state);
-  return query;
+  return paginate(query, page, {
+    idColumn: 'e.id',
+    orderable: {
+      user: 'e.user_id',
+      date: 'e.date',
+      submitted_at: 'e.submitted_at',
+      created_at: 'e.created_at',
+      updated_at: 'e.updated_at',
+    },
+    defaultOrdering: 'user',
+  });
 }
 
-/** A person's submitted and skipped entries before `date`. */
-export function pastEntries(db: Executor, organizationId: number, userId: number, date: string) {
-  return selectEntries(db)
+/** One page of a person's submitted and skipped entries before `date`, newest first unless the page asks otherwise. */
+export function pastEntriesPage(db: Executor, organizationId: number, userId: number, date: string, page: PageRequest) {
+  const query = selectEntries(db)
     .where('e.organization_id', '=', organizationId)
     .where('e.user_id', '=', userId)
     .where('e.state', 'in', ['submitted', 'skipped'])
     .where('e.date', '<', date);
+  return paginate(query, page, { idColumn: 'e.id', orderable: { date: 'e.date' }, defaultOrdering: '-date' });
 }
 
 /**

@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { principalOf } from '../../identity/auth-hook.ts';
 import { listOf, ok } from '../../http/envelope.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { commitWrite } from '../../http/unit-of-work.ts';
 import { Envelope, errorResponses, ListEnvelope, PaginationQuery } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
+import { callerOf } from '../tasks/task.http.ts';
 import { listBlockers } from './blockers.service.ts';
 import { readSettings, updateSettings } from './settings.service.ts';
 import {
@@ -94,7 +95,7 @@ function registerEntryRoutes(app: Api, ctx: AppContext): void {
         ctx,
         request,
         reply,
-        (tx) => standups.submitMyEntry(tx, principalOf(request), request.body),
+        (tx) => standups.submitMyEntry(tx, callerOf(request), request.body),
         ok<StandupEntryJson>,
       ),
   );

@@ -4,27 +4,28 @@ import type { Executor } from '../../db/database.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
 import { type PageRequest } from '../../http/pagination.ts';
-import { paginate } from '../../db/paginate.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
+import type { Caller } from '../../identity/caller.ts';
+import { type ActionOrigin, recordEvent } from '../../events/record-event.ts';
 import { findVisibleTaskRef } from '../tasks/task.repository.ts';
 import { type TeamDay, teamToday } from './settings.service.ts';
 import {
   type BlockerValues,
   blockersOf,
-  entriesOfDay,
+  entriesOfDayPage,
   type EntryRow,
   findEntry,
   findEntryById,
   type FrozenTask,
   lockDayEntry,
-  pastEntries,
+  pastEntriesPage,
   previousSubmittedEntry,
   replaceBlockers,
   updateEntry,
   userInOrganization,
   visibleProjectIdSet,
   workedOnSince,
-  worklistQuery,
+  worklistPage,
   worklistSnapshot,
 } from './standups.repository.ts';
 import { type EntryListFilters, type EntryPut, MAX_SNAPSHOT_TASKS, type StandupEntryJson } from './standups.schemas.ts';
@@ -105,21 +106,9 @@ export async function getMyEntry(ctx: AppContext, principal: Principal): Promise
   return presentOne(ctx.db, principal, row);
 }
 
-const ENTRY_ORDERING = {
-  user: 'e.user_id',
-  date: 'e.date',
-  submitted_at: 'e.submitted_at',
-  created_at: 'e.created_at',
-  updated_at: 'e.updated_at',
-};
-
 export async function listEntries(ctx: AppContext, principal: Principal, filters: EntryListFilters, page: PageRequest) {
   const date = filters.date ?? (await teamToday(ctx, principal.organizationId)).date;
-  const { rows, pagination } = await paginate(entriesOfDay(ctx.db, principal, date, filters), page, {
-    idColumn: 'e.id',
-    orderable: ENTRY_ORDERING,
-    defaultOrdering: 'user',
-  });
+  const { rows, pagination } = await entriesOfDayPage(ctx.db, principal, date, filters, page);
   return { data: await presentEntries(ctx.db, rows, await visibleProjectIdSet(ctx.db, principal)), pagination };
 }
 
@@ -131,26 +120,15 @@ async function assertSameOrganization(ctx: AppContext, principal: Principal, use
 export async function history(ctx: AppContext, principal: Principal, userId: number, page: PageRequest) {
   await assertSameOrganization(ctx, principal, userId);
   const today = await teamToday(ctx, principal.organizationId);
-  const query = pastEntries(ctx.db, principal.organizationId, userId, today.date);
-  const { rows, pagination } = await paginate(query, page, {
-    idColumn: 'e.id',
-    orderable: { date: 'e.date' },
-    defaultOrdering: '-date',
-  });
+  const { rows, pagination } = await pastEntriesPage(ctx.db, principal.organizationId, userId, today.date, page);
   return { data: await presentEntries(ctx.db, rows, await visibleProjectIdSet(ctx.db, principal)), pagination };
 }
-
-const WORKLIST_ORDERING = { updated_at: 't.updated_at', priority: 'pr.position' };
 
 /** A person's worklist: computed on every call from their tasks, today only. */
 export async function worklist(ctx: AppContext, principal: Principal, userId: number, page: PageRequest) {
   await assertSameOrganization(ctx, principal, userId);
   const today = await teamToday(ctx, principal.organizationId);
-  const { rows, pagination } = await paginate(worklistQuery(ctx.db, principal, userId, today.startIso), page, {
-    idColumn: 't.id',
-    orderable: WORKLIST_ORDERING,
-    defaultOrdering: '-updated_at',
-  });
+  const { rows, pagination } = await worklistPage(ctx.db, principal, userId, today.startIso, page);
   return {
     data: rows.map((r) => ({
       key: r.key,
@@ -229,25 +207,71 @@ function withSince(
  * (a redraft, or an earlier submission), so `{}` submits the draft as it is. The task
  * snapshot is the caller's worklist at this moment and is frozen from now on.
  */
-export async function submitMyEntry(tx: Tx, principal: Principal, body: EntryPut): Promise<StandupEntryJson> {
+export async function submitMyEntry(tx: Tx, caller: Caller, body: EntryPut): Promise<StandupEntryJson> {
+  const { principal } = caller;
   const today = await teamToday(tx, principal.organizationId);
   const declared = body.blockers ? await resolveBlockers(tx, principal, body.blockers) : undefined;
   const snapshot = await currentWorklist(tx.db, principal, today);
   const entry = await lockTodaysEntry(tx, principal, today.date);
   const current = await blockersOf(tx.db, [entry.id]);
   const previous = await previousSubmittedEntry(tx.db, principal.userId, today.date);
-  const earlier = [...current, ...(previous ? await blockersOf(tx.db, [previous.id]) : [])];
+  const previousBlockers = previous ? await blockersOf(tx.db, [previous.id]) : [];
   const now = tx.clock.nowIso();
+  const done = body.done ?? entry.done;
+  const doing = body.doing ?? entry.doing;
   await updateEntry(tx.db, entry.id, {
     state: 'submitted',
-    done: body.done ?? entry.done,
-    doing: body.doing ?? entry.doing,
+    done,
+    doing,
     tasks: JSON.stringify(snapshot),
     submitted_at: now,
     updated_at: now,
   });
-  await replaceBlockers(tx.db, entry.id, withSince(declared ?? current, earlier, now));
+  const blockers = withSince(declared ?? current, [...current, ...previousBlockers], now);
+  await replaceBlockers(tx.db, entry.id, blockers);
+  // What the team last saw of this person: today's entry once submitted, else their previous submission.
+  const announced = entry.state === 'submitted' ? current : previousBlockers;
+  await recordSubmission(tx, caller.origin, { id: entry.id, user: principal.userId, date: today.date }, now, {
+    done,
+    doing,
+    raised: blockers.filter((b) => b.since === now),
+    cleared: announced.filter((was) => !blockers.some((b) => sameBlocker(b, was))),
+  });
   return reload(tx.db, principal, entry.id);
+}
+
+/**
+ * standup.submitted (organization-wide: its text is what everyone in the organization reads,
+ * its tasks are left out), and one blocker event per blocker raised or cleared, each in the
+ * project of the task it names (organization-wide when it names none).
+ */
+async function recordSubmission(
+  tx: Tx,
+  origin: ActionOrigin,
+  entry: { id: number; user: number; date: string },
+  now: string,
+  what: { done: string; doing: string; raised: BlockerValues[]; cleared: BlockerValues[] },
+): Promise<void> {
+  await recordEvent(tx.db, {
+    type: 'standup.submitted',
+    origin,
+    projectId: null,
+    occurredAt: now,
+    data: { entry: { ...entry, done: what.done, doing: what.doing, submitted_at: now } },
+  });
+  const blockerEvents = [
+    ...what.raised.map((blocker) => ['standup.blocker_raised', blocker] as const),
+    ...what.cleared.map((blocker) => ['standup.blocker_cleared', blocker] as const),
+  ];
+  for (const [type, blocker] of blockerEvents) {
+    await recordEvent(tx.db, {
+      type,
+      origin,
+      projectId: blocker.project_id,
+      occurredAt: now,
+      data: { blocker: { text: blocker.text, task: blocker.task_key, since: blocker.since }, entry },
+    });
+  }
 }
 
 /**

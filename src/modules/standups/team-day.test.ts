@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalTimeZone, localDate, previousDate, startOfLocalDay } from './team-day.ts';
+import { canonicalTimeZone, localDate, localTime, previousDate, startOfLocalDay, weekdayOf } from './team-day.ts';
 
 describe('team day (timezone arithmetic)', () => {
   it('canonicalizes IANA names and refuses unknown ones', () => {
@@ -56,5 +56,13 @@ describe('team day (timezone arithmetic)', () => {
   it('previousDate crosses months and leap days', () => {
     expect(previousDate('2028-03-01')).toBe('2028-02-29');
     expect(previousDate('2026-01-01')).toBe('2025-12-31');
+  });
+
+  it('localTime reads the wall clock (midnight is 00:00) and weekdayOf names the day', () => {
+    expect(localTime('America/New_York', Date.parse('2026-11-21T05:00:00Z'))).toBe('00:00');
+    expect(localTime('Asia/Kolkata', Date.parse('2026-11-21T04:00:00Z'))).toBe('09:30');
+    expect(localTime('UTC', Date.parse('2026-11-21T23:59:59Z'))).toBe('23:59');
+    expect(weekdayOf('2026-11-21')).toBe('sat');
+    expect(weekdayOf('2026-11-23')).toBe('mon');
   });
 });

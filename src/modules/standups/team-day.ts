@@ -49,3 +49,17 @@ export function startOfLocalDay(timeZone: string, date: string): number {
 export function previousDate(date: string): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) - 24 * HOUR).toISOString().slice(0, 10);
 }
+
+/** The wall-clock time (HH:MM, 00:00 to 23:59) at instant `ms` in `timeZone`. */
+export function localTime(timeZone: string, ms: number): string {
+  const format = new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const parts = Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
+  return `${parts.hour}:${parts.minute}`;
+}
+
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+
+/** The day of the week of a calendar date (YYYY-MM-DD). */
+export function weekdayOf(date: string): (typeof WEEKDAYS)[number] {
+  return WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()]!;
+}

@@ -1,17 +1,13 @@
-import type { SelectQueryBuilder } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
-import type { PaginateOptions } from '../../db/paginate.ts';
-import { presentPage } from '../../db/present-page.ts';
 import { foundOr404 } from '../../http/errors.ts';
-import type { PageRequest } from '../../http/pagination.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { PageRequest, Pagination } from '../../http/pagination.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { visibleTask } from './task.service.ts';
 
 /** The queries of one kind of task record, as recordsOfTaskQueries builds them. */
 export interface RecordQueries<O extends { id: number }, V> {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  ofTask: (db: Executor, taskId: number) => SelectQueryBuilder<any, any, O>;
+  ofTask: (db: Executor, taskId: number, page: PageRequest) => Promise<{ rows: O[]; pagination: Pagination }>;
   find: (db: Executor, id: number) => Promise<O | undefined>;
   findVisible: (db: Executor, principal: Principal, id: number) => Promise<V | undefined>;
 }
@@ -23,7 +19,6 @@ export interface RecordQueries<O extends { id: number }, V> {
 export function recordsOfTask<O extends { id: number }, V, J>(
   noun: string,
   queries: RecordQueries<O, V>,
-  paging: PaginateOptions,
   present: (row: O) => J,
 ) {
   const load = async (db: Executor, id: number): Promise<J> => present(await foundOr404(queries.find(db, id), noun));
@@ -36,7 +31,8 @@ export function recordsOfTask<O extends { id: number }, V, J>(
     /** One page of the records of a task the caller sees (404 if it cannot see the task). */
     async list(ctx: AppContext, principal: Principal, taskKey: string, page: PageRequest) {
       const task = await visibleTask(ctx, principal, taskKey);
-      return presentPage(queries.ofTask(ctx.db, task.id), page, paging, present);
+      const { rows, pagination } = await queries.ofTask(ctx.db, task.id, page);
+      return { data: rows.map((row) => present(row)), pagination };
     },
     async get(ctx: AppContext, principal: Principal, id: number): Promise<J> {
       await visible(ctx, principal, id);

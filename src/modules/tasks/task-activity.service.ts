@@ -1,8 +1,7 @@
 import type { AppContext } from '../../context.ts';
-import { paginate } from '../../db/paginate.ts';
 import type { PageRequest } from '../../http/pagination.ts';
-import type { Principal } from '../auth/principal.ts';
-import { activitiesOfTask } from './task-activity.repository.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { activitiesPage } from './task-activity.repository.ts';
 import { visibleTask } from './task.service.ts';
 
 const parsed = (value: string | null): unknown => (value === null ? null : (JSON.parse(value) as unknown));
@@ -10,11 +9,7 @@ const parsed = (value: string | null): unknown => (value === null ? null : (JSON
 /** A task's activity: its creation, every field change, comments and links (newest first by default). */
 export async function listActivities(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
   const ref = await visibleTask(ctx, principal, key);
-  const { rows, pagination } = await paginate(activitiesOfTask(ctx.db, ref.id), page, {
-    idColumn: 'a.id',
-    orderable: { created_at: 'a.created_at' },
-    defaultOrdering: '-created_at',
-  });
+  const { rows, pagination } = await activitiesPage(ctx.db, principal, ref.id, page);
   const data = rows.map((r) => ({
     id: r.id,
     action: r.action,

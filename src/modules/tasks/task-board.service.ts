@@ -1,13 +1,14 @@
 import type { AppContext } from '../../context.ts';
 import { invalid } from '../../http/errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/pagination.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { readableProjectByKey } from '../../policy/index.ts';
 import { boardStatuses, columnIds, countsByStatus, withText } from './task-board.repository.ts';
 import { DEFAULT_CARDS_PER_COLUMN, type BoardJson, type BoardQueryInput } from './task-board.schemas.ts';
 import { presentTaskRow } from './task.presenter.ts';
 import { tasksOfProject } from './task.repository.ts';
-import { listFilter, taskRowsInOrder } from './task-read.service.ts';
+import { taskRowsInOrder } from './task-list.repository.ts';
+import { listFilter } from './task-read.service.ts';
 
 /**
  * A project's board in one read: every status in board order with how many tasks match the

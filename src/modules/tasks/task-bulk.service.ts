@@ -7,7 +7,8 @@ import { createOne, customFieldIds, updateOne } from './task-lifecycle.service.t
 import { loadSnapshot, type TaskSnapshot } from './task.presenter.ts';
 import { lockTask, taskIdsByKeys } from './task.repository.ts';
 import type { TaskCreateInput, TaskJson, TaskUpdateInput } from './task.schemas.ts';
-import { type Caller, writableProject } from './task.service.ts';
+import type { Caller } from '../../identity/caller.ts';
+import { writableProject } from './task.service.ts';
 
 /** Bulk create and bulk update: up to 100 tasks of one project, all or nothing, every refusal reported. */
 
@@ -101,7 +102,7 @@ export async function bulkUpdate(
     (item) => item.key,
     async ({ key, ...input }) => {
       const id = idOf.get(key);
-      const current = id === undefined ? undefined : await loadSnapshot(tx.db, tx, id);
+      const current = id === undefined ? undefined : await loadSnapshot(tx, id);
       if (!current) throw new ApiError('NOT_FOUND', `No task ${key} in project ${project.key}.`);
       return updateOne(tx, project, resolver, caller, current, input);
     },

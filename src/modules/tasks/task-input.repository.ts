@@ -1,4 +1,6 @@
 import type { Executor } from '../../db/database.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { visibleTasks } from './task.repository.ts';
 
 /** The lookups that check a task write against its project: vocabulary, members, hierarchy, workflow. */
 
@@ -88,4 +90,29 @@ export async function childIdsOfAny(db: Executor, taskIds: number[]): Promise<nu
 export async function statusName(db: Executor, statusId: number): Promise<string> {
   const row = await db.selectFrom('statuses').select('name').where('id', '=', statusId).executeTakeFirstOrThrow();
   return row.name;
+}
+
+/**
+ * The tasks that block `taskId` (`blocks` links into it), are open (status not in the done
+ * category), are due after `startDate`, and are in projects `principal` sees: what the schedule
+ * rule refuses a start date for. Latest due first.
+ */
+export function openBlockersDueAfter(
+  db: Executor,
+  principal: Principal,
+  taskId: number,
+  startDate: string,
+): Promise<Array<{ key: string; title: string; due_date: string }>> {
+  return visibleTasks(db, principal)
+    .innerJoin('task_links as l', 'l.from_task_id', 't.id')
+    .innerJoin('statuses as s', 's.id', 't.status_id')
+    .where('l.type', '=', 'blocks')
+    .where('l.to_task_id', '=', taskId)
+    .where('s.category', '!=', 'done')
+    .where('t.due_date', '>', startDate)
+    .select(['t.key', 't.title', 't.due_date'])
+    .$narrowType<{ due_date: string }>()
+    .orderBy('t.due_date', 'desc')
+    .orderBy('t.id')
+    .execute();
 }

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { customValuesByTask } from '../custom-fields/custom-fields.repository.ts';
 import { resolveCustomFieldValues } from '../custom-fields/values.ts';
 import { parentProblem } from './hierarchy.ts';
@@ -10,6 +10,16 @@ import { isBlank } from '../../http/text.ts';
 import type { TaskChanges, TaskValues } from './task-writes.ts';
 
 export type FieldErrors = Record<string, string>;
+
+/** A start after the due date is refused naming both, whichever of the two the input sets. */
+function datesInOrder({ changes, errors }: Resolved, current: TaskRow | null): void {
+  const start = changes.start_date !== undefined ? changes.start_date : (current?.start_date ?? null);
+  const due = changes.due_date !== undefined ? changes.due_date : (current?.due_date ?? null);
+  // YYYY-MM-DD strings compare like the dates they name.
+  if (start === null || due === null || start <= due) return;
+  errors.start_date = `must not be after due_date (${due})`;
+  errors.due_date = `must not be before start_date (${start})`;
+}
 
 interface Resolved {
   changes: TaskChanges;
@@ -83,6 +93,9 @@ export class TaskInputResolver {
     await this.resolveNamed(input, out);
     await this.resolveAssignee(input, current, out);
     if (input.due_date !== undefined) out.changes.due_date = input.due_date;
+    if (input.start_date !== undefined) out.changes.start_date = input.start_date;
+    if (input.estimate !== undefined) out.changes.estimate = input.estimate;
+    datesInOrder(out, current);
     await this.resolveLabels(input, out);
     await this.resolvePlanning(input, out);
     await this.resolveParent(input, current, out);

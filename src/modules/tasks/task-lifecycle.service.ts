@@ -1,6 +1,6 @@
 import type { Trx } from '../../db/database.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import { ApiError, invalid, notFound } from '../../http/errors.ts';
+import { ApiError, invalid } from '../../http/errors.ts';
 import { removeStoredFiles } from '../attachments/attachment.files.ts';
 import { storageNamesOf } from '../attachments/attachment.repository.ts';
 import { lockFields } from '../custom-fields/custom-fields.repository.ts';
@@ -8,18 +8,20 @@ import { isStoredId } from '../custom-fields/values.ts';
 import type { ProjectRef } from '../../policy/index.ts';
 import { lockProject } from '../projects/projects.repository.ts';
 import { TaskInputResolver } from './task-input.ts';
-import { statusName } from './task-input.repository.ts';
+import { openBlockersDueAfter, statusName } from './task-input.repository.ts';
 import { findTransitionBetween } from '../workflows/transitions.repository.ts';
-import { etagOf, loadSnapshot, type TaskSnapshot } from './task.presenter.ts';
-import { lockTask, type TaskRef, type TaskRow } from './task.repository.ts';
+import { etagOf, type TaskSnapshot } from './task.presenter.ts';
+import type { TaskRef, TaskRow } from './task.repository.ts';
 import type { TaskCreateInput, TaskUpdateInput } from './task.schemas.ts';
-import { type Caller, writableProject, writableTask } from './task.service.ts';
+import type { Caller } from '../../identity/caller.ts';
+import { writableProject, writableTask } from './task.service.ts';
 import {
-  applyLockedTaskUpdate,
-  createTaskRecord,
-  deleteTaskRecord,
+  lockTaskForWrite,
   reserveTaskNumber,
   type TaskValues,
+  writeTaskCreate,
+  writeTaskDelete,
+  writeTaskUpdate,
 } from './task-writes.ts';
 
 /**
@@ -66,7 +68,7 @@ export async function createOne(
 ): Promise<TaskSnapshot> {
   // Taking the number holds the project row from here to commit, for the numbering and the
   // hierarchy checks alike (see reserveTaskNumber); a refused create gives the number back.
-  const reserved = await reserveTaskNumber(tx.db, project.id);
+  const reserved = await reserveTaskNumber(tx, project.id);
   await lockFields(tx.db, tx.dialect, customFieldIds([input]), 'share');
   const { changes, errors } = await resolver.resolve(input, null);
   if (!blank(errors)) throw invalid(errors);
@@ -75,6 +77,8 @@ export async function createOne(
     description: '',
     assignee_id: null,
     due_date: null,
+    start_date: null,
+    estimate: null,
     milestone_id: null,
     sprint_id: null,
     parent_id: null,
@@ -83,7 +87,7 @@ export async function createOne(
     ...(await resolver.defaults(reserved.defaults)),
     ...changes,
   };
-  return createTaskRecord(tx.db, tx, caller.origin, project, reserved.number, values);
+  return writeTaskCreate(tx, caller.origin, project, reserved.number, values);
 }
 
 /** A status change must follow a transition of the project's workflow (422 INVALID_TRANSITION otherwise). */
@@ -104,6 +108,21 @@ async function assertTransition(trx: Trx, project: ProjectRef, current: TaskRow,
   );
 }
 
+/**
+ * The schedule rule (docs/api/planning.md): a task is not moved to start before the due date of
+ * an open task that blocks it, among the blockers the caller can see.
+ */
+async function assertSchedule(tx: Tx, caller: Caller, task: TaskRow, startDate: string): Promise<void> {
+  const blockers = await openBlockersDueAfter(tx.db, caller.principal, task.id, startDate);
+  if (blockers.length === 0) return;
+  const named = blockers.map((b) => `${b.key} (due ${b.due_date})`).join(', ');
+  throw new ApiError(
+    'SCHEDULE_CONFLICT',
+    `${task.key} would start on ${startDate}, before ${named} that blocks it is due. Send force: true to write it anyway.`,
+    { blockers },
+  );
+}
+
 /** Updates one task, locked and read in this transaction (`current`); every check runs before the first write. */
 export async function updateOne(
   tx: Tx,
@@ -115,10 +134,12 @@ export async function updateOne(
 ) {
   const { changes, errors } = await resolver.resolve(input, current.row);
   if (!blank(errors)) throw invalid(errors);
+  if (!input.force && changes.start_date && changes.start_date !== current.row.start_date)
+    await assertSchedule(tx, caller, current.row, changes.start_date);
   // Setting the status a task already has is a no-op, not a transition.
   if (changes.status_id !== undefined && changes.status_id !== current.row.status_id)
     await assertTransition(tx.db, project, current.row, changes.status_id);
-  return applyLockedTaskUpdate(tx.db, tx, caller.origin, current, changes);
+  return writeTaskUpdate(tx, caller.origin, current, changes);
 }
 
 /**
@@ -128,10 +149,7 @@ export async function updateOne(
 async function lockAndRead(tx: Tx, ref: TaskRef, treeChanges: boolean, fieldIds: number[] = []): Promise<TaskSnapshot> {
   if (treeChanges) await lockProject(tx.db, tx.dialect, ref.project.id);
   await lockFields(tx.db, tx.dialect, fieldIds, 'share');
-  await lockTask(tx.db, tx.dialect, ref.id);
-  const snapshot = await loadSnapshot(tx.db, tx, ref.id);
-  if (!snapshot) throw notFound('Task');
-  return snapshot;
+  return lockTaskForWrite(tx, ref.id);
 }
 
 export async function createTask(
@@ -193,6 +211,6 @@ export async function deleteTask(tx: Tx, caller: Caller, key: string, ifMatch?: 
   assertIfMatch(ifMatch, current.row);
   // Attachment rows go with the task (cascade); their files are removed once that has committed.
   const files = await storageNamesOf(tx.db, { taskId: ref.id });
-  await deleteTaskRecord(tx.db, tx, caller.origin, ref.id);
+  await writeTaskDelete(tx, caller.origin, ref.id);
   tx.afterCommit(() => removeStoredFiles(tx, files));
 }

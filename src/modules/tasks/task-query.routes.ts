@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { principalOf } from '../../identity/auth-hook.ts';
 import { listOf } from '../../http/envelope.ts';
 import { pageRequest } from '../../http/pagination.ts';
 import { errorResponses, ListEnvelope } from '../../http/schemas.ts';

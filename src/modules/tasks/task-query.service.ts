@@ -1,15 +1,15 @@
 import type { AppContext } from '../../context.ts';
-import { paginate } from '../../db/paginate.ts';
 import { invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import { visibleProjectsOf } from '../../policy/index.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import type { Ordering } from '../query/ast.ts';
-import { orderedTaskIds, tasksMatching, whereQuery } from '../query/query.repository.ts';
+import { tasksMatching, whereQuery } from '../query/query.repository.ts';
 import { bindFor, checkQuery, timeZoneParameter } from '../query/query.service.ts';
-import { presentTaskRow } from './task.presenter.ts';
-import { countTasks, type TasksQuery } from './task.repository.ts';
-import { pageOfTasks, taskRowsInOrder } from './task-read.service.ts';
+import { presentListedTasks } from './task.presenter.ts';
+import { queryOrderedPage } from './task-list.repository.ts';
+import type { TasksQuery } from './task.repository.ts';
+import { pageOfTasks } from './task-read.service.ts';
 
 /** A query's ORDER BY when it has none: newest first. */
 const DEFAULT_ORDER: Ordering[] = [{ field: 'created', direction: 'desc' }];
@@ -64,21 +64,11 @@ export async function pageOfQuery(
   });
   const narrowed = whereQuery(matching, bound, ctx.dialect);
   if (page.mode === 'cursor' || (parameters.ordering && !query.orderBy.length)) return pageOfTasks(ctx, narrowed, page);
-  const {
-    query: ids,
-    orderable,
-    ordering,
-  } = orderedTaskIds(narrowed, query.orderBy.length ? query.orderBy : DEFAULT_ORDER, ctx.dialect);
-  const { rows, pagination } = await paginate(
-    ids,
-    { ...page, ordering },
-    ctx.dialect === 'postgres'
-      ? { idColumn: 't.id', orderable, count: () => countTasks(narrowed) }
-      : { idColumn: 't.id', orderable, countWithPage: true },
-  );
-  const tasks = await taskRowsInOrder(
+  const { tasks, pagination } = await queryOrderedPage(
     ctx,
-    rows.map((row) => row.id),
+    narrowed,
+    query.orderBy.length ? query.orderBy : DEFAULT_ORDER,
+    page,
   );
-  return { data: tasks.map((row) => presentTaskRow(row, row)), pagination };
+  return { data: presentListedTasks(tasks), pagination };
 }

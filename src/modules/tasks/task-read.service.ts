@@ -1,22 +1,18 @@
 import { isoFromMicros } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
-import { paginate } from '../../db/paginate.ts';
 import type { Db } from '../../db/database.ts';
 import { preparedIn } from '../../db/prepared.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { readableProjectByKey, visibleProjectsOf } from '../../policy/index.ts';
-import { presentTaskRow, presentTasks } from './task.presenter.ts';
+import { presentListedTasks, presentTaskRow } from './task.presenter.ts';
+import { taskListPage } from './task-list.repository.ts';
 import {
-  countTasks,
-  listedTasks,
   subtasksOf,
   type TaskListFilter,
-  taskListIds,
   tasksOfProject,
   type TasksQuery,
-  taskRowsWithExtrasByIdList,
   tasksWithKeyAndEpoch,
   type TaskRowWithExtras,
 } from './task.repository.ts';
@@ -24,37 +20,10 @@ import type { TaskJson, TaskListFilters } from './task.schemas.ts';
 import { pageOfQuery } from './task-query.service.ts';
 import { visibleTask } from './task.service.ts';
 
-const ORDERABLE = {
-  created_at: 't.created_at',
-  updated_at: 't.updated_at',
-  // Both list queries join priorities for this (listedTasks, taskListIds).
-  priority: 'pr.position',
-  // An output alias (dueSort in task.repository.ts), so tasks without a due date sort last on both databases.
-  due_date: 'due_sort',
-  key: 't.number',
-};
-
-/**
- * Two statements whatever the page size. An offset page on PostgreSQL reads its rows, with a count
- * of the matches beside it that joins nothing, then the extras of exactly those rows. Otherwise
- * the page's ids come first (on SQLite sorted and counted in one statement, without the rest of
- * each row), then its rows with their extras, by id, in one statement compiled once.
- */
+/** One page of `matching` in a list's ordering, as task JSON (see taskListPage). */
 export async function pageOfTasks(ctx: AppContext, matching: TasksQuery, page: PageRequest) {
-  const options = { idColumn: 't.id', orderable: ORDERABLE, defaultOrdering: 'key' };
-  if (ctx.dialect === 'postgres' && page.mode === 'offset') {
-    const { rows, pagination } = await paginate(listedTasks(matching), page, {
-      ...options,
-      count: () => countTasks(matching),
-    });
-    return { data: await presentTasks(ctx.db, ctx.dialect, rows), pagination };
-  }
-  const { rows: ids, pagination } = await paginate(taskListIds(matching), page, { ...options, countWithPage: true });
-  const rows = await taskRowsInOrder(
-    ctx,
-    ids.map((row) => row.id),
-  );
-  return { data: rows.map((row) => presentTaskRow(row, row)), pagination };
+  const { tasks, pagination } = await taskListPage(ctx, matching, page);
+  return { data: presentListedTasks(tasks), pagination };
 }
 
 const csv = (value: string) =>
@@ -119,26 +88,10 @@ export async function listTasks(
   );
 }
 
-/** Task rows with their extras in the order of `ids` (ids without a row are skipped), in one statement compiled once. */
-export async function taskRowsInOrder(ctx: AppContext, ids: number[]): Promise<TaskRowWithExtras[]> {
-  if (ids.length === 0) return [];
-  const { dialect } = ctx;
-  const read = preparedIn(
-    ctx,
-    'taskRowsByIds',
-    (db: Db, list: number[] | string) => taskRowsWithExtrasByIdList(db, dialect, list),
-    1,
-  );
-  const byId = new Map(
-    (await read(ctx.db, dialect === 'postgres' ? ids : JSON.stringify(ids))).map((row) => [row.id, row]),
-  );
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
 /**
  * A task by key, read in one statement with the auth epoch. `confirm` receives that epoch and
  * answers the caller as of it (authenticating again when its cached principal is older), so the
- * caller's cache is checked without a statement of its own (src/http/auth-hook.ts).
+ * caller's cache is checked without a statement of its own (src/identity/auth-hook.ts).
  */
 export async function getTask(
   ctx: AppContext,

@@ -1,36 +1,38 @@
-import type { AppContext } from '../../context.ts';
-import type { Trx } from '../../db/database.ts';
 import type { TasksTable } from '../../db/schema.ts';
+import type { Tx } from '../../db/unit-of-work.ts';
 import { notFound } from '../../http/errors.ts';
 import { type ActionOrigin, type EventToRecord, outboxRowOf } from '../../events/record-event.ts';
 import type { ActivityEntry } from '../activity/activity.repository.ts';
 import type { ProjectDefaults } from './task-input.ts';
 import { loadSnapshot, type TaskSnapshot } from './task.presenter.ts';
-import * as records from './task-records.repository.ts';
+import { storedBefore } from '../changes/task-states.ts';
+import * as records from './task-writes.repository.ts';
 import { labelIdsOf, lockTask } from './task.repository.ts';
-import { DERIVED_FIELDS, type TaskJson, type TrackedField, WRITABLE_FIELDS } from './task.schemas.ts';
+import {
+  DERIVED_FIELDS,
+  type TaskJson,
+  type TrackedField,
+  WRITABLE_FIELD_STORAGE,
+  WRITABLE_FIELDS,
+  type WritableField,
+} from './task.schemas.ts';
 
 /**
- * The only code that writes tasks. Every create, update and delete goes through here so that,
- * in the caller's transaction, it always also writes: the change record the changes feed
- * serves, the outbox events, the activity rows, and the bumped version / updated_at.
+ * The only code that writes tasks, one function per operation: writeTaskCreate,
+ * writeTaskUpdate, writeTaskDelete, and writeTaskRecord for a write of one of a task's records
+ * that may move its derived fields. Each also writes, in the caller's unit of work: the change
+ * record the changes feed serves, the outbox events, the activity rows, and the bumped version /
+ * updated_at.
  *
  * Values are already resolved (ids, checked against the project's rules); callers validate
  * first (task-input.ts, the workflow transition check, the hierarchy check).
  */
-export type TaskValues = Pick<
-  TasksTable,
-  | 'title'
-  | 'description'
-  | 'task_type_id'
-  | 'priority_id'
-  | 'status_id'
-  | 'assignee_id'
-  | 'due_date'
-  | 'milestone_id'
-  | 'sprint_id'
-  | 'parent_id'
-> & {
+
+/** The `tasks` columns a write sets, from the one list of writable fields. */
+type TaskColumn = Exclude<(typeof WRITABLE_FIELD_STORAGE)[WritableField], 'label_ids'>;
+const COLUMNS = Object.values(WRITABLE_FIELD_STORAGE).filter((column): column is TaskColumn => column !== 'label_ids');
+
+export type TaskValues = Pick<TasksTable, TaskColumn> & {
   label_ids: number[];
   /** Custom field values by field id, already checked (custom-fields/values.ts); in changes, null clears one. */
   custom_fields: Record<number, unknown>;
@@ -48,35 +50,23 @@ export interface TaskUpdateResult extends TaskSnapshot {
   changes: FieldChanges;
 }
 
-const COLUMNS = [
-  'title',
-  'description',
-  'task_type_id',
-  'priority_id',
-  'status_id',
-  'assignee_id',
-  'due_date',
-  'milestone_id',
-  'sprint_id',
-  'parent_id',
-] as const;
-
 /** Writes what a task write records besides its rows (see insertTaskWriteRecords): activity entries, the change record, events. */
 function recordWrite(
-  trx: Trx,
-  ctx: AppContext,
+  tx: Tx,
   change: {
     projectId: number;
     taskId: number;
     key: string;
     action: 'created' | 'updated' | 'deleted';
+    /** The task JSON right before the change (null for a creation) and right after (null for a deletion). */
+    before: TaskJson | null;
     task: TaskJson | null;
     at: string;
   },
   activities: ActivityEntry[],
   events: EventToRecord[],
 ) {
-  return records.insertTaskWriteRecords(trx, ctx.dialect, {
+  return records.insertTaskWriteRecords(tx.db, tx.dialect, {
     activities,
     change: {
       project_id: change.projectId,
@@ -84,16 +74,17 @@ function recordWrite(
       task_key: change.key,
       action: change.action,
       task: change.task === null ? null : JSON.stringify(change.task),
+      before: storedBefore(change.action, change.before, change.task),
       changed_at: change.at,
     },
     events: events.map(outboxRowOf),
   });
 }
 
-async function setCustomValues(trx: Trx, taskId: number, values: Array<[fieldId: number, value: unknown]>) {
+async function setCustomValues(tx: Tx, taskId: number, values: Array<[fieldId: number, value: unknown]>) {
   for (const [fieldId, value] of values) {
-    if (value === null) await records.deleteCustomValue(trx, taskId, fieldId);
-    else await records.upsertCustomValue(trx, taskId, fieldId, JSON.stringify(value));
+    if (value === null) await records.deleteCustomValue(tx.db, taskId, fieldId);
+    else await records.upsertCustomValue(tx.db, taskId, fieldId, JSON.stringify(value));
   }
 }
 
@@ -113,23 +104,33 @@ export interface ReservedNumber {
  * lockProject. A rolled-back create gives its number back, and a deleted task's number is
  * never reused.
  */
-export async function reserveTaskNumber(trx: Trx, projectId: number): Promise<ReservedNumber> {
-  const { task_counter, ...defaults } = await records.takeTaskNumber(trx, projectId);
+export async function reserveTaskNumber(tx: Tx, projectId: number): Promise<ReservedNumber> {
+  const { task_counter, ...defaults } = await records.takeTaskNumber(tx.db, projectId);
   return { number: task_counter, defaults };
 }
 
+/**
+ * Locks the task for the rest of the transaction and reads it: what writeTaskUpdate and
+ * writeTaskRecord start from (404 if it is gone).
+ */
+export async function lockTaskForWrite(tx: Tx, taskId: number): Promise<TaskSnapshot> {
+  await lockTask(tx.db, tx.dialect, taskId);
+  const snapshot = await loadSnapshot(tx, taskId);
+  if (!snapshot) throw notFound('Task');
+  return snapshot;
+}
+
 /** Creates a task with a number reserveTaskNumber took in this transaction. */
-export async function createTaskRecord(
-  trx: Trx,
-  ctx: AppContext,
+export async function writeTaskCreate(
+  tx: Tx,
   origin: ActionOrigin,
   project: { id: number; key: string },
   number: number,
   values: TaskValues,
 ): Promise<TaskSnapshot> {
-  const now = ctx.clock.nowIso();
+  const now = tx.clock.nowIso();
   const { label_ids, custom_fields, ...columns } = values;
-  const id = await records.insertTask(trx, {
+  const id = await records.insertTask(tx.db, {
     ...columns,
     project_id: project.id,
     number,
@@ -139,18 +140,25 @@ export async function createTaskRecord(
     created_at: now,
     updated_at: now,
   });
-  if (label_ids.length) await records.replaceLabels(trx, id, label_ids);
+  if (label_ids.length) await records.replaceLabels(tx.db, id, label_ids);
   await setCustomValues(
-    trx,
+    tx,
     id,
     customEntries(custom_fields).filter(([, value]) => value !== null),
   );
 
-  const snapshot = (await loadSnapshot(trx, ctx, id))!;
+  const snapshot = (await loadSnapshot(tx, id))!;
   await recordWrite(
-    trx,
-    ctx,
-    { projectId: project.id, taskId: id, key: snapshot.task.key, action: 'created', task: snapshot.task, at: now },
+    tx,
+    {
+      projectId: project.id,
+      taskId: id,
+      key: snapshot.task.key,
+      action: 'created',
+      before: null,
+      task: snapshot.task,
+      at: now,
+    },
     [
       {
         task_id: id,
@@ -170,31 +178,16 @@ export async function createTaskRecord(
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const sameSet = (a: number[], b: number[]) => a.length === b.length && a.every((id) => b.includes(id));
 
-/** Locks the task and applies resolved changes to it (see applyLockedTaskUpdate). */
-export async function applyTaskUpdate(
-  trx: Trx,
-  ctx: AppContext,
-  origin: ActionOrigin,
-  taskId: number,
-  changes: TaskChanges,
-): Promise<TaskUpdateResult> {
-  await lockTask(trx, ctx.dialect, taskId);
-  const before = await loadSnapshot(trx, ctx, taskId);
-  if (!before) throw notFound('Task');
-  return applyLockedTaskUpdate(trx, ctx, origin, before, changes);
-}
-
 /**
- * Applies resolved changes to one task, which this transaction has locked (lockTask) and read
- * since (`before`). Fields equal to their current value are ignored; when nothing differs,
+ * Applies resolved changes to one task, which this transaction has locked and read since
+ * (`before`, from lockTaskForWrite or lockTask and loadSnapshot). Fields equal to their current value are ignored; when nothing differs,
  * nothing is written (no version bump, no event) and `changes` is empty. Otherwise,
  * atomically with the caller's transaction: version + 1, updated_at, one activity row per
  * changed field, one change record, task.updated (plus task.status_changed and task.assigned
  * when those fields moved).
  */
-export async function applyLockedTaskUpdate(
-  trx: Trx,
-  ctx: AppContext,
+export async function writeTaskUpdate(
+  tx: Tx,
   origin: ActionOrigin,
   before: TaskSnapshot,
   changes: TaskChanges,
@@ -205,21 +198,20 @@ export async function applyLockedTaskUpdate(
     const value = changes[column];
     if (value !== undefined && value !== before.row[column]) Object.assign(set, { [column]: value });
   }
-  const labelsChanged = changes.label_ids !== undefined && !sameSet(changes.label_ids, await labelIdsOf(trx, taskId));
+  const labelsChanged = changes.label_ids !== undefined && !sameSet(changes.label_ids, await labelIdsOf(tx.db, taskId));
   const customChanged = customEntries(changes.custom_fields ?? {}).filter(
     ([id, value]) => !sameJson(before.task.custom_fields[id] ?? null, value),
   );
   if (Object.keys(set).length === 0 && !labelsChanged && customChanged.length === 0) return { ...before, changes: {} };
 
-  const now = ctx.clock.nowIso();
-  await records.updateTaskColumns(trx, taskId, { ...set, version: before.row.version + 1, updated_at: now });
-  if (labelsChanged) await records.replaceLabels(trx, taskId, changes.label_ids!);
-  await setCustomValues(trx, taskId, customChanged);
-  const after = (await loadSnapshot(trx, ctx, taskId))!;
+  const now = tx.clock.nowIso();
+  await records.updateTaskColumns(tx.db, taskId, { ...set, version: before.row.version + 1, updated_at: now });
+  if (labelsChanged) await records.replaceLabels(tx.db, taskId, changes.label_ids!);
+  await setCustomValues(tx, taskId, customChanged);
+  const after = (await loadSnapshot(tx, taskId))!;
 
   return recordUpdate(
-    trx,
-    ctx,
+    tx,
     origin,
     before,
     after,
@@ -235,8 +227,7 @@ export async function applyLockedTaskUpdate(
  * task.assigned when those fields moved.
  */
 async function recordUpdate(
-  trx: Trx,
-  ctx: AppContext,
+  tx: Tx,
   origin: ActionOrigin,
   before: TaskSnapshot,
   after: TaskSnapshot,
@@ -277,9 +268,8 @@ async function recordUpdate(
   if (fieldChanges.assignee)
     events.push({ ...event, type: 'task.assigned', data: { task: headline, ...fieldChanges.assignee } });
   await recordWrite(
-    trx,
-    ctx,
-    { projectId, taskId, key: task.key, action: 'updated', task, at: now },
+    tx,
+    { projectId, taskId, key: task.key, action: 'updated', before: before.task, task, at: now },
     activities,
     events,
   );
@@ -293,44 +283,41 @@ async function recordUpdate(
  * activity row, a change record for the changes feed and task.updated, so mirrors built from
  * the feed or from events stay exact. A write that leaves the task JSON as it was touches nothing.
  */
-export async function applyRecordChange<R>(
-  trx: Trx,
-  ctx: AppContext,
+export async function writeTaskRecord<R>(
+  tx: Tx,
   origin: ActionOrigin,
   taskId: number,
   write: () => Promise<R>,
 ): Promise<R> {
-  await lockTask(trx, ctx.dialect, taskId);
-  const before = await loadSnapshot(trx, ctx, taskId);
-  if (!before) throw notFound('Task');
+  const before = await lockTaskForWrite(tx, taskId);
   const result = await write();
-  const written = (await loadSnapshot(trx, ctx, taskId))!;
+  const written = (await loadSnapshot(tx, taskId))!;
   if (DERIVED_FIELDS.every((field) => sameJson(before.task[field], written.task[field]))) return result;
 
-  const now = ctx.clock.nowIso();
-  await records.updateTaskColumns(trx, taskId, { version: before.row.version + 1, updated_at: now });
-  await recordUpdate(trx, ctx, origin, before, (await loadSnapshot(trx, ctx, taskId))!, DERIVED_FIELDS, [], now);
+  const now = tx.clock.nowIso();
+  await records.updateTaskColumns(tx.db, taskId, { version: before.row.version + 1, updated_at: now });
+  await recordUpdate(tx, origin, before, (await loadSnapshot(tx, taskId))!, DERIVED_FIELDS, [], now);
   return result;
 }
 
 /**
  * Deletes a task. Its subtasks are detached first (parent -> null), each through
- * applyTaskUpdate so each gets its own change record and task.updated: nothing changes silently.
+ * writeTaskUpdate so each gets its own change record and task.updated: nothing changes silently.
  * Activity and followers go with the task; its change records stay (the feed reports the deletion).
  */
-export async function deleteTaskRecord(trx: Trx, ctx: AppContext, origin: ActionOrigin, taskId: number): Promise<void> {
-  await lockTask(trx, ctx.dialect, taskId);
-  const row = await records.findTaskHead(trx, taskId);
+export async function writeTaskDelete(tx: Tx, origin: ActionOrigin, taskId: number): Promise<void> {
+  await lockTask(tx.db, tx.dialect, taskId);
+  const row = await records.findTaskHead(tx.db, taskId);
   if (!row) throw notFound('Task');
-  for (const child of await records.childIdsOf(trx, taskId))
-    await applyTaskUpdate(trx, ctx, origin, child, { parent_id: null });
+  for (const child of await records.childIdsOf(tx.db, taskId))
+    await writeTaskUpdate(tx, origin, await lockTaskForWrite(tx, child), { parent_id: null });
+  const before = (await loadSnapshot(tx, taskId))!;
 
-  await records.deleteTaskRow(trx, taskId);
-  const now = ctx.clock.nowIso();
+  await records.deleteTaskRow(tx.db, taskId);
+  const now = tx.clock.nowIso();
   await recordWrite(
-    trx,
-    ctx,
-    { projectId: row.project_id, taskId, key: row.key, action: 'deleted', task: null, at: now },
+    tx,
+    { projectId: row.project_id, taskId, key: row.key, action: 'deleted', before: before.task, task: null, at: now },
     [],
     [
       {

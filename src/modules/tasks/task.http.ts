@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { originFromPrincipal } from '../../events/record-event.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { principalOf } from '../../identity/auth-hook.ts';
 import { ok } from '../../http/envelope.ts';
 import { Envelope } from '../../http/schemas.ts';
 import { etagOf, type TaskSnapshot } from './task.presenter.ts';
 import { Task } from './task.schemas.ts';
-import type { Caller } from './task.service.ts';
+import type { Caller } from '../../identity/caller.ts';
 
 /** What the task route files share: the caller of a request, the If-Match header and the one-task response. */
 

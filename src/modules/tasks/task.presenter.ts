@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.ts';
-import type { Db, Dialect, Executor } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import { preparedIn } from '../../db/prepared.ts';
-import { taskExtrasByIds, taskWithExtras, type TaskExtrasRow, type TaskRow } from './task.repository.ts';
+import type { ListedTask } from './task-list.repository.ts';
+import { taskWithExtras, type TaskExtrasRow, type TaskRow } from './task.repository.ts';
 import type { TaskJson } from './task.schemas.ts';
 
 /** What the task JSON needs beyond its row (see taskExtrasByIds). */
@@ -9,6 +10,19 @@ export interface TaskExtras {
   labels: string[];
   customFields: Record<string, unknown>;
   timeSpentMinutes: number;
+  /** Totals of the subtree below the task (without the task itself); null without subtasks. */
+  below: { estimate: number; done_estimate: number; minutes: number } | null;
+}
+
+/** The subtree's totals with the task's own figures added. */
+function rollupOf(row: TaskRow, extras: TaskExtras): TaskJson['rollup'] {
+  if (extras.below === null) return null;
+  const own = row.estimate ?? 0;
+  return {
+    estimate: Number(extras.below.estimate) + own,
+    done_estimate: Number(extras.below.done_estimate) + (row.status_category === 'done' ? own : 0),
+    time_spent_minutes: Number(extras.below.minutes) + extras.timeSpentMinutes,
+  };
 }
 
 export function presentTask(row: TaskRow, extras: TaskExtras): TaskJson {
@@ -24,11 +38,14 @@ export function presentTask(row: TaskRow, extras: TaskExtras): TaskJson {
     assignee: row.assignee_id,
     parent: row.parent_key,
     due_date: row.due_date,
+    start_date: row.start_date,
+    estimate: row.estimate === null ? null : Number(row.estimate),
     labels: extras.labels,
     milestone: row.milestone_id,
     sprint: row.sprint_id,
     custom_fields: extras.customFields,
     time_spent_minutes: extras.timeSpentMinutes,
+    rollup: rollupOf(row, extras),
     created_by: row.created_by,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -46,17 +63,13 @@ export function presentTaskRow(row: TaskRow, extras: TaskExtrasRow): TaskJson {
     labels: (fromJson(extras.labels_json) as string[]).sort(byCodePoint),
     customFields: fromJson(extras.custom_fields_json) as Record<string, unknown>,
     timeSpentMinutes: Number(extras.minutes_spent),
+    below: fromJson(extras.rollup_json) as TaskExtras['below'],
   });
 }
 
-/** A page of tasks: their labels, custom field values and time totals come from one statement for the whole page. */
-export async function presentTasks(db: Executor, dialect: Dialect, rows: TaskRow[]): Promise<TaskJson[]> {
-  const extras = await taskExtrasByIds(
-    db,
-    dialect,
-    rows.map((r) => r.id),
-  );
-  return rows.map((row) => presentTaskRow(row, extras.get(row.id)!));
+/** A page of listed tasks (see task-list.repository.ts). */
+export function presentListedTasks(tasks: ListedTask[]): TaskJson[] {
+  return tasks.map(({ row, extras }) => presentTaskRow(row, extras));
 }
 
 /** One task as JSON together with the version its ETag is derived from. */
@@ -65,19 +78,15 @@ export interface TaskSnapshot {
   task: TaskJson;
 }
 
-/** The task as it stands in `executor`'s view (a unit of work reads its own writes). */
-export async function loadSnapshot(
-  executor: Executor,
-  ctx: AppContext,
-  taskId: number,
-): Promise<TaskSnapshot | undefined> {
+/** The task as it stands in `ctx.db`'s view (a unit of work reads its own writes). */
+export async function loadSnapshot(ctx: AppContext, taskId: number): Promise<TaskSnapshot | undefined> {
   const { dialect } = ctx;
   const [row] = await preparedIn(
     ctx,
     'taskSnapshot',
     (db: Db, id: number) => taskWithExtras(db, dialect, id),
     1,
-  )(executor, taskId);
+  )(ctx.db, taskId);
   return row && { row, task: presentTaskRow(row, row) };
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Dialect, Executor } from '../../db/database.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import type { ProjectRef } from '../../policy/index.ts';
 import { visibleProjects } from '../../policy/index.ts';
 
@@ -28,6 +28,8 @@ const TASK_COLUMNS = [
   't.assignee_id',
   't.parent_id',
   't.due_date',
+  't.start_date',
+  't.estimate',
   't.milestone_id',
   't.sprint_id',
   't.version',
@@ -73,7 +75,18 @@ function extrasColumns(dialect: Dialect) {
   const minutes = sql<
     number | string
   >`(SELECT coalesce(sum(te.minutes), 0) FROM time_entries te WHERE te.task_id = t.id)`;
-  return [labels.as('labels_json'), customFields.as('custom_fields_json'), minutes.as('minutes_spent')] as const;
+  // The subtree below the task, null without subtasks (one probe of tasks_parent_idx). The task's
+  // own figures are added by the presenter, from the row.
+  const object = pg ? sql.raw('json_build_object') : sql.raw('json_object');
+  const rollup = sql<unknown>`(WITH RECURSIVE sub(id) AS (SELECT c.id FROM tasks c WHERE c.parent_id = t.id UNION ALL SELECT c.id FROM tasks c JOIN sub ON c.parent_id = sub.id)
+    SELECT CASE WHEN count(*) = 0 THEN NULL ELSE ${object}('estimate', coalesce(sum(d.estimate), 0), 'done_estimate', coalesce(sum(CASE WHEN ds.category = 'done' THEN d.estimate END), 0), 'minutes', coalesce(sum((SELECT sum(te.minutes) FROM time_entries te WHERE te.task_id = d.id)), 0)) END
+    FROM sub JOIN tasks d ON d.id = sub.id JOIN statuses ds ON ds.id = d.status_id)`;
+  return [
+    labels.as('labels_json'),
+    customFields.as('custom_fields_json'),
+    minutes.as('minutes_spent'),
+    rollup.as('rollup_json'),
+  ] as const;
 }
 
 /** Task rows with their extras: a page's rows, once the page is chosen. */
@@ -84,7 +97,10 @@ export function selectTaskRowsWithExtras(db: Executor, dialect: Dialect) {
 export type TaskRowWithExtras = Awaited<
   ReturnType<ReturnType<typeof selectTaskRowsWithExtras>['executeTakeFirstOrThrow']>
 >;
-export type TaskExtrasRow = Pick<TaskRowWithExtras, 'labels_json' | 'custom_fields_json' | 'minutes_spent'>;
+export type TaskExtrasRow = Pick<
+  TaskRowWithExtras,
+  'labels_json' | 'custom_fields_json' | 'minutes_spent' | 'rollup_json'
+>;
 
 /**
  * The row of one task (as selectTaskRowsWithExtras), its names looked up by correlated
@@ -143,7 +159,7 @@ export function taskWithExtras(db: Executor, dialect: Dialect, taskId: number) {
 
 /**
  * Every task with this key, one per workspace at most, with its extras, and in the same
- * statement the auth epoch (see src/modules/auth/auth-cache.ts), so the hot read by key is one
+ * statement the auth epoch (see src/identity/auth-cache.ts), so the hot read by key is one
  * round trip: a row with only `auth_epoch` when no task has the key. The service compiles it
  * once (see `prepared`); it stays on the key index.
  */
@@ -270,9 +286,15 @@ export function taskListIds(matching: TasksQuery) {
   return matching.leftJoin('priorities as pr', 'pr.id', 't.priority_id').select(['t.id', dueSort]);
 }
 
-/** How many tasks match: the filters need nothing joined (see tasksOfProject), so neither does the count. */
-export function countTasks(matching: TasksQuery): Promise<{ count: number | string }> {
-  return matching.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+/**
+ * How many tasks match, counted up to `cap`: reads at most `cap` entries of an index whatever the
+ * number of matches (LIST_COUNT_MARGIN in task-list.repository.ts).
+ */
+export function countTasksUpTo(db: Executor, matching: TasksQuery, cap: number): Promise<{ count: number | string }> {
+  return db
+    .selectFrom(matching.select('t.id').limit(cap).as('m'))
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
 }
 
 /**

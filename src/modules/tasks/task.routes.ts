@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { confirmedPrincipal } from '../../http/auth-hook.ts';
+import { confirmedPrincipal } from '../../identity/auth-hook.ts';
 import { ok } from '../../http/envelope.ts';
 import { commitNoContent } from '../../http/no-content.ts';
 import { errorResponses } from '../../http/schemas.ts';
@@ -71,7 +71,7 @@ function registerTaskItemRoutes(app: Api, ctx: AppContext): void {
         tags,
         summary: "Change any subset of a task's writable fields",
         description:
-          "Omitted fields keep their values; null clears a nullable field. A status change must follow a transition of the project's workflow (422 INVALID_TRANSITION with `details: {from, to}` otherwise, and nothing changes). With If-Match, a task changed since that read is refused with 412.",
+          "Omitted fields keep their values; null clears a nullable field. A status change must follow a transition of the project's workflow (422 INVALID_TRANSITION with `details: {from, to}` otherwise, and nothing changes). A new `start_date` before the due date of an open task that blocks this one is 422 SCHEDULE_CONFLICT with `details.blockers` unless `force` is true (docs/api/planning.md). With If-Match, a task changed since that read is refused with 412.",
         params: TaskKeyParams,
         headers: IfMatchHeaders,
         body: TaskUpdateBody,

@@ -38,6 +38,11 @@ export const Task = Type.Object(
     assignee: Nullable(Type.Integer(), 'User id of the assignee.'),
     parent: Nullable(Type.String(), 'Key of the parent task, null at top level.'),
     due_date: Nullable(DateOnly),
+    start_date: Nullable(DateOnly, 'When work is planned to start; never after `due_date`.'),
+    estimate: Nullable(
+      Type.Number({ minimum: 0 }),
+      "How big the task is, in the project's `estimate_unit` (points or hours); null: not estimated.",
+    ),
     labels: Type.Array(Type.String(), { description: 'Label names, sorted.' }),
     milestone: Nullable(Type.Integer(), 'Milestone id.'),
     sprint: Nullable(Type.Integer(), 'Sprint id.'),
@@ -50,6 +55,14 @@ export const Task = Type.Object(
       description:
         "Sum of the minutes of the task's time entries (read-only; log time through /tasks/{task_key}/time-entries/).",
     }),
+    rollup: Nullable(
+      Type.Object({
+        estimate: Type.Number({ description: 'Sum of the estimates of the task and all its subtasks, at any depth.' }),
+        done_estimate: Type.Number({ description: 'The part of `estimate` whose tasks are in a `done` status.' }),
+        time_spent_minutes: Type.Integer({ description: 'Minutes logged on the task and all its subtasks.' }),
+      }),
+      "Totals over the task and its subtree (read-only), computed when read; null for a task without subtasks. A subtask's change does not change the parent's version, `updated_at` or ETag: read the parent again to refresh it.",
+    ),
     created_by: Nullable(Type.Integer(), 'User id of the creator.'),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -58,21 +71,28 @@ export const Task = Type.Object(
 );
 export type TaskJson = Static<typeof Task>;
 
-/** Fields whose changes are recorded (activity rows, `changes` in task.updated). */
-export const WRITABLE_FIELDS = [
-  'title',
-  'description',
-  'task_type',
-  'priority',
-  'status',
-  'assignee',
-  'due_date',
-  'labels',
-  'milestone',
-  'sprint',
-  'parent',
-] as const;
-export type WritableField = (typeof WRITABLE_FIELDS)[number];
+/**
+ * The fields a write may change, in task-JSON terms, each with where it is stored: a `tasks`
+ * column, or the task's label set. The one list of them: the writer (task-writes.ts) takes its
+ * columns from here, and their changes are recorded (activity rows, `changes` in task.updated).
+ */
+export const WRITABLE_FIELD_STORAGE = {
+  title: 'title',
+  description: 'description',
+  task_type: 'task_type_id',
+  priority: 'priority_id',
+  status: 'status_id',
+  assignee: 'assignee_id',
+  due_date: 'due_date',
+  start_date: 'start_date',
+  estimate: 'estimate',
+  labels: 'label_ids',
+  milestone: 'milestone_id',
+  sprint: 'sprint_id',
+  parent: 'parent_id',
+} as const;
+export type WritableField = keyof typeof WRITABLE_FIELD_STORAGE;
+export const WRITABLE_FIELDS = Object.keys(WRITABLE_FIELD_STORAGE) as WritableField[];
 
 /** Read-only fields computed from the task's records; they change through those records, not PUT. */
 export const DERIVED_FIELDS = ['time_spent_minutes'] as const;
@@ -86,6 +106,11 @@ const fields = {
   priority: Type.String({ minLength: 1, maxLength: 200, description: "Name of one of the project's priorities." }),
   assignee: Nullable(Id, 'User id; must be a member of the project. null: unassigned.'),
   due_date: Nullable(DateOnly),
+  start_date: Nullable(DateOnly, 'When work is planned to start; must not be after `due_date`.'),
+  estimate: Nullable(
+    Type.Number({ minimum: 0, maximum: 1000000 }),
+    "Non-negative, in the project's `estimate_unit` (points or hours). null: not estimated.",
+  ),
   labels: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
     uniqueItems: true,
     maxItems: 100,
@@ -109,6 +134,8 @@ const createFields = {
   priority: Type.Optional(fields.priority),
   assignee: Type.Optional(fields.assignee),
   due_date: Type.Optional(fields.due_date),
+  start_date: Type.Optional(fields.start_date),
+  estimate: Type.Optional(fields.estimate),
   labels: Type.Optional(fields.labels),
   milestone: Type.Optional(fields.milestone),
   sprint: Type.Optional(fields.sprint),
@@ -138,11 +165,19 @@ const updateFields = {
   status: Type.Optional(status),
   assignee: Type.Optional(fields.assignee),
   due_date: Type.Optional(fields.due_date),
+  start_date: Type.Optional(fields.start_date),
+  estimate: Type.Optional(fields.estimate),
   labels: Type.Optional(fields.labels),
   milestone: Type.Optional(fields.milestone),
   sprint: Type.Optional(fields.sprint),
   parent: Type.Optional(fields.parent),
   custom_fields: Type.Optional(fields.custom_fields),
+  force: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: write a `start_date` before the due date of an open blocker anyway (otherwise 422 SCHEDULE_CONFLICT).',
+    }),
+  ),
 };
 
 export const TaskUpdateBody = Type.Object(updateFields, {
@@ -222,7 +257,7 @@ export const TaskActivity = Type.Object(
     id: Type.Integer(),
     action: Type.String({
       description:
-        '`created`, `updated` (one row per changed field, including `time_spent_minutes` when time is logged), `commented` (`to` is the comment id), or `linked` / `unlinked` (field `links`; the value is the link `{id, type, task}` seen from this task).',
+        '`created`, `updated` (one row per changed field, including `time_spent_minutes` when time is logged), `commented` (`to` is the comment id), `linked` / `unlinked` (field `links`; the value is the link `{id, type, task}` seen from this task), or `mentioned_in` (`to` is `{task, comment}`: the description or comment of another task named this one; listed only to readers who see that task).',
     }),
     field: Nullable(Type.String(), 'The changed field, for `updated`.'),
     from: Type.Unknown({ description: 'Previous value as it appears in the task JSON.' }),

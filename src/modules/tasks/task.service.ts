@@ -1,8 +1,7 @@
 import type { AppContext } from '../../context.ts';
-import type { Dialect, Executor } from '../../db/database.ts';
-import type { ActionOrigin } from '../../events/record-event.ts';
+import type { Tx } from '../../db/unit-of-work.ts';
 import { foundOr404 } from '../../http/errors.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { authorize, projectFor, type ProjectRef } from '../../policy/index.ts';
 import { findVisibleTaskRef, lockTaskIfExists, type TaskRef } from './task.repository.ts';
 
@@ -12,12 +11,6 @@ import { findVisibleTaskRef, lockTaskIfExists, type TaskRef } from './task.repos
  * writes in task-lifecycle.service.ts and task-bulk.service.ts, followers and activity in their
  * own files; the rules are in docs/domain/tasks.md.
  */
-
-/** Who acts, and the origin stamped on the events the action produces. */
-export interface Caller {
-  principal: Principal;
-  origin: ActionOrigin;
-}
 
 /** The project by key if the caller may add and change its tasks (404 if invisible, 403 for viewers). */
 export const writableProject = (ctx: AppContext, principal: Principal, key: string): Promise<ProjectRef> =>
@@ -40,10 +33,6 @@ export async function writableTask(ctx: AppContext, principal: Principal, key: s
  * confirms it still exists, so a task deleted since the visibility check is a 404 rather than a
  * foreign-key failure.
  */
-export async function lockExistingTask(
-  db: Executor,
-  ctx: { dialect: Dialect },
-  taskId: number,
-): Promise<{ key: string; title: string }> {
-  return foundOr404(lockTaskIfExists(db, ctx.dialect, taskId), 'Task');
+export async function lockExistingTask(tx: Tx, taskId: number): Promise<{ key: string; title: string }> {
+  return foundOr404(lockTaskIfExists(tx.db, tx.dialect, taskId), 'Task');
 }

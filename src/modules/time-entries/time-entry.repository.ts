@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import { insertWithTimestamps } from '../../db/insert-with-timestamps.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { recordsOfTaskQueries } from '../tasks/records-of-task.repository.ts';
 import { visibleTasks } from '../tasks/task.repository.ts';
 
@@ -29,11 +29,18 @@ function visibleEntries(db: Executor, principal: Principal) {
     .select(['e.id', 'e.task_id', 'e.user_id', 'p.id as project_id', 'pm.role']);
 }
 
+/** The orderings of a page of a task's records. */
+const PAGING = {
+  idColumn: 'e.id',
+  orderable: { date: 'e.date', created_at: 'e.created_at', minutes: 'e.minutes' },
+  defaultOrdering: 'date',
+};
+
 export const {
   ofTask: entriesOfTask,
   find: findEntry,
   findVisible: findVisibleEntry,
-} = recordsOfTaskQueries('e', selectEntries, visibleEntries);
+} = recordsOfTaskQueries('e', selectEntries, visibleEntries, PAGING);
 
 export type EntryRow = NonNullable<Awaited<ReturnType<typeof findEntry>>>;
 

@@ -1,16 +1,17 @@
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { authorize } from '../../policy/index.ts';
-import { applyRecordChange } from '../tasks/task-writes.ts';
+import { writeTaskRecord } from '../tasks/task-writes.ts';
 import { recordsOfTask } from '../tasks/records-of-task.ts';
-import { type Caller, writableTask } from '../tasks/task.service.ts';
+import type { Caller } from '../../identity/caller.ts';
+import { writableTask } from '../tasks/task.service.ts';
 import * as repo from './time-entry.repository.ts';
 import type { TimeEntryCreateInput, TimeEntryJson, TimeEntryUpdateInput } from './time-entry.schemas.ts';
 
 /**
  * Time logged on a task, always by and for the token's account; only that account changes or
- * deletes its entries. Every write goes through applyRecordChange, so the task's
+ * deletes its entries. Every write goes through writeTaskRecord, so the task's
  * `time_spent_minutes` moves together with its version, change record and task.updated event.
  */
 function present(row: repo.EntryRow): TimeEntryJson {
@@ -26,13 +27,8 @@ function present(row: repo.EntryRow): TimeEntryJson {
   };
 }
 
-const PAGING = {
-  idColumn: 'e.id',
-  orderable: { date: 'e.date', created_at: 'e.created_at', minutes: 'e.minutes' },
-  defaultOrdering: 'date',
-};
 const QUERIES = { ofTask: repo.entriesOfTask, find: repo.findEntry, findVisible: repo.findVisibleEntry };
-const records = recordsOfTask('Time entry', QUERIES, PAGING, present);
+const records = recordsOfTask('Time entry', QUERIES, present);
 
 export const listTimeEntries = records.list;
 export const getTimeEntry = records.get;
@@ -56,7 +52,7 @@ export async function createTimeEntry(
   input: TimeEntryCreateInput,
 ): Promise<TimeEntryJson> {
   const task = await writableTask(tx, caller.principal, taskKey);
-  return applyRecordChange(tx.db, tx, caller.origin, task.id, async () => {
+  return writeTaskRecord(tx, caller.origin, task.id, async () => {
     const id = await repo.insertEntry(tx.db, {
       task_id: task.id,
       user_id: caller.principal.userId,
@@ -76,7 +72,7 @@ export async function updateTimeEntry(
   input: TimeEntryUpdateInput,
 ): Promise<TimeEntryJson> {
   const entry = await ownEntry(tx, caller.principal, id);
-  return applyRecordChange(tx.db, tx, caller.origin, entry.task_id, async () => {
+  return writeTaskRecord(tx, caller.origin, entry.task_id, async () => {
     const current = await records.load(tx.db, id);
     const changed = (['minutes', 'date', 'note'] as const).some(
       (field) => input[field] !== undefined && input[field] !== current[field],
@@ -89,5 +85,5 @@ export async function updateTimeEntry(
 
 export async function deleteTimeEntry(tx: Tx, caller: Caller, id: number): Promise<void> {
   const entry = await ownEntry(tx, caller.principal, id);
-  await applyRecordChange(tx.db, tx, caller.origin, entry.task_id, () => repo.deleteEntry(tx.db, id));
+  await writeTaskRecord(tx, caller.origin, entry.task_id, () => repo.deleteEntry(tx.db, id));
 }

@@ -1,11 +1,33 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { PageRequest } from '../../http/pagination.ts';
 import type { SavedViewsTable } from '../../db/schema.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { paginate } from '../../db/paginate.ts';
 import { visibleViews } from '../../policy/index.ts';
 
+/**
+ * One page of the visible views, by name unless the caller orders them otherwise: of one
+ * project (its id), of none (null), or of any (undefined).
+ */
+export function visibleViewsPage(
+  db: Executor,
+  principal: Principal,
+  projectId: number | null | undefined,
+  page: PageRequest,
+) {
+  let query = visibleViewRows(db, principal);
+  if (projectId === null) query = query.where('v.project_id', 'is', null);
+  else if (projectId !== undefined) query = query.where('v.project_id', '=', projectId);
+  return paginate(query, page, {
+    idColumn: 'v.id',
+    orderable: { name: 'v.name', created_at: 'v.created_at', updated_at: 'v.updated_at' },
+    defaultOrdering: 'name',
+  });
+}
+
 /** Visible views (policy's visibleViews) with their project's key and their creator. */
-export function visibleViewRows(db: Executor, principal: Principal) {
+function visibleViewRows(db: Executor, principal: Principal) {
   return visibleViews(db, principal)
     .innerJoin('users as u', 'u.id', 'v.created_by')
     .leftJoin('projects as p', 'p.id', 'v.project_id')

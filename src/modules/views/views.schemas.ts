@@ -26,6 +26,8 @@ export const COLUMNS = [
   'assignee',
   'labels',
   'due_date',
+  'start_date',
+  'estimate',
   'milestone',
   'sprint',
   'parent',
@@ -37,9 +39,13 @@ export const COLUMNS = [
 export const DEFAULT_COLUMNS = ['key', 'title', 'status', 'assignee', 'priority', 'due_date'];
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
-const Layout = Type.Union([Type.Literal('list'), Type.Literal('board')], {
-  description: 'How the app shows the tasks: a list, or a board with a column per value of `group_by`.',
-});
+const Layout = Type.Union(
+  [Type.Literal('list'), Type.Literal('board'), Type.Literal('calendar'), Type.Literal('timeline')],
+  {
+    description:
+      'How the app shows the tasks: a list, a board with a column per value of `group_by`, a calendar (tasks on their due date, or from start to due), or a timeline (bars from start to due, in rows by `group_by`).',
+  },
+);
 const GroupBy = Type.Union([Type.Union(GROUP_BY.map((g) => Type.Literal(g))), Type.Null()], {
   description: "The field the tasks are grouped by (a board's columns, a list's sections); null: none.",
 });

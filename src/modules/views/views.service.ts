@@ -1,5 +1,4 @@
 import type { AppContext } from '../../context.ts';
-import { paginate } from '../../db/paginate.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { foundOr404, notFound } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
@@ -10,7 +9,7 @@ import {
   readableProjectByKey,
   visibleProjectsOf,
 } from '../../policy/index.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { bindFor, checkQuery } from '../query/query.service.ts';
 import { listTasksByQuery, pageOfQuery } from '../tasks/task-query.service.ts';
 import { tasksOfProject } from '../tasks/task.repository.ts';
@@ -107,26 +106,20 @@ export async function deleteView(tx: Tx, principal: Principal, id: number): Prom
   await repo.deleteView(tx.db, id);
 }
 
-const ORDERABLE = { name: 'v.name', created_at: 'v.created_at', updated_at: 'v.updated_at' };
-
 export async function listViews(
   ctx: AppContext,
   principal: Principal,
   filter: { project?: string },
   page: PageRequest,
 ) {
-  let query = repo.visibleViewRows(ctx.db, principal);
-  if (filter.project === 'none') query = query.where('v.project_id', 'is', null);
+  let projectId: number | null | undefined;
+  if (filter.project === 'none') projectId = null;
   else if (filter.project !== undefined) {
     const project = (await visibleProjectsOf(ctx.db, principal)).byKey.get(filter.project);
     if (!project) throw notFound('Project');
-    query = query.where('v.project_id', '=', project.id);
+    projectId = project.id;
   }
-  const { rows, pagination } = await paginate(query, page, {
-    idColumn: 'v.id',
-    orderable: ORDERABLE,
-    defaultOrdering: 'name',
-  });
+  const { rows, pagination } = await repo.visibleViewsPage(ctx.db, principal, projectId, page);
   return { data: rows.map(viewJson), pagination };
 }
 

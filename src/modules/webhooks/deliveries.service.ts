@@ -1,25 +1,14 @@
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { ApiError, foundOr404 } from '../../http/errors.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { authorizeReplayTarget, endpointFor } from '../../policy/index.ts';
 import { visibleOne } from '../../policy/visible-one.ts';
 import { visiblePages } from '../../policy/visible-pages.ts';
 import { presentAttempt, presentDelivery } from './webhooks.presenter.ts';
 import * as repo from './webhooks.repository.ts';
 
-const PAGING = {
-  idColumn: 'd.id',
-  orderable: {
-    id: 'd.id',
-    created_at: 'd.created_at',
-    next_attempt_at: 'd.next_attempt_at',
-    delivered_at: 'd.delivered_at',
-  },
-  defaultOrdering: '-id',
-};
-
-export const listDeliveries = visiblePages(repo.deliveriesVisibleTo, PAGING, presentDelivery);
+export const listDeliveries = visiblePages(repo.deliveriesPage, presentDelivery);
 
 export const getDelivery = visibleOne('Webhook delivery', repo.findVisibleDelivery, presentDelivery).read;
 

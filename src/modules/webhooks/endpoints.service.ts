@@ -1,18 +1,19 @@
 import { signatureMatches } from '@tasktracker/webhooks';
 import type { AppContext } from '../../context.ts';
-import { presentPage } from '../../db/present-page.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { decryptSecret, encryptSecret, newSigningSecret, secretKey } from '../../crypto/secret-box.ts';
 import { EVENT_CATALOG, SUBSCRIBABLE_EVENT_TYPES } from '../../events/catalog.ts';
 import { originFromPrincipal, recordEvent } from '../../events/record-event.ts';
+import { changedFields, hasChanges, recordAudit } from '../audit/record-audit.ts';
 import { ApiError, forbidden, foundOr404, invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
-import { authorizeSpanning, bindableProject, endpointFor } from '../../policy/index.ts';
+import { authorizeSpanning, bindableProject, endpointFor, visibleProjectsOf } from '../../policy/index.ts';
 import { visibleOne } from '../../policy/visible-one.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { bindFor, checkQuery } from '../query/query.service.ts';
 import { type DeliveryJson, getDelivery } from './deliveries.service.ts';
-import { webhookIo } from './io.ts';
-import { checkTarget, UnsafeTargetError } from './url-guard.ts';
+import { webhookIo } from './delivery/io.ts';
+import { checkTarget, UnsafeTargetError } from './delivery/url-guard.ts';
 import { presentEndpoint } from './webhooks.presenter.ts';
 import * as repo from './webhooks.repository.ts';
 
@@ -26,6 +27,7 @@ export interface EndpointCreate {
   description?: string;
   events?: string[];
   project?: number | null;
+  filter?: string | null;
 }
 
 export interface EndpointChanges {
@@ -33,6 +35,7 @@ export interface EndpointChanges {
   description?: string;
   events?: string[];
   project?: number | null;
+  filter?: string | null;
   enabled?: boolean;
 }
 
@@ -75,17 +78,30 @@ async function checkedUrl(ctx: AppContext, url: string): Promise<string> {
   }
 }
 
+/**
+ * The filter must run where the endpoint delivers: checked, and bound for the caller (who will
+ * govern the endpoint) over its project or every project the caller sees. A blank filter is none.
+ */
+async function checkedFilter(
+  ctx: AppContext,
+  principal: Principal,
+  filter: string | null,
+  projectId: number | null,
+): Promise<string | null> {
+  if (filter === null || filter.trim() === '') return null;
+  const visible = [...(await visibleProjectsOf(ctx.db, principal)).byId.values()];
+  await bindFor(ctx, ctx.db, checkQuery(filter), {
+    accountId: principal.userId,
+    organizationId: principal.organizationId,
+    projects: visible.filter((p) => projectId === null || p.id === projectId).map((p) => ({ id: p.id, key: p.key })),
+    timeZone: 'UTC',
+  });
+  return filter;
+}
+
 export async function listEndpoints(ctx: AppContext, principal: Principal, page: PageRequest) {
-  return presentPage(
-    repo.endpointsVisibleTo(ctx.db, principal),
-    page,
-    {
-      idColumn: 'e.id',
-      orderable: { id: 'e.id', created_at: 'e.created_at', url: 'e.url' },
-      defaultOrdering: 'id',
-    },
-    presentEndpoint,
-  );
+  const { rows, pagination } = await repo.endpointsPage(ctx.db, principal, page);
+  return { data: rows.map((row) => presentEndpoint(row)), pagination };
 }
 
 export const getEndpoint = visibleOne('Webhook endpoint', repo.findVisibleEndpoint, presentEndpoint).read;
@@ -98,6 +114,7 @@ export interface CheckedEndpoint {
   description: string;
   events: string[];
   projectId: number | null;
+  filter: string | null;
   secret: string;
   secretCiphertext: string;
 }
@@ -111,6 +128,7 @@ export async function checkNewEndpoint(
   const events = validateEvents(input.events ?? [...SUBSCRIBABLE_EVENT_TYPES]);
   const projectId = input.project == null ? null : await bindableProject(ctx.db, principal, input.project);
   if (projectId === null) authorizeSpanning(principal);
+  const filter = await checkedFilter(ctx, principal, input.filter ?? null, projectId);
   const url = await checkedUrl(ctx, input.url);
   const secret = newSigningSecret();
   return {
@@ -118,6 +136,7 @@ export async function checkNewEndpoint(
     description: input.description ?? '',
     events,
     projectId,
+    filter,
     secret,
     secretCiphertext: encryptSecret(await secretKey(ctx), secret),
   };
@@ -137,6 +156,7 @@ export async function createEndpoint(
     url: endpoint.url,
     description: endpoint.description,
     events: JSON.stringify(endpoint.events),
+    filter: endpoint.filter,
     secret_ciphertext: endpoint.secretCiphertext,
     enabled: 1,
     disabled_reason: null,
@@ -144,7 +164,16 @@ export async function createEndpoint(
     created_at: now,
     updated_at: now,
   });
-  return { ...(await getEndpoint(tx, principal, id)), secret: endpoint.secret };
+  const created = await getEndpoint(tx, principal, id);
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'webhook.created',
+    target: { type: 'webhook', id, label: created.url },
+    projectId: created.project,
+    after: auditedEndpoint(created),
+  });
+  return { ...created, secret: endpoint.secret };
 }
 
 /** The columns a change sets, checked (URL, events, project, permission); writes nothing. */
@@ -153,6 +182,7 @@ export type CheckedEndpointChanges = Partial<{
   description: string;
   events: string;
   project_id: number | null;
+  filter: string | null;
   enabled: number;
   disabled_reason: string | null;
   consecutive_failures: number;
@@ -170,12 +200,21 @@ export async function checkEndpointChanges(
   if (changes.url !== undefined) set.url = await checkedUrl(ctx, changes.url);
   if (changes.description !== undefined) set.description = changes.description;
   if (changes.events !== undefined) set.events = JSON.stringify(validateEvents(changes.events));
-  // Whoever chooses where events go, or which, answers for them: deliveries follow what this account sees.
-  if (changes.url !== undefined || changes.events !== undefined) set.governed_by = principal.userId;
   if (changes.project !== undefined) {
     if (changes.project === null) authorizeSpanning(principal);
     set.project_id = changes.project === null ? null : await bindableProject(ctx.db, principal, changes.project);
   }
+  if (changes.filter !== undefined)
+    set.filter = await checkedFilter(
+      ctx,
+      principal,
+      changes.filter,
+      changes.project !== undefined ? (set.project_id ?? null) : current.project_id,
+    );
+  // Whoever chooses where events go, or which, answers for them: deliveries follow what this
+  // account sees, and a filter is read as this account (`me()`).
+  if (changes.url !== undefined || changes.events !== undefined || changes.filter !== undefined)
+    set.governed_by = principal.userId;
   if (changes.enabled === true) {
     // Re-enabling (also after auto-disable) starts a fresh count of consecutive failures.
     Object.assign(set, { enabled: 1, disabled_reason: null, consecutive_failures: 0 });
@@ -186,19 +225,62 @@ export async function checkEndpointChanges(
 }
 
 export async function updateEndpoint(tx: Tx, principal: Principal, id: number, set: CheckedEndpointChanges) {
+  const before = await repo.findVisibleEndpoint(tx.db, principal, id);
   await repo.updateEndpoint(tx.db, id, { ...set, updated_at: tx.clock.nowIso() });
   // The change must leave the caller able to see the endpoint: making it span projects
   // (or handing it to another account) must not reach projects the caller cannot see.
   const after = await repo.findVisibleEndpoint(tx.db, principal, id);
   if (!after)
     throw forbidden('The endpoint would deliver events of projects you cannot see; bind it to a project instead.');
-  return presentEndpoint(after);
+  const presented = presentEndpoint(after);
+  if (before) await auditEndpointChange(tx, principal, presentEndpoint(before), presented);
+  return presented;
+}
+
+/** What an audit record keeps of an endpoint (never its secret). */
+function auditedEndpoint(endpoint: ReturnType<typeof presentEndpoint>) {
+  const { url, description, events, filter, project, enabled } = endpoint;
+  return { url, description, events, filter, project, enabled };
+}
+
+/** Enabling and disabling are records of their own; any other change is `webhook.updated`. */
+async function auditEndpointChange(
+  tx: Tx,
+  principal: Principal,
+  before: ReturnType<typeof presentEndpoint>,
+  after: ReturnType<typeof presentEndpoint>,
+): Promise<void> {
+  const audit = {
+    organizationId: principal.organizationId,
+    actor: principal,
+    target: { type: 'webhook' as const, id: after.id, label: after.url },
+    projectId: after.project,
+  };
+  const { enabled: wasEnabled, ...settingsBefore } = auditedEndpoint(before);
+  const { enabled, ...settingsAfter } = auditedEndpoint(after);
+  const changes = changedFields(settingsBefore, settingsAfter);
+  if (hasChanges(changes)) await recordAudit(tx, { ...audit, action: 'webhook.updated', ...changes });
+  if (enabled !== wasEnabled)
+    await recordAudit(tx, {
+      ...audit,
+      action: enabled ? 'webhook.enabled' : 'webhook.disabled',
+      before: { enabled: wasEnabled, reason: before.disabled_reason },
+      after: { enabled, reason: after.disabled_reason },
+    });
 }
 
 /** Deleting an endpoint deletes its delivery history with it. */
 export async function deleteEndpoint(tx: Tx, principal: Principal, id: number): Promise<void> {
-  await endpointFor(tx.db, principal, id, 'manage');
+  const endpoint = await endpointFor(tx.db, principal, id, 'manage');
   await repo.deleteEndpoint(tx.db, id);
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'webhook.deleted',
+    target: { type: 'webhook', id, label: endpoint.url },
+    projectId: endpoint.project_id,
+    before: { url: endpoint.url, project: endpoint.project_id },
+  });
 }
 
 /**

@@ -23,7 +23,8 @@ function envelope(type: string, description: string, data: TSchema): TSchema {
       occurred_at: Type.String({ format: 'date-time' }),
       source: Type.String({
         enum: [...EVENT_SOURCES],
-        description: 'What caused it: the web app, the API, or the scheduler (actor id 0).',
+        description:
+          "What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).",
       }),
       correlation_id: Type.String({ description: 'Shared by every event one request or run produced.' }),
       organization: Type.Object({ id: Type.Integer(), slug: Type.String(), name: Type.String() }),

@@ -1,6 +1,4 @@
-import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { NotificationsTable } from '../../db/schema.ts';
 
 /** Notifications people receive (an endpoint disabled for failures), and their e-mail state. */
 
@@ -11,7 +9,7 @@ export function disableEnabledEndpoint(db: Executor, endpointId: number, reason:
     .set({ enabled: 0, disabled_reason: reason, updated_at: now })
     .where('id', '=', endpointId)
     .where('enabled', '=', 1)
-    .returning(['id', 'url', 'organization_id', 'created_by'])
+    .returning(['id', 'url', 'organization_id', 'created_by', 'project_id'])
     .executeTakeFirst();
 }
 
@@ -24,14 +22,6 @@ export function endpointStewards(db: Executor, organizationId: number, createdBy
     .where((eb) => eb.or([eb('id', '=', createdBy), eb('role', '=', 'owner')]))
     .orderBy('id')
     .execute();
-}
-
-export async function insertNotification(
-  db: Executor,
-  row: Omit<Insertable<NotificationsTable>, 'id'>,
-): Promise<number> {
-  const inserted = await db.insertInto('notifications').values(row).returning('id').executeTakeFirstOrThrow();
-  return inserted.id;
 }
 
 export async function markNotificationEmailed(db: Executor, id: number, at: string): Promise<void> {

@@ -7,9 +7,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/database.ts';
-import { DISABLE_AFTER_ABANDONED } from './delivery-policy.ts';
-import { webhookIo } from './io.ts';
+import { DISABLE_AFTER_ABANDONED } from './delivery/delivery-policy.ts';
+import { canMail, sendOrLogFailure } from '../../mail/send.ts';
 import * as repo from './notifications.repository.ts';
+import { recordAudit, SYSTEM_ACTOR } from '../audit/record-audit.ts';
+import { recordNotifications } from '../notifications/record-notifications.ts';
+import { findOrganization } from '../people/people.repository.ts';
+import { schedulerOrigin } from '../../events/record-event.ts';
 
 export interface DisabledNotice {
   endpointId: number;
@@ -34,6 +38,18 @@ export async function disableForFailures(
 ): Promise<DisabledNotice | null> {
   const endpoint = await repo.disableEnabledEndpoint(db, endpointId, AUTO_DISABLED_REASON, now);
   if (!endpoint) return null;
+  await recordAudit(
+    { db, clock: { nowMs: () => Date.parse(now), nowIso: () => now } },
+    {
+      organizationId: endpoint.organization_id,
+      actor: SYSTEM_ACTOR,
+      action: 'webhook.disabled',
+      target: { type: 'webhook', id: endpoint.id, label: endpoint.url },
+      projectId: endpoint.project_id,
+      before: { enabled: true },
+      after: { enabled: false, reason: AUTO_DISABLED_REASON },
+    },
+  );
 
   const recipients = await repo.endpointStewards(db, endpoint.organization_id, endpoint.created_by);
   const subject = `Webhook endpoint ${endpoint.id} was disabled`;
@@ -48,21 +64,29 @@ export async function disableForFailures(
       `&endpoint=${endpoint.id}).`,
   ].join('\n');
 
-  const notified: DisabledNotice['recipients'] = [];
-  for (const user of recipients) {
-    const notificationId = await repo.insertNotification(db, {
-      organization_id: endpoint.organization_id,
-      user_id: user.id,
-      kind: 'webhook_endpoint_disabled',
-      subject,
-      body,
-      data: JSON.stringify({ endpoint_id: endpoint.id, url: endpoint.url, last_error: lastError }),
-      created_at: now,
-      emailed_at: null,
-      email_error: null,
-    });
-    notified.push({ notificationId, userId: user.id, email: user.email });
-  }
+  const origin = schedulerOrigin(await findOrganization(db, endpoint.organization_id));
+  const ids = await recordNotifications(
+    db,
+    recipients.map((user) => ({
+      row: {
+        organization_id: endpoint.organization_id,
+        user_id: user.id,
+        kind: 'webhook_endpoint_disabled',
+        reason: 'endpoint_disabled',
+        subject,
+        body,
+        data: JSON.stringify({ endpoint_id: endpoint.id, url: endpoint.url, last_error: lastError }),
+        created_at: now,
+        emailed_at: null,
+        email_error: null,
+      },
+      origin,
+      actor: null,
+      task: null,
+    })),
+    now,
+  );
+  const notified = recipients.map((user, i) => ({ notificationId: ids[i]!, userId: user.id, email: user.email }));
   return {
     endpointId: endpoint.id,
     url: endpoint.url,
@@ -84,17 +108,17 @@ export async function announceDisabled(ctx: AppContext, log: FastifyBaseLogger, 
     },
     `webhook endpoint disabled after ${DISABLE_AFTER_ABANDONED} consecutive abandoned deliveries`,
   );
-  const mailer = webhookIo(ctx).mailer;
-  if (!mailer) return;
+  if (!canMail(ctx)) return;
   for (const recipient of notice.recipients) {
     if (!recipient.email) continue;
-    try {
-      await mailer.send({ to: [recipient.email], subject: notice.subject, text: notice.body });
-      await repo.markNotificationEmailed(ctx.db, recipient.notificationId, ctx.clock.nowIso());
-    } catch (error) {
-      log.error({ err: error, notification_id: recipient.notificationId }, 'could not e-mail a notification');
-      await repo.markNotificationEmailFailed(ctx.db, recipient.notificationId, String(error));
-    }
+    const failure = await sendOrLogFailure(
+      ctx,
+      log,
+      { to: [recipient.email], subject: notice.subject, text: notice.body },
+      { message: 'could not e-mail a notification', fields: { notification_id: recipient.notificationId } },
+    );
+    if (failure === null) await repo.markNotificationEmailed(ctx.db, recipient.notificationId, ctx.clock.nowIso());
+    else await repo.markNotificationEmailFailed(ctx.db, recipient.notificationId, failure);
   }
 }
 

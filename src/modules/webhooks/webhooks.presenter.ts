@@ -6,6 +6,7 @@ export function presentEndpoint(row: EndpointRow) {
     url: row.url,
     description: row.description,
     events: JSON.parse(row.events) as string[],
+    filter: row.filter,
     project: row.project_id,
     enabled: row.enabled === 1,
     disabled_reason: row.disabled_reason,

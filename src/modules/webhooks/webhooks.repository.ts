@@ -1,7 +1,9 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { paginate } from '../../db/paginate.ts';
+import type { PageRequest } from '../../http/pagination.ts';
 import type { DeliveryStatus, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/schema.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { visibleDeliveries, visibleEndpoints } from '../../policy/visibility.repository.ts';
 
 export const ENDPOINT_COLUMNS = [
@@ -9,6 +11,7 @@ export const ENDPOINT_COLUMNS = [
   'e.url',
   'e.description',
   'e.events',
+  'e.filter',
   'e.project_id',
   'e.enabled',
   'e.disabled_reason',
@@ -24,8 +27,14 @@ export function findVisibleEndpoint(db: Executor, principal: Principal, id: numb
 export type EndpointRow = NonNullable<Awaited<ReturnType<typeof findVisibleEndpoint>>>;
 
 /** The endpoints the caller sees, for a page. */
-export const endpointsVisibleTo = (db: Executor, principal: Principal) =>
-  visibleEndpoints(db, principal).select(ENDPOINT_COLUMNS);
+/** One page of the endpoints the caller sees. */
+export function endpointsPage(db: Executor, principal: Principal, page: PageRequest) {
+  return paginate(visibleEndpoints(db, principal).select(ENDPOINT_COLUMNS), page, {
+    idColumn: 'e.id',
+    orderable: { id: 'e.id', created_at: 'e.created_at', url: 'e.url' },
+    defaultOrdering: 'id',
+  });
+}
 
 export async function insertEndpoint(
   db: Executor,
@@ -83,16 +92,19 @@ export function findVisibleDelivery(db: Executor, principal: Principal, id: numb
     .executeTakeFirst();
 }
 
-/** The deliveries the caller sees, for a page, optionally of one endpoint or in one status. */
-export function deliveriesVisibleTo(
-  db: Executor,
-  principal: Principal,
-  filters: { endpoint?: number; status?: DeliveryStatus },
-) {
+export interface DeliveryFilters {
+  endpoint?: number;
+  status?: DeliveryStatus;
+  event_type?: string;
+}
+
+/** The deliveries the caller sees, for a page, optionally of one endpoint, in one status or of one event type. */
+function deliveriesVisibleTo(db: Executor, principal: Principal, filters: DeliveryFilters) {
   return visibleDeliveries(db, principal)
     .select(DELIVERY_COLUMNS)
     .$if(filters.endpoint !== undefined, (qb) => qb.where('d.endpoint_id', '=', filters.endpoint!))
-    .$if(filters.status !== undefined, (qb) => qb.where('d.status', '=', filters.status!));
+    .$if(filters.status !== undefined, (qb) => qb.where('d.status', '=', filters.status!))
+    .$if(filters.event_type !== undefined, (qb) => qb.where('d.event_type', '=', filters.event_type!));
 }
 
 /** Every attempt of a delivery, oldest first. */
@@ -161,4 +173,20 @@ export async function insertDeliveries(db: Executor, deliveries: NewDelivery[]):
       .values(deliveries.slice(i, i + 500).map(pendingDelivery))
       .execute();
   }
+}
+
+const PAGING = {
+  idColumn: 'd.id',
+  orderable: {
+    id: 'd.id',
+    created_at: 'd.created_at',
+    next_attempt_at: 'd.next_attempt_at',
+    delivered_at: 'd.delivered_at',
+  },
+  defaultOrdering: '-id',
+} as const;
+
+/** The deliveries the caller sees, one page in the orderings a list offers. */
+export function deliveriesPage(db: Executor, principal: Principal, filters: DeliveryFilters, page: PageRequest) {
+  return paginate(deliveriesVisibleTo(db, principal, filters), page, PAGING);
 }

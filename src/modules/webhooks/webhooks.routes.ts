@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { principalOf } from '../../identity/auth-hook.ts';
 import { listOf, ok } from '../../http/envelope.ts';
 import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';
@@ -208,12 +208,12 @@ function registerDeliveryRoutes(app: Api, ctx: AppContext): void {
       config: { scope: 'webhooks:read' },
     },
     async (request) => {
-      const { endpoint: endpointId, status } = request.query;
+      const { endpoint: endpointId, status, event_type } = request.query;
       return listOf(
         await deliveries.listDeliveries(
           ctx,
           principalOf(request),
-          { endpoint: endpointId, status },
+          { endpoint: endpointId, status, event_type },
           pageRequest(request.query),
         ),
       );

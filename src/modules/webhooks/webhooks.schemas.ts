@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { EVENT_CATALOG, SUBSCRIBABLE_EVENT_TYPES } from '../../events/catalog.ts';
 import { Timestamp } from '../../http/schemas.ts';
+import { QueryText } from '../query/query.schemas.ts';
 
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 
@@ -33,11 +34,18 @@ const ProjectId = Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
   description: 'Project id, or null for every project the endpoint creator can see when each event is fanned out.',
 });
 
+const Filter = Type.Union([QueryText, Type.Null()], {
+  description:
+    'A query (docs/api/query-language.md) that events about a task must match: sent when the task matches it right after the change, or matched it right before (the change that makes it leave); task.deleted when it matched before. Read as the account that last set the URL, events or filter sees (`me()` is that account), in UTC; ORDER BY is ignored. Null: every event. Refused with 400 INVALID_QUERY when it cannot be run.',
+  examples: ['label = bug AND status_category != done'],
+});
+
 const endpointFields = {
   id: Type.Integer(),
   url: Type.String(),
   description: Type.String(),
   events: Type.Array(Type.String()),
+  filter: Filter,
   project: Type.Union([Type.Integer(), Type.Null()], {
     description: 'Project id, or null when the endpoint spans every project its creator can see.',
   }),
@@ -48,7 +56,7 @@ const endpointFields = {
   created_at: Timestamp,
   created_by: Type.Integer({
     description:
-      'User id of the creator. The endpoint receives only events of projects visible to the account that last set its URL or events (at first, the creator) when the event is fanned out.',
+      'User id of the creator. The endpoint receives only events of projects visible to the account that last set its URL, events or filter (at first, the creator) when the event is fanned out.',
   }),
 };
 
@@ -73,6 +81,7 @@ export const EndpointCreateBody = Type.Object(
       Type.Union([Events], { description: `${Events.description} Default: every subscribable type.` }),
     ),
     project: Type.Optional(ProjectId),
+    filter: Type.Optional(Filter),
   },
   { additionalProperties: false },
 );
@@ -83,6 +92,7 @@ export const EndpointPatchBody = Type.Object(
     description: Type.Optional(Description),
     events: Type.Optional(Events),
     project: Type.Optional(ProjectId),
+    filter: Type.Optional(Filter),
     enabled: Type.Optional(
       Type.Boolean({
         description: 'false pauses deliveries; true re-enables (also after auto-disable) and resets the failure count.',
@@ -148,6 +158,13 @@ export const WebhookDeliveryDetail = Type.Object(
 export const DeliveriesQuery = {
   endpoint: Type.Optional(Type.Integer({ minimum: 1, description: 'Endpoint id filter.' })),
   status: Type.Optional(DeliveryStatus),
+  event_type: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Event type filter, such as task.updated or webhook.test.',
+    }),
+  ),
 };
 
 export const VerifyBody = Type.Object(

@@ -1,12 +1,23 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { paginate } from '../../db/paginate.ts';
+import type { PageRequest } from '../../http/pagination.ts';
 
 export type OptionTable = 'priorities' | 'task_types';
 
 const DEFAULT_COLUMN = { priorities: 'default_priority_id', task_types: 'default_task_type_id' } as const;
 
 /** The priorities or task types of a project, flagging the default for new tasks. */
-export function optionsOfProject(db: Executor, table: OptionTable, projectId: number) {
+/** One page of the priorities or task types a project offers, flagging the default for new tasks. */
+export function optionsPage(db: Executor, table: OptionTable, projectId: number, page: PageRequest) {
+  return paginate(optionsOfProject(db, table, projectId), page, {
+    idColumn: 'o.id',
+    orderable: { id: 'o.id', name: 'o.name', position: 'o.position' },
+    defaultOrdering: 'position',
+  });
+}
+
+function optionsOfProject(db: Executor, table: OptionTable, projectId: number) {
   // Both tables have the same columns; typing the alias as one of them keeps the query builder typed.
   const from = `${table} as o` as 'priorities as o';
   return db

@@ -1,12 +1,14 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { paginate } from '../../db/paginate.ts';
+import type { PageRequest } from '../../http/pagination.ts';
 import { insertWithTimestamps } from '../../db/insert-with-timestamps.ts';
 import type { StatusCategory } from '../../db/schema.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 
 /** Statuses of the caller's visible projects (any other reads as absent), flagging each project's default. */
-export function visibleStatuses(
+function visibleStatuses(
   db: Executor,
   principal: Principal,
   filters: { project?: number; category?: StatusCategory } = {},
@@ -72,6 +74,14 @@ export async function updateStatusFields(
     .execute();
 }
 
+/** Keeps a rename, in the rename's transaction: reports read old names in activity through it. */
+export async function recordStatusRename(
+  db: Executor,
+  rename: { status_id: number; from_name: string; to_name: string; renamed_at: string },
+): Promise<void> {
+  await db.insertInto('status_renames').values(rename).execute();
+}
+
 export async function countTasksInStatus(db: Executor, statusId: number): Promise<number> {
   const { count } = await db
     .selectFrom('tasks')
@@ -122,4 +132,28 @@ export async function statusPositions(db: Executor, projectId: number): Promise<
     .orderBy('id')
     .execute();
   return new Map(rows.map((r) => [r.id, r.position]));
+}
+
+const PAGING = {
+  idColumn: 's.id',
+  orderable: {
+    id: 's.id',
+    project: 's.project_id',
+    position: 's.position',
+    name: 's.name',
+    category: 's.category',
+    created_at: 's.created_at',
+    updated_at: 's.updated_at',
+  },
+  defaultOrdering: 'project,position',
+} as const;
+
+/** The statuses the caller sees, one page in the orderings a list offers. */
+export function statusesPage(
+  db: Executor,
+  principal: Principal,
+  filters: { project?: number; category?: StatusCategory },
+  page: PageRequest,
+) {
+  return paginate(visibleStatuses(db, principal, filters), page, PAGING);
 }

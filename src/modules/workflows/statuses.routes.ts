@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
-import { principalOf } from '../../http/auth-hook.ts';
+import { principalOf } from '../../identity/auth-hook.ts';
 import { listOf, ok } from '../../http/envelope.ts';
 import { commitNoContent } from '../../http/no-content.ts';
 import { pageRequest } from '../../http/pagination.ts';

@@ -2,7 +2,7 @@ import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../d
 import type { StatusCategory } from '../../db/schema.ts';
 import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
 import { ApiError } from '../../http/errors.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { projectFor } from '../../policy/index.ts';
 import { visibleOne } from '../../policy/visible-one.ts';
 import { visiblePages } from '../../policy/visible-pages.ts';
@@ -10,26 +10,12 @@ import { lockProject } from '../projects/projects.repository.ts';
 import * as repo from './statuses.repository.ts';
 import { presentStatus, type StatusJson } from './workflows.presenter.ts';
 
-const PAGING = {
-  idColumn: 's.id',
-  orderable: {
-    id: 's.id',
-    project: 's.project_id',
-    position: 's.position',
-    name: 's.name',
-    category: 's.category',
-    created_at: 's.created_at',
-    updated_at: 's.updated_at',
-  },
-  defaultOrdering: 'project,position',
-};
-
 const CONFIGURATION = 'statuses, transitions and workflows';
 
 const nameTaken = (name: string) =>
   new ApiError('ALREADY_EXISTS', `The project already has a status named "${name}".`, { field: 'name' });
 
-export const listStatuses = visiblePages(repo.visibleStatuses, PAGING, presentStatus);
+export const listStatuses = visiblePages(repo.statusesPage, presentStatus);
 
 const visibleStatus = visibleOne('Status', repo.findVisibleStatus, presentStatus);
 export const getStatus = visibleStatus.read;
@@ -76,12 +62,20 @@ export async function updateStatus(
   if (changes.name !== undefined && changes.name !== current.name) set.name = changes.name;
   if (changes.category !== undefined && changes.category !== current.category) set.category = changes.category;
   if (Object.keys(set).length === 0) return presentStatus(current);
+  const now = tx.clock.nowIso();
   try {
-    await repo.updateStatusFields(tx.db, id, set, tx.clock.nowIso());
+    await repo.updateStatusFields(tx.db, id, set, now);
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(changes.name ?? current.name);
     throw error;
   }
+  if (set.name !== undefined)
+    await repo.recordStatusRename(tx.db, {
+      status_id: id,
+      from_name: current.name,
+      to_name: set.name,
+      renamed_at: now,
+    });
   return visibleStatus.read(tx, principal, id);
 }
 

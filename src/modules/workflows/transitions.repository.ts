@@ -1,5 +1,7 @@
 import type { Executor } from '../../db/database.ts';
-import type { Principal } from '../auth/principal.ts';
+import { paginate } from '../../db/paginate.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 
 /** A transition's two statuses, by id and by name (from the joins `fs` and `ts`). */
@@ -11,7 +13,7 @@ const ENDS = [
 ] as const;
 
 /** Transitions of the workflows of the caller's visible projects (any other reads as absent), with status names. */
-export function visibleTransitions(db: Executor, principal: Principal, filters: { workflow?: number } = {}) {
+function visibleTransitions(db: Executor, principal: Principal, filters: { workflow?: number } = {}) {
   const query = db
     .selectFrom('transitions as t')
     .innerJoin('workflows as w', 'w.id', 't.workflow_id')
@@ -90,4 +92,21 @@ export async function updateTransitionRow(
 
 export async function deleteTransitionRow(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('transitions').where('id', '=', id).execute();
+}
+
+const PAGING = {
+  idColumn: 't.id',
+  orderable: {
+    id: 't.id',
+    workflow: 't.workflow_id',
+    name: 't.name',
+    created_at: 't.created_at',
+    updated_at: 't.updated_at',
+  },
+  defaultOrdering: 'workflow',
+} as const;
+
+/** The transitions the caller sees, one page in the orderings a list offers. */
+export function transitionsPage(db: Executor, principal: Principal, filters: { workflow?: number }, page: PageRequest) {
+  return paginate(visibleTransitions(db, principal, filters), page, PAGING);
 }

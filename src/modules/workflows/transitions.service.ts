@@ -1,7 +1,7 @@
 import { isForeignKeyViolation, isUniqueViolation, type Executor } from '../../db/database.ts';
 import { type Tx, withSavepoint } from '../../db/unit-of-work.ts';
 import { ApiError, foundOr404, invalid } from '../../http/errors.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { projectFor } from '../../policy/index.ts';
 import { visibleOne } from '../../policy/visible-one.ts';
 import { visiblePages } from '../../policy/visible-pages.ts';
@@ -11,21 +11,9 @@ import * as repo from './transitions.repository.ts';
 import { presentTransition, type TransitionJson } from './workflows.presenter.ts';
 import { findVisibleWorkflow, touchWorkflows } from './workflows.repository.ts';
 
-const PAGING = {
-  idColumn: 't.id',
-  orderable: {
-    id: 't.id',
-    workflow: 't.workflow_id',
-    name: 't.name',
-    created_at: 't.created_at',
-    updated_at: 't.updated_at',
-  },
-  defaultOrdering: 'workflow',
-};
-
 const CONFIGURATION = 'statuses, transitions and workflows';
 
-export const listTransitions = visiblePages(repo.visibleTransitions, PAGING, presentTransition);
+export const listTransitions = visiblePages(repo.transitionsPage, presentTransition);
 
 const visibleTransition = visibleOne('Transition', repo.findVisibleTransition, presentTransition);
 export const getTransition = visibleTransition.read;

@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { insertWithTimestamps } from '../../db/insert-with-timestamps.ts';
-import type { Principal } from '../auth/principal.ts';
+import { paginate } from '../../db/paginate.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { visibleProjectIds } from '../../policy/visibility.repository.ts';
 
 /** Workflows of the caller's visible projects (any other reads as absent), flagging each project's active one. */
-export function visibleWorkflows(db: Executor, principal: Principal, filters: { project?: number } = {}) {
+function visibleWorkflows(db: Executor, principal: Principal, filters: { project?: number } = {}) {
   const query = db
     .selectFrom('workflows as w')
     .innerJoin('projects as wp', 'wp.id', 'w.project_id')
@@ -20,6 +22,21 @@ export function visibleWorkflows(db: Executor, principal: Principal, filters: { 
       'w.updated_at',
     ]);
   return filters.project === undefined ? query : query.where('w.project_id', '=', filters.project);
+}
+
+/** One page of the workflows of the caller's visible projects, optionally of one project. */
+export function workflowsPage(db: Executor, principal: Principal, filters: { project?: number }, page: PageRequest) {
+  return paginate(visibleWorkflows(db, principal, filters), page, {
+    idColumn: 'w.id',
+    orderable: {
+      id: 'w.id',
+      project: 'w.project_id',
+      name: 'w.name',
+      created_at: 'w.created_at',
+      updated_at: 'w.updated_at',
+    },
+    defaultOrdering: 'project',
+  });
 }
 
 export type WorkflowRow = NonNullable<Awaited<ReturnType<typeof findVisibleWorkflow>>>;

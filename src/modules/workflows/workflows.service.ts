@@ -1,23 +1,15 @@
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation, type Executor } from '../../db/database.ts';
-import { paginate } from '../../db/paginate.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { ApiError, foundOr404 } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../identity/principal.ts';
 import { projectFor } from '../../policy/index.ts';
 import { lockProject } from '../projects/projects.repository.ts';
 import { transitionsOfWorkflows } from './transitions.repository.ts';
 import { presentWorkflows, type WorkflowJson } from './workflows.presenter.ts';
 import * as repo from './workflows.repository.ts';
-
-const ORDERABLE = {
-  id: 'w.id',
-  project: 'w.project_id',
-  name: 'w.name',
-  created_at: 'w.created_at',
-  updated_at: 'w.updated_at',
-};
+import { changedFields, hasChanges, recordAudit } from '../audit/record-audit.ts';
 
 const CONFIGURATION = 'statuses, transitions and workflows';
 
@@ -48,11 +40,7 @@ export async function listWorkflows(
   filters: { project?: number },
   page: PageRequest,
 ) {
-  const { rows, pagination } = await paginate(repo.visibleWorkflows(ctx.db, principal, filters), page, {
-    idColumn: 'w.id',
-    orderable: ORDERABLE,
-    defaultOrdering: 'project',
-  });
+  const { rows, pagination } = await repo.workflowsPage(ctx.db, principal, filters, page);
   return { data: await withTransitions(ctx.db, rows), pagination };
 }
 
@@ -102,7 +90,21 @@ export async function createWorkflow(
     await lockProject(tx.db, tx.dialect, project.id);
     await activate(tx.db, project.id, id, now);
   }
-  return visibleWorkflow(tx.db, principal, id);
+  const created = await visibleWorkflow(tx.db, principal, id);
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'workflow.created',
+    target: { type: 'workflow', id, label: created.name },
+    projectId: project.id,
+    after: auditedWorkflow(created),
+  });
+  return created;
+}
+
+/** What an audit record keeps of a workflow. */
+function auditedWorkflow(workflow: { name: string; description: string; active: boolean }) {
+  return { name: workflow.name, description: workflow.description, active: workflow.active };
 }
 
 /**
@@ -135,7 +137,21 @@ export async function updateWorkflow(
       throw error;
     }
   }
-  return visibleWorkflow(tx.db, principal, id);
+  const after = await visibleWorkflow(tx.db, principal, id);
+  const changed = changedFields(
+    { name: current.name, description: current.description, active },
+    auditedWorkflow(after),
+  );
+  if (hasChanges(changed))
+    await recordAudit(tx, {
+      organizationId: principal.organizationId,
+      actor: principal,
+      action: 'workflow.updated',
+      target: { type: 'workflow', id, label: after.name },
+      projectId: current.project,
+      ...changed,
+    });
+  return after;
 }
 
 /** An inactive workflow goes with its transitions; the project's statuses are untouched. */
@@ -145,4 +161,12 @@ export async function deleteWorkflow(tx: Tx, principal: Principal, id: number): 
   await lockProject(tx.db, tx.dialect, current.project);
   if ((await repo.activeWorkflowOf(tx.db, current.project)) === id) throw inUse();
   await repo.deleteWorkflowWithTransitions(tx.db, id);
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'workflow.deleted',
+    target: { type: 'workflow', id, label: current.name },
+    projectId: current.project,
+    before: { name: current.name, description: current.description },
+  });
 }

@@ -5,7 +5,12 @@ const SHORTCUTS: Array<[string, string]> = [
   ['/', 'Search'],
   ['j / k', 'Next / previous item'],
   ['Enter', 'Open the focused task'],
-  ['e', 'Edit the open task'],
+  ['Ctrl / ⌘ K', 'Command palette: any action, project, person or task'],
+  ['e', 'Edit the title of the open task'],
+  ['a', 'Assign the open or focused task to me'],
+  ['s', 'Change the status of the open or focused task'],
+  ['l', 'Change the labels of the open or focused task'],
+  ['x', 'Select the focused row of the list'],
   ['Space', 'Pick up or drop the focused card; arrows move it between columns, Escape cancels'],
   ['?', 'This list'],
 ];

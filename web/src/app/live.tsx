@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { applyNotificationChange } from '../features/notifications/live.ts';
 import { applyProjectChange } from '../features/projects/live.ts';
 import { applyTaskChange } from '../features/tasks/live.ts';
 import type { LiveChange } from '../lib/live-change.ts';
@@ -15,6 +16,7 @@ export function backoff(attempt: number): number {
 function apply(client: QueryClient, change: LiveChange): void {
   applyTaskChange(client, change);
   applyProjectChange(client, change);
+  applyNotificationChange(client, change);
 }
 
 export type LiveState = 'connecting' | 'live' | 'retrying';

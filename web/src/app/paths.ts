@@ -5,3 +5,7 @@ export function projectFromPath(path: string): string | null {
   const task = /^\/t\/([A-Z][A-Z0-9]*)-\d+/.exec(path);
   return task ? task[1]! : null;
 }
+
+/** Where "Settings" leads: the organization's people for its managers, one's profile for everyone else. */
+export const settingsHome = (role: string) =>
+  role === 'owner' || role === 'admin' ? '/settings/people' : '/settings/profile';

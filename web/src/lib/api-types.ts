@@ -38,3 +38,7 @@ export type StandupEntry = Schemas['StandupEntry'];
 export type TeamBlocker = Schemas['TeamBlocker'];
 export type StandupSettings = Schemas['StandupSettings'];
 export type WorklistItem = Schemas['WorklistItem'];
+export type View = Schemas['View'];
+export type Notification = Schemas['Notification'];
+export type NotificationReason = Notification['reason'];
+export type NotificationPreferences = Schemas['NotificationPreferences'];

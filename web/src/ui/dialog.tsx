@@ -19,7 +19,15 @@ export function Dialog({
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // showModal() focuses the first focusable element, the header's close button; what the
+      // person types at once (a title after `c`, a query after `/`) belongs in the first field.
+      const first =
+        dialog.querySelector<HTMLElement>('[data-autofocus]') ??
+        dialog.querySelector<HTMLElement>('input, select, textarea');
+      first?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (

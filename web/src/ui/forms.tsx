@@ -1,4 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
+import { ConfirmDialog } from './confirm.tsx';
 
 export function Field({
   label,
@@ -45,7 +46,7 @@ export function Form({
   );
 }
 
-/** A row's Edit and Delete buttons; Delete asks first (`question`) and names the row in every button. */
+/** A row's Edit and Delete buttons; Delete asks first (`question`, what is lost) and names the row in every button. */
 export function EditDelete({
   name,
   question,
@@ -60,18 +61,6 @@ export function EditDelete({
   pending: boolean;
 }) {
   const [asking, setAsking] = useState(false);
-  if (asking)
-    return (
-      <span className="actions" role="group" aria-label={`Delete ${name}?`}>
-        <span>{question}</span>
-        <button type="button" className="danger" onClick={onDelete} disabled={pending}>
-          Yes, delete {name}
-        </button>
-        <button type="button" onClick={() => setAsking(false)}>
-          Keep it
-        </button>
-      </span>
-    );
   return (
     <span className="actions">
       <button type="button" onClick={onEdit}>
@@ -80,6 +69,21 @@ export function EditDelete({
       <button type="button" className="link" onClick={() => setAsking(true)}>
         Delete {name}
       </button>
+      <ConfirmDialog
+        open={asking}
+        title={`Delete ${name}?`}
+        confirmLabel={`Yes, delete ${name}`}
+        cancelLabel="Keep it"
+        busy={pending}
+        onConfirm={() => {
+          // Closed at once: a refusal shows beside the row, not behind the dialog.
+          setAsking(false);
+          onDelete();
+        }}
+        onClose={() => setAsking(false)}
+      >
+        <p>{question}</p>
+      </ConfirmDialog>
     </span>
   );
 }

@@ -30,6 +30,72 @@ export interface paths {
         patch: operations["updateMe"];
         trace?: never;
     };
+    "/api/v1/me/notifications/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's notifications, newest first
+         * @description A token restricted to projects sees only the notifications about tasks of those projects, and those about no task. `reason` takes one reason or a comma-separated list.
+         *
+         *     Any valid token; no scope needed.
+         */
+        get: operations["listMyNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/notifications/read/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark notifications read: some by id, or all
+         * @description Any valid token; no scope needed.
+         */
+        post: operations["markMyNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/notification-preferences/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How the caller is told, per reason: in the app, by e-mail, both or neither
+         * @description Any valid token; no scope needed.
+         */
+        get: operations["getMyNotificationPreferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change how the caller is told, naming only the reasons (and channels) that change
+         * @description Any valid token; no scope needed.
+         */
+        patch: operations["updateMyNotificationPreferences"];
+        trace?: never;
+    };
     "/api/v1/projects/": {
         parameters: {
             query?: never;
@@ -268,7 +334,7 @@ export interface paths {
         get: operations["getTask"];
         /**
          * Change any subset of a task's writable fields
-         * @description Omitted fields keep their values; null clears a nullable field. A status change must follow a transition of the project's workflow (422 INVALID_TRANSITION with `details: {from, to}` otherwise, and nothing changes). With If-Match, a task changed since that read is refused with 412.
+         * @description Omitted fields keep their values; null clears a nullable field. A status change must follow a transition of the project's workflow (422 INVALID_TRANSITION with `details: {from, to}` otherwise, and nothing changes). A new `start_date` before the due date of an open task that blocks this one is 422 SCHEDULE_CONFLICT with `details.blockers` unless `force` is true (docs/api/planning.md). With If-Match, a task changed since that read is refused with 412.
          *
          *     Scope: `tasks:write`.
          */
@@ -1172,6 +1238,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{project_key}/reports/burndown/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Burndown: remaining estimate and tasks per day, scope added and removed, the ideal line
+         * @description For a sprint (its tasks, from its start date to its end date) or, without one, every task of the project from `from` to `to`. Computed from the tasks' activity history, so it is correct for periods before estimates existed (an estimate counts from when it was set); `as_of` shows it as it stood then. Days are UTC days. For people who may see the project (404 otherwise).
+         *
+         *     Scope: `tasks:read`.
+         */
+        get: operations["getBurndownReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_key}/reports/flow/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cumulative flow: tasks per status per day, and the time each task spent in each status
+         * @description Each status under its name now, so a rename within the range does not split it. Computed from the tasks' activity history, so it is correct for periods before estimates existed (an estimate counts from when it was set); `as_of` shows it as it stood then. Days are UTC days. For people who may see the project (404 otherwise).
+         *
+         *     Scope: `tasks:read`.
+         */
+        get: operations["getFlowReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_key}/reports/cycle-time/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cycle and lead time percentiles per task type, throughput per week
+         * @description A task counts when its last move into a `done` status falls in the range and it is still done at its end. Cycle time runs from its first move into an `in_progress` status, lead time from its creation. Computed from the tasks' activity history, so it is correct for periods before estimates existed (an estimate counts from when it was set); `as_of` shows it as it stood then. Days are UTC days. For people who may see the project (404 otherwise).
+         *
+         *     Scope: `tasks:read`.
+         */
+        get: operations["getCycleTimeReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project_key}/reports/velocity/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Velocity: committed and completed estimate per completed sprint
+         * @description Completed sprints with both dates, ended by `as_of`: the estimate of their tasks when the first day started, and of those done at the end of the last day. Computed from the tasks' activity history, so it is correct for periods before estimates existed (an estimate counts from when it was set); `as_of` shows it as it stood then. Days are UTC days. For people who may see the project (404 otherwise).
+         *
+         *     Scope: `tasks:read`.
+         */
+        get: operations["getVelocityReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/catalog/": {
         parameters: {
             query?: never;
@@ -1651,15 +1805,69 @@ export interface paths {
          *     `deleted` as deletes (applying a change twice is harmless), and store your high-water mark only
          *     after the whole walk succeeded.
          *
+         *     With `q` (a query) the feed lists the changes of tasks that match it right after the change
+         *     (deletions: right before), and one `left` change (no task) when a task stops matching: apply
+         *     `left` as a delete.
+         *
+         *     With `q` (a query) the feed lists the changes of tasks that match it right after the change
+         *     (deletions: right before), and one `left` change (no task) when a task stops matching: apply
+         *     `left` as a delete.
+         *
          *     `since` (ISO 8601) keeps changes with `changed_at` at or after it. Send `Z` or an escaped
          *     `%2B00:00`: an unescaped `+` decodes to a space. **When `since` does not parse, the filter is
          *     skipped and every change is returned**; the response then carries
          *     `X-Since-Ignored: true` and `data.since` is null. Only changes of projects the token can see
          *     now are listed. Counts against the normal rate limit.
          *
+         *     Retention compacts the feed: a record goes once a later record of its task supersedes it and it
+         *     is older than the retention (90 days by default), so every task keeps its latest record and a
+         *     walk from the start copies every task. Deletion records older than the retention go too; a walk
+         *     that could have missed one (its `since` is before `details.purged_before`, or such records
+         *     went during the walk) is refused with `410 RESYNC_REQUIRED`: drop your copy and walk again from
+         *     the start without `since`.
+         *
          *     Scope: `tasks:read`.
          */
         get: operations["listTaskChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream events as they happen (Server-Sent Events)
+         * @description The events webhooks carry, as Server-Sent Events, for a token: each event's
+         *     webhook envelope is the `data`, its type the SSE `event` and its id the SSE `id`
+         *     (docs/api/events-stream.md). The stream first sends `ready` (with the id of the event it starts
+         *     after, when there is one), then every event as it commits, in commit order, and a
+         *     `: keep-alive` comment every 15 seconds.
+         *
+         *     Only what the token sees: events of its organization, of projects it sees (both, for a link
+         *     across projects; events of no project only to tokens not restricted to projects), of types its
+         *     scopes read (`tasks:read` for task, comment, attachment and sprint events, `projects:read`
+         *     for project and membership events, `standups:read` for standup events). `notification.created`
+         *     goes only to tokens of the account notified, whatever their scopes, like GET /api/v1/me/notifications/.
+         *
+         *     **Resuming** without loss or duplicates: reconnect with `Last-Event-ID` (SSE clients send it
+         *     themselves) or `?after=<event id>`; the header wins when both are sent. The catch-up window is
+         *     `WEBHOOK_RETENTION_DAYS` (30 by default) less an hour: a resume point older than that, or no
+         *     longer held, is refused with `410 EVENTS_EXPIRED` (start again without one, and catch up from
+         *     the API). At most `LIVE_MAX_STREAMS_PER_PERSON` streams per account and
+         *     `LIVE_MAX_STREAMS_PER_ORGANIZATION` per organization at once in one process (429 beyond).
+         *
+         *     Any valid token; no scope needed.
+         */
+        get: operations["streamEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1830,6 +2038,286 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "comment.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * comment.updated
+         * @description A comment's body is edited. data: {comment, task: {key, title}}. Sent, signed, to every enabled endpoint subscribed to `comment.updated` that may see the event's project.
+         */
+        post: operations["onCommentUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * comment.deleted
+         * @description A comment is deleted. data: {comment: {id, author}, task: {key, title}}. Sent, signed, to every enabled endpoint subscribed to `comment.deleted` that may see the event's project.
+         */
+        post: operations["onCommentDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.linked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.linked
+         * @description Two tasks are linked. data: {link: {id, type, from, to}}. Sent only to those who see both tasks' projects. Sent, signed, to every enabled endpoint subscribed to `task.linked` that may see the event's project.
+         */
+        post: operations["onTaskLinkedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.unlinked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.unlinked
+         * @description A link between two tasks is removed. data: {link: {id, type, from, to}}, as it was. Sent, signed, to every enabled endpoint subscribed to `task.unlinked` that may see the event's project.
+         */
+        post: operations["onTaskUnlinkedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "attachment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * attachment.created
+         * @description A file is attached to a task. data: {attachment, task: {key, title}}. Sent, signed, to every enabled endpoint subscribed to `attachment.created` that may see the event's project.
+         */
+        post: operations["onAttachmentCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sprint.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * sprint.started
+         * @description A sprint becomes active (created active, or changed to `active`). data: {sprint, project: {id, key}}. Sent, signed, to every enabled endpoint subscribed to `sprint.started` that may see the event's project.
+         */
+        post: operations["onSprintStartedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sprint.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * sprint.completed
+         * @description A sprint is marked `completed`. data: {sprint, project: {id, key}}. Sent, signed, to every enabled endpoint subscribed to `sprint.completed` that may see the event's project.
+         */
+        post: operations["onSprintCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "standup.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * standup.submitted
+         * @description A person submits (or resubmits) the day's standup entry. data: {entry: {id, user, date, done, doing, submitted_at}}; its tasks and blockers are left out (they may name projects a receiver cannot see: the blocker events carry those). Sent, signed, to every enabled endpoint subscribed to `standup.submitted` that may see the event's project.
+         */
+        post: operations["onStandupSubmittedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "standup.blocker_raised": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * standup.blocker_raised
+         * @description A submitted entry declares a blocker the person had not declared before. data: {blocker, entry}. A blocker naming a task belongs to its project. Sent, signed, to every enabled endpoint subscribed to `standup.blocker_raised` that may see the event's project.
+         */
+        post: operations["onStandupBlockerRaisedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "standup.blocker_cleared": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * standup.blocker_cleared
+         * @description A submitted entry no longer declares a blocker of the person's previous submission. data: {blocker, entry} (the entry that cleared it). Sent, signed, to every enabled endpoint subscribed to `standup.blocker_cleared` that may see the event's project.
+         */
+        post: operations["onStandupBlockerClearedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * project.created
+         * @description A project is created. data: {project}. Sent, signed, to every enabled endpoint subscribed to `project.created` that may see the event's project.
+         */
+        post: operations["onProjectCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * project.updated
+         * @description A project's settings change. data: {project, changes: {field: {from, to}}}. Sent, signed, to every enabled endpoint subscribed to `project.updated` that may see the event's project.
+         */
+        post: operations["onProjectUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "membership.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * membership.changed
+         * @description Someone is added to a project (by a project admin, or by accepting an invitation that names it), changes role in it, or is removed from it. data: {membership, change, from_role, to_role}. Sent, signed, to every enabled endpoint subscribed to `membership.changed` that may see the event's project.
+         */
+        post: operations["onMembershipChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * notification.created
+         * @description Someone is notified in the app (docs/api/notifications.md). data: {notification}, as the recipient's GET /api/v1/me/notifications/ lists it. Sent only to the recipient: their tokens' event streams and the endpoints their account governs; the actor and source are those of the change that caused it. Sent, signed, to every enabled endpoint subscribed to `notification.created` that may see the event's project.
+         */
+        post: operations["onNotificationCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1867,10 +2355,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -1901,10 +2389,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -1942,10 +2430,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -1985,10 +2473,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -2028,10 +2516,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -2067,10 +2555,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -2115,10 +2603,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -2168,10 +2656,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -2195,6 +2683,672 @@ export interface components {
             };
         };
         /**
+         * CommentUpdatedEvent
+         * @description A comment's body is edited. data: {comment, task: {key, title}}.
+         */
+        CommentUpdatedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "comment.updated";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                comment: components["schemas"]["Comment"];
+                /** @description The task by key and title. */
+                task: {
+                    /** @example WEB-12 */
+                    key: string;
+                    title: string;
+                };
+            };
+        };
+        /**
+         * CommentDeletedEvent
+         * @description A comment is deleted. data: {comment: {id, author}, task: {key, title}}.
+         */
+        CommentDeletedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "comment.deleted";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                comment: {
+                    id: number;
+                    /** @description A user id, or null for nobody. */
+                    author: number | null;
+                };
+                /** @description The task by key and title. */
+                task: {
+                    /** @example WEB-12 */
+                    key: string;
+                    title: string;
+                };
+            };
+        };
+        /**
+         * TaskLinkedEvent
+         * @description Two tasks are linked. data: {link: {id, type, from, to}}. Sent only to those who see both tasks' projects.
+         */
+        TaskLinkedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "task.linked";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                /** @description The link, read from `from` to `to`. */
+                link: {
+                    id: number;
+                    /** @description `from` blocks, relates to or duplicates `to`. */
+                    type: "blocks" | "relates_to" | "duplicates";
+                    /** @description One end of a link. */
+                    from: {
+                        key: string;
+                        title: string;
+                        /** @description Project key. */
+                        project: string;
+                    };
+                    /** @description One end of a link. */
+                    to: {
+                        key: string;
+                        title: string;
+                        /** @description Project key. */
+                        project: string;
+                    };
+                };
+            };
+        };
+        /**
+         * TaskUnlinkedEvent
+         * @description A link between two tasks is removed. data: {link: {id, type, from, to}}, as it was.
+         */
+        TaskUnlinkedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "task.unlinked";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                /** @description The link, read from `from` to `to`. */
+                link: {
+                    id: number;
+                    /** @description `from` blocks, relates to or duplicates `to`. */
+                    type: "blocks" | "relates_to" | "duplicates";
+                    /** @description One end of a link. */
+                    from: {
+                        key: string;
+                        title: string;
+                        /** @description Project key. */
+                        project: string;
+                    };
+                    /** @description One end of a link. */
+                    to: {
+                        key: string;
+                        title: string;
+                        /** @description Project key. */
+                        project: string;
+                    };
+                };
+            };
+        };
+        /**
+         * AttachmentCreatedEvent
+         * @description A file is attached to a task. data: {attachment, task: {key, title}}.
+         */
+        AttachmentCreatedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "attachment.created";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                attachment: components["schemas"]["Attachment"];
+                /** @description The task by key and title. */
+                task: {
+                    /** @example WEB-12 */
+                    key: string;
+                    title: string;
+                };
+            };
+        };
+        /**
+         * SprintStartedEvent
+         * @description A sprint becomes active (created active, or changed to `active`). data: {sprint, project: {id, key}}.
+         */
+        SprintStartedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "sprint.started";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                sprint: components["schemas"]["Sprint"];
+                project: {
+                    id: number;
+                    key: string;
+                };
+            };
+        };
+        /**
+         * SprintCompletedEvent
+         * @description A sprint is marked `completed`. data: {sprint, project: {id, key}}.
+         */
+        SprintCompletedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "sprint.completed";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                sprint: components["schemas"]["Sprint"];
+                project: {
+                    id: number;
+                    key: string;
+                };
+            };
+        };
+        /**
+         * StandupSubmittedEvent
+         * @description A person submits (or resubmits) the day's standup entry. data: {entry: {id, user, date, done, doing, submitted_at}}; its tasks and blockers are left out (they may name projects a receiver cannot see: the blocker events carry those).
+         */
+        StandupSubmittedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "standup.submitted";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                entry: {
+                    id: number;
+                    /** @description Whose entry. */
+                    user: number;
+                    /** Format: date */
+                    date: string;
+                    done: string;
+                    doing: string;
+                    /** Format: date-time */
+                    submitted_at: string;
+                };
+            };
+        };
+        /**
+         * StandupBlockerRaisedEvent
+         * @description A submitted entry declares a blocker the person had not declared before. data: {blocker, entry}. A blocker naming a task belongs to its project.
+         */
+        StandupBlockerRaisedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "standup.blocker_raised";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                blocker: {
+                    text: string;
+                    /** @description The key of the task it names, or null. */
+                    task: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When the person first declared it.
+                     */
+                    since: string;
+                };
+                /** @description The standup entry, by id, person and team day. */
+                entry: {
+                    id: number;
+                    /** @description Whose entry. */
+                    user: number;
+                    /** Format: date */
+                    date: string;
+                };
+            };
+        };
+        /**
+         * StandupBlockerClearedEvent
+         * @description A submitted entry no longer declares a blocker of the person's previous submission. data: {blocker, entry} (the entry that cleared it).
+         */
+        StandupBlockerClearedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "standup.blocker_cleared";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                blocker: {
+                    text: string;
+                    /** @description The key of the task it names, or null. */
+                    task: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When the person first declared it.
+                     */
+                    since: string;
+                };
+                /** @description The standup entry, by id, person and team day. */
+                entry: {
+                    id: number;
+                    /** @description Whose entry. */
+                    user: number;
+                    /** Format: date */
+                    date: string;
+                };
+            };
+        };
+        /**
+         * ProjectCreatedEvent
+         * @description A project is created. data: {project}.
+         */
+        ProjectCreatedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "project.created";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                /** @description The project (the fields of Project but `role`). */
+                project: {
+                    id: number;
+                    /**
+                     * @description 2-10 uppercase letters or digits, starting with a letter. Unique in the workspace; immutable.
+                     * @example WEB
+                     */
+                    key: string;
+                    name: string;
+                    description: string;
+                    /** @description Id of the workflow that constrains status changes. */
+                    workflow: number | null;
+                    default_status: string | null;
+                    default_task_type: string | null;
+                    default_priority: string | null;
+                    /** @description What the project's task estimates count (`estimate`); `points` unless set. */
+                    estimate_unit: "points" | "hours";
+                    created_by: number | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+                     */
+                    updated_at: string;
+                };
+            };
+        };
+        /**
+         * ProjectUpdatedEvent
+         * @description A project's settings change. data: {project, changes: {field: {from, to}}}.
+         */
+        ProjectUpdatedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "project.updated";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                /** @description The project (the fields of Project but `role`). */
+                project: {
+                    id: number;
+                    /**
+                     * @description 2-10 uppercase letters or digits, starting with a letter. Unique in the workspace; immutable.
+                     * @example WEB
+                     */
+                    key: string;
+                    name: string;
+                    description: string;
+                    /** @description Id of the workflow that constrains status changes. */
+                    workflow: number | null;
+                    default_status: string | null;
+                    default_task_type: string | null;
+                    default_priority: string | null;
+                    /** @description What the project's task estimates count (`estimate`); `points` unless set. */
+                    estimate_unit: "points" | "hours";
+                    created_by: number | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+                     */
+                    updated_at: string;
+                };
+                /** @description Each changed field with its value before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            };
+        };
+        /**
+         * MembershipChangedEvent
+         * @description Someone is added to a project (by a project admin, or by accepting an invitation that names it), changes role in it, or is removed from it. data: {membership, change, from_role, to_role}.
+         */
+        MembershipChangedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "membership.changed";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                membership: {
+                    id: number;
+                    project: {
+                        id: number;
+                        key: string;
+                    };
+                    user: {
+                        id: number;
+                        name: string;
+                    };
+                };
+                change: "added" | "role_changed" | "removed";
+                /** @description The role before; null when added. */
+                from_role: "admin" | "member" | "viewer" | null;
+                /** @description The role now; null when removed. */
+                to_role: "admin" | "member" | "viewer" | null;
+            };
+        };
+        /**
+         * NotificationCreatedEvent
+         * @description Someone is notified in the app (docs/api/notifications.md). data: {notification}, as the recipient's GET /api/v1/me/notifications/ lists it. Sent only to the recipient: their tokens' event streams and the endpoints their account governs; the actor and source are those of the change that caused it.
+         */
+        NotificationCreatedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "notification.created";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                notification: components["schemas"]["Notification"];
+            };
+        };
+        /**
          * WebhookTestEvent
          * @description A test sent to one endpoint on request; never subscribable.
          */
@@ -2208,10 +3362,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -2285,6 +3439,98 @@ export interface components {
                 role: string;
             }[];
         };
+        /** Notification */
+        Notification: {
+            id: number;
+            /** @description Why the notification came (docs/api/notifications.md, "Reasons"). */
+            reason: "assigned" | "mentioned" | "commented" | "status_changed" | "updated" | "due_soon" | "overdue" | "blocked" | "standup_reminder" | "endpoint_disabled";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+             */
+            created_at: string;
+            /** @description Null while unread. */
+            read_at: string | null;
+            /** @description Who caused it; null for the scheduler and the system. */
+            actor: {
+                id: number;
+                name: string;
+            } | null;
+            /** @description The task it is about; null when it is about no task. */
+            task: {
+                key: string;
+                title: string;
+            } | null;
+            /** @description Id of the comment it is about, if any. */
+            comment: number | null;
+            /** @description One line saying what happened. */
+            text: string;
+        };
+        /** NotificationPreferences */
+        NotificationPreferences: {
+            reasons: {
+                assigned: {
+                    /** @description Listed in the inbox and sent over the live stream. */
+                    in_app: boolean;
+                    /** @description E-mailed (when the server sends e-mail). */
+                    email: boolean;
+                };
+                mentioned: {
+                    /** @description Listed in the inbox and sent over the live stream. */
+                    in_app: boolean;
+                    /** @description E-mailed (when the server sends e-mail). */
+                    email: boolean;
+                };
+                commented: {
+                    /** @description Listed in the inbox and sent over the live stream. */
+                    in_app: boolean;
+                    /** @description E-mailed (when the server sends e-mail). */
+                    email: boolean;
+                };
+                status_changed: {
+                    /** @description Listed in the inbox and sent over the live stream. */
+                    in_app: boolean;
+                    /** @description E-mailed (when the server sends e-mail). */
+                    email: boolean;
+                };
+                updated: {
+                    /** @description Listed in the inbox and sent over the live stream. */
+                    in_app: boolean;
+                    /** @description E-mailed (when the server sends e-mail). */
+                    email: boolean;
+                };
+                due_soon: {
+                    /** @description Listed in the inbox and sent over the live stream. */
+                    in_app: boolean;
+                    /** @description E-mailed (when the server sends e-mail). */
+                    email: boolean;
+                };
+                overdue: {
+                    /** @description Listed in the inbox and sent over the live stream. */
+                    in_app: boolean;
+                    /** @description E-mailed (when the server sends e-mail). */
+                    email: boolean;
+                };
+                blocked: {
+                    /** @description Listed in the inbox and sent over the live stream. */
+                    in_app: boolean;
+                    /** @description E-mailed (when the server sends e-mail). */
+                    email: boolean;
+                };
+                standup_reminder: {
+                    /** @description Listed in the inbox and sent over the live stream. */
+                    in_app: boolean;
+                    /** @description E-mailed (when the server sends e-mail). */
+                    email: boolean;
+                };
+                endpoint_disabled: {
+                    /** @description Listed in the inbox and sent over the live stream. */
+                    in_app: boolean;
+                    /** @description E-mailed (when the server sends e-mail). */
+                    email: boolean;
+                };
+            };
+        };
         /** Project */
         Project: {
             id: number;
@@ -2300,6 +3546,8 @@ export interface components {
             default_status: string | null;
             default_task_type: string | null;
             default_priority: string | null;
+            /** @description What the project's task estimates count (`estimate`); `points` unless set. */
+            estimate_unit: "points" | "hours";
             /** @description The caller's role in this project. */
             role: "admin" | "member" | "viewer";
             created_by: number | null;
@@ -2359,6 +3607,10 @@ export interface components {
             /** @description Key of the parent task, null at top level. */
             parent: string | null;
             due_date: string | null;
+            /** @description When work is planned to start; never after `due_date`. */
+            start_date: string | null;
+            /** @description How big the task is, in the project's `estimate_unit` (points or hours); null: not estimated. */
+            estimate: number | null;
             /** @description Label names, sorted. */
             labels: string[];
             /** @description Milestone id. */
@@ -2371,6 +3623,15 @@ export interface components {
             };
             /** @description Sum of the minutes of the task's time entries (read-only; log time through /tasks/{task_key}/time-entries/). */
             time_spent_minutes: number;
+            /** @description Totals over the task and its subtree (read-only), computed when read; null for a task without subtasks. A subtask's change does not change the parent's version, `updated_at` or ETag: read the parent again to refresh it. */
+            rollup: {
+                /** @description Sum of the estimates of the task and all its subtasks, at any depth. */
+                estimate: number;
+                /** @description The part of `estimate` whose tasks are in a `done` status. */
+                done_estimate: number;
+                /** @description Minutes logged on the task and all its subtasks. */
+                time_spent_minutes: number;
+            } | null;
             /** @description User id of the creator. */
             created_by: number | null;
             /**
@@ -2387,7 +3648,7 @@ export interface components {
         /** TaskActivity */
         TaskActivity: {
             id: number;
-            /** @description `created`, `updated` (one row per changed field, including `time_spent_minutes` when time is logged), `commented` (`to` is the comment id), or `linked` / `unlinked` (field `links`; the value is the link `{id, type, task}` seen from this task). */
+            /** @description `created`, `updated` (one row per changed field, including `time_spent_minutes` when time is logged), `commented` (`to` is the comment id), `linked` / `unlinked` (field `links`; the value is the link `{id, type, task}` seen from this task), or `mentioned_in` (`to` is `{task, comment}`: the description or comment of another task named this one; listed only to readers who see that task). */
             action: string;
             /** @description The changed field, for `updated`. */
             field: string | null;
@@ -2789,6 +4050,132 @@ export interface components {
              */
             updated_at: string;
         };
+        /** BurndownReport */
+        BurndownReport: {
+            project: string;
+            /** @description The project's estimate unit. */
+            unit: "points" | "hours";
+            sprint: {
+                id: number;
+                name: string;
+                start_date: string | null;
+                end_date: string | null;
+            } | null;
+            from: string;
+            to: string;
+            /** @description The instant the report describes (the `as_of` asked for, or now). */
+            as_of: string;
+            /** @description One per day up to `to`, or up to the day of `as_of`. */
+            days: {
+                date: string;
+                /** @description Estimate of the scope's tasks not done, at the end of the day. */
+                remaining_estimate: number;
+                remaining_tasks: number;
+                /** @description Tasks that entered the scope during the day. */
+                added_tasks: number;
+                added_estimate: number;
+                /** @description Tasks that left the scope during the day. */
+                removed_tasks: number;
+                removed_estimate: number;
+                /** @description A straight line from the remaining estimate when the first day starts to 0 on the last day. */
+                ideal_estimate: number;
+            }[];
+        };
+        /** FlowReport */
+        FlowReport: {
+            project: string;
+            from: string;
+            to: string;
+            /** @description The instant the report describes (the `as_of` asked for, or now). */
+            as_of: string;
+            /** @description In board order, each under its name now. */
+            statuses: {
+                name: string;
+                /** @description null: a name of the history that no status of the project has (deleted since). */
+                category: "todo" | "in_progress" | "done" | null;
+            }[];
+            days: {
+                date: string;
+                /** @description Tasks in each status (by name) at the end of the day. */
+                counts: {
+                    [key: string]: number;
+                };
+            }[];
+            /** @description The tasks that were not done throughout the range. */
+            tasks: {
+                key: string;
+                title: string;
+                /** @description Hours spent in each status within the range. */
+                hours_in_status: {
+                    [key: string]: number;
+                };
+            }[];
+        };
+        /** CycleTimeReport */
+        CycleTimeReport: {
+            project: string;
+            from: string;
+            to: string;
+            /** @description The instant the report describes (the `as_of` asked for, or now). */
+            as_of: string;
+            overall: {
+                completed: number;
+                /** @description Hours, nearest-rank percentiles; null when nothing was measured. */
+                cycle_time_hours: {
+                    p50: number | null;
+                    p85: number | null;
+                    p95: number | null;
+                };
+                /** @description Hours, nearest-rank percentiles; null when nothing was measured. */
+                lead_time_hours: {
+                    p50: number | null;
+                    p85: number | null;
+                    p95: number | null;
+                };
+            };
+            by_type: {
+                task_type: string;
+                completed: number;
+                /** @description Hours, nearest-rank percentiles; null when nothing was measured. */
+                cycle_time_hours: {
+                    p50: number | null;
+                    p85: number | null;
+                    p95: number | null;
+                };
+                /** @description Hours, nearest-rank percentiles; null when nothing was measured. */
+                lead_time_hours: {
+                    p50: number | null;
+                    p85: number | null;
+                    p95: number | null;
+                };
+            }[];
+            throughput: {
+                /** @description The Monday of the week. */
+                week_start: string;
+                completed: number;
+            }[];
+        };
+        /** VelocityReport */
+        VelocityReport: {
+            project: string;
+            /** @description The project's estimate unit. */
+            unit: "points" | "hours";
+            /** @description The instant the report describes (the `as_of` asked for, or now). */
+            as_of: string;
+            sprints: {
+                id: number;
+                name: string;
+                start_date: string;
+                end_date: string;
+                /** @description Estimate of the sprint's tasks when its first day started. */
+                committed_estimate: number;
+                /** @description Estimate of its tasks done at the end of its last day. */
+                completed_estimate: number;
+                completed_tasks: number;
+            }[];
+            /** @description Mean completed estimate of the last three sprints. */
+            average_completed_estimate: number | null;
+        };
         /** WebhookCatalogEntry */
         WebhookCatalogEntry: {
             /** @example task.status_changed */
@@ -2803,6 +4190,11 @@ export interface components {
             url: string;
             description: string;
             events: string[];
+            /**
+             * @description A query (docs/api/query-language.md) that events about a task must match: sent when the task matches it right after the change, or matched it right before (the change that makes it leave); task.deleted when it matched before. Read as the account that last set the URL, events or filter sees (`me()` is that account), in UTC; ORDER BY is ignored. Null: every event. Refused with 400 INVALID_QUERY when it cannot be run.
+             * @example label = bug AND status_category != done
+             */
+            filter: string | null;
             /** @description Project id, or null when the endpoint spans every project its creator can see. */
             project: number | null;
             enabled: boolean;
@@ -2813,7 +4205,7 @@ export interface components {
              * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
              */
             created_at: string;
-            /** @description User id of the creator. The endpoint receives only events of projects visible to the account that last set its URL or events (at first, the creator) when the event is fanned out. */
+            /** @description User id of the creator. The endpoint receives only events of projects visible to the account that last set its URL, events or filter (at first, the creator) when the event is fanned out. */
             created_by: number;
         };
         /** WebhookEndpointCreated */
@@ -2822,6 +4214,11 @@ export interface components {
             url: string;
             description: string;
             events: string[];
+            /**
+             * @description A query (docs/api/query-language.md) that events about a task must match: sent when the task matches it right after the change, or matched it right before (the change that makes it leave); task.deleted when it matched before. Read as the account that last set the URL, events or filter sees (`me()` is that account), in UTC; ORDER BY is ignored. Null: every event. Refused with 400 INVALID_QUERY when it cannot be run.
+             * @example label = bug AND status_category != done
+             */
+            filter: string | null;
             /** @description Project id, or null when the endpoint spans every project its creator can see. */
             project: number | null;
             enabled: boolean;
@@ -2832,7 +4229,7 @@ export interface components {
              * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
              */
             created_at: string;
-            /** @description User id of the creator. The endpoint receives only events of projects visible to the account that last set its URL or events (at first, the creator) when the event is fanned out. */
+            /** @description User id of the creator. The endpoint receives only events of projects visible to the account that last set its URL, events or filter (at first, the creator) when the event is fanned out. */
             created_by: number;
             /** @description Signing secret (`whsec_...`), shown in this response only. The HMAC key is the whole string as UTF-8. */
             secret: string;
@@ -3027,8 +4424,8 @@ export interface components {
             name: string;
             /** @description A query (docs/api/query-language.md). */
             query: string;
-            /** @description How the app shows the tasks: a list, or a board with a column per value of `group_by`. */
-            layout: "list" | "board";
+            /** @description How the app shows the tasks: a list, a board with a column per value of `group_by`, a calendar (tasks on their due date, or from start to due), or a timeline (bars from start to due, in rows by `group_by`). */
+            layout: "list" | "board" | "calendar" | "timeline";
             /** @description The field the tasks are grouped by (a board's columns, a list's sections); null: none. */
             group_by: ("status" | "status_category" | "assignee" | "priority" | "task_type" | "label" | "milestone" | "sprint" | "project" | "parent") | null;
             columns: string[];
@@ -3082,8 +4479,25 @@ export interface components {
             /** @enum {string} */
             action: "deleted";
         };
+        /**
+         * TaskLeftChange
+         * @description With `q` only: the task matched the query right before this change and no longer does. No task.
+         */
+        TaskLeftChange: {
+            /** @description Position in the feed (primary key). */
+            id: number;
+            /** @description Task key. */
+            key: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+             */
+            changed_at: string;
+            /** @enum {string} */
+            action: "left";
+        };
         /** ChangeRecord */
-        ChangeRecord: components["schemas"]["TaskWrittenChange"] | components["schemas"]["TaskDeletedChange"];
+        ChangeRecord: components["schemas"]["TaskWrittenChange"] | components["schemas"]["TaskDeletedChange"] | components["schemas"]["TaskLeftChange"];
         /** Error400 */
         Error400: {
             /** @enum {boolean} */
@@ -3174,6 +4588,24 @@ export interface components {
                 };
             };
         };
+        /** Error410 */
+        Error410: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /**
+                 * @description Stable UPPER_SNAKE error code.
+                 * @enum {string}
+                 */
+                code: "RESYNC_REQUIRED" | "EVENTS_EXPIRED";
+                /** @description Human-readable explanation. */
+                message: string;
+                /** @description Structured context; always an object. */
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         /** Error412 */
         Error412: {
             /** @enum {boolean} */
@@ -3237,7 +4669,7 @@ export interface components {
                  * @description Stable UPPER_SNAKE error code.
                  * @enum {string}
                  */
-                code: "INVALID_TRANSITION" | "DEPENDENCY_CYCLE";
+                code: "INVALID_TRANSITION" | "DEPENDENCY_CYCLE" | "SCHEDULE_CONFLICT";
                 /** @description Human-readable explanation. */
                 message: string;
                 /** @description Structured context; always an object. */
@@ -3509,6 +4941,582 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description Rate limited (RATE_LIMITED); see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Unexpected failure; quote details.request_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Shutting down or the database is unreachable; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    listMyNotifications: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, maximum 200. */
+                limit?: number;
+                /** @description Alias of `limit`. */
+                page_size?: number;
+                /** @description Offset mode: rows to skip. */
+                offset?: number;
+                /** @description Offset mode: 1-based page number (offset = (page-1) × limit). */
+                page?: number;
+                /** @description Enters cursor mode (primary key ascending). Send empty to start. */
+                cursor?: string;
+                /** @description created_at or -created_at (default: newest first). */
+                ordering?: string;
+                /** @description `true`: only notifications not yet read. */
+                unread?: boolean;
+                /** @description One reason or a comma-separated list: assigned, mentioned, commented, status_changed, updated, due_soon, overdue, blocked, standup_reminder, endpoint_disabled. */
+                reason?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Notification"][];
+                        /** @description OffsetPagination unless the request sent `cursor`, then CursorPagination. */
+                        pagination: components["schemas"]["OffsetPagination"] | components["schemas"]["CursorPagination"];
+                    };
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Token lacks the scope (INSUFFICIENT_SCOPE) or the role forbids the action (FORBIDDEN) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Rate limited (RATE_LIMITED); see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Unexpected failure; quote details.request_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Shutting down or the database is unreachable; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    markMyNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request replays the stored response (`Idempotent-Replayed: true`); with a different request, or while the first is still running, 409 CONFLICT. 1-255 printable ASCII characters; kept 24 hours per token. Derive it from what is being created. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `{"ids": [...]}` or `{"all": true}`. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Notifications to mark read; ids that are not yours or already read are passed over. */
+                    ids: number[];
+                } | {
+                    /**
+                     * @description Marks every unread notification read.
+                     * @enum {boolean}
+                     */
+                    all: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description How many notifications this marked read. */
+                            read: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Token lacks the scope (INSUFFICIENT_SCOPE) or the role forbids the action (FORBIDDEN) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description Unsupported Content-Type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description Rate limited (RATE_LIMITED); see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Unexpected failure; quote details.request_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Shutting down or the database is unreachable; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    getMyNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["NotificationPreferences"];
+                    };
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Token lacks the scope (INSUFFICIENT_SCOPE) or the role forbids the action (FORBIDDEN) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Rate limited (RATE_LIMITED); see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Unexpected failure; quote details.request_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Shutting down or the database is unreachable; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    updateMyNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only the reasons (and channels) to change. */
+                    reasons: {
+                        assigned?: {
+                            in_app?: boolean;
+                            email?: boolean;
+                        };
+                        mentioned?: {
+                            in_app?: boolean;
+                            email?: boolean;
+                        };
+                        commented?: {
+                            in_app?: boolean;
+                            email?: boolean;
+                        };
+                        status_changed?: {
+                            in_app?: boolean;
+                            email?: boolean;
+                        };
+                        updated?: {
+                            in_app?: boolean;
+                            email?: boolean;
+                        };
+                        due_soon?: {
+                            in_app?: boolean;
+                            email?: boolean;
+                        };
+                        overdue?: {
+                            in_app?: boolean;
+                            email?: boolean;
+                        };
+                        blocked?: {
+                            in_app?: boolean;
+                            email?: boolean;
+                        };
+                        standup_reminder?: {
+                            in_app?: boolean;
+                            email?: boolean;
+                        };
+                        endpoint_disabled?: {
+                            in_app?: boolean;
+                            email?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["NotificationPreferences"];
+                    };
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Token lacks the scope (INSUFFICIENT_SCOPE) or the role forbids the action (FORBIDDEN) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description The body is larger than the limit */
@@ -4010,6 +6018,8 @@ export interface operations {
                     default_status?: string;
                     default_task_type?: string;
                     default_priority?: string;
+                    /** @description What the project's task estimates count (`estimate`); `points` unless set. */
+                    estimate_unit?: "points" | "hours";
                 };
             };
         };
@@ -4314,6 +6324,8 @@ export interface operations {
                     default_status?: string;
                     default_task_type?: string;
                     default_priority?: string;
+                    /** @description What the project's task estimates count (`estimate`); `points` unless set. */
+                    estimate_unit?: "points" | "hours";
                 };
             };
         };
@@ -5551,6 +7563,10 @@ export interface operations {
                     /** @description User id; must be a member of the project. null: unassigned. */
                     assignee?: number | null;
                     due_date?: string | null;
+                    /** @description When work is planned to start; must not be after `due_date`. */
+                    start_date?: string | null;
+                    /** @description Non-negative, in the project's `estimate_unit` (points or hours). null: not estimated. */
+                    estimate?: number | null;
                     /** @description Names of the project's labels; replaces the whole set. */
                     labels?: string[];
                     /** @description Id of one of the project's milestones. */
@@ -5755,6 +7771,10 @@ export interface operations {
                         /** @description User id; must be a member of the project. null: unassigned. */
                         assignee?: number | null;
                         due_date?: string | null;
+                        /** @description When work is planned to start; must not be after `due_date`. */
+                        start_date?: string | null;
+                        /** @description Non-negative, in the project's `estimate_unit` (points or hours). null: not estimated. */
+                        estimate?: number | null;
                         /** @description Names of the project's labels; replaces the whole set. */
                         labels?: string[];
                         /** @description Id of one of the project's milestones. */
@@ -5965,6 +7985,10 @@ export interface operations {
                         /** @description User id; must be a member of the project. null: unassigned. */
                         assignee?: number | null;
                         due_date?: string | null;
+                        /** @description When work is planned to start; must not be after `due_date`. */
+                        start_date?: string | null;
+                        /** @description Non-negative, in the project's `estimate_unit` (points or hours). null: not estimated. */
+                        estimate?: number | null;
                         /** @description Names of the project's labels; replaces the whole set. */
                         labels?: string[];
                         /** @description Id of one of the project's milestones. */
@@ -5977,6 +8001,8 @@ export interface operations {
                         custom_fields?: {
                             [key: string]: unknown;
                         };
+                        /** @description true: write a `start_date` before the due date of an open blocker anyway (otherwise 422 SCHEDULE_CONFLICT). */
+                        force?: boolean;
                     }[];
                 };
             };
@@ -6568,6 +8594,10 @@ export interface operations {
                     /** @description User id; must be a member of the project. null: unassigned. */
                     assignee?: number | null;
                     due_date?: string | null;
+                    /** @description When work is planned to start; must not be after `due_date`. */
+                    start_date?: string | null;
+                    /** @description Non-negative, in the project's `estimate_unit` (points or hours). null: not estimated. */
+                    estimate?: number | null;
                     /** @description Names of the project's labels; replaces the whole set. */
                     labels?: string[];
                     /** @description Id of one of the project's milestones. */
@@ -6580,6 +8610,8 @@ export interface operations {
                     custom_fields?: {
                         [key: string]: unknown;
                     };
+                    /** @description true: write a `start_date` before the due date of an open blocker anyway (otherwise 422 SCHEDULE_CONFLICT). */
+                    force?: boolean;
                 };
             };
         };
@@ -7865,6 +9897,10 @@ export interface operations {
                     /** @description User id; must be a member of the project. null: unassigned. */
                     assignee?: number | null;
                     due_date?: string | null;
+                    /** @description When work is planned to start; must not be after `due_date`. */
+                    start_date?: string | null;
+                    /** @description Non-negative, in the project's `estimate_unit` (points or hours). null: not estimated. */
+                    estimate?: number | null;
                     /** @description Names of the project's labels; replaces the whole set. */
                     labels?: string[];
                     /** @description Id of one of the project's milestones. */
@@ -16432,6 +18468,8 @@ export interface operations {
                     end_date?: string | null;
                     /** @description At most one sprint per project is `active` at a time. */
                     state?: "planned" | "active" | "completed";
+                    /** @description With `state: completed`: the id of a planned or active sprint of the project that the open tasks (status not in the done category) move to, each as a task update. */
+                    carry_over_to?: number;
                 };
             };
         };
@@ -16722,6 +18760,554 @@ export interface operations {
             };
         };
     };
+    getBurndownReport: {
+        parameters: {
+            query?: {
+                /** @description A sprint of the project: its tasks, from its start date to its end date. */
+                sprint?: number;
+                /**
+                 * @description First day; the sprint start by default. Required without `sprint`.
+                 * @example 2026-12-01
+                 */
+                from?: string;
+                /**
+                 * @description Last day; the sprint end by default. Required without `sprint`.
+                 * @example 2026-12-01
+                 */
+                to?: string;
+                /** @description The report as it stood at this instant ("what did this look like last Monday"): later changes are left out. Default: now. */
+                as_of?: string;
+                /** @description `csv` answers the report's table as CSV (as does `Accept: text/csv`). Default: JSON. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description 2-10 uppercase letters or digits, starting with a letter. Unique in the workspace; immutable.
+                 * @example WEB
+                 */
+                project_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The burndown. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BurndownReport"];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Token lacks the scope (INSUFFICIENT_SCOPE) or the role forbids the action (FORBIDDEN) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Unknown resource, or one the caller cannot see (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Rate limited (RATE_LIMITED); see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Unexpected failure; quote details.request_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Shutting down or the database is unreachable; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    getFlowReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description First day (UTC), inclusive.
+                 * @example 2026-12-01
+                 */
+                from: string;
+                /**
+                 * @description Last day (UTC), inclusive; at most 366 days after `from`.
+                 * @example 2026-12-01
+                 */
+                to: string;
+                /** @description The report as it stood at this instant ("what did this look like last Monday"): later changes are left out. Default: now. */
+                as_of?: string;
+                /** @description `csv` answers the report's table as CSV (as does `Accept: text/csv`). Default: JSON. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description 2-10 uppercase letters or digits, starting with a letter. Unique in the workspace; immutable.
+                 * @example WEB
+                 */
+                project_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flow. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FlowReport"];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Token lacks the scope (INSUFFICIENT_SCOPE) or the role forbids the action (FORBIDDEN) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Unknown resource, or one the caller cannot see (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Rate limited (RATE_LIMITED); see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Unexpected failure; quote details.request_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Shutting down or the database is unreachable; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    getCycleTimeReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description First day (UTC), inclusive.
+                 * @example 2026-12-01
+                 */
+                from: string;
+                /**
+                 * @description Last day (UTC), inclusive; at most 366 days after `from`.
+                 * @example 2026-12-01
+                 */
+                to: string;
+                /** @description The report as it stood at this instant ("what did this look like last Monday"): later changes are left out. Default: now. */
+                as_of?: string;
+                /** @description `csv` answers the report's table as CSV (as does `Accept: text/csv`). Default: JSON. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description 2-10 uppercase letters or digits, starting with a letter. Unique in the workspace; immutable.
+                 * @example WEB
+                 */
+                project_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cycle and lead times. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CycleTimeReport"];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Token lacks the scope (INSUFFICIENT_SCOPE) or the role forbids the action (FORBIDDEN) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Unknown resource, or one the caller cannot see (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Rate limited (RATE_LIMITED); see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Unexpected failure; quote details.request_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Shutting down or the database is unreachable; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    getVelocityReport: {
+        parameters: {
+            query?: {
+                /** @description The report as it stood at this instant ("what did this look like last Monday"): later changes are left out. Default: now. */
+                as_of?: string;
+                /** @description `csv` answers the report's table as CSV (as does `Accept: text/csv`). Default: JSON. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description 2-10 uppercase letters or digits, starting with a letter. Unique in the workspace; immutable.
+                 * @example WEB
+                 */
+                project_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The velocity. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["VelocityReport"];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Token lacks the scope (INSUFFICIENT_SCOPE) or the role forbids the action (FORBIDDEN) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Unknown resource, or one the caller cannot see (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Rate limited (RATE_LIMITED); see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Unexpected failure; quote details.request_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Shutting down or the database is unreachable; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
     listWebhookEventTypes: {
         parameters: {
             query?: never;
@@ -16964,10 +19550,15 @@ export interface operations {
                      */
                     url: string;
                     description?: string;
-                    /** @description Subscribed event types, from the catalog: task.created, task.updated, task.status_changed, task.assigned, task.deleted, task.due_soon, task.escalated, comment.created. */
+                    /** @description Subscribed event types, from the catalog: task.created, task.updated, task.status_changed, task.assigned, task.deleted, task.due_soon, task.escalated, comment.created, comment.updated, comment.deleted, task.linked, task.unlinked, attachment.created, sprint.started, sprint.completed, standup.submitted, standup.blocker_raised, standup.blocker_cleared, project.created, project.updated, membership.changed, notification.created. */
                     events?: string[];
                     /** @description Project id, or null for every project the endpoint creator can see when each event is fanned out. */
                     project?: number | null;
+                    /**
+                     * @description A query (docs/api/query-language.md) that events about a task must match: sent when the task matches it right after the change, or matched it right before (the change that makes it leave); task.deleted when it matched before. Read as the account that last set the URL, events or filter sees (`me()` is that account), in UTC; ORDER BY is ignored. Null: every event. Refused with 400 INVALID_QUERY when it cannot be run.
+                     * @example label = bug AND status_category != done
+                     */
+                    filter?: string | null;
                 };
             };
         };
@@ -17404,10 +19995,15 @@ export interface operations {
                      */
                     url?: string;
                     description?: string;
-                    /** @description Subscribed event types, from the catalog: task.created, task.updated, task.status_changed, task.assigned, task.deleted, task.due_soon, task.escalated, comment.created. */
+                    /** @description Subscribed event types, from the catalog: task.created, task.updated, task.status_changed, task.assigned, task.deleted, task.due_soon, task.escalated, comment.created, comment.updated, comment.deleted, task.linked, task.unlinked, attachment.created, sprint.started, sprint.completed, standup.submitted, standup.blocker_raised, standup.blocker_cleared, project.created, project.updated, membership.changed, notification.created. */
                     events?: string[];
                     /** @description Project id, or null for every project the endpoint creator can see when each event is fanned out. */
                     project?: number | null;
+                    /**
+                     * @description A query (docs/api/query-language.md) that events about a task must match: sent when the task matches it right after the change, or matched it right before (the change that makes it leave); task.deleted when it matched before. Read as the account that last set the URL, events or filter sees (`me()` is that account), in UTC; ORDER BY is ignored. Null: every event. Refused with 400 INVALID_QUERY when it cannot be run.
+                     * @example label = bug AND status_category != done
+                     */
+                    filter?: string | null;
                     /** @description false pauses deliveries; true re-enables (also after auto-disable) and resets the failure count. */
                     enabled?: boolean;
                 };
@@ -17737,6 +20333,8 @@ export interface operations {
                 endpoint?: number;
                 /** @description pending (waiting for an attempt), delivered (a 2xx arrived), failed (abandoned after the 6th failed attempt). */
                 status?: "pending" | "delivered" | "failed";
+                /** @description Event type filter, such as task.updated or webhook.test. */
+                event_type?: string;
             };
             header?: never;
             path?: never;
@@ -19931,14 +22529,14 @@ export interface operations {
                      */
                     query?: string;
                     /**
-                     * @description How the app shows the tasks: a list, or a board with a column per value of `group_by`.
+                     * @description How the app shows the tasks: a list, a board with a column per value of `group_by`, a calendar (tasks on their due date, or from start to due), or a timeline (bars from start to due, in rows by `group_by`).
                      * @default list
                      */
-                    layout?: "list" | "board";
+                    layout?: "list" | "board" | "calendar" | "timeline";
                     /** @description The field the tasks are grouped by (a board's columns, a list's sections); null: none. */
                     group_by?: ("status" | "status_category" | "assignee" | "priority" | "task_type" | "label" | "milestone" | "sprint" | "project" | "parent") | null;
                     /** @description Task fields shown, in order (a list's columns, a board card's lines). */
-                    columns?: ("key" | "title" | "project" | "status" | "status_category" | "task_type" | "priority" | "assignee" | "labels" | "due_date" | "milestone" | "sprint" | "parent" | "created_by" | "created_at" | "updated_at" | "time_spent_minutes")[];
+                    columns?: ("key" | "title" | "project" | "status" | "status_category" | "task_type" | "priority" | "assignee" | "labels" | "due_date" | "start_date" | "estimate" | "milestone" | "sprint" | "parent" | "created_by" | "created_at" | "updated_at" | "time_spent_minutes")[];
                     /** @description The project the view belongs to (its query runs within it), or null for a view across projects. */
                     project?: string | null;
                     /**
@@ -20382,12 +22980,12 @@ export interface operations {
                      * @example assignee = me() AND status_category != done
                      */
                     query?: string;
-                    /** @description How the app shows the tasks: a list, or a board with a column per value of `group_by`. */
-                    layout?: "list" | "board";
+                    /** @description How the app shows the tasks: a list, a board with a column per value of `group_by`, a calendar (tasks on their due date, or from start to due), or a timeline (bars from start to due, in rows by `group_by`). */
+                    layout?: "list" | "board" | "calendar" | "timeline";
                     /** @description The field the tasks are grouped by (a board's columns, a list's sections); null: none. */
                     group_by?: ("status" | "status_category" | "assignee" | "priority" | "task_type" | "label" | "milestone" | "sprint" | "project" | "parent") | null;
                     /** @description Task fields shown, in order (a list's columns, a board card's lines). */
-                    columns?: ("key" | "title" | "project" | "status" | "status_category" | "task_type" | "priority" | "assignee" | "labels" | "due_date" | "milestone" | "sprint" | "parent" | "created_by" | "created_at" | "updated_at" | "time_spent_minutes")[];
+                    columns?: ("key" | "title" | "project" | "status" | "status_category" | "task_type" | "priority" | "assignee" | "labels" | "due_date" | "start_date" | "estimate" | "milestone" | "sprint" | "parent" | "created_by" | "created_at" | "updated_at" | "time_spent_minutes")[];
                     /** @description The project the view belongs to (its query runs within it), or null for a view across projects. */
                     project?: string | null;
                     /** @description false: only its creator sees it. true: everyone who sees its project, or the whole organization for a view of no project. */
@@ -20678,6 +23276,16 @@ export interface operations {
                 limit?: number;
                 /** @description Alias of `limit`. */
                 page_size?: number;
+                /**
+                 * @description A query in the query language (docs/api/query-language.md), e.g. `assignee = me() AND status_category != done ORDER BY due`. A query that cannot be run is refused with 400 INVALID_QUERY, `details.position` and `details.expected`.
+                 * @example assignee = me() AND status_category != done
+                 */
+                q?: string;
+                /**
+                 * @description IANA time zone the query's dates and date functions are read in (`today()`, `endOfWeek()`, `due < +2w`). Default UTC.
+                 * @example Europe/Berlin
+                 */
+                tz?: string;
             };
             header?: never;
             path?: never;
@@ -20743,6 +23351,158 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Records the request needs are gone; start again (RESYNC_REQUIRED, EVENTS_EXPIRED) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error410"];
+                };
+            };
+            /** @description Rate limited (RATE_LIMITED); see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Unexpected failure; quote details.request_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description Shutting down or the database is unreachable; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated event types to keep (docs/api/webhooks.md); all when absent. */
+                types?: string;
+                /** @description A project key: only events of that project. */
+                project?: string;
+                /**
+                 * @description Resume after this event id (as `Last-Event-ID` does).
+                 * @example evt_0f3c2b6a9d8e4f1a8b7c6d5e4f3a2b1c
+                 */
+                after?: string;
+            };
+            header?: {
+                /** @description The id of the last event received; the stream resumes after it. */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream: `ready`, then one SSE event per event, named by its type */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Token lacks the scope (INSUFFICIENT_SCOPE) or the role forbids the action (FORBIDDEN) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Unknown resource, or one the caller cannot see (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description Records the request needs are gone; start again (RESYNC_REQUIRED, EVENTS_EXPIRED) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error410"];
                 };
             };
             /** @description Rate limited (RATE_LIMITED); see Retry-After */
@@ -21007,6 +23767,412 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CommentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCommentUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCommentDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTaskLinkedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskLinkedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTaskUnlinkedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskUnlinkedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAttachmentCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachmentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSprintStartedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SprintStartedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSprintCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SprintCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onStandupSubmittedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StandupSubmittedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onStandupBlockerRaisedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StandupBlockerRaisedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onStandupBlockerClearedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StandupBlockerClearedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProjectCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProjectUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMembershipChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MembershipChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onNotificationCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationCreatedEvent"];
             };
         };
         responses: {

@@ -9,6 +9,12 @@ export const RESOURCES = {
     getMe: { method: 'get', path: '/api/v1/me/', pathParams: [], cursor: false, operationId: 'getMe' },
     updateMe: { method: 'patch', path: '/api/v1/me/', pathParams: [], cursor: false, operationId: 'updateMe' },
   },
+  notifications: {
+    listMyNotifications: { method: 'get', path: '/api/v1/me/notifications/', pathParams: [], cursor: true, operationId: 'listMyNotifications' },
+    markMyNotificationsRead: { method: 'post', path: '/api/v1/me/notifications/read/', pathParams: [], cursor: false, operationId: 'markMyNotificationsRead' },
+    getMyNotificationPreferences: { method: 'get', path: '/api/v1/me/notification-preferences/', pathParams: [], cursor: false, operationId: 'getMyNotificationPreferences' },
+    updateMyNotificationPreferences: { method: 'patch', path: '/api/v1/me/notification-preferences/', pathParams: [], cursor: false, operationId: 'updateMyNotificationPreferences' },
+  },
   projects: {
     list: { method: 'get', path: '/api/v1/projects/', pathParams: [], cursor: true, operationId: 'listProjects' },
     create: { method: 'post', path: '/api/v1/projects/', pathParams: [], cursor: false, operationId: 'createProject' },
@@ -118,6 +124,12 @@ export const RESOURCES = {
     get: { method: 'get', path: '/api/v1/sprints/{id}/', pathParams: ['id'], cursor: false, operationId: 'getSprint' },
     update: { method: 'put', path: '/api/v1/sprints/{id}/', pathParams: ['id'], cursor: false, operationId: 'updateSprint' },
     delete: { method: 'delete', path: '/api/v1/sprints/{id}/', pathParams: ['id'], cursor: false, operationId: 'deleteSprint' },
+  },
+  reports: {
+    getBurndownReport: { method: 'get', path: '/api/v1/projects/{project_key}/reports/burndown/', pathParams: ['project_key'], cursor: false, operationId: 'getBurndownReport' },
+    getFlowReport: { method: 'get', path: '/api/v1/projects/{project_key}/reports/flow/', pathParams: ['project_key'], cursor: false, operationId: 'getFlowReport' },
+    getCycleTimeReport: { method: 'get', path: '/api/v1/projects/{project_key}/reports/cycle-time/', pathParams: ['project_key'], cursor: false, operationId: 'getCycleTimeReport' },
+    getVelocityReport: { method: 'get', path: '/api/v1/projects/{project_key}/reports/velocity/', pathParams: ['project_key'], cursor: false, operationId: 'getVelocityReport' },
   },
   webhooks: {
     listEventTypes: { method: 'get', path: '/api/v1/webhooks/catalog/', pathParams: [], cursor: false, operationId: 'listWebhookEventTypes' },

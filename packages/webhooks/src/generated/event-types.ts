@@ -5,7 +5,7 @@
 import type { webhooks } from './events.js';
 
 /** Every event type of the document, for run time. */
-export const EVENT_TYPES = ['task.created', 'task.updated', 'task.status_changed', 'task.assigned', 'task.deleted', 'task.due_soon', 'task.escalated', 'comment.created', 'webhook.test'] as const satisfies ReadonlyArray<keyof webhooks>;
+export const EVENT_TYPES = ['task.created', 'task.updated', 'task.status_changed', 'task.assigned', 'task.deleted', 'task.due_soon', 'task.escalated', 'comment.created', 'comment.updated', 'comment.deleted', 'task.linked', 'task.unlinked', 'attachment.created', 'sprint.started', 'sprint.completed', 'standup.submitted', 'standup.blocker_raised', 'standup.blocker_cleared', 'project.created', 'project.updated', 'membership.changed', 'notification.created', 'webhook.test'] as const satisfies ReadonlyArray<keyof webhooks>;
 
 // Fails to compile when the list and the types differ.
 export const everyTypeListed: Exclude<keyof webhooks, (typeof EVENT_TYPES)[number]> extends never ? true : never = true;

@@ -165,6 +165,286 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "comment.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * comment.updated
+         * @description A comment's body is edited. data: {comment, task: {key, title}}. Sent, signed, to every enabled endpoint subscribed to `comment.updated` that may see the event's project.
+         */
+        post: operations["onCommentUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * comment.deleted
+         * @description A comment is deleted. data: {comment: {id, author}, task: {key, title}}. Sent, signed, to every enabled endpoint subscribed to `comment.deleted` that may see the event's project.
+         */
+        post: operations["onCommentDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.linked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.linked
+         * @description Two tasks are linked. data: {link: {id, type, from, to}}. Sent only to those who see both tasks' projects. Sent, signed, to every enabled endpoint subscribed to `task.linked` that may see the event's project.
+         */
+        post: operations["onTaskLinkedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.unlinked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.unlinked
+         * @description A link between two tasks is removed. data: {link: {id, type, from, to}}, as it was. Sent, signed, to every enabled endpoint subscribed to `task.unlinked` that may see the event's project.
+         */
+        post: operations["onTaskUnlinkedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "attachment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * attachment.created
+         * @description A file is attached to a task. data: {attachment, task: {key, title}}. Sent, signed, to every enabled endpoint subscribed to `attachment.created` that may see the event's project.
+         */
+        post: operations["onAttachmentCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sprint.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * sprint.started
+         * @description A sprint becomes active (created active, or changed to `active`). data: {sprint, project: {id, key}}. Sent, signed, to every enabled endpoint subscribed to `sprint.started` that may see the event's project.
+         */
+        post: operations["onSprintStartedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sprint.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * sprint.completed
+         * @description A sprint is marked `completed`. data: {sprint, project: {id, key}}. Sent, signed, to every enabled endpoint subscribed to `sprint.completed` that may see the event's project.
+         */
+        post: operations["onSprintCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "standup.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * standup.submitted
+         * @description A person submits (or resubmits) the day's standup entry. data: {entry: {id, user, date, done, doing, submitted_at}}; its tasks and blockers are left out (they may name projects a receiver cannot see: the blocker events carry those). Sent, signed, to every enabled endpoint subscribed to `standup.submitted` that may see the event's project.
+         */
+        post: operations["onStandupSubmittedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "standup.blocker_raised": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * standup.blocker_raised
+         * @description A submitted entry declares a blocker the person had not declared before. data: {blocker, entry}. A blocker naming a task belongs to its project. Sent, signed, to every enabled endpoint subscribed to `standup.blocker_raised` that may see the event's project.
+         */
+        post: operations["onStandupBlockerRaisedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "standup.blocker_cleared": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * standup.blocker_cleared
+         * @description A submitted entry no longer declares a blocker of the person's previous submission. data: {blocker, entry} (the entry that cleared it). Sent, signed, to every enabled endpoint subscribed to `standup.blocker_cleared` that may see the event's project.
+         */
+        post: operations["onStandupBlockerClearedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * project.created
+         * @description A project is created. data: {project}. Sent, signed, to every enabled endpoint subscribed to `project.created` that may see the event's project.
+         */
+        post: operations["onProjectCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * project.updated
+         * @description A project's settings change. data: {project, changes: {field: {from, to}}}. Sent, signed, to every enabled endpoint subscribed to `project.updated` that may see the event's project.
+         */
+        post: operations["onProjectUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "membership.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * membership.changed
+         * @description Someone is added to a project (by a project admin, or by accepting an invitation that names it), changes role in it, or is removed from it. data: {membership, change, from_role, to_role}. Sent, signed, to every enabled endpoint subscribed to `membership.changed` that may see the event's project.
+         */
+        post: operations["onMembershipChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * notification.created
+         * @description Someone is notified in the app (docs/api/notifications.md). data: {notification}, as the recipient's GET /api/v1/me/notifications/ lists it. Sent only to the recipient: their tokens' event streams and the endpoints their account governs; the actor and source are those of the change that caused it. Sent, signed, to every enabled endpoint subscribed to `notification.created` that may see the event's project.
+         */
+        post: operations["onNotificationCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -188,6 +468,67 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** Attachment */
+        Attachment: {
+            id: number;
+            /** @description Task key. */
+            task: string;
+            /** @description The uploaded file's name, cleaned (last path segment, no control characters, at most 255 characters). For display only. */
+            filename: string;
+            /** @description Media type of the uploaded part as the client sent it (lowercased, parameters dropped); `text/plain` when the part had none (RFC 7578). */
+            content_type: string;
+            /** @description Bytes. */
+            size: number;
+            /** @description Hex SHA-256 of the content; also the ETag of the content endpoint. */
+            sha256: string;
+            /** @description null if the account no longer exists. */
+            uploaded_by: components["schemas"]["UserRef"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+             */
+            created_at: string;
+        };
+        /**
+         * AttachmentCreatedEvent
+         * @description A file is attached to a task. data: {attachment, task: {key, title}}.
+         */
+        AttachmentCreatedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "attachment.created";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                attachment: components["schemas"]["Attachment"];
+                /** @description The task by key and title. */
+                task: {
+                    /** @example WEB-12 */
+                    key: string;
+                    title: string;
+                };
+            };
+        };
         /** Comment */
         Comment: {
             id: number;
@@ -224,10 +565,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -247,6 +588,580 @@ export interface components {
                     /** @example WEB-12 */
                     key: string;
                     title: string;
+                };
+            };
+        };
+        /**
+         * CommentDeletedEvent
+         * @description A comment is deleted. data: {comment: {id, author}, task: {key, title}}.
+         */
+        CommentDeletedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "comment.deleted";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                comment: {
+                    id: number;
+                    /** @description A user id, or null for nobody. */
+                    author: number | null;
+                };
+                /** @description The task by key and title. */
+                task: {
+                    /** @example WEB-12 */
+                    key: string;
+                    title: string;
+                };
+            };
+        };
+        /**
+         * CommentUpdatedEvent
+         * @description A comment's body is edited. data: {comment, task: {key, title}}.
+         */
+        CommentUpdatedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "comment.updated";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                comment: components["schemas"]["Comment"];
+                /** @description The task by key and title. */
+                task: {
+                    /** @example WEB-12 */
+                    key: string;
+                    title: string;
+                };
+            };
+        };
+        /**
+         * MembershipChangedEvent
+         * @description Someone is added to a project (by a project admin, or by accepting an invitation that names it), changes role in it, or is removed from it. data: {membership, change, from_role, to_role}.
+         */
+        MembershipChangedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "membership.changed";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                membership: {
+                    id: number;
+                    project: {
+                        id: number;
+                        key: string;
+                    };
+                    user: {
+                        id: number;
+                        name: string;
+                    };
+                };
+                change: "added" | "role_changed" | "removed";
+                /** @description The role before; null when added. */
+                from_role: "admin" | "member" | "viewer" | null;
+                /** @description The role now; null when removed. */
+                to_role: "admin" | "member" | "viewer" | null;
+            };
+        };
+        /** Notification */
+        Notification: {
+            id: number;
+            /** @description Why the notification came (docs/api/notifications.md, "Reasons"). */
+            reason: "assigned" | "mentioned" | "commented" | "status_changed" | "updated" | "due_soon" | "overdue" | "blocked" | "standup_reminder" | "endpoint_disabled";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+             */
+            created_at: string;
+            /** @description Null while unread. */
+            read_at: string | null;
+            /** @description Who caused it; null for the scheduler and the system. */
+            actor: {
+                id: number;
+                name: string;
+            } | null;
+            /** @description The task it is about; null when it is about no task. */
+            task: {
+                key: string;
+                title: string;
+            } | null;
+            /** @description Id of the comment it is about, if any. */
+            comment: number | null;
+            /** @description One line saying what happened. */
+            text: string;
+        };
+        /**
+         * NotificationCreatedEvent
+         * @description Someone is notified in the app (docs/api/notifications.md). data: {notification}, as the recipient's GET /api/v1/me/notifications/ lists it. Sent only to the recipient: their tokens' event streams and the endpoints their account governs; the actor and source are those of the change that caused it.
+         */
+        NotificationCreatedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "notification.created";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                notification: components["schemas"]["Notification"];
+            };
+        };
+        /**
+         * ProjectCreatedEvent
+         * @description A project is created. data: {project}.
+         */
+        ProjectCreatedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "project.created";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                /** @description The project (the fields of Project but `role`). */
+                project: {
+                    id: number;
+                    /**
+                     * @description 2-10 uppercase letters or digits, starting with a letter. Unique in the workspace; immutable.
+                     * @example WEB
+                     */
+                    key: string;
+                    name: string;
+                    description: string;
+                    /** @description Id of the workflow that constrains status changes. */
+                    workflow: number | null;
+                    default_status: string | null;
+                    default_task_type: string | null;
+                    default_priority: string | null;
+                    /** @description What the project's task estimates count (`estimate`); `points` unless set. */
+                    estimate_unit: "points" | "hours";
+                    created_by: number | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+                     */
+                    updated_at: string;
+                };
+            };
+        };
+        /**
+         * ProjectUpdatedEvent
+         * @description A project's settings change. data: {project, changes: {field: {from, to}}}.
+         */
+        ProjectUpdatedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "project.updated";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                /** @description The project (the fields of Project but `role`). */
+                project: {
+                    id: number;
+                    /**
+                     * @description 2-10 uppercase letters or digits, starting with a letter. Unique in the workspace; immutable.
+                     * @example WEB
+                     */
+                    key: string;
+                    name: string;
+                    description: string;
+                    /** @description Id of the workflow that constrains status changes. */
+                    workflow: number | null;
+                    default_status: string | null;
+                    default_task_type: string | null;
+                    default_priority: string | null;
+                    /** @description What the project's task estimates count (`estimate`); `points` unless set. */
+                    estimate_unit: "points" | "hours";
+                    created_by: number | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+                     */
+                    updated_at: string;
+                };
+                /** @description Each changed field with its value before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            };
+        };
+        /** Sprint */
+        Sprint: {
+            id: number;
+            /** @description Key of the project it belongs to. */
+            project: string;
+            /** @description Unique in the project. */
+            name: string;
+            goal: string;
+            /** @description `YYYY-MM-DD` or null. */
+            start_date: string | null;
+            /** @description `YYYY-MM-DD` or null; never before `start_date`. */
+            end_date: string | null;
+            /** @description At most one sprint per project is `active` at a time. */
+            state: "planned" | "active" | "completed";
+            /** @description Tasks that carry it now. */
+            task_count: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with microseconds, e.g. 2026-11-21T10:15:30.123456Z
+             */
+            updated_at: string;
+        };
+        /**
+         * SprintCompletedEvent
+         * @description A sprint is marked `completed`. data: {sprint, project: {id, key}}.
+         */
+        SprintCompletedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "sprint.completed";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                sprint: components["schemas"]["Sprint"];
+                project: {
+                    id: number;
+                    key: string;
+                };
+            };
+        };
+        /**
+         * SprintStartedEvent
+         * @description A sprint becomes active (created active, or changed to `active`). data: {sprint, project: {id, key}}.
+         */
+        SprintStartedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "sprint.started";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                sprint: components["schemas"]["Sprint"];
+                project: {
+                    id: number;
+                    key: string;
+                };
+            };
+        };
+        /**
+         * StandupBlockerClearedEvent
+         * @description A submitted entry no longer declares a blocker of the person's previous submission. data: {blocker, entry} (the entry that cleared it).
+         */
+        StandupBlockerClearedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "standup.blocker_cleared";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                blocker: {
+                    text: string;
+                    /** @description The key of the task it names, or null. */
+                    task: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When the person first declared it.
+                     */
+                    since: string;
+                };
+                /** @description The standup entry, by id, person and team day. */
+                entry: {
+                    id: number;
+                    /** @description Whose entry. */
+                    user: number;
+                    /** Format: date */
+                    date: string;
+                };
+            };
+        };
+        /**
+         * StandupBlockerRaisedEvent
+         * @description A submitted entry declares a blocker the person had not declared before. data: {blocker, entry}. A blocker naming a task belongs to its project.
+         */
+        StandupBlockerRaisedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "standup.blocker_raised";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                blocker: {
+                    text: string;
+                    /** @description The key of the task it names, or null. */
+                    task: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When the person first declared it.
+                     */
+                    since: string;
+                };
+                /** @description The standup entry, by id, person and team day. */
+                entry: {
+                    id: number;
+                    /** @description Whose entry. */
+                    user: number;
+                    /** Format: date */
+                    date: string;
+                };
+            };
+        };
+        /**
+         * StandupSubmittedEvent
+         * @description A person submits (or resubmits) the day's standup entry. data: {entry: {id, user, date, done, doing, submitted_at}}; its tasks and blockers are left out (they may name projects a receiver cannot see: the blocker events carry those).
+         */
+        StandupSubmittedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "standup.submitted";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                entry: {
+                    id: number;
+                    /** @description Whose entry. */
+                    user: number;
+                    /** Format: date */
+                    date: string;
+                    done: string;
+                    doing: string;
+                    /** Format: date-time */
+                    submitted_at: string;
                 };
             };
         };
@@ -271,6 +1186,10 @@ export interface components {
             /** @description Key of the parent task, null at top level. */
             parent: string | null;
             due_date: string | null;
+            /** @description When work is planned to start; never after `due_date`. */
+            start_date: string | null;
+            /** @description How big the task is, in the project's `estimate_unit` (points or hours); null: not estimated. */
+            estimate: number | null;
             /** @description Label names, sorted. */
             labels: string[];
             /** @description Milestone id. */
@@ -283,6 +1202,15 @@ export interface components {
             };
             /** @description Sum of the minutes of the task's time entries (read-only; log time through /tasks/{task_key}/time-entries/). */
             time_spent_minutes: number;
+            /** @description Totals over the task and its subtree (read-only), computed when read; null for a task without subtasks. A subtask's change does not change the parent's version, `updated_at` or ETag: read the parent again to refresh it. */
+            rollup: {
+                /** @description Sum of the estimates of the task and all its subtasks, at any depth. */
+                estimate: number;
+                /** @description The part of `estimate` whose tasks are in a `done` status. */
+                done_estimate: number;
+                /** @description Minutes logged on the task and all its subtasks. */
+                time_spent_minutes: number;
+            } | null;
             /** @description User id of the creator. */
             created_by: number | null;
             /**
@@ -310,10 +1238,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -353,10 +1281,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -387,10 +1315,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -426,10 +1354,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -474,10 +1402,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -514,6 +1442,59 @@ export interface components {
             };
         };
         /**
+         * TaskLinkedEvent
+         * @description Two tasks are linked. data: {link: {id, type, from, to}}. Sent only to those who see both tasks' projects.
+         */
+        TaskLinkedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "task.linked";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                /** @description The link, read from `from` to `to`. */
+                link: {
+                    id: number;
+                    /** @description `from` blocks, relates to or duplicates `to`. */
+                    type: "blocks" | "relates_to" | "duplicates";
+                    /** @description One end of a link. */
+                    from: {
+                        key: string;
+                        title: string;
+                        /** @description Project key. */
+                        project: string;
+                    };
+                    /** @description One end of a link. */
+                    to: {
+                        key: string;
+                        title: string;
+                        /** @description Project key. */
+                        project: string;
+                    };
+                };
+            };
+        };
+        /**
          * TaskStatusChangedEvent
          * @description A task moves between statuses. data: {task: {key, title}, from, to}.
          */
@@ -527,10 +1508,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -557,6 +1538,59 @@ export interface components {
             };
         };
         /**
+         * TaskUnlinkedEvent
+         * @description A link between two tasks is removed. data: {link: {id, type, from, to}}, as it was.
+         */
+        TaskUnlinkedEvent: {
+            /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            type: "task.unlinked";
+            /** @enum {string} */
+            api_version: "v1";
+            /** Format: date-time */
+            occurred_at: string;
+            /**
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
+             * @enum {string}
+             */
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
+            /** @description Shared by every event one request or run produced. */
+            correlation_id: string;
+            organization: {
+                id: number;
+                slug: string;
+                name: string;
+            };
+            actor: {
+                id: number;
+                email: string;
+                name: string;
+            };
+            data: {
+                /** @description The link, read from `from` to `to`. */
+                link: {
+                    id: number;
+                    /** @description `from` blocks, relates to or duplicates `to`. */
+                    type: "blocks" | "relates_to" | "duplicates";
+                    /** @description One end of a link. */
+                    from: {
+                        key: string;
+                        title: string;
+                        /** @description Project key. */
+                        project: string;
+                    };
+                    /** @description One end of a link. */
+                    to: {
+                        key: string;
+                        title: string;
+                        /** @description Project key. */
+                        project: string;
+                    };
+                };
+            };
+        };
+        /**
          * TaskUpdatedEvent
          * @description Any field on a task changes. data: {task, changes: {field: {from, to}}}.
          */
@@ -570,10 +1604,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -617,10 +1651,10 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /**
-             * @description What caused it: the web app, the API, or the scheduler (actor id 0).
+             * @description What caused it: the web app, the API, an agent through the MCP server (`agent`, the actor is the token's account), the scheduler (actor id 0), or the operator's CLI (`operator`, actor id 0).
              * @enum {string}
              */
-            source: "app" | "api" | "scheduler";
+            source: "app" | "api" | "agent" | "scheduler" | "operator";
             /** @description Shared by every event one request or run produced. */
             correlation_id: string;
             organization: {
@@ -870,6 +1904,412 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CommentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCommentUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCommentDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTaskLinkedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskLinkedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTaskUnlinkedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskUnlinkedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAttachmentCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachmentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSprintStartedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SprintStartedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSprintCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SprintCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onStandupSubmittedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StandupSubmittedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onStandupBlockerRaisedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StandupBlockerRaisedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onStandupBlockerClearedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StandupBlockerClearedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProjectCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProjectUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMembershipChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MembershipChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 s acknowledges the delivery; anything else (a redirect included), or no answer, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onNotificationCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds, fresh on every attempt; refuse it more than 300 s from your clock. */
+                "X-Service-Timestamp": string;
+                /** @description The envelope `id`. */
+                "X-Service-Event-Id": string;
+                /** @description The delivery, as listed by GET /api/v1/webhooks/deliveries/. */
+                "X-Service-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationCreatedEvent"];
             };
         };
         responses: {

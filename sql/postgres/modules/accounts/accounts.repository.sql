@@ -15,7 +15,7 @@ insert into "users" ("organization_id", "kind", "name", "email", "handle", "role
 -- (stops here without a row: no result)
 
 -- findAccount
-select "id", "organization_id", "kind" from "users" where "id" = $1;
+select "id", "organization_id", "kind", "name" from "users" where "id" = $1;
 -- parameters: [3]
 
 -- projectsByKeys
@@ -27,6 +27,10 @@ select "id", "key" from "projects" where "organization_id" = $1 and "key" in ($2
 -- revokeToken
 update "api_tokens" set "revoked_at" = $1 where "id" = $2 and "revoked_at" is null;
 -- parameters: ["2026-11-21T09:00:00.000Z",5]
+
+-- findTokenForAudit
+select "t"."id", "t"."name", "t"."token_prefix", "u"."id" as "account_id", "u"."name" as "account_name", "u"."organization_id" from "api_tokens" as "t" inner join "users" as "u" on "u"."id" = "t"."user_id" where "t"."id" = $1;
+-- parameters: [5]
 
 -- findTokenRevocation
 select "revoked_at" from "api_tokens" where "id" = $1;

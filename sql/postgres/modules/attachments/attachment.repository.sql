@@ -1,8 +1,11 @@
 -- modules/attachments/attachment.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
 
 -- attachmentsOfTask
-select "a"."id", "t"."key" as "task_key", "a"."storage_name", "a"."filename", "a"."content_type", "a"."size", "a"."sha256", "a"."uploaded_by", "u"."name" as "uploader_name", "a"."created_at" from "attachments" as "a" inner join "tasks" as "t" on "t"."id" = "a"."task_id" left join "users" as "u" on "u"."id" = "a"."uploaded_by" where "a"."task_id" = $1;
+select "a"."id", "t"."key" as "task_key", "a"."storage_name", "a"."filename", "a"."content_type", "a"."size", "a"."sha256", "a"."uploaded_by", "u"."name" as "uploader_name", "a"."created_at" from "attachments" as "a" inner join "tasks" as "t" on "t"."id" = "a"."task_id" left join "users" as "u" on "u"."id" = "a"."uploaded_by" where "a"."task_id" = $1 order by "a"."created_at" asc, "a"."id" asc limit $2 offset $3;
+-- parameters: [42,50,0]
+select count(*) as "count" from "attachments" as "a" inner join "tasks" as "t" on "t"."id" = "a"."task_id" left join "users" as "u" on "u"."id" = "a"."uploaded_by" where "a"."task_id" = $1;
 -- parameters: [42]
+-- (stops here without a row: no result)
 
 -- findAttachment
 select "a"."id", "t"."key" as "task_key", "a"."storage_name", "a"."filename", "a"."content_type", "a"."size", "a"."sha256", "a"."uploaded_by", "u"."name" as "uploader_name", "a"."created_at" from "attachments" as "a" inner join "tasks" as "t" on "t"."id" = "a"."task_id" left join "users" as "u" on "u"."id" = "a"."uploaded_by" where "a"."id" = $1;

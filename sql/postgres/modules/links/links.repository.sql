@@ -22,9 +22,12 @@ SELECT pg_advisory_xact_lock($1, $2);
 select "id" from "tasks" where "id" in ($1, $2) for key share;
 -- parameters: [42,43]
 
--- selectVisibleLinks
-select "l"."id", "l"."from_task_id", "l"."to_task_id", "l"."type", "l"."created_by", "l"."created_at", "o"."key", "o"."title", "s"."name" as "status" from "task_links" as "l" inner join "tasks" as "o" on "o"."id" = case when "l"."from_task_id" = $1 then "l"."to_task_id" else "l"."from_task_id" end inner join "statuses" as "s" on "s"."id" = "o"."status_id" where ("l"."from_task_id" = $2 or "l"."to_task_id" = $3) and "o"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $4 where "p"."organization_id" = $5 and "p"."id" in ($6, $7));
+-- linksPage
+select "l"."id", "l"."from_task_id", "l"."to_task_id", "l"."type", "l"."created_by", "l"."created_at", "o"."key", "o"."title", "s"."name" as "status" from "task_links" as "l" inner join "tasks" as "o" on "o"."id" = case when "l"."from_task_id" = $1 then "l"."to_task_id" else "l"."from_task_id" end inner join "statuses" as "s" on "s"."id" = "o"."status_id" where ("l"."from_task_id" = $2 or "l"."to_task_id" = $3) and "o"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $4 where "p"."organization_id" = $5 and "p"."id" in ($6, $7)) order by "l"."created_at" asc, "l"."id" asc limit $8 offset $9;
+-- parameters: [42,42,42,3,1,10,11,50,0]
+select count(*) as "count" from "task_links" as "l" inner join "tasks" as "o" on "o"."id" = case when "l"."from_task_id" = $1 then "l"."to_task_id" else "l"."from_task_id" end inner join "statuses" as "s" on "s"."id" = "o"."status_id" where ("l"."from_task_id" = $2 or "l"."to_task_id" = $3) and "o"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $4 where "p"."organization_id" = $5 and "p"."id" in ($6, $7));
 -- parameters: [42,42,42,3,1,10,11]
+-- (stops here without a row: no result)
 
 -- findVisibleLink
 select "l"."id", "l"."from_task_id", "l"."to_task_id", "l"."type", "l"."created_by", "l"."created_at", "o"."key", "o"."title", "s"."name" as "status" from "task_links" as "l" inner join "tasks" as "o" on "o"."id" = case when "l"."from_task_id" = $1 then "l"."to_task_id" else "l"."from_task_id" end inner join "statuses" as "s" on "s"."id" = "o"."status_id" where ("l"."from_task_id" = $2 or "l"."to_task_id" = $3) and "o"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $4 where "p"."organization_id" = $5 and "p"."id" in ($6, $7)) and "l"."id" = $8;
@@ -35,6 +38,10 @@ select "id", "from_task_id", "to_task_id", "type" from "task_links" where "type"
 -- parameters: ["blocks",42,43]
 select "id", "from_task_id", "to_task_id", "type" from "task_links" where "type" = $1 and (("from_task_id" = $2 and "to_task_id" = $3) or ("from_task_id" = $4 and "to_task_id" = $5));
 -- parameters: ["duplicates",42,43,43,42]
+
+-- linkEnds
+select "t"."id", "t"."key", "t"."title", "p"."id" as "project_id", "p"."key" as "project_key" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" where "t"."id" in ($1, $2);
+-- parameters: [42,43]
 
 -- taskKeys
 select "id", "key" from "tasks" where "id" in ($1, $2, $3);

@@ -8,6 +8,11 @@ insert into "invitation_projects" ("invitation_id", "project_id", "role") values
 select "ip"."invitation_id", "ip"."project_id", "p"."key", "p"."name", "ip"."role" from "invitation_projects" as "ip" inner join "projects" as "p" on "p"."id" = "ip"."project_id" where "ip"."invitation_id" in ($1, $2) order by "p"."key";
 -- parameters: [7,8]
 
+-- projectsOfInvitationWithIssuerRole
+select "ip"."project_id", "p"."key", "p"."name", "ip"."role", "issuer"."role" as "issuer_role" from "invitation_projects" as "ip" inner join "projects" as "p" on "p"."id" = "ip"."project_id" left join "project_memberships" as "issuer" on "issuer"."project_id" = "ip"."project_id" and "issuer"."user_id" = $1 where "ip"."invitation_id" = $2 order by "p"."key";
+-- parameters: [3,7]
+
 -- grantInvitationProjects
-select "ip"."invitation_id", "ip"."project_id", "p"."key", "p"."name", "ip"."role" from "invitation_projects" as "ip" inner join "projects" as "p" on "p"."id" = "ip"."project_id" where "ip"."invitation_id" in ($1) order by "p"."key";
--- parameters: [7]
+insert into "project_memberships" ("project_id", "user_id", "role", "created_at", "updated_at") values ($1, $2, $3, $4, $5) returning "id";
+-- parameters: [10,42,"member","2026-11-21T10:00:00.000000Z","2026-11-21T10:00:00.000000Z"]
+-- (stops here without a row: no result)

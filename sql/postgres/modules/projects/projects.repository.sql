@@ -1,11 +1,14 @@
 -- modules/projects/projects.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
 
--- selectVisibleProjects
-select "p"."id", "p"."key", "p"."name", "p"."description", "p"."workflow_id", "ds"."name" as "default_status", "dt"."name" as "default_task_type", "dp"."name" as "default_priority", "pm"."role", "p"."created_by", "p"."created_at", "p"."updated_at" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 left join "statuses" as "ds" on "ds"."id" = "p"."default_status_id" left join "task_types" as "dt" on "dt"."id" = "p"."default_task_type_id" left join "priorities" as "dp" on "dp"."id" = "p"."default_priority_id" where "p"."organization_id" = $2 and "p"."id" in ($3, $4);
+-- visibleProjectsPage
+select "p"."id", "p"."key", "p"."name", "p"."description", "p"."workflow_id", "ds"."name" as "default_status", "dt"."name" as "default_task_type", "dp"."name" as "default_priority", "p"."estimate_unit", "pm"."role", "p"."created_by", "p"."created_at", "p"."updated_at" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 left join "statuses" as "ds" on "ds"."id" = "p"."default_status_id" left join "task_types" as "dt" on "dt"."id" = "p"."default_task_type_id" left join "priorities" as "dp" on "dp"."id" = "p"."default_priority_id" where "p"."organization_id" = $2 and "p"."id" in ($3, $4) order by "p"."key" asc, "p"."id" asc limit $5 offset $6;
+-- parameters: [3,1,10,11,50,0]
+select count(*) as "count" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 left join "statuses" as "ds" on "ds"."id" = "p"."default_status_id" left join "task_types" as "dt" on "dt"."id" = "p"."default_task_type_id" left join "priorities" as "dp" on "dp"."id" = "p"."default_priority_id" where "p"."organization_id" = $2 and "p"."id" in ($3, $4);
 -- parameters: [3,1,10,11]
+-- (stops here without a row: no result)
 
 -- findVisibleProject
-select "p"."id", "p"."key", "p"."name", "p"."description", "p"."workflow_id", "ds"."name" as "default_status", "dt"."name" as "default_task_type", "dp"."name" as "default_priority", "pm"."role", "p"."created_by", "p"."created_at", "p"."updated_at" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 left join "statuses" as "ds" on "ds"."id" = "p"."default_status_id" left join "task_types" as "dt" on "dt"."id" = "p"."default_task_type_id" left join "priorities" as "dp" on "dp"."id" = "p"."default_priority_id" where "p"."organization_id" = $2 and "p"."id" in ($3, $4) and "p"."id" = $5;
+select "p"."id", "p"."key", "p"."name", "p"."description", "p"."workflow_id", "ds"."name" as "default_status", "dt"."name" as "default_task_type", "dp"."name" as "default_priority", "p"."estimate_unit", "pm"."role", "p"."created_by", "p"."created_at", "p"."updated_at" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 left join "statuses" as "ds" on "ds"."id" = "p"."default_status_id" left join "task_types" as "dt" on "dt"."id" = "p"."default_task_type_id" left join "priorities" as "dp" on "dp"."id" = "p"."default_priority_id" where "p"."organization_id" = $2 and "p"."id" in ($3, $4) and "p"."id" = $5;
 -- parameters: [3,1,10,11,10]
 
 -- findProjectByKey

@@ -1,8 +1,11 @@
 -- modules/standups/standups.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
 
--- worklistQuery
-select "t"."id", "t"."key", "t"."project_id", "p"."key" as "project", "t"."title", "s"."name" as "status", "s"."category" as "status_category", "pr"."name" as "priority", "t"."updated_at", exists (select "a"."id" from "activities" as "a" where "a"."task_id" = "t"."id" and "a"."actor_id" = $1 and "a"."created_at" >= $2) as "changed_today" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" where "t"."assignee_id" = $3 and "t"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $4 where "p"."organization_id" = $5 and "p"."id" in ($6, $7)) and ("s"."category" = $8 or exists (select "a"."id" from "activities" as "a" where "a"."task_id" = "t"."id" and "a"."actor_id" = $9 and "a"."created_at" >= $10));
--- parameters: [3,"2026-11-21T00:00:00.000Z",3,3,1,10,11,"in_progress",3,"2026-11-21T00:00:00.000Z"]
+-- worklistPage
+select "t"."id", "t"."key", "t"."project_id", "p"."key" as "project", "t"."title", "s"."name" as "status", "s"."category" as "status_category", "pr"."name" as "priority", "t"."updated_at", exists (select "a"."id" from "activities" as "a" where "a"."task_id" = "t"."id" and "a"."actor_id" = $1 and "a"."created_at" >= $2) as "changed_today" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" where "t"."assignee_id" = $3 and "t"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $4 where "p"."organization_id" = $5 and "p"."id" in ($6, $7)) and ("s"."category" = $8 or exists (select "a"."id" from "activities" as "a" where "a"."task_id" = "t"."id" and "a"."actor_id" = $9 and "a"."created_at" >= $10)) order by "t"."updated_at" desc, "t"."id" desc limit $11 offset $12;
+-- parameters: [3,"2026-11-21T00:00:00.000Z",3,3,1,10,11,"in_progress",3,"2026-11-21T00:00:00.000Z",50,0]
+select count(*) as "count" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" where "t"."assignee_id" = $1 and "t"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $2 where "p"."organization_id" = $3 and "p"."id" in ($4, $5)) and ("s"."category" = $6 or exists (select "a"."id" from "activities" as "a" where "a"."task_id" = "t"."id" and "a"."actor_id" = $7 and "a"."created_at" >= $8));
+-- parameters: [3,3,1,10,11,"in_progress",3,"2026-11-21T00:00:00.000Z"]
+-- (stops here without a row: no result)
 
 -- worklistSnapshot
 select "t"."id", "t"."key", "t"."project_id", "p"."key" as "project", "t"."title", "s"."name" as "status", "s"."category" as "status_category", "pr"."name" as "priority", "t"."updated_at", exists (select "a"."id" from "activities" as "a" where "a"."task_id" = "t"."id" and "a"."actor_id" = $1 and "a"."created_at" >= $2) as "changed_today" from "tasks" as "t" inner join "projects" as "p" on "p"."id" = "t"."project_id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" inner join "priorities" as "pr" on "pr"."id" = "t"."priority_id" where "t"."assignee_id" = $3 and "t"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $4 where "p"."organization_id" = $5 and "p"."id" in ($6, $7)) and ("s"."category" = $8 or exists (select "a"."id" from "activities" as "a" where "a"."task_id" = "t"."id" and "a"."actor_id" = $9 and "a"."created_at" >= $10)) order by "t"."updated_at" desc, "t"."id" desc limit $11;
@@ -24,15 +27,19 @@ select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" 
 select "e".* from "standup_entries" as "e" where "e"."id" = $1;
 -- parameters: [7]
 
--- entriesOfDay
-select "e".* from "standup_entries" as "e" where "e"."organization_id" = $1 and "e"."date" = $2 and ("e"."state" != $3 or "e"."user_id" = $4);
+-- entriesOfDayPage
+select "e".* from "standup_entries" as "e" where "e"."organization_id" = $1 and "e"."date" = $2 and ("e"."state" != $3 or "e"."user_id" = $4) order by "e"."user_id" asc, "e"."id" asc limit $5 offset $6;
+-- parameters: [1,"2026-11-21","draft",3,50,0]
+select count(*) as "count" from "standup_entries" as "e" where "e"."organization_id" = $1 and "e"."date" = $2 and ("e"."state" != $3 or "e"."user_id" = $4);
 -- parameters: [1,"2026-11-21","draft",3]
-select "e".* from "standup_entries" as "e" where "e"."organization_id" = $1 and "e"."date" = $2 and ("e"."state" != $3 or "e"."user_id" = $4) and "e"."user_id" = $5 and "e"."state" = $6;
--- parameters: [1,"2026-11-21","draft",3,4,"submitted"]
+-- (stops here without a row: no result)
 
--- pastEntries
-select "e".* from "standup_entries" as "e" where "e"."organization_id" = $1 and "e"."user_id" = $2 and "e"."state" in ($3, $4) and "e"."date" < $5;
+-- pastEntriesPage
+select "e".* from "standup_entries" as "e" where "e"."organization_id" = $1 and "e"."user_id" = $2 and "e"."state" in ($3, $4) and "e"."date" < $5 order by "e"."date" desc, "e"."id" desc limit $6 offset $7;
+-- parameters: [1,4,"submitted","skipped","2026-11-21",50,0]
+select count(*) as "count" from "standup_entries" as "e" where "e"."organization_id" = $1 and "e"."user_id" = $2 and "e"."state" in ($3, $4) and "e"."date" < $5;
 -- parameters: [1,4,"submitted","skipped","2026-11-21"]
+-- (stops here without a row: no result)
 
 -- lockDayEntry
 insert into "standup_entries" ("organization_id", "user_id", "date", "state", "done", "doing", "tasks", "submitted_at", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict ("user_id", "date") do nothing;

@@ -1,5 +1,8 @@
 -- modules/tasks/task-activity.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
 
--- activitiesOfTask
-select "a"."id", "a"."action", "a"."field", "a"."from_value", "a"."to_value", "a"."created_at", "u"."id" as "actor_id", "u"."name" as "actor_name" from "activities" as "a" left join "users" as "u" on "u"."id" = "a"."actor_id" where "a"."task_id" = $1;
--- parameters: [42]
+-- activitiesPage
+select "a"."id", "a"."action", "a"."field", "a"."from_value", "a"."to_value", "a"."created_at", "u"."id" as "actor_id", "u"."name" as "actor_name" from "activities" as "a" left join "users" as "u" on "u"."id" = "a"."actor_id" where "a"."task_id" = $1 and ("a"."source_task_id" is null or "a"."source_task_id" in (select "s"."id" from "tasks" as "s" where "s"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $2 where "p"."organization_id" = $3 and "p"."id" in ($4, $5)))) order by "a"."created_at" desc, "a"."id" desc limit $6 offset $7;
+-- parameters: [42,3,1,10,11,50,0]
+select count(*) as "count" from "activities" as "a" left join "users" as "u" on "u"."id" = "a"."actor_id" where "a"."task_id" = $1 and ("a"."source_task_id" is null or "a"."source_task_id" in (select "s"."id" from "tasks" as "s" where "s"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $2 where "p"."organization_id" = $3 and "p"."id" in ($4, $5))));
+-- parameters: [42,3,1,10,11]
+-- (stops here without a row: no result)

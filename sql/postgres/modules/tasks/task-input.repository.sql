@@ -36,3 +36,7 @@ select "id" from "tasks" where "parent_id" in ($1, $2);
 select "name" from "statuses" where "id" = $1;
 -- parameters: [4]
 -- (stops here without a row: no result)
+
+-- openBlockersDueAfter
+select "t"."key", "t"."title", "t"."due_date" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 inner join "tasks" as "t" on "t"."project_id" = "p"."id" inner join "task_links" as "l" on "l"."from_task_id" = "t"."id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" where "p"."organization_id" = $2 and "p"."id" in ($3, $4) and "l"."type" = $5 and "l"."to_task_id" = $6 and "s"."category" != $7 and "t"."due_date" > $8 order by "t"."due_date" desc, "t"."id";
+-- parameters: [3,1,10,11,"blocks",42,"done","2026-11-30"]

@@ -1,8 +1,11 @@
 -- modules/workflows/statuses.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
 
--- visibleStatuses
-select "s"."id", "s"."project_id" as "project", "s"."name", "s"."category", "s"."position", case when sp.default_status_id = s.id then 1 else 0 end as "is_default", "s"."created_at", "s"."updated_at" from "statuses" as "s" inner join "projects" as "sp" on "sp"."id" = "s"."project_id" where "s"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 where "p"."organization_id" = $2 and "p"."id" in ($3, $4)) and "s"."project_id" = $5 and "s"."category" = $6;
+-- statusesPage
+select "s"."id", "s"."project_id" as "project", "s"."name", "s"."category", "s"."position", case when sp.default_status_id = s.id then 1 else 0 end as "is_default", "s"."created_at", "s"."updated_at" from "statuses" as "s" inner join "projects" as "sp" on "sp"."id" = "s"."project_id" where "s"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 where "p"."organization_id" = $2 and "p"."id" in ($3, $4)) and "s"."project_id" = $5 and "s"."category" = $6 order by "s"."project_id" asc, "s"."position" asc, "s"."id" asc limit $7 offset $8;
+-- parameters: [3,1,10,11,10,"done",50,0]
+select count(*) as "count" from "statuses" as "s" inner join "projects" as "sp" on "sp"."id" = "s"."project_id" where "s"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 where "p"."organization_id" = $2 and "p"."id" in ($3, $4)) and "s"."project_id" = $5 and "s"."category" = $6;
 -- parameters: [3,1,10,11,10,"done"]
+-- (stops here without a row: no result)
 
 -- findVisibleStatus
 select "s"."id", "s"."project_id" as "project", "s"."name", "s"."category", "s"."position", case when sp.default_status_id = s.id then 1 else 0 end as "is_default", "s"."created_at", "s"."updated_at" from "statuses" as "s" inner join "projects" as "sp" on "sp"."id" = "s"."project_id" where "s"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $1 where "p"."organization_id" = $2 and "p"."id" in ($3, $4)) and "s"."id" = $5;
@@ -24,6 +27,10 @@ insert into "statuses" ("project_id", "name", "category", "position", "created_a
 -- updateStatusFields
 update "statuses" set "name" = $1, "updated_at" = $2 where "id" = $3;
 -- parameters: ["Shipped","2026-11-21T09:00:00.000Z",4]
+
+-- recordStatusRename
+insert into "status_renames" ("status_id", "from_name", "to_name", "renamed_at") values ($1, $2, $3, $4);
+-- parameters: [4,"Done","Shipped","2026-11-21T09:00:00.000Z"]
 
 -- countTasksInStatus
 select count(*) as "count" from "tasks" where "status_id" = $1;

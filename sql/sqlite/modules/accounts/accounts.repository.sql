@@ -15,7 +15,7 @@ insert into "users" ("organization_id", "kind", "name", "email", "handle", "role
 -- (stops here without a row: no result)
 
 -- findAccount
-select "id", "organization_id", "kind" from "users" where "id" = ?;
+select "id", "organization_id", "kind", "name" from "users" where "id" = ?;
 -- parameters: [3]
 
 -- projectsByKeys
@@ -27,6 +27,10 @@ select "id", "key" from "projects" where "organization_id" = ? and "key" in (?);
 -- revokeToken
 update "api_tokens" set "revoked_at" = ? where "id" = ? and "revoked_at" is null;
 -- parameters: ["2026-11-21T09:00:00.000Z",5]
+
+-- findTokenForAudit
+select "t"."id", "t"."name", "t"."token_prefix", "u"."id" as "account_id", "u"."name" as "account_name", "u"."organization_id" from "api_tokens" as "t" inner join "users" as "u" on "u"."id" = "t"."user_id" where "t"."id" = ?;
+-- parameters: [5]
 
 -- findTokenRevocation
 select "revoked_at" from "api_tokens" where "id" = ?;

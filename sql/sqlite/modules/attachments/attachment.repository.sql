@@ -1,8 +1,11 @@
 -- modules/attachments/attachment.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
 
 -- attachmentsOfTask
-select "a"."id", "t"."key" as "task_key", "a"."storage_name", "a"."filename", "a"."content_type", "a"."size", "a"."sha256", "a"."uploaded_by", "u"."name" as "uploader_name", "a"."created_at" from "attachments" as "a" inner join "tasks" as "t" on "t"."id" = "a"."task_id" left join "users" as "u" on "u"."id" = "a"."uploaded_by" where "a"."task_id" = ?;
+select "a"."id", "t"."key" as "task_key", "a"."storage_name", "a"."filename", "a"."content_type", "a"."size", "a"."sha256", "a"."uploaded_by", "u"."name" as "uploader_name", "a"."created_at" from "attachments" as "a" inner join "tasks" as "t" on "t"."id" = "a"."task_id" left join "users" as "u" on "u"."id" = "a"."uploaded_by" where "a"."task_id" = ? order by "a"."created_at" asc, "a"."id" asc limit ? offset ?;
+-- parameters: [42,50,0]
+select count(*) as "count" from "attachments" as "a" inner join "tasks" as "t" on "t"."id" = "a"."task_id" left join "users" as "u" on "u"."id" = "a"."uploaded_by" where "a"."task_id" = ?;
 -- parameters: [42]
+-- (stops here without a row: no result)
 
 -- findAttachment
 select "a"."id", "t"."key" as "task_key", "a"."storage_name", "a"."filename", "a"."content_type", "a"."size", "a"."sha256", "a"."uploaded_by", "u"."name" as "uploader_name", "a"."created_at" from "attachments" as "a" inner join "tasks" as "t" on "t"."id" = "a"."task_id" left join "users" as "u" on "u"."id" = "a"."uploaded_by" where "a"."id" = ?;

@@ -14,5 +14,5 @@ select "id" from "live_events" limit ?;
 -- parameters: [1]
 
 -- readLiveEvents
-select "e"."tx", "e"."id", "e"."project_id", "e"."kind", "e"."action", "e"."task_key", "e"."version", "p"."key" as "project_key", ? as "horizon" from "live_events" as "e" inner join "projects" as "p" on "p"."id" = "e"."project_id" where ("e"."tx", "e"."id") > (?, ?) order by "e"."tx", "e"."id" limit ?;
+select "e"."tx", "e"."id", "e"."project_id", "e"."kind", "e"."action", "e"."task_key", "e"."version", "e"."recipient_id", "p"."key" as "project_key", ? as "horizon" from "live_events" as "e" left join "projects" as "p" on "p"."id" = "e"."project_id" where ("e"."tx", "e"."id") > (?, ?) order by "e"."tx", "e"."id" limit ?;
 -- parameters: [9007199254740991,0,99,200]

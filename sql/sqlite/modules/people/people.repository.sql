@@ -29,6 +29,10 @@ select "u"."id", "u"."email", "u"."name", "u"."role", "o"."id" as "org_id", "o".
 select "id", "kind", "email", "name", "handle", "role", "active", "created_at" from "users" where "organization_id" = ? order by "id";
 -- parameters: [1]
 
+-- peopleSharingAProjectWith
+select "id", "kind", "email", "name", "handle", "role", "active", "created_at" from "users" where "organization_id" = ? and ("id" = ? or "id" in (select "theirs"."user_id" from "project_memberships" as "theirs" inner join "project_memberships" as "mine" on "mine"."project_id" = "theirs"."project_id" where "mine"."user_id" = ?)) order by "id";
+-- parameters: [1,3,3]
+
 -- findPersonIn
 select "id", "kind", "email", "name", "handle", "role", "active", "created_at" from "users" where "id" = ? and "organization_id" = ?;
 -- parameters: [3,1]
@@ -38,7 +42,7 @@ select "id", "kind", "active", "password_hash" from "users" where "id" = ?;
 -- parameters: [3]
 
 -- humansWithEmail
-select "id", "email", "name", "password_hash", "active" from "users" where "kind" = ? and "active" = ? and lower("email") = ? order by "id";
+select "id", "organization_id", "email", "name", "password_hash", "active", "role" from "users" where "kind" = ? and "active" = ? and lower("email") = ? order by "id";
 -- parameters: ["human",1,"ada@example.test"]
 
 -- emailTakenIn
@@ -57,6 +61,8 @@ insert into "users" ("organization_id", "kind", "name", "email", "handle", "role
 -- setRoleAndActive
 update "users" set "role" = ?, "active" = ? where "id" = ?;
 -- parameters: ["admin",1,3]
+update "password_resets" set "used_at" = ? where "user_id" = ? and "used_at" is null;
+-- parameters: ["2026-11-21T09:00:00.000Z",3]
 
 -- renamePerson
 update "users" set "name" = ? where "id" = ?;
@@ -65,6 +71,8 @@ update "users" set "name" = ? where "id" = ?;
 -- setPasswordHash
 update "users" set "password_hash" = ? where "id" = ?;
 -- parameters: ["$argon2id$...",3]
+update "password_resets" set "used_at" = ? where "user_id" = ? and "used_at" is null;
+-- parameters: ["2026-11-21T09:00:00.000Z",3]
 
 -- insertSetupToken
 insert into "setup_tokens" ("token_hash", "created_at", "expires_at", "used_at") values (?, ?, ?, ?);
@@ -92,11 +100,11 @@ select "i"."id", "i"."email", "i"."role", "i"."created_at", "i"."expires_at", "u
 -- parameters: [1,"2026-11-21T09:00:00.000Z"]
 
 -- revokeOpenInvitation
-update "invitations" set "revoked_at" = ? where "id" = ? and "organization_id" = ? and "accepted_at" is null and "revoked_at" is null;
+update "invitations" set "revoked_at" = ? where "id" = ? and "organization_id" = ? and "accepted_at" is null and "revoked_at" is null returning "email";
 -- parameters: ["2026-11-21T09:00:00.000Z",8,1]
 
 -- findOpenInvitation
-select "i"."id", "i"."email", "i"."role", "i"."expires_at", "i"."organization_id", "o"."name" as "organization_name" from "invitations" as "i" inner join "organizations" as "o" on "o"."id" = "i"."organization_id" where "i"."token_hash" = ? and "i"."accepted_at" is null and "i"."revoked_at" is null and "i"."expires_at" > ?;
+select "i"."id", "i"."email", "i"."role", "i"."expires_at", "i"."organization_id", "o"."name" as "organization_name", "o"."slug" as "organization_slug", "i"."invited_by", "issuer"."role" as "issuer_role", "issuer"."active" as "issuer_active" from "invitations" as "i" inner join "organizations" as "o" on "o"."id" = "i"."organization_id" left join "users" as "issuer" on "issuer"."id" = "i"."invited_by" and "issuer"."organization_id" = "i"."organization_id" where "i"."token_hash" = ? and "i"."accepted_at" is null and "i"."revoked_at" is null and "i"."expires_at" > ?;
 -- parameters: ["sha256","2026-11-21T09:00:00.000Z"]
 
 -- claimInvitation
@@ -112,12 +120,16 @@ insert into "password_resets" ("user_id", "token_hash", "created_by", "created_a
 -- parameters: [3,"sha256",null,"2026-11-21T09:00:00.000Z","2026-11-21T10:00:00.000Z",null]
 
 -- findLivePasswordReset
-select "r"."id", "r"."user_id", "u"."active" from "password_resets" as "r" inner join "users" as "u" on "u"."id" = "r"."user_id" where "r"."token_hash" = ? and "r"."used_at" is null and "r"."expires_at" > ?;
+select "r"."id", "r"."user_id", "u"."active", "u"."role", "r"."created_by", "issuer"."role" as "issuer_role", "issuer"."active" as "issuer_active" from "password_resets" as "r" inner join "users" as "u" on "u"."id" = "r"."user_id" left join "users" as "issuer" on "issuer"."id" = "r"."created_by" and "issuer"."organization_id" = "u"."organization_id" where "r"."token_hash" = ? and "r"."used_at" is null and "r"."expires_at" > ?;
 -- parameters: ["sha256","2026-11-21T09:00:00.000Z"]
 
 -- usePasswordReset
-update "password_resets" set "used_at" = ? where "token_hash" = ? and "used_at" is null and "expires_at" > ? returning "user_id";
--- parameters: ["2026-11-21T09:00:00.000Z","sha256","2026-11-21T09:00:00.000Z"]
+update "password_resets" set "used_at" = ? where "id" = ? and "used_at" is null;
+-- parameters: ["2026-11-21T09:00:00.000Z",5]
+
+-- endOpenResetLinksOf
+update "password_resets" set "used_at" = ? where "user_id" = ? and "used_at" is null;
+-- parameters: ["2026-11-21T09:00:00.000Z",3]
 
 -- liveTokens
 select "t"."id", "t"."name", "u"."id" as "account_id", "u"."name" as "account_name", "t"."scopes", "t"."project_ids", "t"."created_at", "t"."expires_at", "tu"."last_used_at" from "api_tokens" as "t" inner join "users" as "u" on "u"."id" = "t"."user_id" left join "api_token_usage" as "tu" on "tu"."token_id" = "t"."id" where "t"."revoked_at" is null and "u"."organization_id" = ? and "u"."id" = ? order by "t"."id";

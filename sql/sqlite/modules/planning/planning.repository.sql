@@ -1,16 +1,25 @@
 -- modules/planning/planning.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
 
--- labelsOfProject
-select "l"."id", "l"."project_id", "lp"."key" as "project", "l"."name", "l"."color", "l"."description", (select count(*) as "n" from "task_labels" as "tl" where "tl"."label_id" = "l"."id") as "task_count", "l"."created_at", "l"."updated_at" from "labels" as "l" inner join "projects" as "lp" on "lp"."id" = "l"."project_id" where "l"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "l"."project_id" = ?;
+-- labelsPage
+select "l"."id", "l"."project_id", "lp"."key" as "project", "l"."name", "l"."color", "l"."description", (select count(*) as "n" from "task_labels" as "tl" where "tl"."label_id" = "l"."id") as "task_count", "l"."created_at", "l"."updated_at" from "labels" as "l" inner join "projects" as "lp" on "lp"."id" = "l"."project_id" where "l"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "l"."project_id" = ? order by "l"."name" asc, "l"."id" asc limit ? offset ?;
+-- parameters: [3,1,10,11,10,50,0]
+select count(*) as "count" from "labels" as "l" inner join "projects" as "lp" on "lp"."id" = "l"."project_id" where "l"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "l"."project_id" = ?;
 -- parameters: [3,1,10,11,10]
+-- (stops here without a row: no result)
 
--- milestonesOfProject
-select "m"."id", "m"."project_id", "mp"."key" as "project", "m"."name", "m"."description", "m"."due_date", coalesce(m.due_date, '9999-12-31') as "due_date_sort", "m"."state", (select count(*) as "n" from "tasks" as "mt" where "mt"."milestone_id" = "m"."id") as "task_count", "m"."created_at", "m"."updated_at" from "milestones" as "m" inner join "projects" as "mp" on "mp"."id" = "m"."project_id" where "m"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "m"."project_id" = ? and "m"."state" = ?;
+-- milestonesPage
+select "m"."id", "m"."project_id", "mp"."key" as "project", "m"."name", "m"."description", "m"."due_date", coalesce(m.due_date, '9999-12-31') as "due_date_sort", "m"."state", (select count(*) as "n" from "tasks" as "mt" where "mt"."milestone_id" = "m"."id") as "task_count", "m"."created_at", "m"."updated_at" from "milestones" as "m" inner join "projects" as "mp" on "mp"."id" = "m"."project_id" where "m"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "m"."project_id" = ? and "m"."state" = ? order by "due_date_sort" asc, "m"."id" asc limit ? offset ?;
+-- parameters: [3,1,10,11,10,"open",50,0]
+select count(*) as "count" from "milestones" as "m" inner join "projects" as "mp" on "mp"."id" = "m"."project_id" where "m"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "m"."project_id" = ? and "m"."state" = ?;
 -- parameters: [3,1,10,11,10,"open"]
+-- (stops here without a row: no result)
 
--- sprintsOfProject
-select "sp"."id", "sp"."project_id", "spp"."key" as "project", "sp"."name", "sp"."goal", "sp"."start_date", "sp"."end_date", coalesce(sp.start_date, '9999-12-31') as "start_date_sort", coalesce(sp.end_date, '9999-12-31') as "end_date_sort", "sp"."state", (select count(*) as "n" from "tasks" as "st" where "st"."sprint_id" = "sp"."id") as "task_count", "sp"."created_at", "sp"."updated_at" from "sprints" as "sp" inner join "projects" as "spp" on "spp"."id" = "sp"."project_id" where "sp"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "sp"."project_id" = ? and "sp"."state" = ?;
+-- sprintsPage
+select "sp"."id", "sp"."project_id", "spp"."key" as "project", "sp"."name", "sp"."goal", "sp"."start_date", "sp"."end_date", coalesce(sp.start_date, '9999-12-31') as "start_date_sort", coalesce(sp.end_date, '9999-12-31') as "end_date_sort", "sp"."state", (select count(*) as "n" from "tasks" as "st" where "st"."sprint_id" = "sp"."id") as "task_count", "sp"."created_at", "sp"."updated_at" from "sprints" as "sp" inner join "projects" as "spp" on "spp"."id" = "sp"."project_id" where "sp"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "sp"."project_id" = ? and "sp"."state" = ? order by "start_date_sort" asc, "sp"."id" asc limit ? offset ?;
+-- parameters: [3,1,10,11,10,"active",50,0]
+select count(*) as "count" from "sprints" as "sp" inner join "projects" as "spp" on "spp"."id" = "sp"."project_id" where "sp"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "sp"."project_id" = ? and "sp"."state" = ?;
 -- parameters: [3,1,10,11,10,"active"]
+-- (stops here without a row: no result)
 
 -- findVisibleLabel
 select "l"."id", "l"."project_id", "lp"."key" as "project", "l"."name", "l"."color", "l"."description", (select count(*) as "n" from "task_labels" as "tl" where "tl"."label_id" = "l"."id") as "task_count", "l"."created_at", "l"."updated_at" from "labels" as "l" inner join "projects" as "lp" on "lp"."id" = "l"."project_id" where "l"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "l"."id" = ?;
@@ -68,3 +77,7 @@ select "task_id" from "task_labels" where "label_id" = ? order by "task_id";
 -- parameters: [5]
 select "id" from "tasks" where "milestone_id" = ? order by "id";
 -- parameters: [5]
+
+-- openTasksOfSprint
+select "t"."id" from "tasks" as "t" inner join "statuses" as "s" on "s"."id" = "t"."status_id" where "t"."sprint_id" = ? and "s"."category" != ? order by "t"."id";
+-- parameters: [5,"done"]

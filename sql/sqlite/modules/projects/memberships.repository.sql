@@ -1,8 +1,11 @@
 -- modules/projects/memberships.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
 
--- visibleMemberships
-select "m"."id", "m"."project_id" as "project", "p"."key" as "project_key", "m"."user_id" as "user", "u"."name" as "user_name", "u"."handle" as "user_handle", "u"."kind" as "user_kind", "m"."role", "m"."created_at", "m"."updated_at" from "project_memberships" as "m" inner join "projects" as "p" on "p"."id" = "m"."project_id" inner join "users" as "u" on "u"."id" = "m"."user_id" where "m"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "m"."project_id" = ?;
+-- membershipsPage
+select "m"."id", "m"."project_id" as "project", "p"."key" as "project_key", "m"."user_id" as "user", "u"."name" as "user_name", "u"."handle" as "user_handle", "u"."kind" as "user_kind", "m"."role", "m"."created_at", "m"."updated_at" from "project_memberships" as "m" inner join "projects" as "p" on "p"."id" = "m"."project_id" inner join "users" as "u" on "u"."id" = "m"."user_id" where "m"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "m"."project_id" = ? order by "m"."id" asc, "m"."id" asc limit ? offset ?;
+-- parameters: [3,1,10,11,10,50,0]
+select count(*) as "count" from "project_memberships" as "m" inner join "projects" as "p" on "p"."id" = "m"."project_id" inner join "users" as "u" on "u"."id" = "m"."user_id" where "m"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "m"."project_id" = ?;
 -- parameters: [3,1,10,11,10]
+-- (stops here without a row: no result)
 
 -- findVisibleMembership
 select "m"."id", "m"."project_id" as "project", "p"."key" as "project_key", "m"."user_id" as "user", "u"."name" as "user_name", "u"."handle" as "user_handle", "u"."kind" as "user_kind", "m"."role", "m"."created_at", "m"."updated_at" from "project_memberships" as "m" inner join "projects" as "p" on "p"."id" = "m"."project_id" inner join "users" as "u" on "u"."id" = "m"."user_id" where "m"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "m"."id" = ?;

@@ -12,6 +12,17 @@ select "created_at" from "task_followers" where "task_id" = ? and "user_id" = ?;
 delete from "task_followers" where "task_id" = ? and "user_id" = ?;
 -- parameters: [42,3]
 
--- followersOfTask
-select "f"."id", "u"."id" as "user", "u"."name", "u"."kind", "f"."created_at" as "followed_at" from "task_followers" as "f" inner join "users" as "u" on "u"."id" = "f"."user_id" where "f"."task_id" = ?;
+-- insertUnfollow
+insert into "task_unfollows" ("task_id", "user_id", "created_at") values (?, ?, ?) on conflict ("task_id", "user_id") do nothing;
+-- parameters: [42,3,"2026-11-21T09:00:00.000000Z"]
+
+-- deleteUnfollow
+delete from "task_unfollows" where "task_id" = ? and "user_id" = ?;
+-- parameters: [42,3]
+
+-- followersPage
+select "f"."id", "u"."id" as "user", "u"."name", "u"."kind", "f"."created_at" as "followed_at" from "task_followers" as "f" inner join "users" as "u" on "u"."id" = "f"."user_id" where "f"."task_id" = ? order by "f"."created_at" asc, "f"."id" asc limit ? offset ?;
+-- parameters: [42,50,0]
+select count(*) as "count" from "task_followers" as "f" inner join "users" as "u" on "u"."id" = "f"."user_id" where "f"."task_id" = ?;
 -- parameters: [42]
+-- (stops here without a row: no result)

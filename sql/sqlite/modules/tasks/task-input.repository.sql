@@ -36,3 +36,7 @@ select "id" from "tasks" where "parent_id" in (?, ?);
 select "name" from "statuses" where "id" = ?;
 -- parameters: [4]
 -- (stops here without a row: no result)
+
+-- openBlockersDueAfter
+select "t"."key", "t"."title", "t"."due_date" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? inner join "tasks" as "t" on "t"."project_id" = "p"."id" inner join "task_links" as "l" on "l"."from_task_id" = "t"."id" inner join "statuses" as "s" on "s"."id" = "t"."status_id" where "p"."organization_id" = ? and "p"."id" in (?, ?) and "l"."type" = ? and "l"."to_task_id" = ? and "s"."category" != ? and "t"."due_date" > ? order by "t"."due_date" desc, "t"."id";
+-- parameters: [3,1,10,11,"blocks",42,"done","2026-11-30"]

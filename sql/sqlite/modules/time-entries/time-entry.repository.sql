@@ -1,8 +1,11 @@
 -- modules/time-entries/time-entry.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
 
 -- entriesOfTask
-select "e"."id", "e"."task_id", "t"."key" as "task_key", "e"."user_id", "e"."minutes", "e"."date", "e"."note", "e"."created_at", "e"."updated_at" from "time_entries" as "e" inner join "tasks" as "t" on "t"."id" = "e"."task_id" where "e"."task_id" = ?;
+select "e"."id", "e"."task_id", "t"."key" as "task_key", "e"."user_id", "e"."minutes", "e"."date", "e"."note", "e"."created_at", "e"."updated_at" from "time_entries" as "e" inner join "tasks" as "t" on "t"."id" = "e"."task_id" where "e"."task_id" = ? order by "e"."date" asc, "e"."id" asc limit ? offset ?;
+-- parameters: [42,50,0]
+select count(*) as "count" from "time_entries" as "e" inner join "tasks" as "t" on "t"."id" = "e"."task_id" where "e"."task_id" = ?;
 -- parameters: [42]
+-- (stops here without a row: no result)
 
 -- findEntry
 select "e"."id", "e"."task_id", "t"."key" as "task_key", "e"."user_id", "e"."minutes", "e"."date", "e"."note", "e"."created_at", "e"."updated_at" from "time_entries" as "e" inner join "tasks" as "t" on "t"."id" = "e"."task_id" where "e"."id" = ?;

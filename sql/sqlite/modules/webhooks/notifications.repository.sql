@@ -1,17 +1,12 @@
 -- modules/webhooks/notifications.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
 
 -- disableEnabledEndpoint
-update "webhook_endpoints" set "enabled" = ?, "disabled_reason" = ?, "updated_at" = ? where "id" = ? and "enabled" = ? returning "id", "url", "organization_id", "created_by";
+update "webhook_endpoints" set "enabled" = ?, "disabled_reason" = ?, "updated_at" = ? where "id" = ? and "enabled" = ? returning "id", "url", "organization_id", "created_by", "project_id";
 -- parameters: [0,"Disabled automatically.","2026-11-21T09:00:00.000Z",4,1]
 
 -- endpointStewards
 select "id", "email" from "users" where "organization_id" = ? and ("id" = ? or "role" = ?) order by "id";
 -- parameters: [1,3,"owner"]
-
--- insertNotification
-insert into "notifications" ("organization_id", "user_id", "kind", "subject", "body", "data", "created_at", "emailed_at", "email_error") values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id";
--- parameters: [1,3,"webhook_endpoint_disabled","Webhook endpoint 4 was disabled","Fix the receiver.","{\"endpoint_id\":4}","2026-11-21T09:00:00.000Z",null,null]
--- (stops here without a row: no result)
 
 -- markNotificationEmailed
 update "notifications" set "emailed_at" = ? where "id" = ?;

@@ -1,10 +1,11 @@
 -- modules/workflows/project-options.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
 
--- optionsOfProject
-select "o"."id", "o"."name", "o"."position", case when "op"."default_priority_id" = o.id then 1 else 0 end as "is_default" from "priorities" as "o" inner join "projects" as "op" on "op"."id" = "o"."project_id" where "o"."project_id" = ?;
+-- optionsPage
+select "o"."id", "o"."name", "o"."position", case when "op"."default_priority_id" = o.id then 1 else 0 end as "is_default" from "priorities" as "o" inner join "projects" as "op" on "op"."id" = "o"."project_id" where "o"."project_id" = ? order by "o"."position" asc, "o"."id" asc limit ? offset ?;
+-- parameters: [10,50,0]
+select count(*) as "count" from "priorities" as "o" inner join "projects" as "op" on "op"."id" = "o"."project_id" where "o"."project_id" = ?;
 -- parameters: [10]
-select "o"."id", "o"."name", "o"."position", case when "op"."default_task_type_id" = o.id then 1 else 0 end as "is_default" from "task_types" as "o" inner join "projects" as "op" on "op"."id" = "o"."project_id" where "o"."project_id" = ?;
--- parameters: [10]
+-- (stops here without a row: no result)
 
 -- insertOption
 insert into "priorities" ("project_id", "name", "position") values (?, ?, ?) returning "id";

@@ -1,8 +1,11 @@
 -- modules/workflows/workflows.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
 
--- visibleWorkflows
-select "w"."id", "w"."project_id" as "project", "w"."name", "w"."description", case when wp.workflow_id = w.id then 1 else 0 end as "active", "w"."created_at", "w"."updated_at" from "workflows" as "w" inner join "projects" as "wp" on "wp"."id" = "w"."project_id" where "w"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "w"."project_id" = ?;
+-- workflowsPage
+select "w"."id", "w"."project_id" as "project", "w"."name", "w"."description", case when wp.workflow_id = w.id then 1 else 0 end as "active", "w"."created_at", "w"."updated_at" from "workflows" as "w" inner join "projects" as "wp" on "wp"."id" = "w"."project_id" where "w"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "w"."project_id" = ? order by "w"."project_id" asc, "w"."id" asc limit ? offset ?;
+-- parameters: [3,1,10,11,10,50,0]
+select count(*) as "count" from "workflows" as "w" inner join "projects" as "wp" on "wp"."id" = "w"."project_id" where "w"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "w"."project_id" = ?;
 -- parameters: [3,1,10,11,10]
+-- (stops here without a row: no result)
 
 -- findVisibleWorkflow
 select "w"."id", "w"."project_id" as "project", "w"."name", "w"."description", case when wp.workflow_id = w.id then 1 else 0 end as "active", "w"."created_at", "w"."updated_at" from "workflows" as "w" inner join "projects" as "wp" on "wp"."id" = "w"."project_id" where "w"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = ? where "p"."organization_id" = ? and "p"."id" in (?, ?)) and "w"."id" = ?;

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
+import { forgetSignOut } from '../oidc/api.ts';
 import { startSession } from '../session/api.ts';
 import { useSession } from '../session/session-provider.tsx';
 
@@ -27,6 +28,7 @@ export function useSessionForm() {
     setError(null);
     try {
       const payload = await startSession(path, body);
+      forgetSignOut();
       signedIn(payload);
       // Back to the screen that asked for a sign-in; only a path on this site.
       const next = new URLSearchParams(window.location.search).get('next');

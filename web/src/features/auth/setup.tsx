@@ -9,6 +9,7 @@ export function Setup() {
   const [token] = useState(tokenOf);
   const [orgName, setOrgName] = useState('');
   const [slug, setSlug] = useState('');
+  const [slugEdited, setSlugEdited] = useState(false);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -37,16 +38,31 @@ export function Setup() {
       <ErrorNote error={needed.error} />
       <form onSubmit={onSubmit} className="stack">
         <Field label="Organization name">
-          {(id) => <input id={id} required value={orgName} onChange={(e) => setOrgName(e.target.value)} autoFocus />}
+          {(id) => (
+            <input
+              id={id}
+              required
+              value={orgName}
+              onChange={(e) => {
+                setOrgName(e.target.value);
+                if (!slugEdited) setSlug(slugFrom(e.target.value));
+              }}
+              autoFocus
+            />
+          )}
         </Field>
         <Field label="Organization slug" hint="Lower-case letters, digits and dashes.">
           {(id) => (
             <input
               id={id}
               required
-              pattern="[a-z0-9][a-z0-9-]*"
+              // Chromium compiles `pattern` with the `v` flag, where a bare `-` in a class is a syntax error.
+              pattern="[a-z0-9][a-z0-9\-]*"
               value={slug}
-              onChange={(e) => setSlug(e.target.value)}
+              onChange={(e) => {
+                setSlug(e.target.value);
+                setSlugEdited(true);
+              }}
             />
           )}
         </Field>
@@ -90,4 +106,15 @@ export function Setup() {
       </form>
     </AuthFrame>
   );
+}
+
+/** "Acme Corp." → "acme-corp": lower-case letters and digits, words joined by dashes. */
+export function slugFrom(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 50);
 }

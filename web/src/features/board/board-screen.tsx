@@ -1,4 +1,4 @@
-import { memo, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer, defaultRangeExtractor } from '@tanstack/react-virtual';
 import {
@@ -20,14 +20,25 @@ import {
   type KeyboardCoordinateGetter,
 } from '@dnd-kit/core';
 import { useLocation, useSearch } from 'wouter';
-import type { Status, Task } from '../../lib/api-types.ts';
+import type { Status } from '../../lib/api-types.ts';
 import { ProjectTabs } from '../projects/project-header.tsx';
 import { useProject, useProjectConfig, type ProjectConfig } from '../projects/use-project.ts';
 import { taskKeys, updateTask } from '../tasks/api.ts';
-import { filtersFrom, matchesText } from '../tasks/filters.ts';
+import { TaskPanel } from '../tasks/task-panel.tsx';
+import { withTask } from '../tasks/filters.ts';
+import { filtersFrom } from '../tasks/filters.ts';
 import { Filters } from '../tasks/task-filters.tsx';
-import { ErrorNote, Spinner, errorNotice, formatDate, useNotify } from '../../ui/index.ts';
-import { boardTasksQuery } from './api.ts';
+import { Avatar, ErrorNote, Spinner, errorNotice, formatDate, useNotify } from '../../ui/index.ts';
+import {
+  boardQuery,
+  boardsOf,
+  cardOf,
+  loadMoreCards,
+  placeOnBoards,
+  versionOf,
+  type BoardCard,
+  type BoardColumn,
+} from './api.ts';
 
 /** Arrow keys jump a dragged card a whole column at a time instead of 25 pixels. */
 const columnCoordinates: KeyboardCoordinateGetter = (
@@ -60,33 +71,32 @@ const collision: CollisionDetection = (args) => {
   return within.length ? within : rectIntersection(args);
 };
 
-/** Moves a card to another status at once in every cached list of the project; a refused move puts it back and says why. */
+/** A status a card can move to. */
+type Target = Pick<Status, 'name' | 'category'>;
+
+/** Moves a card to another status at once on every open board of the project; a refused move puts it back and says why. */
 function useMoveTask(projectKey: string, onRefused: (message: string) => void) {
   const client = useQueryClient();
   const notify = useNotify();
+  const place = (key: string, card: BoardCard) => placeOnBoards(client, projectKey, key, card, true);
   return useMutation({
-    mutationFn: async ({ task, to }: { task: Task; to: Status }) =>
-      (await updateTask(task.key, { status: to.name })).task,
+    mutationFn: async ({ card, to }: { card: BoardCard; to: Target }) => updateTask(card.key, { status: to.name }),
     meta: { quiet: true },
-    onMutate: async ({ task, to }) => {
+    onMutate: async ({ card, to }) => {
       await client.cancelQueries({ queryKey: taskKeys.lists(projectKey) });
-      const before = client.getQueriesData<Task[]>({ queryKey: taskKeys.lists(projectKey) });
-      client.setQueriesData<Task[]>({ queryKey: taskKeys.lists(projectKey) }, (list) =>
-        list?.map((t) => (t.key === task.key ? { ...t, status: to.name, status_category: to.category } : t)),
-      );
+      const before = boardsOf(client, projectKey);
+      place(card.key, { ...card, status: to.name, status_category: to.category });
       return { before };
     },
-    onError: (error, { task, to }, context) => {
+    onError: (error, { card, to }, context) => {
       for (const [key, data] of context?.before ?? []) client.setQueryData(key, data);
       const notice = errorNotice(error);
-      notify({ ...notice, message: `${task.key} stays in ${task.status}: ${notice.message}` });
-      onRefused(`${task.key} could not move to ${to.name}. ${notice.message}`);
+      notify({ ...notice, message: `${card.key} stays in ${card.status}: ${notice.message}` });
+      onRefused(`${card.key} could not move to ${to.name}. ${notice.message}`);
     },
     onSuccess: (saved) => {
-      client.setQueriesData<Task[]>({ queryKey: taskKeys.lists(projectKey) }, (list) =>
-        list?.map((t) => (t.key === saved.key ? saved : t)),
-      );
-      void client.invalidateQueries({ queryKey: taskKeys.task(saved.key) });
+      place(saved.task.key, cardOf(saved.task, versionOf(saved.etag)));
+      client.setQueryData(taskKeys.task(saved.task.key), saved);
     },
   });
 }
@@ -94,37 +104,64 @@ function useMoveTask(projectKey: string, onRefused: (message: string) => void) {
 export function Board({ projectKey }: { projectKey: string }) {
   const { project, error: projectError, isPending } = useProject(projectKey);
   const config = useProjectConfig(project);
+  const client = useQueryClient();
   const search = useSearch();
   const filters = filtersFrom(search);
-  const tasks = useQuery(boardTasksQuery(projectKey, filters));
+  // Read at once, alongside the project: the first cards need nothing else.
+  const board = useQuery(boardQuery(projectKey, filters));
+  const [, navigate] = useLocation();
+  const openKey = new URLSearchParams(search).get('task');
   const [liveMessage, setLiveMessage] = useState('');
   const move = useMoveTask(projectKey, setLiveMessage);
-  const visible = useMemo(() => (tasks.data ?? []).filter((t) => matchesText(t, filters.q)), [tasks.data, filters.q]);
+  const total = board.data?.columns.reduce((sum, c) => sum + c.count, 0) ?? 0;
+  const filtered = Object.keys(filters).length > 0;
 
   if (isPending) return <Spinner />;
   if (!project) return <ErrorNote error={projectError ?? new Error(`No project ${projectKey} is visible to you.`)} />;
   return (
     <section className="board-screen" aria-labelledby="board-title">
       <ProjectTabs project={project} current="board" titleId="board-title" />
-      <Filters config={config} filters={filters} base={`/p/${projectKey}/board`} count={visible.length} />
-      <ErrorNote error={tasks.error ?? config.error} />
+      <Filters config={config} filters={filters} base={`/p/${projectKey}/board`} count={total} />
+      <ErrorNote error={board.error ?? config.error} />
       <p className="sr-only" aria-live="assertive">
         {liveMessage}
       </p>
-      {!tasks.data || !config.ready ? (
+      {board.data && total === 0 && !filtered ? (
+        <div className="empty-state" role="note">
+          <p>
+            <strong>No tasks yet.</strong> A task is one piece of work; it moves across these columns as it gets done.
+          </p>
+          <button type="button" className="primary" onClick={() => newTask(projectKey)}>
+            Create the first task
+          </button>
+        </div>
+      ) : null}
+      {!board.data ? (
         <Spinner label="Loading the board" />
       ) : (
-        <Columns config={config} tasks={visible} onMove={(task, to) => move.mutate({ task, to })} />
+        <Columns
+          config={config}
+          columns={board.data.columns}
+          onMove={(card, to) => move.mutate({ card, to })}
+          onMore={(status) => loadMoreCards(client, projectKey, filters, status)}
+          projectKey={projectKey}
+          startStatus={project.default_status ?? board.data.columns[0]?.status.name ?? ''}
+        />
       )}
+      {openKey ? <TaskPanel taskKey={openKey} onClose={() => navigate(withTask(null))} /> : null}
     </section>
   );
 }
+
+/** Opens the new task dialog for this project, in `status` when given. */
+const newTask = (project: string, status?: string) =>
+  window.dispatchEvent(new CustomEvent('tt:new-task', { detail: { project, status } }));
 
 /** What a screen reader hears while a card is dragged, naming the columns the workflow lets it reach. */
 function announcementsFor(config: ProjectConfig, isReachable: (status: string) => boolean): Announcements {
   return {
     onDragStart: ({ active: a }) => {
-      const task = a.data.current?.task as Task | undefined;
+      const task = a.data.current?.task as BoardCard | undefined;
       if (!task) return '';
       const targets = config.reachable(task.status);
       const list = targets === null ? 'any column' : targets.size ? [...targets].join(', ') : 'no other column';
@@ -143,14 +180,22 @@ function announcementsFor(config: ProjectConfig, isReachable: (status: string) =
 /** A column per status; a card dragged by pointer, touch or keyboard lights the columns it may reach and moves on drop. */
 function Columns({
   config,
-  tasks,
+  columns,
   onMove,
+  onMore,
+  projectKey,
+  startStatus,
 }: {
   config: ProjectConfig;
-  tasks: Task[];
-  onMove: (task: Task, to: Status) => void;
+  columns: BoardColumn[];
+  onMove: (card: BoardCard, to: Target) => void;
+  onMore: (status: string) => Promise<void>;
+  projectKey: string;
+  /** Where a new task starts: a column's add is offered where it starts or may move to at once. */
+  startStatus: string;
 }) {
-  const [active, setActive] = useState<Task | null>(null);
+  const fromStart = config.reachable(startStatus);
+  const [active, setActive] = useState<BoardCard | null>(null);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 8 } }),
@@ -160,24 +205,18 @@ function Columns({
       keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] },
     }),
   );
-  const byStatus = useMemo(() => {
-    const map = new Map<string, Task[]>();
-    for (const status of config.statuses) map.set(status.name, []);
-    for (const task of tasks) map.get(task.status)?.push(task);
-    return map;
-  }, [tasks, config.statuses]);
 
   const reachable = active ? config.reachable(active.status) : null;
   const isReachable = (status: string) =>
     !active || status === active.status || reachable === null || reachable.has(status);
 
-  const onDragStart = (event: DragStartEvent) => setActive((event.active.data.current?.task as Task) ?? null);
+  const onDragStart = (event: DragStartEvent) => setActive((event.active.data.current?.task as BoardCard) ?? null);
   const onDragEnd = (event: DragEndEvent) => {
-    const task = event.active.data.current?.task as Task | undefined;
+    const card = event.active.data.current?.task as BoardCard | undefined;
     setActive(null);
-    const to = config.statuses.find((s) => s.name === event.over?.id);
-    if (!task || !to || to.name === task.status) return;
-    onMove(task, to);
+    const to = columns.find((c) => c.status.name === event.over?.id)?.status;
+    if (!card || !to || to.name === card.status) return;
+    onMove(card, to);
   };
 
   return (
@@ -196,26 +235,35 @@ function Columns({
       }}
     >
       <div className={active ? 'board dragging' : 'board'}>
-        {config.statuses.map((status) => (
+        {columns.map((column) => (
           <Column
-            key={status.id}
-            status={status}
-            tasks={byStatus.get(status.name) ?? []}
+            key={column.status.id}
+            column={column}
             config={config}
             activeKey={active?.key ?? null}
+            onMore={onMore}
+            projectKey={projectKey}
+            addable={column.status.name === startStatus || fromStart === null || fromStart.has(column.status.name)}
             state={
               !active
                 ? 'idle'
-                : status.name === active.status
+                : column.status.name === active.status
                   ? 'origin'
-                  : isReachable(status.name)
+                  : isReachable(column.status.name)
                     ? 'reachable'
                     : 'unreachable'
             }
           />
         ))}
       </div>
-      <DragOverlay dropAnimation={null}>{active ? <CardBody task={active} config={config} /> : null}</DragOverlay>
+      <DragOverlay dropAnimation={null}>
+        {active ? (
+          // The same card as on the board, lifted: it keeps its look while it travels.
+          <div className="card card-lifted">
+            <CardBody card={active} config={config} />
+          </div>
+        ) : null}
+      </DragOverlay>
     </DndContext>
   );
 }
@@ -223,27 +271,34 @@ function Columns({
 type ColumnState = 'idle' | 'origin' | 'reachable' | 'unreachable';
 
 function Column({
-  status,
-  tasks,
+  column,
   config,
   activeKey,
   state,
+  onMore,
+  projectKey,
+  addable,
 }: {
-  status: Status;
-  tasks: Task[];
+  column: BoardColumn;
   config: ProjectConfig;
   activeKey: string | null;
   state: ColumnState;
+  onMore: (status: string) => Promise<void>;
+  projectKey: string;
+  addable: boolean;
 }) {
+  const { status, cards } = column;
   const { setNodeRef, isOver } = useDroppable({ id: status.name, data: { status } });
   const scrollRef = useRef<HTMLDivElement>(null);
-  const activeIndex = activeKey ? tasks.findIndex((t) => t.key === activeKey) : -1;
+  const activeIndex = activeKey ? cards.findIndex((t) => t.key === activeKey) : -1;
   const virtualizer = useVirtualizer({
-    count: tasks.length,
+    count: cards.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 92,
+    estimateSize: () => 68,
     overscan: 6,
-    getItemKey: (index) => tasks[index]!.key,
+    // The first render already holds a screen's worth of cards, before the column has been measured.
+    initialRect: { width: 0, height: window.innerHeight },
+    getItemKey: (index) => cards[index]!.key,
     // The card being dragged stays mounted even when scrolled away, so the drag keeps its source.
     rangeExtractor: (range) => {
       const indexes = defaultRangeExtractor(range);
@@ -252,6 +307,15 @@ function Column({
         : indexes;
     },
   });
+  const items = virtualizer.getVirtualItems();
+  const lastShown = items.at(-1)?.index ?? -1;
+  const [loading, setLoading] = useState(false);
+  // The column's next cards as its end comes into view.
+  useEffect(() => {
+    if (!column.has_more || loading || lastShown < cards.length - 8) return;
+    setLoading(true);
+    void onMore(status.name).finally(() => setLoading(false));
+  }, [column.has_more, loading, lastShown, cards.length, onMore, status.name]);
   const headingId = `col-${status.id}`;
   return (
     <section
@@ -260,18 +324,31 @@ function Column({
       aria-labelledby={headingId}
       data-status={status.name}
     >
-      <h2 id={headingId} className="column-head">
-        <span className={`dot cat-${status.category}`} aria-hidden="true" />
-        {status.name}
-        <span className="count" aria-label={`${tasks.length} tasks`}>
-          {tasks.length}
-        </span>
-      </h2>
+      <div className="column-head">
+        <h2 id={headingId}>
+          <span className={`dot cat-${status.category}`} aria-hidden="true" />
+          {status.name}
+          <span className="count" aria-label={`${column.count} tasks`}>
+            {column.count}
+          </span>
+        </h2>
+        {addable ? (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Add a task to ${status.name}`}
+            title={`Add a task to ${status.name}`}
+            onClick={() => newTask(projectKey, status.name)}
+          >
+            +
+          </button>
+        ) : null}
+      </div>
       {state === 'unreachable' ? <p className="column-note">No transition from here</p> : null}
       <div ref={scrollRef} className="column-scroll">
         <ul className="column-list" role="list" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const task = tasks[item.index]!;
+          {items.map((item) => {
+            const card = cards[item.index]!;
             return (
               <li
                 key={item.key}
@@ -280,22 +357,23 @@ function Column({
                 className="column-item"
                 style={{ transform: `translateY(${item.start}px)` }}
               >
-                <Card task={task} config={config} />
+                <Card card={card} config={config} />
               </li>
             );
           })}
         </ul>
+        {column.has_more ? <p className="column-more muted">{loading ? 'Loading more…' : ''}</p> : null}
       </div>
     </section>
   );
 }
 
-const Card = memo(function Card({ task, config }: { task: Task; config: ProjectConfig }) {
+const Card = memo(function Card({ card, config }: { card: BoardCard; config: ProjectConfig }) {
   const [, navigate] = useLocation();
-  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: task.key, data: { task } });
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: card.key, data: { task: card } });
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     listeners?.onKeyDown?.(event);
-    if (event.key === 'Enter' && !event.defaultPrevented) navigate(`/t/${task.key}`);
+    if (event.key === 'Enter' && !event.defaultPrevented) navigate(withTask(card.key));
   };
   return (
     <article
@@ -303,48 +381,46 @@ const Card = memo(function Card({ task, config }: { task: Task; config: ProjectC
       {...attributes}
       {...listeners}
       onKeyDown={onKeyDown}
-      onClick={() => navigate(`/t/${task.key}`)}
+      onClick={() => navigate(withTask(card.key))}
       className={isDragging ? 'card placeholder' : 'card'}
       data-nav-item=""
-      data-task={task.key}
+      data-task={card.key}
       aria-roledescription="card"
-      aria-label={`${task.key} ${task.title}`}
+      aria-label={`${card.key} ${card.title}${card.parent ? `, subtask of ${card.parent}` : ''}`}
     >
-      <CardBody task={task} config={config} />
+      <CardBody card={card} config={config} />
     </article>
   );
 });
 
-function CardBody({ task, config }: { task: Task; config: ProjectConfig }) {
+function CardBody({ card, config }: { card: BoardCard; config: ProjectConfig }) {
   const overdue =
-    task.due_date && task.status_category !== 'done' && task.due_date < new Date().toISOString().slice(0, 10);
+    card.due_date && card.status_category !== 'done' && card.due_date < new Date().toISOString().slice(0, 10);
+  const assignee = card.assignee != null ? config.memberName(card.assignee) : null;
   return (
     <div className="card-body">
-      <div className="card-top">
-        <span className="key">{task.key}</span>
-        <span className="chip">{task.task_type}</span>
-        <span className={`chip prio prio-${task.priority.toLowerCase()}`}>{task.priority}</span>
-      </div>
-      <p className="card-title">{task.title}</p>
-      <div className="card-meta">
-        {task.assignee != null ? (
-          <span className="assignee">{config.memberName(task.assignee)}</span>
-        ) : (
-          <span className="muted">Unassigned</span>
-        )}
-        {task.due_date ? (
-          <span className={overdue ? 'due overdue' : 'due'}>Due {formatDate(task.due_date)}</span>
-        ) : null}
-      </div>
-      {task.labels.length ? (
-        <ul className="labels" aria-label="Labels">
-          {task.labels.map((label) => (
-            <li key={label} className="label">
-              {label}
-            </li>
-          ))}
-        </ul>
+      {card.parent ? (
+        <p className="card-parent">
+          <span aria-hidden="true">↳ </span>Subtask of {card.parent}
+        </p>
       ) : null}
+      <p className="card-title">{card.title}</p>
+      <div className="card-meta">
+        <span className="key">{card.key}</span>
+        <span className={`prio prio-${card.priority.toLowerCase()}`} title={`Priority ${card.priority}`}>
+          {card.priority}
+        </span>
+        {card.task_type !== 'Task' ? <span className="chip">{card.task_type}</span> : null}
+        {card.due_date ? (
+          <span className={overdue ? 'due overdue' : 'due'}>Due {formatDate(card.due_date)}</span>
+        ) : null}
+        {card.labels.map((label) => (
+          <span key={label} className="label">
+            {label}
+          </span>
+        ))}
+        <Avatar name={assignee} />
+      </div>
     </div>
   );
 }

@@ -1,12 +1,14 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { Task } from '../../lib/api-types.ts';
 import { ApiError } from '../../lib/http.ts';
 import { ProjectTabs } from '../projects/project-header.tsx';
 import { useProject, useProjectConfig, type ProjectConfig } from '../projects/use-project.ts';
 import { bulkUpdateTasks, taskKeys, type TaskChanges } from '../tasks/api.ts';
-import { filtersFrom, matchesText } from '../tasks/filters.ts';
+import { filtersFrom, matchesText, withTask } from '../tasks/filters.ts';
+import { TaskPanel } from '../tasks/task-panel.tsx';
 import { Filters } from '../tasks/task-filters.tsx';
 import { ErrorNote, Spinner, formatDate, useNotify } from '../../ui/index.ts';
 import { taskPagesQuery } from './api.ts';
@@ -27,17 +29,21 @@ interface ItemError {
 
 type BulkChange = TaskChanges | ((task: Task) => TaskChanges);
 
-/** The project's tasks a page of 100 at a time, in the server's `ordering`, narrowed by `q` on the client. */
+/** The project's tasks a page of 200 at a time, in the server's `ordering`, narrowed by `q` on the client. */
 function useTaskPages(projectKey: string, search: string) {
   const filters = filtersFrom(search);
   const ordering = new URLSearchParams(search).get('ordering') ?? 'key';
   const { q: _q, ...server } = filters;
   const pages = useInfiniteQuery(taskPagesQuery(projectKey, server, ordering));
-  const rows = useMemo(
-    () => (pages.data?.pages.flatMap((p) => p.tasks) ?? []).filter((t) => matchesText(t, filters.q)),
-    [pages.data, filters.q],
-  );
-  return { filters, ordering, pages, rows };
+  const rows = useMemo(() => {
+    // A task edited while the pages load can move between them: show it once.
+    const seen = new Set<string>();
+    return (pages.data?.pages.flatMap((p) => p.tasks) ?? []).filter(
+      (t) => !seen.has(t.key) && seen.add(t.key) && matchesText(t, filters.q),
+    );
+  }, [pages.data, filters.q]);
+  const total = pages.data?.pages.at(-1)?.total;
+  return { filters, ordering, pages, rows, total };
 }
 
 /** The chosen rows and one change applied to all of them, in batches of 100; a refused batch names each refused task. */
@@ -95,8 +101,9 @@ export function ListView({ projectKey }: { projectKey: string }) {
   const config = useProjectConfig(project);
   const search = useSearch();
   const [, navigate] = useLocation();
-  const { filters, ordering, pages, rows } = useTaskPages(projectKey, search);
+  const { filters, ordering, pages, rows, total } = useTaskPages(projectKey, search);
   const edit = useBulkEdit(projectKey, rows);
+  const openKey = new URLSearchParams(search).get('task');
 
   const sortBy = (field: string) => {
     const params = new URLSearchParams(search);
@@ -109,7 +116,13 @@ export function ListView({ projectKey }: { projectKey: string }) {
   return (
     <section className="list-screen" aria-labelledby="list-title">
       <ProjectTabs project={project} current="list" titleId="list-title" />
-      <Filters config={config} filters={filters} base={`/p/${projectKey}/list`} count={rows.length} />
+      <Filters
+        config={config}
+        filters={filters}
+        base={`/p/${projectKey}/list`}
+        count={rows.length}
+        total={filters.q ? undefined : total}
+      />
       {edit.selected.size ? (
         <BulkBar
           config={config}
@@ -123,12 +136,32 @@ export function ListView({ projectKey }: { projectKey: string }) {
       <ErrorNote error={pages.error} />
       <TasksTable rows={rows} config={config} edit={edit} ordering={ordering} sortBy={sortBy} />
       {pages.isPending ? <Spinner /> : null}
+      {openKey ? <TaskPanel taskKey={openKey} onClose={() => navigate(withTask(null))} /> : null}
       {pages.hasNextPage ? (
-        <button type="button" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
-          Load more
-        </button>
+        <MoreRows loading={pages.isFetchingNextPage} onMore={() => void pages.fetchNextPage()} />
       ) : null}
     </section>
+  );
+}
+
+/** Reads the next page as it scrolls into view; the button does the same from the keyboard. */
+function MoreRows({ loading, onMore }: { loading: boolean; onMore: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  const more = useRef(onMore);
+  more.current = onMore;
+  useEffect(() => {
+    const button = ref.current;
+    if (!button || loading) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && more.current(), {
+      rootMargin: '400px',
+    });
+    observer.observe(button);
+    return () => observer.disconnect();
+  }, [loading]);
+  return (
+    <button ref={ref} type="button" className="more-rows" onClick={onMore} disabled={loading}>
+      {loading ? 'Loading…' : 'Load more'}
+    </button>
   );
 }
 
@@ -232,8 +265,28 @@ function TasksTable({
   ordering: string;
   sortBy: (field: string) => void;
 }) {
+  const [, navigate] = useLocation();
   const { selected, setSelected, toggle, itemErrors } = edit;
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.key));
+  // Only the rows near the screen are in the page: thousands of rows would make every page read
+  // and every selection re-render them all. Spacer rows above and below keep the scroll height.
+  const body = useRef<HTMLTableSectionElement>(null);
+  const [top, setTop] = useState(0);
+  useLayoutEffect(() => {
+    const at = body.current ? body.current.getBoundingClientRect().top + window.scrollY : 0;
+    if (at !== top) setTop(at);
+  });
+  const virtualizer = useWindowVirtualizer({
+    count: rows.length,
+    estimateSize: () => 38,
+    overscan: 12,
+    scrollMargin: top,
+    getItemKey: (index) => rows[index]!.key,
+  });
+  const shown = virtualizer.getVirtualItems();
+  const margin = virtualizer.options.scrollMargin;
+  const above = shown.length ? shown[0]!.start - margin : 0;
+  const below = shown.length ? virtualizer.getTotalSize() - (shown.at(-1)!.end - margin) : 0;
   const sortHeaders = (sorts: ReadonlyArray<(typeof SORTS)[number]>) =>
     sorts.map((s) => (
       <th
@@ -266,39 +319,70 @@ function TasksTable({
             {sortHeaders(SORTS.slice(1))}
           </tr>
         </thead>
-        <tbody>
-          {rows.map((t) => (
-            <tr key={t.key} className={selected.has(t.key) ? 'selected' : undefined}>
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label={`Select ${t.key}`}
-                  checked={selected.has(t.key)}
-                  onChange={() => toggle(t.key)}
-                />
-              </td>
-              <td>
-                <Link href={`/t/${t.key}`} data-nav-item="">
-                  {t.key}
-                </Link>
-              </td>
-              <td>
-                {t.title}
-                {itemErrors.has(t.key) ? (
-                  <p className="error item-error" role="alert">
-                    {itemErrors.get(t.key)}
-                  </p>
-                ) : null}
-              </td>
-              <td>{t.status}</td>
-              <td>{t.assignee != null ? config.memberName(t.assignee) : <span className="muted">Unassigned</span>}</td>
-              <td>{t.priority}</td>
-              <td>{formatDate(t.due_date)}</td>
-              <td>{formatDate(t.updated_at)}</td>
-            </tr>
-          ))}
+        <tbody ref={body}>
+          {above > 0 ? <Spacer height={above} /> : null}
+          {shown.map(({ index }) => {
+            const t = rows[index]!;
+            return (
+              <tr
+                key={t.key}
+                ref={virtualizer.measureElement}
+                data-index={index}
+                className={selected.has(t.key) ? 'selected' : undefined}
+                data-row-task={t.key}
+              >
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${t.key}`}
+                    checked={selected.has(t.key)}
+                    onChange={() => toggle(t.key)}
+                  />
+                </td>
+                <td>
+                  <Link
+                    href={`/t/${t.key}`}
+                    data-nav-item=""
+                    onClick={(e) => {
+                      // A plain click opens the task beside the list; a new tab still gets its page.
+                      if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                      e.preventDefault();
+                      navigate(withTask(t.key));
+                    }}
+                  >
+                    {t.key}
+                  </Link>
+                </td>
+                <td>
+                  {t.title}
+                  {itemErrors.has(t.key) ? (
+                    <p className="error item-error" role="alert">
+                      {itemErrors.get(t.key)}
+                    </p>
+                  ) : null}
+                </td>
+                <td>{t.status}</td>
+                <td>
+                  {t.assignee != null ? config.memberName(t.assignee) : <span className="muted">Unassigned</span>}
+                </td>
+                <td>{t.priority}</td>
+                <td>{formatDate(t.due_date)}</td>
+                <td>{formatDate(t.updated_at)}</td>
+              </tr>
+            );
+          })}
+          {below > 0 ? <Spacer height={below} /> : null}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Stands in for the rows scrolled out of the page, so the scroll bar and position stay true. */
+function Spacer({ height }: { height: number }) {
+  return (
+    <tr aria-hidden="true" className="spacer">
+      <td colSpan={8} style={{ height }} />
+    </tr>
   );
 }

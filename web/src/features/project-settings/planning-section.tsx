@@ -5,6 +5,7 @@ import { projectKeys } from '../projects/api.ts';
 import { taskKeys } from '../tasks/api.ts';
 import { EditDelete, ErrorNote, Field, Form, SaveCancel, formatDate } from '../../ui/index.ts';
 import { createPlanningItem, deletePlanningItem, updatePlanningItem } from './api.ts';
+import { CompleteSprintDialog } from './complete-sprint.tsx';
 
 /** One editable attribute of a label, milestone or sprint, as its form shows it. */
 interface Attr {
@@ -156,6 +157,7 @@ export function PlanningSection({ kind, projectKey }: { kind: Kind; projectKey: 
   });
   const [draft, setDraft] = useState<Values>(() => valuesOf(kind, null));
   const [editing, setEditing] = useState<{ id: number; values: Values } | null>(null);
+  const [completing, setCompleting] = useState<Item | null>(null);
   const refresh = () => {
     void client.invalidateQueries({ queryKey: itemsKey });
     // Renames and deletions show on the project's tasks.
@@ -214,6 +216,11 @@ export function PlanningSection({ kind, projectKey }: { kind: Kind; projectKey: 
                 <strong>{item.name}</strong> <span className="muted">{kind.summary(item)}</span>{' '}
                 <span className="muted">({count(item.task_count)})</span>
               </span>
+              {kind.plural === 'sprints' && item.state !== 'completed' ? (
+                <button type="button" onClick={() => setCompleting(item)}>
+                  Complete {item.name}
+                </button>
+              ) : null}
               <EditDelete
                 name={item.name}
                 question={`Delete ${item.name}?${item.task_count ? ` It comes off ${count(item.task_count)}.` : ''}`}
@@ -235,6 +242,18 @@ export function PlanningSection({ kind, projectKey }: { kind: Kind; projectKey: 
         </button>
       </Form>
       <ErrorNote error={create.error} />
+      {completing ? (
+        <CompleteSprintDialog
+          projectKey={projectKey}
+          sprint={completing}
+          sprints={items.data ?? []}
+          onClose={() => setCompleting(null)}
+          onDone={() => {
+            setCompleting(null);
+            refresh();
+          }}
+        />
+      ) : null}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Project } from '../../lib/api-types.ts';
 import {
@@ -17,6 +18,12 @@ export function useProjects() {
   return useQuery(projectsQuery);
 }
 
+/** Keys of the projects the reader sees: task keys of these link to their task in markdown. */
+export function useProjectKeys(): ReadonlySet<string> {
+  const projects = useProjects();
+  return useMemo(() => new Set(projects.data?.map((p) => p.key)), [projects.data]);
+}
+
 export function useProject(key: string) {
   const projects = useProjects();
   const project = projects.data?.find((p) => p.key === key) ?? null;
@@ -33,6 +40,7 @@ const NO_PROJECT: Project = {
   default_status: null,
   default_task_type: null,
   default_priority: null,
+  estimate_unit: 'points',
   role: 'viewer',
   created_by: null,
   created_at: '',

@@ -34,7 +34,7 @@ export function SearchDialog({ open, onClose }: { open: boolean; onClose: () => 
           aria-activedescendant={items[at] ? `result-${items[at].key}` : undefined}
           placeholder="Words from a title or description, or a key"
           value={q}
-          autoFocus
+          data-autofocus=""
           onChange={(e) => {
             setQ(e.target.value);
             setAt(0);
@@ -46,6 +46,10 @@ export function SearchDialog({ open, onClose }: { open: boolean; onClose: () => 
             } else if (e.key === 'ArrowUp') {
               e.preventDefault();
               setAt(Math.max(0, at - 1));
+            } else if (e.key === 'Escape') {
+              // A search field spends Escape on clearing itself; here it closes the dialog, as everywhere.
+              e.preventDefault();
+              onClose();
             } else if (e.key === 'Enter') {
               e.preventDefault();
               choose(items[at]);

@@ -17,6 +17,7 @@ export interface Invitation {
   id: number;
   email: string;
   role: string;
+  projects: Array<{ key: string; name: string; role: string }>;
   expires_at: string;
   url?: string;
 }
@@ -63,7 +64,8 @@ export const invitationsQuery = queryOptions({
   queryKey: settingsKeys.invitations,
   queryFn: ({ signal }) => get<Invitation[]>('/api/console/invitations/', signal),
 });
-export const invite = (body: { email: string; role: string }) => post<Invitation>('/api/console/invitations/', body);
+export const invite = (body: { email: string; role: string; projects: Array<{ project: string; role: string }> }) =>
+  post<Invitation>('/api/console/invitations/', body);
 export const cancelInvitation = (id: number) => del(`/api/console/invitations/${id}/`);
 
 export const tokensQuery = queryOptions({

@@ -4,7 +4,8 @@ import { Link, useSearch, useLocation } from 'wouter';
 import type { StandupEntry } from '../../lib/api-types.ts';
 import { useNameOf, usePeople } from '../people/use-people.ts';
 import { useMe } from '../session/session-provider.tsx';
-import { ErrorNote, Field, Markdown, Spinner, formatDate, formatDateTime, useNotify } from '../../ui/index.ts';
+import { ErrorNote, Field, Spinner, formatDate, formatDateTime, useNotify } from '../../ui/index.ts';
+import { Markdown } from '../../ui/markdown.tsx';
 import {
   blockersQuery,
   historyQuery,
@@ -79,10 +80,15 @@ function useStoreEntry() {
 
 type BlockerDraft = { text: string; task: string };
 
+/** Nothing written today yet: the digest's link may draft it. */
+const untouched = (entry: StandupEntry | null) =>
+  entry === null || (entry.state === 'draft' && !entry.done && !entry.doing && entry.blockers.length === 0);
+
 function CheckIn() {
   const notify = useNotify();
   const today = useMyEntry();
   const refresh = useStoreEntry();
+  const prefill = usePrefill(today.isSuccess ? today.data : undefined, refresh);
   const [done, setDone] = useState('');
   const [doing, setDoing] = useState('');
   const [blockers, setBlockers] = useState<BlockerDraft[]>([]);
@@ -117,7 +123,7 @@ function CheckIn() {
         Today{entry ? `, ${formatDate(entry.date)}` : ''}:{' '}
         <span className={`state state-${state}`}>{state === 'none' ? 'not started' : state}</span>
       </h2>
-      <ErrorNote error={today.error} />
+      <ErrorNote error={today.error ?? prefill} />
       <RedraftOrSkip submitted={state === 'submitted'} onSaved={refresh} />
       <form className="stack" onSubmit={onSubmit}>
         <Field label="Done since last time">
@@ -142,6 +148,25 @@ function CheckIn() {
       ) : null}
     </section>
   );
+}
+
+/**
+ * The standup digest links to `?prefill=1`: today's check-in drafted from the person's activity,
+ * unless they have written or decided something today already. The address then drops the flag,
+ * so going back or reloading drafts nothing again.
+ */
+function usePrefill(entry: StandupEntry | null | undefined, onSaved: (saved: StandupEntry) => void) {
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const wanted = new URLSearchParams(search).get('prefill') === '1';
+  const draft = useMutation({ mutationFn: redraftEntry, meta: { quiet: true }, onSuccess: onSaved });
+  const { mutate } = draft;
+  useEffect(() => {
+    if (!wanted || entry === undefined) return;
+    navigate('/standups?tab=me', { replace: true });
+    if (untouched(entry)) mutate();
+  }, [wanted, entry, navigate, mutate]);
+  return draft.error;
 }
 
 /** Today's entry drafted again from the person's activity, or skipped; neither once it is submitted. */

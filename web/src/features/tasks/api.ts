@@ -55,6 +55,8 @@ export type TaskChanges = Partial<
     | 'status'
     | 'assignee'
     | 'due_date'
+    | 'start_date'
+    | 'estimate'
     | 'labels'
     | 'milestone'
     | 'sprint'
@@ -69,7 +71,7 @@ export async function updateTask(key: string, changes: TaskChanges, etag?: strin
   return { task: result.data, etag: result.etag };
 }
 
-export const createTask = (projectKey: string, body: { title: string; description?: string; status?: string }) =>
+export const createTask = (projectKey: string, body: { title: string; description?: string }) =>
   call<Task>(`/api/v1/projects/${projectKey}/tasks/`, { method: 'POST', body });
 
 export const bulkUpdateTasks = (projectKey: string, tasks: Array<{ key: string } & TaskChanges>) =>

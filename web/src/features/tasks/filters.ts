@@ -28,3 +28,12 @@ export function matchesText(task: Pick<Task, 'title' | 'key'>, q: string | undef
   const needle = q.toLowerCase();
   return task.title.toLowerCase().includes(needle) || task.key.toLowerCase().includes(needle);
 }
+
+/** The current screen's address with the task open beside it (`?task=KEY`), or closed (null). */
+export function withTask(key: string | null): string {
+  const params = new URLSearchParams(window.location.search);
+  if (key) params.set('task', key);
+  else params.delete('task');
+  const search = params.toString();
+  return `${window.location.pathname}${search ? `?${search}` : ''}`;
+}

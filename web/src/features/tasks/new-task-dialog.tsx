@@ -1,14 +1,25 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
+import { cardOf, placeOnBoards, versionOf } from '../board/api.ts';
 import { useProjects } from '../projects/use-project.ts';
-import { Dialog, ErrorNote, Field } from '../../ui/index.ts';
-import { createTask, taskKeys } from './api.ts';
+import { Dialog, ErrorNote, Field, errorNotice, useNotify } from '../../ui/index.ts';
+import { createTask, taskKeys, updateTask } from './api.ts';
+import { MarkdownInput } from './markdown-input.tsx';
 
-/** A task's title and description in a dialog; `projectKey` null keeps it closed, '' lets the person choose. */
-export function NewTaskDialog({ projectKey, onClose }: { projectKey: string | null; onClose: () => void }) {
+/** What opens the dialog: the project ('' lets the person choose) and the status (a board column's own add). */
+export interface NewTaskRequest {
+  project: string;
+  status?: string;
+}
+
+/** A task's title and description in a dialog; `request` null keeps it closed. */
+export function NewTaskDialog({ request, onClose }: { request: NewTaskRequest | null; onClose: () => void }) {
+  const projectKey = request?.project ?? null;
+  const status = request?.status;
   const projects = useProjects();
   const client = useQueryClient();
+  const notify = useNotify();
   const [, navigate] = useLocation();
   const [project, setProject] = useState('');
   const [title, setTitle] = useState('');
@@ -17,10 +28,29 @@ export function NewTaskDialog({ projectKey, onClose }: { projectKey: string | nu
     if (projectKey !== null) setProject(projectKey || projects.data?.[0]?.key || '');
   }, [projectKey, projects.data]);
   const create = useMutation({
-    mutationFn: () => createTask(project, { title, description }),
+    // A task starts in its project's first status; a column's own add then moves it there.
+    mutationFn: async () => {
+      const created = await createTask(project, { title, description });
+      if (!status || project !== projectKey || created.data.status === status) return created;
+      try {
+        const moved = await updateTask(created.data.key, { status }, created.etag);
+        return { data: moved.task, etag: moved.etag };
+      } catch (error) {
+        notify({
+          ...errorNotice(error),
+          message: `${created.data.key} was created in ${created.data.status} but could not move to ${status}: ${errorNotice(error).message}`,
+        });
+        return created;
+      }
+    },
     meta: { quiet: true },
-    onSuccess: ({ data }) => {
-      void client.invalidateQueries({ queryKey: taskKeys.lists(data.project) });
+    onSuccess: ({ data, etag }) => {
+      // Open boards take the new card as it is; other lists read again where shown.
+      placeOnBoards(client, data.project, data.key, cardOf(data, versionOf(etag)), false);
+      void client.invalidateQueries({
+        queryKey: taskKeys.lists(data.project),
+        predicate: (query) => query.queryKey[2] !== 'board',
+      });
       setTitle('');
       setDescription('');
       onClose();
@@ -33,7 +63,7 @@ export function NewTaskDialog({ projectKey, onClose }: { projectKey: string | nu
     create.mutate();
   };
   return (
-    <Dialog open={projectKey !== null} onClose={onClose} title="New task">
+    <Dialog open={request !== null} onClose={onClose} title={status ? `New task in ${status}` : 'New task'}>
       <form className="stack" onSubmit={onSubmit}>
         <Field label="Project">
           {(id) => (
@@ -54,12 +84,14 @@ export function NewTaskDialog({ projectKey, onClose }: { projectKey: string | nu
               maxLength={500}
               value={title}
               onChange={(e) => setTitle(e.target.value)}
-              autoFocus
+              data-autofocus=""
             />
           )}
         </Field>
         <Field label="Description (markdown)">
-          {(id) => <textarea id={id} rows={5} value={description} onChange={(e) => setDescription(e.target.value)} />}
+          {(id) => (
+            <MarkdownInput id={id} rows={5} value={description} onChange={setDescription} projectKey={project} />
+          )}
         </Field>
         <ErrorNote error={create.error} />
         <div className="actions">

@@ -10,11 +10,14 @@ export function Filters({
   filters,
   base,
   count,
+  total,
 }: {
   config: ProjectConfig;
   filters: TaskFilters;
   base: string;
   count: number;
+  /** How many match in all, when more than `count` are not loaded yet. */
+  total?: number;
 }) {
   const [, navigate] = useLocation();
   const [text, setText] = useState(filters.q ?? '');
@@ -90,7 +93,8 @@ export function Filters({
         config.milestones.map((m) => ({ value: String(m.id), label: m.name })),
       )}
       <span className="muted count-note" aria-live="polite">
-        {count} {count === 1 ? 'task' : 'tasks'}
+        {total !== undefined && total > count ? `${count.toLocaleString()} of ${total.toLocaleString()} tasks` : null}
+        {total === undefined || total <= count ? `${count.toLocaleString()} ${count === 1 ? 'task' : 'tasks'}` : null}
       </span>
       {active ? (
         <button type="button" className="link" onClick={() => navigate(base, { replace: true })}>

@@ -1,10 +1,16 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import type { CustomField, Task, TaskActivity as Activity } from '../../lib/api-types.ts';
 import { ApiError } from '../../lib/http.ts';
-import { CustomFieldInput, customValueText } from '../custom-fields/custom-field-input.tsx';
-import { useCustomFields, useProject, useProjectConfig, type ProjectConfig } from '../projects/use-project.ts';
+import { customValueText } from '../custom-fields/custom-field-input.tsx';
+import {
+  useCustomFields,
+  useProject,
+  useProjectConfig,
+  useProjectKeys,
+  type ProjectConfig,
+} from '../projects/use-project.ts';
 import { useMe } from '../session/session-provider.tsx';
 import {
   activitiesQuery,
@@ -18,23 +24,16 @@ import {
   taskQuery,
   updateTask,
   type LoadedTask,
+  type TaskChanges,
 } from './api.ts';
 import { Attachments, Links, TimeEntries } from './task-extras.tsx';
-import {
-  ErrorNote,
-  Field,
-  Form,
-  IdSelect,
-  Markdown,
-  SaveCancel,
-  Spinner,
-  errorNotice,
-  formatDate,
-  formatDateTime,
-  useNotify,
-} from '../../ui/index.ts';
+import { Markdown } from '../../ui/markdown.tsx';
+import { MarkdownInput } from './markdown-input.tsx';
+import { TaskFields, TitleInPlace } from './task-fields.tsx';
+import { storeTask } from './store.ts';
+import { ErrorNote, Field, Form, SaveCancel, Spinner, errorNotice, formatDateTime, useNotify } from '../../ui/index.ts';
 
-/** The fields the edit form changes, as the API takes them. */
+/** The fields edited in place, as the API takes them. */
 const EDITABLE = [
   'title',
   'description',
@@ -51,27 +50,13 @@ const EDITABLE = [
 type Editable = (typeof EDITABLE)[number];
 type Draft = Pick<Task, Editable>;
 type Values = Task['custom_fields'];
-type SetField = <F extends Editable>(field: F, value: Draft[F]) => void;
 
-const pick = (task: Task): Draft => Object.fromEntries(EDITABLE.map((f) => [f, task[f]])) as Draft;
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** Custom field values of `next` that differ from `prev` (a cleared one as null): only those are sent. */
 function changedValues(next: Values, prev: Values): Values {
   const ids = new Set([...Object.keys(next), ...Object.keys(prev)]);
   return Object.fromEntries([...ids].filter((id) => !same(next[id], prev[id])).map((id) => [id, next[id] ?? null]));
-}
-
-/** What an edit changes, as the body of the PUT. */
-function changesOf(draft: Draft, base: Task): Partial<Draft> {
-  const changes: Partial<Draft> = {};
-  for (const f of EDITABLE) {
-    if (f === 'custom_fields') {
-      const values = changedValues(draft.custom_fields, base.custom_fields);
-      if (Object.keys(values).length) changes.custom_fields = values;
-    } else if (!same(draft[f], base[f])) Object.assign(changes, { [f]: draft[f] });
-  }
-  return changes;
 }
 
 const fieldLabel: Record<Editable | 'status', string> = {
@@ -100,79 +85,47 @@ interface Conflict {
   currentEtag: string | null;
 }
 
-type Loaded = LoadedTask;
 type StoreTask = (task: Task, etag: string | null) => void;
 
-/** Puts a saved task in the cache and refreshes what shows it elsewhere: its project's tasks and its history. */
 function useStoreTask(): StoreTask {
   const client = useQueryClient();
-  return (task, etag) => {
-    client.setQueryData(taskKeys.task(task.key), { task, etag });
-    void client.invalidateQueries({ queryKey: taskKeys.lists(task.project) });
-    void client.invalidateQueries({ queryKey: taskKeys.activities(task.key) });
-  };
+  return (task, etag) => storeTask(client, task, etag);
 }
 
-/** The edit form's draft, saved against the version it started from; a save refused because the task moved on becomes a conflict. */
-function useTaskEdit(taskKey: string, loaded: Loaded | undefined, store: StoreTask) {
+/** Saves changes against a version; a save refused because the task moved on becomes a conflict to resolve. */
+function useTaskSave(taskKey: string, store: StoreTask) {
   const client = useQueryClient();
-  const notify = useNotify();
-  const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [base, setBase] = useState<Loaded | null>(null);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [saveError, setSaveError] = useState<unknown>(null);
 
-  const startEdit = () => {
-    if (!loaded) return;
-    setBase(loaded);
-    setDraft(pick(loaded.task));
-    setConflict(null);
-    setSaveError(null);
-    setEditing(true);
-  };
-  useEffect(() => {
-    const onEdit = () => startEdit();
-    window.addEventListener('tt:edit', onEdit);
-    return () => window.removeEventListener('tt:edit', onEdit);
-  });
-
-  const save = async (changes: Partial<Draft>, etag: string | null, from: Task) => {
+  const save = async (changes: TaskChanges, etag: string | null, from: Task) => {
     setSaveError(null);
     try {
       const result = await updateTask(taskKey, changes, etag);
       store(result.task, result.etag);
-      setEditing(false);
       setConflict(null);
-      notify({ kind: 'info', message: `Saved ${taskKey}.` });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'PRECONDITION_FAILED') {
         const fresh = await fetchTask(taskKey);
         client.setQueryData(taskKeys.task(taskKey), fresh);
-        setConflict({ mine: changes, base: from, current: fresh.task, currentEtag: fresh.etag });
+        setConflict({ mine: changes as Partial<Draft>, base: from, current: fresh.task, currentEtag: fresh.etag });
         return;
       }
       setSaveError(error);
     }
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!draft || !base) return;
-    const changes = changesOf(draft, base.task);
-    if (Object.keys(changes).length === 0) {
-      setEditing(false);
-      return;
-    }
-    void save(changes, base.etag, base.task);
+  // Field changes go one after another, each against the version the one before produced: two
+  // quick picks must not race each other into a conflict with ourselves.
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const saveField = (changes: TaskChanges) => {
+    queue.current = queue.current.then(() => {
+      const loaded = client.getQueryData<LoadedTask>(taskKeys.task(taskKey));
+      return loaded ? save(changes, loaded.etag, loaded.task) : undefined;
+    });
   };
 
-  const discard = () => {
-    setConflict(null);
-    setEditing(false);
-  };
-
-  return { editing, setEditing, draft, setDraft, conflict, saveError, startEdit, save, onSubmit, discard };
+  return { conflict, saveError, save, saveField, discard: () => setConflict(null) };
 }
 
 /** A move to another status, sent at once against the version shown; a refused move is told and the task reloaded. */
@@ -190,24 +143,47 @@ function useStatusMove(taskKey: string, etag: string | null | undefined, store: 
   });
 }
 
+/** The task as a page of its own (its URL, `/t/KEY`). */
 export function TaskScreen({ taskKey }: { taskKey: string }) {
+  return <TaskView taskKey={taskKey} />;
+}
+
+/** A task's fields, activity and extras: the page at `/t/KEY`, and the panel beside a board or list. */
+export function TaskView({ taskKey, inPanel = false }: { taskKey: string; inPanel?: boolean }) {
   const query = useTask(taskKey);
   const projectKey = taskKey.split('-')[0]!;
   const { project } = useProject(projectKey);
   const config = useProjectConfig(project);
   const customFields = useCustomFields(project).data ?? [];
   const store = useStoreTask();
-  const edit = useTaskEdit(taskKey, query.data, store);
+  const edit = useTaskSave(taskKey, store);
   const status = useStatusMove(taskKey, query.data?.etag, store);
 
   if (query.isPending) return <Spinner />;
   if (query.error || !query.data) return <ErrorNote error={query.error} title={`Task ${taskKey}`} />;
-  const { task } = query.data;
-  const { conflict, draft } = edit;
+  const loaded = query.data;
+  const { task } = loaded;
+  const { conflict } = edit;
 
   return (
-    <article className="task-screen page" aria-labelledby="task-title">
-      <TaskHeading task={task} projectName={project?.name} editing={edit.editing} onEdit={edit.startEdit} />
+    <article
+      className={inPanel ? 'task-view' : 'task-screen page'}
+      aria-labelledby={`title-${task.key}`}
+      data-open-task={task.key}
+    >
+      {!inPanel ? (
+        <nav aria-label="Breadcrumb" className="crumbs">
+          <Link href={`/p/${task.project}/board`}>{project?.name ?? task.project}</Link> / <span>{task.key}</span>
+        </nav>
+      ) : null}
+      <header className="screen-head">
+        <TitleInPlace loaded={loaded} onSave={(changes, etag, from) => void edit.save(changes, etag, from)} />
+      </header>
+      {task.parent ? (
+        <p className="task-parent">
+          Subtask of <Link href={`/t/${task.parent}`}>{task.parent}</Link>
+        </p>
+      ) : null}
       {conflict ? (
         <ConflictPanel
           conflict={conflict}
@@ -217,216 +193,88 @@ export function TaskScreen({ taskKey }: { taskKey: string }) {
           onDiscard={edit.discard}
         />
       ) : null}
+      <ErrorNote error={edit.saveError} title="Not saved" />
       <div className="task-grid">
+        <aside className="task-side" aria-label="Details">
+          <TaskFields
+            task={task}
+            config={config}
+            customFields={customFields}
+            moving={status.isPending}
+            onMove={(to) => status.mutate(to)}
+            onSave={edit.saveField}
+          />
+          <Follow taskKey={task.key} />
+        </aside>
         <div className="task-main">
-          {edit.editing && draft ? (
-            <EditForm
-              draft={draft}
-              setDraft={edit.setDraft}
-              config={config}
-              customFields={customFields}
-              onSubmit={edit.onSubmit}
-              onCancel={() => edit.setEditing(false)}
-              error={edit.saveError}
-            />
-          ) : (
-            <section aria-label="Description" className="description">
-              {task.description ? <Markdown text={task.description} /> : <p className="muted">No description.</p>}
-            </section>
-          )}
+          <DescriptionInPlace loaded={loaded} onSave={(changes, etag, from) => void edit.save(changes, etag, from)} />
           <Subtasks task={task} />
           <Links taskKey={task.key} />
-          <Comments taskKey={task.key} />
+          <Comments taskKey={task.key} projectKey={task.project} />
           <Attachments taskKey={task.key} />
           <TimeEntries taskKey={task.key} projectKey={task.project} config={config} />
           <History taskKey={task.key} config={config} customFields={customFields} />
         </div>
-        <TaskDetails
-          task={task}
-          config={config}
-          customFields={customFields}
-          moving={status.isPending}
-          onMove={(to) => status.mutate(to)}
-        />
       </div>
     </article>
   );
 }
 
-/** The breadcrumb back to the board, the task's key and title, and the Edit button while not editing. */
-function TaskHeading({
-  task,
-  projectName,
-  editing,
-  onEdit,
+/** The description as it shows; Edit opens the editor in its place, saved against the version it started from. */
+function DescriptionInPlace({
+  loaded,
+  onSave,
 }: {
-  task: Task;
-  projectName: string | undefined;
-  editing: boolean;
-  onEdit: () => void;
+  loaded: LoadedTask;
+  onSave: (changes: TaskChanges, etag: string | null, from: Task) => void;
 }) {
+  const [editing, setEditing] = useState<{ text: string; from: LoadedTask } | null>(null);
+  const projects = useProjectKeys();
+  const { task } = loaded;
+  if (editing)
+    return (
+      <Form
+        className="stack description-edit"
+        onSubmit={() => {
+          if (editing.text !== editing.from.task.description)
+            onSave({ description: editing.text }, editing.from.etag, editing.from.task);
+          setEditing(null);
+        }}
+      >
+        <DescriptionEditor
+          text={editing.text}
+          projectKey={task.project}
+          onChange={(text) => setEditing({ ...editing, text })}
+        />
+        <SaveCancel onCancel={() => setEditing(null)} />
+      </Form>
+    );
   return (
-    <>
-      <nav aria-label="Breadcrumb" className="crumbs">
-        <Link href={`/p/${task.project}/board`}>{projectName ?? task.project}</Link> / <span>{task.key}</span>
-      </nav>
-      <header className="screen-head">
-        <h1 id="task-title">
-          <span className="muted">{task.key}</span> {task.title}
-        </h1>
-        {!editing ? (
-          <button type="button" onClick={onEdit}>
-            Edit <kbd>e</kbd>
-          </button>
-        ) : null}
-      </header>
-    </>
-  );
-}
-
-/** The side panel: the status, changed in place among the moves the workflow allows, then every field's value and following. */
-function TaskDetails({
-  task,
-  config,
-  customFields,
-  moving,
-  onMove,
-}: {
-  task: Task;
-  config: ProjectConfig;
-  customFields: CustomField[];
-  moving: boolean;
-  onMove: (to: string) => void;
-}) {
-  const reachable = config.reachable(task.status);
-  const statusOptions = config.statuses.filter(
-    (s) => s.name === task.status || reachable === null || reachable.has(s.name),
-  );
-  return (
-    <aside className="task-side" aria-label="Details">
-      <div className="field">
-        <label htmlFor="task-status">Status</label>
-        <select id="task-status" value={task.status} disabled={moving} onChange={(e) => onMove(e.target.value)}>
-          {statusOptions.map((s) => (
-            <option key={s.id} value={s.name}>
-              {s.name}
-            </option>
-          ))}
-        </select>
-        <small className="hint">Only the moves the workflow allows are offered.</small>
-      </div>
-      <dl className="facts">
-        <dt>Type</dt>
-        <dd>{task.task_type}</dd>
-        <dt>Priority</dt>
-        <dd>{task.priority}</dd>
-        <dt>Assignee</dt>
-        <dd>{task.assignee != null ? config.memberName(task.assignee) : 'Unassigned'}</dd>
-        <dt>Due</dt>
-        <dd>{task.due_date ? formatDate(task.due_date) : '—'}</dd>
-        <dt>Labels</dt>
-        <dd>{task.labels.length ? task.labels.join(', ') : '—'}</dd>
-        <dt>Sprint</dt>
-        <dd>{config.sprints.find((s) => s.id === task.sprint)?.name ?? '—'}</dd>
-        <dt>Milestone</dt>
-        <dd>{config.milestones.find((m) => m.id === task.milestone)?.name ?? '—'}</dd>
-        <dt>Parent</dt>
-        <dd>{task.parent ? <Link href={`/t/${task.parent}`}>{task.parent}</Link> : '—'}</dd>
-        {customFields.map((f) => (
-          <CustomFact key={f.id} field={f} value={task.custom_fields[String(f.id)]} config={config} />
-        ))}
-        <dt>Time spent</dt>
-        <dd>{task.time_spent_minutes} min</dd>
-        <dt>Updated</dt>
-        <dd>{formatDateTime(task.updated_at)}</dd>
-      </dl>
-      <Follow taskKey={task.key} />
-    </aside>
-  );
-}
-
-function CustomFact({ field, value, config }: { field: CustomField; value: unknown; config: ProjectConfig }) {
-  const text = customValueText(field, value, config);
-  return (
-    <>
-      <dt>{field.name}</dt>
-      <dd>
-        {field.type === 'url' && text !== '—' ? (
-          <a href={text} rel="noopener noreferrer nofollow" target="_blank">
-            {text}
-          </a>
-        ) : (
-          text
-        )}
-      </dd>
-    </>
-  );
-}
-
-function EditForm({
-  draft,
-  setDraft,
-  config,
-  customFields,
-  onSubmit,
-  onCancel,
-  error,
-}: {
-  draft: Draft;
-  setDraft: (d: Draft) => void;
-  config: ProjectConfig;
-  customFields: CustomField[];
-  onSubmit: (e: FormEvent) => void;
-  onCancel: () => void;
-  error: unknown;
-}) {
-  const set: SetField = <F extends Editable>(field: F, value: Draft[F]) => setDraft({ ...draft, [field]: value });
-  return (
-    <form className="stack edit-form" onSubmit={onSubmit} onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
-      <Field label="Title">
-        {(id) => (
-          <input
-            id={id}
-            required
-            maxLength={500}
-            value={draft.title}
-            onChange={(e) => set('title', e.target.value)}
-            autoFocus
-          />
-        )}
-      </Field>
-      <DescriptionEditor text={draft.description} onChange={(text) => set('description', text)} />
-      <DraftFields draft={draft} set={set} config={config} />
-      {customFields.length ? (
-        <fieldset className="custom-fields">
-          <legend>Custom fields</legend>
-          <div className="grid-2">
-            {customFields.map((f) => (
-              <CustomFieldInput
-                key={f.id}
-                field={f}
-                config={config}
-                value={draft.custom_fields[String(f.id)] ?? null}
-                onChange={(value) => set('custom_fields', { ...draft.custom_fields, [String(f.id)]: value })}
-              />
-            ))}
-          </div>
-        </fieldset>
-      ) : null}
-      <datalist id="label-names">
-        {config.labels.map((l) => (
-          <option key={l.id} value={l.name} />
-        ))}
-      </datalist>
-      <ErrorNote error={error} />
-      <SaveCancel onCancel={onCancel} />
-    </form>
+    <section aria-label="Description" className="description">
+      {task.description ? (
+        <Markdown text={task.description} projects={projects} />
+      ) : (
+        <p className="muted">No description.</p>
+      )}
+      <button type="button" className="link" onClick={() => setEditing({ text: task.description, from: loaded })}>
+        Edit description
+      </button>
+    </section>
   );
 }
 
 /** The description as Markdown, written in a textarea or previewed as it will show. */
-function DescriptionEditor({ text, onChange }: { text: string; onChange: (text: string) => void }) {
+function DescriptionEditor({
+  text,
+  projectKey,
+  onChange,
+}: {
+  text: string;
+  projectKey: string;
+  onChange: (text: string) => void;
+}) {
   const [preview, setPreview] = useState(false);
+  const projects = useProjectKeys();
   return (
     <div className="field">
       <div className="field-row">
@@ -441,108 +289,13 @@ function DescriptionEditor({ text, onChange }: { text: string; onChange: (text: 
         </div>
       </div>
       {preview ? (
-        <div className="preview">{text ? <Markdown text={text} /> : <p className="muted">Nothing to preview.</p>}</div>
+        <div className="preview">
+          {text ? <Markdown text={text} projects={projects} /> : <p className="muted">Nothing to preview.</p>}
+        </div>
       ) : (
-        <textarea id="edit-description" rows={10} value={text} onChange={(e) => onChange(e.target.value)} />
+        <MarkdownInput id="edit-description" rows={10} value={text} onChange={onChange} projectKey={projectKey} />
       )}
-      <small className="hint">Markdown: **bold**, _italic_, lists, `code`, links.</small>
-    </div>
-  );
-}
-
-/** The edit form's fields of fixed kinds, two to a row. */
-function DraftFields({ draft, set, config }: { draft: Draft; set: SetField; config: ProjectConfig }) {
-  return (
-    <div className="grid-2">
-      <Field label="Type">
-        {(id) => (
-          <select id={id} value={draft.task_type} onChange={(e) => set('task_type', e.target.value)}>
-            {config.types.map((t) => (
-              <option key={t.id}>{t.name}</option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Priority">
-        {(id) => (
-          <select id={id} value={draft.priority} onChange={(e) => set('priority', e.target.value)}>
-            {config.priorities.map((p) => (
-              <option key={p.id}>{p.name}</option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Assignee">
-        {(id) => (
-          <IdSelect
-            id={id}
-            value={draft.assignee}
-            none="Unassigned"
-            items={config.people}
-            onChange={(v) => set('assignee', v)}
-          />
-        )}
-      </Field>
-      <Field label="Due date">
-        {(id) => (
-          <input
-            id={id}
-            type="date"
-            value={draft.due_date ?? ''}
-            onChange={(e) => set('due_date', e.target.value || null)}
-          />
-        )}
-      </Field>
-      <Field label="Sprint">
-        {(id) => (
-          <IdSelect
-            id={id}
-            value={draft.sprint}
-            none="None"
-            items={config.sprints}
-            onChange={(v) => set('sprint', v)}
-          />
-        )}
-      </Field>
-      <Field label="Milestone">
-        {(id) => (
-          <IdSelect
-            id={id}
-            value={draft.milestone}
-            none="None"
-            items={config.milestones}
-            onChange={(v) => set('milestone', v)}
-          />
-        )}
-      </Field>
-      <Field label="Labels" hint="Comma-separated names of the project's labels">
-        {(id) => (
-          <input
-            id={id}
-            list="label-names"
-            value={draft.labels.join(', ')}
-            onChange={(e) =>
-              set(
-                'labels',
-                e.target.value
-                  .split(',')
-                  .map((s) => s.trim())
-                  .filter(Boolean),
-              )
-            }
-          />
-        )}
-      </Field>
-      <Field label="Parent task">
-        {(id) => (
-          <input
-            id={id}
-            placeholder="e.g. WEB-3"
-            value={draft.parent ?? ''}
-            onChange={(e) => set('parent', e.target.value.trim() || null)}
-          />
-        )}
-      </Field>
+      <small className="hint">Markdown: **bold**, _italic_, lists, `code`, links; @ mentions, task keys link.</small>
     </div>
   );
 }
@@ -648,10 +401,17 @@ function Subtasks({ task }: { task: Task }) {
   );
 }
 
-function Comments({ taskKey }: { taskKey: string }) {
+function Comments({ taskKey, projectKey }: { taskKey: string; projectKey: string }) {
   const client = useQueryClient();
   const [body, setBody] = useState('');
   const comments = useQuery(commentsQuery(taskKey));
+  const projects = useProjectKeys();
+  // Opened at a comment (from the inbox or an e-mail): show it once the comments are there.
+  const target = typeof location === 'undefined' ? '' : location.hash;
+  const loaded = comments.data !== undefined;
+  useEffect(() => {
+    if (loaded && target.startsWith('#comment-')) document.getElementById(target.slice(1))?.scrollIntoView();
+  }, [loaded, target]);
   const add = useMutation({
     mutationFn: () => addComment(taskKey, body),
     meta: { quiet: true },
@@ -667,19 +427,19 @@ function Comments({ taskKey }: { taskKey: string }) {
       <ErrorNote error={comments.error} />
       <ol className="comments">
         {comments.data?.map((c) => (
-          <li key={c.id}>
+          <li key={c.id} id={`comment-${c.id}`} className={target === `#comment-${c.id}` ? 'target' : undefined}>
             <p className="meta">
               <strong>{c.author?.name ?? 'Someone'}</strong>{' '}
               <time dateTime={c.created_at}>{formatDateTime(c.created_at)}</time>
               {c.edited ? <span className="muted"> (edited)</span> : null}
             </p>
-            <Markdown text={c.body} />
+            <Markdown text={c.body} projects={projects} />
           </li>
         ))}
       </ol>
       <Form className="stack" onSubmit={() => body.trim() && add.mutate()}>
         <Field label="Add a comment">
-          {(id) => <textarea id={id} rows={3} value={body} onChange={(e) => setBody(e.target.value)} />}
+          {(id) => <MarkdownInput id={id} rows={3} value={body} onChange={setBody} projectKey={projectKey} />}
         </Field>
         <ErrorNote error={add.error} />
         <div className="actions">
@@ -721,12 +481,33 @@ function History({
       <ol className="history">
         {activities.data?.map((a) => (
           <li key={a.id}>
-            <span className="muted">{formatDateTime(a.created_at)}</span> {a.actor?.name ?? 'Someone'}{' '}
-            {a.action === 'updated' && a.field ? <Changed {...describeChange(a, config, customFields)} /> : a.action}
+            <span className="muted">{formatDateTime(a.created_at)}</span>{' '}
+            {a.action === 'mentioned_in' ? (
+              <MentionedIn to={a.to} />
+            ) : (
+              <>
+                {a.actor?.name ?? 'Someone'}{' '}
+                {a.action === 'updated' && a.field ? (
+                  <Changed {...describeChange(a, config, customFields)} />
+                ) : (
+                  a.action
+                )}
+              </>
+            )}
           </li>
         ))}
       </ol>
     </section>
+  );
+}
+
+/** Another task's description or comment named this one (shown only to those who see that task). */
+function MentionedIn({ to }: { to: unknown }) {
+  const { task, comment } = to as { task: string; comment: number | null };
+  return (
+    <>
+      Mentioned in <Link href={`/t/${task}${comment === null ? '' : `#comment-${comment}`}`}>{task}</Link>
+    </>
   );
 }
 

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type {
   WebhookCatalogEntry,
   WebhookDelivery,
@@ -6,13 +6,14 @@ import type {
   WebhookEndpoint,
   WebhookEndpointCreated,
 } from '../../lib/api-types.ts';
-import { del, get, getAll, patch, post, qs } from '../../lib/http.ts';
+import { call, del, get, getAll, patch, post, qs } from '../../lib/http.ts';
 
 export const webhookKeys = {
   catalog: ['webhooks', 'catalog'] as const,
   endpoints: ['webhooks', 'endpoints'] as const,
   deliveries: ['webhooks', 'deliveries'] as const,
-  deliveriesOf: (endpoint: number, status: string) => ['webhooks', 'deliveries', endpoint, status] as const,
+  deliveriesOf: (endpoint: number, status: string, eventType: string, page: number) =>
+    ['webhooks', 'deliveries', endpoint, status, eventType, page] as const,
   delivery: (id: number, attempts: number) => ['webhooks', 'delivery', id, attempts] as const,
 };
 
@@ -27,13 +28,25 @@ export const endpointsQuery = queryOptions({
   queryFn: ({ signal }) => getAll<WebhookEndpoint>('/api/v1/webhooks/endpoints/', signal),
 });
 
-export const deliveriesQuery = (endpoint: number, status: string) =>
+/** Deliveries per page of the log. */
+export const DELIVERIES_PER_PAGE = 50;
+
+/** One page of an endpoint's delivery log, newest first, with how many deliveries match in all. */
+export const deliveriesQuery = (endpoint: number, status: string, eventType: string, page: number) =>
   queryOptions({
-    queryKey: webhookKeys.deliveriesOf(endpoint, status),
-    queryFn: ({ signal }) =>
-      get<WebhookDelivery[]>(`/api/v1/webhooks/deliveries/${qs({ endpoint, status, limit: 50 })}`, signal),
+    queryKey: webhookKeys.deliveriesOf(endpoint, status, eventType, page),
+    queryFn: async ({ signal }) => {
+      // Offset pages: the API's cursor walks oldest first, and a log reads newest first.
+      const result = await call<WebhookDelivery[]>(
+        `/api/v1/webhooks/deliveries/${qs({ endpoint, status, event_type: eventType, limit: DELIVERIES_PER_PAGE, page })}`,
+        { signal },
+      );
+      return { deliveries: result.data, count: result.pagination?.count ?? result.data.length };
+    },
     // Attempts happen in the background; keep the log current while it is open.
     refetchInterval: 3000,
+    // The page shown stays while the next one loads.
+    placeholderData: keepPreviousData,
   });
 
 /** A delivery with every attempt; keyed by the attempt count, so a new attempt reads it again. */
@@ -43,7 +56,7 @@ export const deliveryQuery = (id: number, attempts: number) =>
     queryFn: ({ signal }) => get<WebhookDeliveryDetail>(`/api/v1/webhooks/deliveries/${id}/`, signal),
   });
 
-export type EndpointBody = { url: string; description: string; events?: string[] };
+export type EndpointBody = { url: string; description: string; events?: string[]; filter?: string | null };
 export const createEndpoint = (body: EndpointBody) => post<WebhookEndpointCreated>('/api/v1/webhooks/endpoints/', body);
 export const updateEndpoint = (id: number, body: Partial<EndpointBody> & { enabled?: boolean }) =>
   patch<WebhookEndpoint>(`/api/v1/webhooks/endpoints/${id}/`, body);
