@@ -160,7 +160,8 @@ export function startWorker(ctx: AppContext, log: FastifyBaseLogger, jobs: Worke
   };
   const pause = (job: WorkerJob, atLeastMs = 0) => {
     const waker = wakers.get(job.name)!;
-    if (waker.woken && !atLeastMs) return Promise.resolve();
+    // A pass that ends after the stop must not wait out its interval: the abort has fired already.
+    if (stopping.signal.aborted || (waker.woken && !atLeastMs)) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
