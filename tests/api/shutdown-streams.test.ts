@@ -33,7 +33,8 @@ describe('shutdown with live streams open', { timeout: 180_000 }, () => {
       }
       const exitCode = serve.stop();
       await within(serve, Promise.all(streams.map((stream) => stream.ended)), 'the streams to end');
-      expect(await within(serve, exitCode, 'the process to exit')).toBe(0);
+      const code = await within(serve, exitCode, 'the process to exit');
+      expect(code, logOf(serve)).toBe(0);
 
       const messages = serve.lines().map((line) => String(line.msg));
       expect(messages).toContain('shutting down: draining in-flight requests');
@@ -50,11 +51,9 @@ describe('shutdown with live streams open', { timeout: 180_000 }, () => {
 function within<T>(service: ServiceProcess, promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(new Error(`waited a minute for ${what}; log:\n${[...service.stdout, ...service.stderr].join('\n')}`)),
-      60_000,
-    );
+    timer = setTimeout(() => reject(new Error(`waited a minute for ${what}; log:\n${logOf(service)}`)), 60_000);
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
+
+const logOf = (service: ServiceProcess) => [...service.stdout, ...service.stderr].join('\n');

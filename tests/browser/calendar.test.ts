@@ -148,6 +148,8 @@ describe.skipIf(skipReason !== null)('the calendar in Chromium', { timeout: 240_
 
     await page.goto('/p/CAL/calendar?date=2026-12-16&mode=week');
     await page.getByRole('heading', { name: /Dec 14 – Dec 20/ }).waitFor();
+    // The heading shows while the tasks still load; the days come with them.
+    await page.getByRole('list', { name: 'Days of the week' }).waitFor();
     expect(await page.locator('[data-cell]').count()).toBe(7);
     await page.getByRole('button', { name: /CAL-2 Book the venue/ }).click();
     await page.getByRole('complementary', { name: 'Task CAL-2' }).waitFor();
