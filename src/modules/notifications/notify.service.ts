@@ -18,6 +18,7 @@ import { inTransaction } from '../../db/unit-of-work.ts';
 import { type ActionOrigin, type EventSource, schedulerOrigin } from '../../events/record-event.ts';
 import { emailedLinkBase } from '../../mail/links.ts';
 import { recordActivities } from '../activity/activity.repository.ts';
+import { fieldLabels, type FieldLabels } from './field-labels.ts';
 import { mentionedHandles, newlyMentioned, newlyReferenced, referencedKeys } from './mentions.ts';
 import * as repo from './notifications.repository.ts';
 import { recordNotifications } from './record-notifications.ts';
@@ -162,6 +163,11 @@ export async function notifyAboutEvents(ctx: AppContext, limit = 200): Promise<n
         ].filter((userId) => !unfollowed.has(`${task.id}:${userId}`)),
       );
 
+    const labels = await fieldLabels(
+      tx.db,
+      parsed.flatMap((e) => (e.envelope.type === 'task.updated' ? Object.keys(e.envelope.data.changes as object) : [])),
+    );
+
     const actions = new Map<string, ActionOnTask>();
     const references: Reference[] = [];
     for (const event of parsed) {
@@ -200,7 +206,7 @@ export async function notifyAboutEvents(ctx: AppContext, limit = 200): Promise<n
         mentions: [],
       };
       actions.set(actionKey, action);
-      describeEvent(event.envelope, action, task ? followersOf(task) : new Set(), taskOf);
+      describeEvent(event.envelope, action, task ? followersOf(task) : new Set(), taskOf, labels);
     }
     if (references.length) await recordReferences(tx.db, references, tasks);
     if (actions.size === 0) return events.length;
@@ -245,6 +251,7 @@ function describeEvent(
   action: ActionOnTask,
   followers: Set<number>,
   taskOf: (key: string) => TaskRow | undefined,
+  labels: FieldLabels,
 ): void {
   const data = envelope.data;
   const who = action.actor?.name ?? 'Someone';
@@ -313,9 +320,13 @@ function describeEvent(
       wish(
         audience,
         'updated',
-        `${who} changed ${fields.join(', ')} of ${named}`,
+        `${who} changed ${fields.map(labels.name).join(', ')} of ${named}`,
         fields
-          .map((field) => `${field}: ${JSON.stringify(changes[field]!.from)} → ${JSON.stringify(changes[field]!.to)}`)
+          .map((field) => {
+            const { from, to } = changes[field]!;
+            const shown = (value: unknown) => JSON.stringify(labels.value(field, value));
+            return `${labels.name(field)}: ${shown(from)} → ${shown(to)}`;
+          })
           .join('\n'),
       );
       break;
