@@ -18,7 +18,7 @@ import { DEFAULT_SETTINGS } from '../standups/settings.service.ts';
 import { localDate, localTime, previousDate, startOfLocalDay, weekdayOf } from '../standups/team-day.ts';
 import { fieldLabels } from './field-labels.ts';
 import { mentionedHandles } from './mentions.ts';
-import { notifyAccount } from './notify.service.ts';
+import { notifyAccounts } from './notify.service.ts';
 import * as repo from './standup-digest.repository.ts';
 
 /** Where the digest's link leads: the web app drafts today's check-in from the person's activity. */
@@ -49,9 +49,9 @@ export async function sendStandupDigests(ctx: AppContext, limit = 200): Promise<
           (await repo.previousDigestAt(tx.db, person.id, date)) ??
           isoFromMs(startOfLocalDay(timezone, previousDate(date)));
         const digest = await composeDigest(tx.db, { ...person, organizationId: org.id }, date, since);
-        await notifyAccount(tx, tx.db, {
+        await notifyAccounts(tx, tx.db, {
           organization: { id: org.id, slug: org.slug, name: org.name },
-          userId: person.id,
+          userIds: [person.id],
           reason: 'standup_reminder',
           text: digest.text,
           body: digest.body,
