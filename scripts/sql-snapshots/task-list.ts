@@ -19,4 +19,5 @@ export default snapshotsOf('modules/tasks/task-list.repository.ts', repo, {
       ordering: undefined,
     }),
   taskRowsInOrder: (s) => repo.taskRowsInOrder(context(s), [43, 42]),
+  tasksByKey: (s) => repo.tasksByKey(context(s), 'PROJ-7'),
 });

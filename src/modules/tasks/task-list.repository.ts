@@ -14,6 +14,7 @@ import {
   taskRowsWithExtrasByIdList,
   type TaskRowWithExtras,
   type TasksQuery,
+  tasksWithKeyAndEpoch,
 } from './task.repository.ts';
 
 /** Where a task list is read: the database, its dialect and the statements compiled for it. */
@@ -128,4 +129,28 @@ export async function taskRowsInOrder(ctx: TaskListContext, ids: number[]): Prom
     (await read(ctx.db, dialect === 'postgres' ? ids : JSON.stringify(ids))).map((row) => [row.id, row]),
   );
   return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** The tasks found by a key, and the auth epoch read with them (see tasksWithKeyAndEpoch). */
+export interface TasksByKey {
+  authEpoch: number;
+  /** One per workspace at most: keys are unique per workspace, not across them. */
+  tasks: TaskRowWithExtras[];
+}
+
+/** Every task with this key and the auth epoch, in one statement compiled once: the hottest read (bench/). */
+export async function tasksByKey(ctx: TaskListContext, key: string): Promise<TasksByKey> {
+  const { dialect } = ctx;
+  const read = preparedIn(
+    ctx,
+    'tasksByKey',
+    (db: Db, taskKey: string) => tasksWithKeyAndEpoch(db, dialect, taskKey),
+    1,
+  );
+  // The task's columns come from a left join: null on the row that carries only the epoch.
+  const rows = (await read(ctx.db, key)) as Array<{ auth_epoch: number | string } & Partial<TaskRowWithExtras>>;
+  return {
+    authEpoch: Number(rows[0]?.auth_epoch),
+    tasks: rows.filter((row): row is typeof row & TaskRowWithExtras => row.project_id != null),
+  };
 }
