@@ -1,6 +1,10 @@
 import type { ReactNode } from 'react';
 
-/** A table that scrolls sideways on a phone; `actions` adds a last column of buttons without a visible heading. */
+/**
+ * A table that scrolls sideways on a phone; `actions` adds a last column of buttons without a
+ * visible heading. With a `caption` the scrolling box is a named region keyboard users can
+ * focus to scroll it (a wide table, such as the audit log, would otherwise hide columns from them).
+ */
 export function Table({
   columns,
   actions,
@@ -13,7 +17,7 @@ export function Table({
   caption?: string;
 }) {
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" {...(caption ? { tabIndex: 0, role: 'region', 'aria-label': caption } : {})}>
       <table>
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead>
