@@ -12,11 +12,18 @@ export default snapshotsOf('modules/tasks/task-list.repository.ts', repo, {
     await repo.taskListPage(context(s), matching(s), { mode: 'cursor', afterId: 0, limit: 50 });
   },
   queryOrderedPage: (s) =>
-    repo.queryOrderedPage(context(s), matching(s), [{ field: 'created', direction: 'desc' }], {
-      mode: 'offset',
-      limit: 50,
-      offset: 0,
-      ordering: undefined,
-    }),
+    repo.queryOrderedPage(
+      context(s),
+      () => matching(s),
+      [{ id: 10, key: 'WEB' }],
+      [{ field: 'created', direction: 'desc' }],
+      {
+        mode: 'offset',
+        limit: 50,
+        offset: 0,
+        ordering: undefined,
+        byWords: false,
+      },
+    ),
   taskRowsInOrder: (s) => repo.taskRowsInOrder(context(s), [43, 42]),
 });

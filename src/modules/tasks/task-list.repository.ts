@@ -3,7 +3,7 @@ import { paginate } from '../../db/paginate.ts';
 import { preparedIn, type PreparedContext } from '../../db/prepared.ts';
 import type { PageRequest, Pagination } from '../../http/pagination.ts';
 import type { Ordering } from '../query/ast.ts';
-import { orderedTaskIds } from '../query/query.repository.ts';
+import { orderedPageIds } from '../query/query.repository.ts';
 import {
   countTasksUpTo,
   listedTasks,
@@ -94,24 +94,29 @@ export async function taskListPage(
   return { tasks: withOwnExtras(rows), pagination };
 }
 
-/** One offset page of `matching` in a query's ORDER BY (see orderedTaskIds), its count capped as a list's. */
+/**
+ * One offset page in a query's ORDER BY (see orderedPageIds): `matchingIn(ids)` is the matching
+ * tasks of those of `projects`. Its count is capped as a list's.
+ */
 export async function queryOrderedPage(
   ctx: TaskListContext,
-  matching: TasksQuery,
+  matchingIn: (projectIds: number[]) => TasksQuery,
+  projects: Array<{ id: number; key: string }>,
   orderBy: Ordering[],
-  page: Extract<PageRequest, { mode: 'offset' }>,
+  page: Extract<PageRequest, { mode: 'offset' }> & { byWords: boolean },
 ): Promise<TaskListPage> {
-  const { query: ids, orderable, ordering } = orderedTaskIds(matching, orderBy, ctx.dialect);
-  const { rows, pagination } = await paginate(
-    ids,
-    { ...page, ordering },
-    { idColumn: 't.id', orderable, count: cappedCount(ctx, matching, page) },
-  );
+  const [ids, { count }] = await Promise.all([
+    orderedPageIds(ctx.db, matchingIn, projects, orderBy, ctx.dialect, page).execute(),
+    cappedCount(ctx, matchingIn(projects.map((p) => p.id)), page)(),
+  ]);
   const tasks = await taskRowsInOrder(
     ctx,
-    rows.map((row) => row.id),
+    ids.map((row) => row.id),
   );
-  return { tasks: withOwnExtras(tasks), pagination };
+  return {
+    tasks: withOwnExtras(tasks),
+    pagination: { count: Number(count), limit: page.limit, offset: page.offset },
+  };
 }
 
 /** Task rows with their extras in the order of `ids` (ids without a row are skipped), in one statement compiled once. */

@@ -4,7 +4,7 @@ import type { PageRequest } from '../../http/pagination.ts';
 import { visibleProjectsOf } from '../../policy/index.ts';
 import type { Principal } from '../../identity/principal.ts';
 import type { Ordering } from '../query/ast.ts';
-import { tasksMatching, whereQuery } from '../query/query.repository.ts';
+import { requiresWords, tasksMatching, whereQuery } from '../query/query.repository.ts';
 import { bindFor, checkQuery, timeZoneParameter } from '../query/query.service.ts';
 import { presentListedTasks } from './task.presenter.ts';
 import { queryOrderedPage } from './task-list.repository.ts';
@@ -30,24 +30,25 @@ export async function listTasksByQuery(
 ) {
   const visible = await visibleProjectsOf(ctx.db, principal);
   const projects = [...visible.byId.values()].map((p) => ({ id: p.id, key: p.key }));
-  const matching = tasksMatching(
-    ctx.db,
-    projects.map((p) => p.id),
-    null,
-    ctx.dialect,
+  return pageOfQuery(
+    ctx,
+    principal,
+    (projectIds) => tasksMatching(ctx.db, projectIds, null, ctx.dialect),
+    projects,
+    { q: parameters.q ?? '', tz: parameters.tz },
+    page,
   );
-  return pageOfQuery(ctx, principal, matching, projects, { q: parameters.q ?? '', tz: parameters.tz }, page);
 }
 
 /**
- * One page of `matching` narrowed by the query `q` over `projects`: in the query's order (or
- * newest first), or by the list's `ordering` when the query has no ORDER BY. Cursor pages walk
- * the ids, as every list does.
+ * One page of the tasks of `projects` (`matchingIn(ids)`: those of the projects of `ids`)
+ * narrowed by the query `q`: in the query's order (or newest first), or by the list's
+ * `ordering` when the query has no ORDER BY. Cursor pages walk the ids, as every list does.
  */
 export async function pageOfQuery(
   ctx: AppContext,
   principal: Principal,
-  matching: TasksQuery,
+  matchingIn: (projectIds: number[]) => TasksQuery,
   projects: Array<{ id: number; key: string }>,
   parameters: QueryParameters,
   page: PageRequest,
@@ -62,13 +63,15 @@ export async function pageOfQuery(
     projects,
     timeZone,
   });
-  const narrowed = whereQuery(matching, bound, ctx.dialect);
-  if (page.mode === 'cursor' || (parameters.ordering && !query.orderBy.length)) return pageOfTasks(ctx, narrowed, page);
+  const narrowedIn = (projectIds: number[]) => whereQuery(matchingIn(projectIds), bound, ctx.dialect);
+  if (page.mode === 'cursor' || (parameters.ordering && !query.orderBy.length))
+    return pageOfTasks(ctx, narrowedIn(projects.map((p) => p.id)), page);
   const { tasks, pagination } = await queryOrderedPage(
     ctx,
-    narrowed,
+    narrowedIn,
+    projects,
     query.orderBy.length ? query.orderBy : DEFAULT_ORDER,
-    page,
+    { ...page, byWords: requiresWords(bound) },
   );
   return { data: presentListedTasks(tasks), pagination };
 }

@@ -81,7 +81,7 @@ export async function listTasks(
   return pageOfQuery(
     ctx,
     principal,
-    matching,
+    () => matching,
     [project],
     { q: filters.q, tz: filters.tz, ordering: filters.ordering },
     page,

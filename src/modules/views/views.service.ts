@@ -134,5 +134,12 @@ export async function viewTasks(
   const view = await getView(ctx, principal, id);
   if (view.project === null) return listTasksByQuery(ctx, principal, { q: view.query, tz }, page);
   const project = await readableProjectByKey(ctx.db, principal, view.project);
-  return pageOfQuery(ctx, principal, tasksOfProject(ctx.db, project.id, {}), [project], { q: view.query, tz }, page);
+  return pageOfQuery(
+    ctx,
+    principal,
+    () => tasksOfProject(ctx.db, project.id, {}),
+    [project],
+    { q: view.query, tz },
+    page,
+  );
 }
