@@ -218,7 +218,7 @@ export const EVENT_CATALOG = [
   {
     type: 'membership.changed',
     description:
-      'Someone is added to a project (by a project admin, or by accepting an invitation that names it), changes role in it, or is removed from it. data: {membership, change, from_role, to_role}.',
+      'Someone is added to a project (its creator, as admin, when it is created; by a project admin; by accepting an invitation that names it), changes role in it, or is removed from it. data: {membership, change, from_role, to_role}.',
     subscribable: true,
     data: Type.Object({
       membership: Type.Object({

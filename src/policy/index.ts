@@ -28,7 +28,7 @@ export {
 } from './accounts.ts';
 export { recheckGrants } from './grants.ts';
 export { visibleProjectsOf } from '../identity/auth-cache.ts';
-export { projectFor, readableProjectByKey } from './projects.ts';
+export { projectFor, readableProjectByKey, visibleAmongKeyed } from './projects.ts';
 export { authorizeViewChange, authorizeViewShape, visibleViews } from './views.ts';
 export { authorizeReplayTarget, authorizeSpanning, bindableProject, endpointFor } from './webhooks.ts';
 export {

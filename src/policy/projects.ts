@@ -30,3 +30,20 @@ export async function readableProjectByKey(db: Executor, principal: Principal, k
   if (!project) throw notFound('Project');
   return project;
 }
+
+/**
+ * Of rows found by a key that is unique per workspace, not across them, the one in a project the
+ * caller sees (cached for this request, auth-cache.ts); none is a 404 naming `what`. Deciding
+ * here rather than in SQL keeps the read by key on its index on SQLite.
+ */
+export async function visibleAmongKeyed<R extends { project_id: number }>(
+  db: Executor,
+  principal: Principal,
+  rows: R[],
+  what: string,
+): Promise<R> {
+  const visible = await visibleProjectsOf(db, principal);
+  const row = rows.find((r) => visible.byId.has(r.project_id));
+  if (!row) throw notFound(what);
+  return row;
+}

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outboxRows } from '../helpers/factory.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
 describe('projects', () => {
@@ -41,6 +42,46 @@ describe('projects', () => {
       .where('workflow_id', '=', res.body.data.workflow)
       .execute();
     expect(transitions.length).toBeGreaterThan(0);
+  });
+
+  it("announces the creator's admin membership as membership.changed, right after project.created", async () => {
+    const res = await h.request('POST', '/api/v1/projects/', {
+      token: admin.token,
+      body: { name: 'Events', key: 'EVT' },
+    });
+    expect(res.status).toBe(201);
+    const project = res.body.data;
+    const membership = await h.ctx.db
+      .selectFrom('project_memberships')
+      .select('id')
+      .where('project_id', '=', project.id)
+      .executeTakeFirstOrThrow();
+    const creator = await h.ctx.db
+      .selectFrom('users')
+      .select('name')
+      .where('id', '=', admin.accountId)
+      .executeTakeFirstOrThrow();
+    const ofProject = (await outboxRows(h))
+      .map((row) => JSON.parse(row.envelope) as { type: string; source: string; actor: { id: number }; data: unknown })
+      .filter((e) => JSON.stringify(e.data).includes('"EVT"'));
+    expect(ofProject.map((e) => [e.type, e.source, e.actor, e.data])).toEqual([
+      ['project.created', 'api', expect.objectContaining({ id: admin.accountId }), expect.anything()],
+      [
+        'membership.changed',
+        'api',
+        expect.objectContaining({ id: admin.accountId }),
+        {
+          membership: {
+            id: membership.id,
+            project: { id: project.id, key: 'EVT' },
+            user: { id: admin.accountId, name: creator.name },
+          },
+          change: 'added',
+          from_role: null,
+          to_role: 'admin',
+        },
+      ],
+    ]);
   });
 
   it('refuses a key that is not 2-10 uppercase letters/digits starting with a letter', async () => {

@@ -14,6 +14,7 @@ import { authorize, WORKSPACE } from '../../policy/index.ts';
 import { visibleOne } from '../../policy/visible-one.ts';
 import { provisionProjectDefaults } from '../workflows/defaults.ts';
 import { insertMembership } from './memberships.repository.ts';
+import { recordMembershipChangedEvent } from './memberships.service.ts';
 import { presentProject } from './projects.presenter.ts';
 import * as repo from './projects.repository.ts';
 
@@ -42,12 +43,15 @@ export const getProject = visibleOne('Project', repo.findVisibleProject, present
 
 export type ProjectJson = ReturnType<typeof presentProject>;
 
-/** The creator becomes the project's admin; the project starts with the default statuses, workflow, types and priorities. */
 /** A project as its events carry it: without `role`, which is the reader's. */
 function eventProject({ role: _reader, ...project }: ProjectJson) {
   return project;
 }
 
+/**
+ * The creator becomes the project's admin (announced as membership.changed, like every other
+ * membership change); the project starts with the default statuses, workflow, types and priorities.
+ */
 export async function createProject(tx: Tx, caller: Caller, input: ProjectCreate): Promise<ProjectJson> {
   const { principal } = caller;
   authorize(principal, 'project.create', WORKSPACE);
@@ -70,7 +74,12 @@ export async function createProject(tx: Tx, caller: Caller, input: ProjectCreate
     }
     throw error;
   }
-  await insertMembership(tx.db, { project_id: id, user_id: principal.userId, role: 'admin', at: now });
+  const membershipId = await insertMembership(tx.db, {
+    project_id: id,
+    user_id: principal.userId,
+    role: 'admin',
+    at: now,
+  });
   await provisionProjectDefaults(tx.db, id, now);
   const project = await getProject(tx, principal, id);
   await recordEvent(tx.db, {
@@ -80,6 +89,14 @@ export async function createProject(tx: Tx, caller: Caller, input: ProjectCreate
     occurredAt: now,
     data: { project: eventProject(project) },
   });
+  await recordMembershipChangedEvent(
+    tx,
+    caller.origin,
+    { id: membershipId, project: id, project_key: project.key, user: principal.userId, user_name: principal.userName },
+    'added',
+    null,
+    'admin',
+  );
   await recordAudit(tx, {
     organizationId: principal.organizationId,
     actor: principal,

@@ -3,21 +3,45 @@ import { paginate } from '../../db/paginate.ts';
 import { preparedIn, type PreparedContext } from '../../db/prepared.ts';
 import type { PageRequest, Pagination } from '../../http/pagination.ts';
 import type { Ordering } from '../query/ast.ts';
-import { orderedPageIds } from '../query/query.repository.ts';
+import type { Bound } from '../query/bound.ts';
+import { orderedPageIds, requiresWords, tasksMatching, whereQuery } from '../query/query.repository.ts';
 import {
   countTasksUpTo,
   listedTasks,
   taskExtrasByIds,
   type TaskExtrasRow,
   taskListIds,
+  type TaskListFilter,
   type TaskRow,
   taskRowsWithExtrasByIdList,
   type TaskRowWithExtras,
+  tasksOfProject,
   type TasksQuery,
+  tasksWithKeyAndEpoch,
+  subtasksOf,
 } from './task.repository.ts';
 
 /** Where a task list is read: the database, its dialect and the statements compiled for it. */
 export type TaskListContext = PreparedContext & { readonly dialect: Dialect };
+
+/**
+ * Which tasks a list reads, as data: services say which, the page functions here build the query.
+ * One project's tasks matching a list's filters, every task of some projects, or a task's direct
+ * subtasks; with `bound`, only those matching a bound query.
+ */
+export type TaskSet = (
+  { projectId: number; filter: TaskListFilter } | { projectIds: number[] } | { parentId: number }
+) & { bound?: Bound | null };
+
+function matchingTasks(ctx: TaskListContext, set: TaskSet): TasksQuery {
+  const tasks =
+    'projectId' in set
+      ? tasksOfProject(ctx.db, set.projectId, set.filter)
+      : 'projectIds' in set
+        ? tasksMatching(ctx.db, set.projectIds, null, ctx.dialect)
+        : subtasksOf(ctx.db, set.parentId);
+  return whereQuery(tasks, set.bound ?? null, ctx.dialect);
+}
 
 /** A listed task: its row and the extras the task JSON needs (see presentTaskRow). */
 export interface ListedTask {
@@ -61,16 +85,13 @@ function cappedCount(ctx: TaskListContext, matching: TasksQuery, page: PageReque
 const withOwnExtras = (rows: TaskRowWithExtras[]): ListedTask[] => rows.map((row) => ({ row, extras: row }));
 
 /**
- * One page of `matching` in a list's ordering. Two statements whatever the page size, and a
+ * One page of `set` in a list's ordering. Two statements whatever the page size, and a
  * capped count (LIST_COUNT_MARGIN). An offset page on PostgreSQL reads its rows, then the extras
  * of exactly those rows. Otherwise the page's ids come first, then its rows with their extras,
  * by id, in one statement compiled once.
  */
-export async function taskListPage(
-  ctx: TaskListContext,
-  matching: TasksQuery,
-  page: PageRequest,
-): Promise<TaskListPage> {
+export async function taskListPage(ctx: TaskListContext, set: TaskSet, page: PageRequest): Promise<TaskListPage> {
+  const matching = matchingTasks(ctx, set);
   const options = {
     idColumn: 't.id',
     orderable: ORDERABLE,
@@ -95,19 +116,23 @@ export async function taskListPage(
 }
 
 /**
- * One offset page in a query's ORDER BY (see orderedPageIds): `matchingIn(ids)` is the matching
- * tasks of those of `projects`. Its count is capped as a list's.
+ * One offset page of `set` in a query's ORDER BY, cut in SQL (see orderedPageIds): `set` is the
+ * tasks of `projects`, or of the one project in it. Its count is capped as a list's.
  */
 export async function queryOrderedPage(
   ctx: TaskListContext,
-  matchingIn: (projectIds: number[]) => TasksQuery,
+  set: TaskSet,
   projects: Array<{ id: number; key: string }>,
   orderBy: Ordering[],
-  page: Extract<PageRequest, { mode: 'offset' }> & { byWords: boolean },
+  page: Extract<PageRequest, { mode: 'offset' }>,
 ): Promise<TaskListPage> {
+  const matchingIn = (projectIds: number[]) => matchingTasks(ctx, 'projectIds' in set ? { ...set, projectIds } : set);
   const [ids, { count }] = await Promise.all([
-    orderedPageIds(ctx.db, matchingIn, projects, orderBy, ctx.dialect, page).execute(),
-    cappedCount(ctx, matchingIn(projects.map((p) => p.id)), page)(),
+    orderedPageIds(ctx.db, matchingIn, projects, orderBy, ctx.dialect, {
+      ...page,
+      byWords: requiresWords(set.bound ?? null),
+    }).execute(),
+    cappedCount(ctx, matchingTasks(ctx, set), page)(),
   ]);
   const tasks = await taskRowsInOrder(
     ctx,
@@ -133,4 +158,28 @@ export async function taskRowsInOrder(ctx: TaskListContext, ids: number[]): Prom
     (await read(ctx.db, dialect === 'postgres' ? ids : JSON.stringify(ids))).map((row) => [row.id, row]),
   );
   return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** The tasks found by a key, and the auth epoch read with them (see tasksWithKeyAndEpoch). */
+export interface TasksByKey {
+  authEpoch: number;
+  /** One per workspace at most: keys are unique per workspace, not across them. */
+  tasks: TaskRowWithExtras[];
+}
+
+/** Every task with this key and the auth epoch, in one statement compiled once: the hottest read (bench/). */
+export async function tasksByKey(ctx: TaskListContext, key: string): Promise<TasksByKey> {
+  const { dialect } = ctx;
+  const read = preparedIn(
+    ctx,
+    'tasksByKey',
+    (db: Db, taskKey: string) => tasksWithKeyAndEpoch(db, dialect, taskKey),
+    1,
+  );
+  // The task's columns come from a left join: null on the row that carries only the epoch.
+  const rows = (await read(ctx.db, key)) as Array<{ auth_epoch: number | string } & Partial<TaskRowWithExtras>>;
+  return {
+    authEpoch: Number(rows[0]?.auth_epoch),
+    tasks: rows.filter((row): row is typeof row & TaskRowWithExtras => row.project_id != null),
+  };
 }

@@ -1,28 +1,19 @@
 import { isoFromMicros } from '../../clock.ts';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/database.ts';
-import { preparedIn } from '../../db/prepared.ts';
-import { invalid, notFound } from '../../http/errors.ts';
+import { invalid } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../../identity/principal.ts';
-import { readableProjectByKey, visibleProjectsOf } from '../../policy/index.ts';
+import { readableProjectByKey, visibleAmongKeyed } from '../../policy/index.ts';
 import { presentListedTasks, presentTaskRow } from './task.presenter.ts';
-import { taskListPage } from './task-list.repository.ts';
-import {
-  subtasksOf,
-  type TaskListFilter,
-  tasksOfProject,
-  type TasksQuery,
-  tasksWithKeyAndEpoch,
-  type TaskRowWithExtras,
-} from './task.repository.ts';
+import { taskListPage, tasksByKey, type TaskSet } from './task-list.repository.ts';
+import type { TaskListFilter } from './task.repository.ts';
 import type { TaskJson, TaskListFilters } from './task.schemas.ts';
 import { pageOfQuery } from './task-query.service.ts';
 import { visibleTask } from './task.service.ts';
 
-/** One page of `matching` in a list's ordering, as task JSON (see taskListPage). */
-export async function pageOfTasks(ctx: AppContext, matching: TasksQuery, page: PageRequest) {
-  const { tasks, pagination } = await taskListPage(ctx, matching, page);
+/** One page of `set` in a list's ordering, as task JSON (see taskListPage). */
+export async function pageOfTasks(ctx: AppContext, set: TaskSet, page: PageRequest) {
+  const { tasks, pagination } = await taskListPage(ctx, set, page);
   return { data: presentListedTasks(tasks), pagination };
 }
 
@@ -76,12 +67,12 @@ export async function listTasks(
   page: PageRequest,
 ) {
   const project = await readableProjectByKey(ctx.db, principal, projectKey);
-  const matching = tasksOfProject(ctx.db, project.id, listFilter(filters));
+  const matching: TaskSet = { projectId: project.id, filter: listFilter(filters) };
   if (filters.q === undefined) return pageOfTasks(ctx, matching, page);
   return pageOfQuery(
     ctx,
     principal,
-    () => matching,
+    matching,
     [project],
     { q: filters.q, tz: filters.tz, ordering: filters.ordering },
     page,
@@ -98,26 +89,13 @@ export async function getTask(
   key: string,
   confirm: (authEpoch: number) => Promise<Principal>,
 ): Promise<{ task: TaskJson; version: number }> {
-  const { dialect } = ctx;
-  // The hottest read (bench/): one statement on the key index.
-  const rows = (await preparedIn(
-    ctx,
-    'tasksByKey',
-    (db: Db, taskKey: string) => tasksWithKeyAndEpoch(db, dialect, taskKey),
-    1,
-  )(ctx.db, key)) as Array<{ auth_epoch: number | string } & Partial<TaskRowWithExtras>>;
-  const principal = await confirm(Number(rows[0]?.auth_epoch));
-  // Keys are unique per workspace, not across them: the one in a project the caller sees (cached), else 404.
-  // Filtering by project here rather than in SQL keeps SQLite on the key index.
-  const visible = await visibleProjectsOf(ctx.db, principal);
-  const row = rows.find(
-    (r): r is typeof r & TaskRowWithExtras => r.project_id != null && visible.byId.has(r.project_id),
-  );
-  if (!row) throw notFound('Task');
+  const { authEpoch, tasks } = await tasksByKey(ctx, key);
+  const principal = await confirm(authEpoch);
+  const row = await visibleAmongKeyed(ctx.db, principal, tasks, 'Task');
   return { task: presentTaskRow(row, row), version: row.version };
 }
 
 export async function listSubtasks(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
   const ref = await visibleTask(ctx, principal, key);
-  return pageOfTasks(ctx, subtasksOf(ctx.db, ref.id), page);
+  return pageOfTasks(ctx, { parentId: ref.id }, page);
 }

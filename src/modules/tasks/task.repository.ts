@@ -160,8 +160,8 @@ export function taskWithExtras(db: Executor, dialect: Dialect, taskId: number) {
 /**
  * Every task with this key, one per workspace at most, with its extras, and in the same
  * statement the auth epoch (see src/identity/auth-cache.ts), so the hot read by key is one
- * round trip: a row with only `auth_epoch` when no task has the key. The service compiles it
- * once (see `prepared`); it stays on the key index.
+ * round trip: a row with only `auth_epoch` when no task has the key. Read through tasksByKey
+ * (task-list.repository.ts), compiled once; it stays on the key index.
  */
 export function tasksWithKeyAndEpoch(db: Executor, dialect: Dialect, key: string) {
   return db

@@ -416,7 +416,7 @@ export interface webhooks {
         put?: never;
         /**
          * membership.changed
-         * @description Someone is added to a project (by a project admin, or by accepting an invitation that names it), changes role in it, or is removed from it. data: {membership, change, from_role, to_role}. Sent, signed, to every enabled endpoint subscribed to `membership.changed` that may see the event's project.
+         * @description Someone is added to a project (its creator, as admin, when it is created; by a project admin; by accepting an invitation that names it), changes role in it, or is removed from it. data: {membership, change, from_role, to_role}. Sent, signed, to every enabled endpoint subscribed to `membership.changed` that may see the event's project.
          */
         post: operations["onMembershipChangedEvent"];
         delete?: never;
@@ -677,7 +677,7 @@ export interface components {
         };
         /**
          * MembershipChangedEvent
-         * @description Someone is added to a project (by a project admin, or by accepting an invitation that names it), changes role in it, or is removed from it. data: {membership, change, from_role, to_role}.
+         * @description Someone is added to a project (its creator, as admin, when it is created; by a project admin; by accepting an invitation that names it), changes role in it, or is removed from it. data: {membership, change, from_role, to_role}.
          */
         MembershipChangedEvent: {
             /** @description Unique per event; retries and replays repeat it: deduplicate on it. */
