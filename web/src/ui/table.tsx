@@ -1,10 +1,6 @@
 import type { ReactNode } from 'react';
 
-/**
- * A table that scrolls sideways on a phone; `actions` adds a last column of buttons without a
- * visible heading. With a `caption` the scrolling box is a named region keyboard users can
- * focus to scroll it (a wide table, such as the audit log, would otherwise hide columns from them).
- */
+/** A table that scrolls sideways on a phone; `actions` adds a last column of buttons without a visible heading. */
 export function Table({
   columns,
   actions,
@@ -16,8 +12,10 @@ export function Table({
   children: ReactNode;
   caption?: string;
 }) {
+  // A table wider than a phone scrolls; keyboard users reach that scroll by focusing the named region.
+  const region = caption ? { tabIndex: 0, role: 'region', 'aria-label': caption } : {};
   return (
-    <div className="table-wrap" {...(caption ? { tabIndex: 0, role: 'region', 'aria-label': caption } : {})}>
+    <div className="table-wrap" {...region}>
       <table>
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead>
