@@ -14,6 +14,7 @@ export default snapshotsOf('modules/notifications/notifications.repository.ts', 
   accountsByHandles: ({ db }) => repo.accountsByHandles(db, 1, ['alice', 'bob']),
   activeMembersAmong: ({ db }) => repo.activeMembersAmong(db, [3, 4], [10]),
   activeAccountsAmong: ({ db }) => repo.activeAccountsAmong(db, [3, 4], [1]),
+  customFieldsByIds: ({ db }) => repo.customFieldsByIds(db, [7, 9]),
   preferencesOf: ({ db }) => repo.preferencesOf(db, [3, 4]),
   waitingEmails: ({ db }) => repo.waitingEmails(db, [3, 4]),
   insertNotifications: ({ db }) =>

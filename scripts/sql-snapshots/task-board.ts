@@ -4,8 +4,8 @@ import { snapshotsOf } from './record.ts';
 
 export default snapshotsOf('modules/tasks/task-board.repository.ts', repo, {
   boardStatuses: ({ db }) => repo.boardStatuses(db, 10),
-  countsByStatus: ({ db }) => repo.countsByStatus(tasksOfProject(db, 10, { assignee: 3 })),
-  columnIds: ({ db }) => repo.columnIds(tasksOfProject(db, 10, { labels: ['ui'] }), 4, 120, 50),
+  countsByStatus: (s) => repo.countsByStatus(s, { projectId: 10, filter: { assignee: 3 } }),
+  columnIds: (s) => repo.columnIds(s, { projectId: 10, filter: { labels: ['ui'] } }, 4, 120, 50),
   withText: ({ db, dialect }) =>
     repo
       .withText(tasksOfProject(db, 10, {}), dialect, 'login 100%')

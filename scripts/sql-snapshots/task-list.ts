@@ -1,18 +1,17 @@
 import * as repo from '../../src/modules/tasks/task-list.repository.ts';
-import { tasksOfProject } from '../../src/modules/tasks/task.repository.ts';
 import { type SnapshotDb, snapshotsOf } from './record.ts';
 import { firstPage } from './samples.ts';
 
 const context = ({ db, dialect }: SnapshotDb) => ({ db, dialect, state: { preparedStatements: new Map() } });
-const matching = ({ db }: SnapshotDb) => tasksOfProject(db, 10, { statusCategories: ['todo'], labels: ['ui'] });
+const matching: repo.TaskSet = { projectId: 10, filter: { statusCategories: ['todo'], labels: ['ui'] } };
 
 export default snapshotsOf('modules/tasks/task-list.repository.ts', repo, {
   taskListPage: async (s) => {
-    await repo.taskListPage(context(s), matching(s), firstPage);
-    await repo.taskListPage(context(s), matching(s), { mode: 'cursor', afterId: 0, limit: 50 });
+    await repo.taskListPage(context(s), matching, firstPage);
+    await repo.taskListPage(context(s), matching, { mode: 'cursor', afterId: 0, limit: 50 });
   },
   queryOrderedPage: (s) =>
-    repo.queryOrderedPage(context(s), matching(s), [{ field: 'created', direction: 'desc' }], {
+    repo.queryOrderedPage(context(s), matching, [{ field: 'created', direction: 'desc' }], {
       mode: 'offset',
       limit: 50,
       offset: 0,

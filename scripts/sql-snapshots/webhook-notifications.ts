@@ -5,11 +5,9 @@ const now = '2026-11-21T09:00:00.000Z';
 
 export default snapshotsOf('modules/webhooks/notifications.repository.ts', repo, {
   disableEnabledEndpoint: ({ db }) => repo.disableEnabledEndpoint(db, 4, 'Disabled automatically.', now),
-  endpointStewards: ({ db }) => repo.endpointStewards(db, 1, 3),
-  markNotificationEmailed: ({ db }) => repo.markNotificationEmailed(db, 12, now),
-  markNotificationEmailFailed: ({ db }) => repo.markNotificationEmailFailed(db, 12, 'connection refused'),
+  endpointAudience: async ({ db }) => {
+    await repo.endpointAudience(db, { organization_id: 1, created_by: 3, governed_by: 5, project_id: 2 });
+    return repo.endpointAudience(db, { organization_id: 1, created_by: 3, governed_by: 5, project_id: null });
+  },
   recentNotifications: ({ db }) => repo.recentNotifications(db, { org: 'acme', limit: 50 }),
-  notificationsOf: ({ db }) => repo.notificationsOf(db, 3, 200),
-  findOwnNotification: ({ db }) => repo.findOwnNotification(db, 3, 12),
-  markNotificationRead: ({ db }) => repo.markNotificationRead(db, 12, now),
 });

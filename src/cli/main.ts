@@ -264,7 +264,7 @@ program
 
 program
   .command('notifications')
-  .description('operator notices, such as webhook endpoints disabled after repeated failures')
+  .description('the notifications people received (every reason, an endpoint disabled among them), for the operator')
   .command('list')
   .option('--org <slug>', 'only this organization')
   .option('--limit <n>', 'newest first, at most this many', positiveInt, 50)

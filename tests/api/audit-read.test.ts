@@ -279,6 +279,110 @@ describe('audit log: projects, memberships, webhooks, and who reads what', () =>
     );
   });
 
+  it('records status and transition changes, status reorders, and option renames and reorders', async () => {
+    const request = async (method: 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) => {
+      const res = await owner.request(method, url, body);
+      expect(res.status, res.text).toBeLessThan(300);
+      return res.body?.data as Json;
+    };
+    const status = await request('POST', '/api/v1/statuses/', {
+      project: seen,
+      name: 'Review',
+      category: 'in_progress',
+    });
+    await request('PUT', `/api/v1/statuses/${status.id}/`, { name: 'In review' });
+    const order = (await owner.request('GET', `/api/v1/statuses/?project=${seen}&limit=100`)).body.data as Json[];
+    const names = order.map((s) => s.name as string);
+    await request('POST', '/api/v1/statuses/reorder/', {
+      project: seen,
+      statuses: [status.id, ...order.filter((s) => s.id !== status.id).map((s) => s.id)],
+    });
+    const workflow = await request('POST', '/api/v1/workflows/', { project: seen, name: 'Review flow' });
+    const transition = await request('POST', '/api/v1/transitions/', {
+      workflow: workflow.id,
+      from_status: order[0]!.id,
+      to_status: status.id,
+      name: 'Ask for review',
+    });
+    await request('PUT', `/api/v1/transitions/${transition.id}/`, { name: 'Send to review' });
+    await request('DELETE', `/api/v1/transitions/${transition.id}/`);
+    await request('DELETE', `/api/v1/workflows/${workflow.id}/`);
+    await request('DELETE', `/api/v1/statuses/${status.id}/`);
+    const field = await request('POST', '/api/v1/custom-fields/', {
+      name: 'Size',
+      type: 'select',
+      options: ['S', 'M'],
+    });
+    const [small, medium] = field.options as Json[];
+    await request('PUT', `/api/v1/custom-fields/options/${small!.id}/`, { value: 'Small' });
+    await request('POST', '/api/v1/custom-fields/reorder/', { field: field.id, options: [medium!.id, small!.id] });
+
+    const records = (await list(owner, '?limit=12')).body.data.reverse() as Json[];
+    expect(
+      records.map((r) => [r.action, r.target?.type, r.target?.name, r.project?.key ?? null, r.before, r.after]),
+    ).toEqual([
+      [
+        'status.created',
+        'status',
+        'Review',
+        'SEEN',
+        null,
+        { name: 'Review', category: 'in_progress', position: names.length - 1 },
+      ],
+      ['status.updated', 'status', 'In review', 'SEEN', { name: 'Review' }, { name: 'In review' }],
+      [
+        'status.reordered',
+        'project',
+        'SEEN Seen, renamed',
+        'SEEN',
+        { order: names },
+        { order: ['In review', ...names.filter((n) => n !== 'In review')] },
+      ],
+      [
+        'workflow.created',
+        'workflow',
+        'Review flow',
+        'SEEN',
+        null,
+        { name: 'Review flow', description: '', active: false },
+      ],
+      [
+        'transition.created',
+        'transition',
+        'Ask for review',
+        'SEEN',
+        null,
+        { workflow: 'Review flow', name: 'Ask for review', from: order[0]!.name, to: 'In review' },
+      ],
+      [
+        'transition.updated',
+        'transition',
+        'Send to review',
+        'SEEN',
+        { name: 'Ask for review' },
+        { name: 'Send to review' },
+      ],
+      [
+        'transition.deleted',
+        'transition',
+        'Send to review',
+        'SEEN',
+        { name: 'Send to review', from: order[0]!.name, to: 'In review' },
+        null,
+      ],
+      ['workflow.deleted', 'workflow', 'Review flow', 'SEEN', { name: 'Review flow', description: '' }, null],
+      ['status.deleted', 'status', 'In review', 'SEEN', { name: 'In review', category: 'in_progress' }, null],
+      expect.arrayContaining(['custom_field.created']),
+      ['custom_field.updated', 'custom_field', 'Size', null, { options: ['S', 'M'] }, { options: ['Small', 'M'] }],
+      ['custom_field.updated', 'custom_field', 'Size', null, { options: ['Small', 'M'] }, { options: ['M', 'Small'] }],
+    ]);
+
+    // A refused change records nothing: the record is written in the change's own transaction.
+    const fallback = order.find((s) => s.is_default)!;
+    expect((await owner.request('DELETE', `/api/v1/statuses/${fallback.id}/`)).status).toBe(409);
+    expect((await list(owner, '?limit=1')).body.data[0].id).toBe(records.at(-1)!.id);
+  });
+
   it('has no way to change or delete a record, and deleting a project keeps its records', async () => {
     const [record] = (await list(owner, '?limit=1')).body.data;
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addNotification } from '../helpers/factory.ts';
 import { createHarness, type Response, type TestHarness } from '../helpers/harness.ts';
 import { type Browser, HOST, ORIGIN, PASSWORD, person } from '../helpers/people.ts';
 import { registeredRoutes } from '../helpers/routes.ts';
@@ -27,7 +26,7 @@ interface Case {
  * (nobody, a bearer token, a guest, a member, an admin, an owner of the organization) with the
  * exact status each must get, and a refusal changes nothing. A new console route fails the first
  * test until it has its line here. The requests aim at rows that are not the caller's (another
- * person's session or notification) where a route acts on one.
+ * person's session) where a route acts on one.
  */
 describe('security matrix (generated): every console route × every role', () => {
   let h: TestHarness;
@@ -36,7 +35,6 @@ describe('security matrix (generated): every console route × every role', () =>
   let bearer: string;
   let victim: Browser;
   let bot = 0;
-  let victimNotification = 0;
   let counter = 0;
 
   beforeAll(async () => {
@@ -47,7 +45,6 @@ describe('security matrix (generated): every console route × every role', () =>
     victim = await person(h, { org: owner.org, role: 'member' });
     bearer = (await h.tokenFor(callers.member.userId)).token;
     bot = (await owner.request('POST', '/api/console/service-accounts/', { name: 'Bot', role: 'member' })).body.data.id;
-    victimNotification = await addNotification(h, victim.userId);
   });
   afterAll(() => h.close());
 
@@ -110,11 +107,6 @@ describe('security matrix (generated): every console route × every role', () =>
       // An unknown Last-Event-ID is answered at once, so the stream's own checks show without holding it open.
       request: fixed('/api/console/live/', undefined, { 'last-event-id': 'not-an-event' }),
       expected: everyone(400),
-    },
-    'GET /api/console/notifications/': { request: fixed('/api/console/notifications/'), expected: everyone(200) },
-    'POST /api/console/notifications/:id/read/': {
-      request: async () => ({ url: `/api/console/notifications/${victimNotification}/read/` }),
-      expected: everyone(404),
     },
     'GET /api/console/organization/': { request: fixed('/api/console/organization/'), expected: everyone(200) },
     'PATCH /api/console/organization/': {
@@ -216,7 +208,6 @@ describe('security matrix (generated): every console route × every role', () =>
       await db.selectFrom('invitations').selectAll().orderBy('id').execute(),
       await db.selectFrom('api_tokens').select(['id', 'revoked_at']).orderBy('id').execute(),
       await db.selectFrom('sessions').select(['id', 'revoked_at']).orderBy('id').execute(),
-      await db.selectFrom('notifications').select(['id', 'read_at']).orderBy('id').execute(),
       await db.selectFrom('password_resets').select(['id', 'used_at']).orderBy('id').execute(),
       await db.selectFrom('audit_records').select('id').orderBy('id').execute(),
     ]);

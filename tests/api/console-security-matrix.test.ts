@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addNotification } from '../helpers/factory.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
 import { type Browser, HOST, ORIGIN, person } from '../helpers/people.ts';
 
@@ -16,7 +15,7 @@ describe('security matrix: console routes', () => {
   let member: Browser;
   let stranger: Browser;
   let bearer: string;
-  const ids = { person: 0, invitation: 0, token: 0, session: 0, notification: 0 };
+  const ids = { person: 0, invitation: 0, token: 0, session: 0 };
 
   beforeAll(async () => {
     h = await createHarness();
@@ -33,7 +32,6 @@ describe('security matrix: console routes', () => {
       await owner.request('POST', '/api/console/tokens/', { name: 't', account: ids.person, scopes: ['tasks:read'] })
     ).body.data.id;
     ids.session = owner.sessionId;
-    ids.notification = await addNotification(h, owner.userId);
   });
   afterAll(() => h.close());
 
@@ -65,8 +63,6 @@ describe('security matrix: console routes', () => {
       body: { name: 'evil', account: ids.person, scopes: ['tasks:write'] },
     },
     { method: 'DELETE', url: `/api/console/tokens/${ids.token}/` },
-    { method: 'GET', url: '/api/console/notifications/' },
-    { method: 'POST', url: `/api/console/notifications/${ids.notification}/read/` },
     { method: 'GET', url: '/api/console/audit/' },
     { method: 'GET', url: '/api/console/audit/export/?format=csv' },
   ];
@@ -80,7 +76,6 @@ describe('security matrix: console routes', () => {
       await db.selectFrom('invitations').selectAll().orderBy('id').execute(),
       await db.selectFrom('api_tokens').select(['id', 'revoked_at']).orderBy('id').execute(),
       await db.selectFrom('sessions').select(['id', 'revoked_at']).orderBy('id').execute(),
-      await db.selectFrom('notifications').select(['id', 'read_at']).orderBy('id').execute(),
       await db.selectFrom('password_resets').select('id').execute(),
       await db.selectFrom('audit_records').select('id').orderBy('id').execute(),
     ]);
@@ -139,7 +134,6 @@ describe('security matrix: console routes', () => {
     expect(people.body.data.map((p: { id: number }) => p.id)).toEqual([stranger.userId]);
     expect((await stranger.request('GET', '/api/console/invitations/')).body.data).toEqual([]);
     expect((await stranger.request('GET', '/api/console/tokens/')).body.data).toEqual([]);
-    expect((await stranger.request('GET', '/api/console/notifications/')).body.data).toEqual([]);
     const audit = await stranger.request('GET', '/api/console/audit/');
     expect(audit.body.data.map((r: { actor: { id: number } }) => r.actor.id)).toEqual([stranger.userId]);
   });
@@ -169,7 +163,6 @@ describe('security matrix: console routes', () => {
     for (const url of [`/api/console/tokens/${ids.token}/`, `/api/console/sessions/${ids.session}/`]) {
       expect((await member.request('DELETE', url)).status, url).toBe(404);
     }
-    expect((await member.request('POST', `/api/console/notifications/${ids.notification}/read/`)).status).toBe(404);
     expect(await state()).toBe(before);
   });
 });

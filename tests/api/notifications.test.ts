@@ -122,6 +122,28 @@ describe('notifications: who is told, and the inbox API', () => {
     expect((await inbox(ann)).data.length).toBe(before.ann + 3);
   });
 
+  it('an update names a custom field by its name and a select value by its option, not by their ids', async () => {
+    const field = await h.request('POST', '/api/v1/custom-fields/', {
+      token: lead.token,
+      body: { name: 'Severity', type: 'select', options: ['low', 'high'] },
+    });
+    expect(field.status, field.text).toBe(201);
+    const [low, high] = field.body.data.options as Array<{ id: number }>;
+    const key = await createTask(lead, 'NOTE', { title: 'Rate me', assignee: ann.accountId });
+    await patchTask(lead, key, { custom_fields: { [field.body.data.id]: low!.id } });
+    await notify();
+    await patchTask(lead, key, { title: 'Rated', custom_fields: { [field.body.data.id]: high!.id } });
+    await notify();
+    const [latest] = (await inbox(ann)).data;
+    expect(latest).toMatchObject({ reason: 'updated', text: expect.stringMatching(/ changed title, Severity of /) });
+    const stored = await h.ctx.db
+      .selectFrom('notifications')
+      .select('body')
+      .where('id', '=', latest.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.body).toBe('title: "Rate me" → "Rated"\nSeverity: "low" → "high"');
+  });
+
   it('the assignee and the creator can unfollow: no more status changes, updates or comments until they follow again', async () => {
     const key = await createTask(ann, 'NOTE', { title: 'Quiet', assignee: bob.accountId });
     await notify();

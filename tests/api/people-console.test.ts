@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MailMessage } from '../../src/mail/mailer.ts';
 import { createHarness, type TestHarness } from '../helpers/harness.ts';
-import { addNotification } from '../helpers/factory.ts';
 import { browserFrom, HOST, ORIGIN, PASSWORD, person, signIn } from '../helpers/people.ts';
 
 // A pass-through spy, to see which hashes a sign-in verifies.
@@ -414,32 +413,5 @@ describe('people: the organization console', () => {
     expect((await owner.request('GET', '/api/console/session/')).status).toBe(200);
     expect((await other.request('GET', '/api/console/session/')).status).toBe(401);
     expect((await signIn(h, owner.email, 'a new password here')).status).toBe(200);
-  });
-
-  it('notifications with read state', async () => {
-    const owner = await person(h, { role: 'owner' });
-    const row = {
-      id: await addNotification(h, owner.userId, {
-        subject: 'Webhook endpoint 7 was disabled',
-        body: '...',
-        data: { endpoint_id: 7 },
-      }),
-    };
-    const list = await owner.request('GET', '/api/console/notifications/');
-    expect(list.body.data).toEqual([
-      {
-        id: row.id,
-        kind: 'webhook_endpoint_disabled',
-        message: 'Webhook endpoint 7 was disabled',
-        endpoint: 7,
-        created_at: expect.any(String),
-        read_at: null,
-      },
-    ]);
-    expect((await owner.request('POST', `/api/console/notifications/${row.id}/read/`)).status).toBe(204);
-    expect((await owner.request('GET', '/api/console/notifications/')).body.data[0].read_at).not.toBeNull();
-    const member = await person(h, { org: owner.org });
-    expect((await member.request('GET', '/api/console/notifications/')).body.data).toEqual([]);
-    expect((await member.request('POST', `/api/console/notifications/${row.id}/read/`)).status).toBe(404);
   });
 });

@@ -14,6 +14,7 @@ describe('the daily digest: a standup reminder at the team time', () => {
   let annHandle: string;
   let leadName: string;
   let bobName: string;
+  let size: { id: number; options: Array<{ id: number; value: string }> };
 
   const send = () => sendStandupDigests(h.ctx);
   const digestsOf = (userId: number) =>
@@ -51,6 +52,12 @@ describe('the daily digest: a standup reminder at the team time', () => {
       await h.ctx.db.selectFrom('users').select('name').where('id', '=', lead.accountId).executeTakeFirstOrThrow()
     ).name;
     bobName = (await bob.request('GET', '/api/v1/me/')).body.data.account.name;
+    const field = await h.request('POST', '/api/v1/custom-fields/', {
+      token: lead.token,
+      body: { name: 'Size', type: 'select', options: ['S', 'L'] },
+    });
+    expect(field.status, field.text).toBe(201);
+    size = field.body.data;
   });
   afterAll(() => h.close());
 
@@ -66,7 +73,11 @@ describe('the daily digest: a standup reminder at the team time', () => {
       body: { title: 'Secret', assignee: bob.userId },
     });
     expect((await ann.request('POST', `/api/v1/tasks/${followed}/follow/`)).status).toBe(200);
-    await update(followed, { title: 'Bob’s renamed', status: 'In Progress' });
+    await update(followed, {
+      title: 'Bob’s renamed',
+      status: 'In Progress',
+      custom_fields: { [size.id]: size.options[1]!.id },
+    });
     const declared = await bob.request('PUT', '/api/v1/standups/me/', {
       done: '',
       doing: '',
@@ -104,7 +115,7 @@ describe('the daily digest: a standup reminder at the team time', () => {
         'Changed on tasks you follow since your last digest:',
         `- ${doing} “Doing it”: created, status (${leadName})`,
         `- ${waiting} “Not started”: created (${leadName})`,
-        `- ${followed} “Bob’s renamed”: created, title, status (${leadName})`,
+        `- ${followed} “Bob’s renamed”: created, title, status, Size (${leadName})`,
         '',
         'Blockers that name you:',
         `- ${bobName}: waiting for @${annHandle}`,

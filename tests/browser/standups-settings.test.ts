@@ -118,11 +118,14 @@ describe.skipIf(skipReason !== null)('standups and settings in Chromium', { time
       'Invitations',
       'API tokens',
       'Webhooks',
-      'Notifications',
       'Sign-in',
       'Audit log',
       'Project settings',
     ]);
+    // The old notices section is the inbox now, where a disabled webhook endpoint arrives.
+    await page.goto('/settings/notifications');
+    await page.waitForURL('**/inbox');
+    await page.goto('/settings/people');
     await page.getByLabel('New service account').fill('ci-bot');
     await page.getByRole('button', { name: 'Create service account' }).click();
     await page.getByRole('cell', { name: 'ci-bot', exact: true }).waitFor();

@@ -6,7 +6,6 @@ import { authenticate } from '../../src/identity/auth.service.ts';
 import type { Principal } from '../../src/identity/principal.ts';
 import { deleteMembership } from '../../src/modules/projects/memberships.service.ts';
 import type { Caller } from '../../src/identity/caller.ts';
-import { insertNotifications } from '../../src/modules/notifications/notifications.repository.ts';
 import { deleteTransition } from '../../src/modules/workflows/transitions.service.ts';
 import type { Actor, TestHarness } from './harness.ts';
 
@@ -89,34 +88,6 @@ export async function removeTransition(
     .where('s.name', '=', to)
     .executeTakeFirstOrThrow();
   await asActor(h, by, (tx, caller) => deleteTransition(tx, caller.principal, transition.id));
-}
-
-/** A notification for one person, as the webhook worker records one when it disables an endpoint. */
-export async function addNotification(
-  h: TestHarness,
-  userId: number,
-  fields: { subject?: string; body?: string; data?: Record<string, unknown> } = {},
-): Promise<number> {
-  const user = await h.ctx.db
-    .selectFrom('users')
-    .select('organization_id')
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow();
-  const [id] = await insertNotifications(h.ctx.db, [
-    {
-      organization_id: user.organization_id,
-      user_id: userId,
-      kind: 'webhook_endpoint_disabled',
-      reason: 'endpoint_disabled',
-      subject: fields.subject ?? 's',
-      body: fields.body ?? 'b',
-      data: JSON.stringify(fields.data ?? {}),
-      created_at: h.ctx.clock.nowIso(),
-      emailed_at: null,
-      email_error: null,
-    },
-  ]);
-  return id!;
 }
 
 export async function addLabel(h: TestHarness, projectKey: string, name: string): Promise<number> {

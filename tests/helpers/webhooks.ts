@@ -331,6 +331,6 @@ export async function disableEndpointsExcept(h: TestHarness, keep: number[], db:
 }
 
 /** Notifications of one kind, by recipient. */
-export function notificationsOf(h: TestHarness, kind: string) {
-  return h.ctx.db.selectFrom('notifications').selectAll().where('kind', '=', kind).orderBy('user_id').execute();
+export function notificationsOf(h: TestHarness, reason: string) {
+  return h.ctx.db.selectFrom('notifications').selectAll().where('reason', '=', reason).orderBy('user_id').execute();
 }

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/modules/accounts/accounts.service.ts';
 import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/delivery/delivery-policy.ts';
 import { listNotifications } from '../../src/modules/webhooks/notifications.ts';
+import { sendDueNotificationEmails } from '../../src/modules/notifications/notification-mail.service.ts';
 import { verifyWebhook } from '@tasktracker/webhooks';
 import { deliverDue } from '../../src/modules/webhooks/delivery/deliver-due.ts';
 import { attemptDelivery } from '../../src/modules/webhooks/delivery/delivery-attempt.ts';
@@ -26,6 +27,8 @@ import {
   type WebhookHarness,
 } from '../helpers/webhooks.ts';
 
+const BASE = 'https://tracker.example';
+
 describe('webhook delivery to a real HTTPS receiver', () => {
   let h: WebhookHarness;
   let admin: Actor;
@@ -34,7 +37,11 @@ describe('webhook delivery to a real HTTPS receiver', () => {
   const { log, lines } = captureLogger();
 
   beforeAll(async () => {
-    h = await createWebhookHarness({ allowPrivate: true });
+    // Notification e-mails need a server (the harness captures what is sent) and the service's address for links.
+    h = await createWebhookHarness({
+      allowPrivate: true,
+      config: { publicBaseUrl: BASE, smtp: { url: 'smtp://127.0.0.1:1', from: 'tracker@example.test' } },
+    });
     admin = await h.actor({ role: 'admin' });
     project = await h.project(admin, 'DLV');
     // Its project.created event is out of the way before any endpoint exists.
@@ -267,14 +274,15 @@ describe('webhook delivery to a real HTTPS receiver', () => {
     expect(attempt.duration_ms).toBeLessThan(2000);
   });
 
-  it('20 consecutive abandoned deliveries disable the endpoint and notify its creator and the workspace owners', async () => {
-    const owner = await createUser(h.ctx, {
-      org: admin.org,
-      kind: 'human',
-      name: 'Olga Owner',
-      email: 'olga@example.test',
-      role: 'owner',
-    });
+  it('20 consecutive abandoned deliveries disable the endpoint and notify its creator and the owners and admins who see it', async () => {
+    const human = (name: string, role: 'owner' | 'admin' | 'member') =>
+      createUser(h.ctx, { org: admin.org, kind: 'human', name, email: `${name.toLowerCase()}@example.test`, role });
+    const owner = await human('Olga', 'owner');
+    await h.addMember('DLV', owner.id);
+    // An admin who is not a member of the endpoint's project cannot see it; a member is not responsible for it.
+    const outsideAdmin = await human('Ivan', 'admin');
+    const member = await human('Mona', 'member');
+    await h.addMember('DLV', member.id);
     const ep = await endpoint();
     await disableOthers(ep.id);
     receiver.respond = () => ({ status: 500, body: 'broken' });
@@ -297,27 +305,64 @@ describe('webhook delivery to a real HTTPS receiver', () => {
       disabled_reason: 'Disabled automatically after 20 consecutive abandoned deliveries.',
     });
 
-    const notes = await notificationsOf(h, 'webhook_endpoint_disabled');
-    expect(notes.map((n) => n.user_id).sort()).toEqual([admin.accountId, owner.id].sort());
-    expect(notes[0]!.subject).toBe(`Webhook endpoint ${ep.id} was disabled`);
-    expect(JSON.parse(notes[0]!.data)).toMatchObject({
-      endpoint_id: ep.id,
-      last_error: 'HTTP 500: the receiver did not answer 2xx',
-    });
-    expect(h.mail).toEqual([
-      {
-        to: ['olga@example.test'],
+    const notes = await notificationsOf(h, 'endpoint_disabled');
+    expect(notes.map((n) => n.user_id)).toEqual([admin.accountId, owner.id].sort((a, b) => a - b));
+    for (const note of notes)
+      expect(note).toMatchObject({
+        reason: 'endpoint_disabled',
         subject: `Webhook endpoint ${ep.id} was disabled`,
-        text: expect.stringContaining('"enabled": true'),
+        project_id: project.id,
+        task_id: null,
+        actor_id: null,
+        in_app: 1,
+      });
+    expect(JSON.parse(notes[0]!.data)).toEqual({
+      endpoint_id: ep.id,
+      url: receiver.url(),
+      last_error: 'HTTP 500: the receiver did not answer 2xx',
+      link: `/settings/webhooks/${ep.id}`,
+    });
+    expect(notes.map((n) => n.user_id)).not.toContain(outsideAdmin.id);
+    expect(notes.map((n) => n.user_id)).not.toContain(member.id);
+    // In the owner's inbox like any other notification, about no task.
+    const inbox = await h.request('GET', '/api/v1/me/notifications/?reason=endpoint_disabled', {
+      token: (await h.tokenFor(owner.id)).token,
+    });
+    expect(inbox.body.data).toEqual([
+      {
+        id: notes.find((n) => n.user_id === owner.id)!.id,
+        reason: 'endpoint_disabled',
+        created_at: expect.any(String),
+        read_at: null,
+        actor: null,
+        task: null,
+        comment: null,
+        text: `Webhook endpoint ${ep.id} was disabled`,
       },
     ]);
-    expect(notes.find((n) => n.user_id === owner.id)!.emailed_at).toMatch(/Z$/);
+    // The e-mail (on by default for this reason) goes with the other notification e-mails, to
+    // those with an address: the service account that created the endpoint has none.
+    expect(notes.filter((n) => n.email_due_at !== null).map((n) => n.user_id)).toEqual([owner.id]);
+    h.clock.advance(h.ctx.config.notifications.emailDelaySeconds * 1000);
+    expect(await sendDueNotificationEmails(h.ctx, log)).toBe(1);
+    expect(h.mail).toEqual([
+      expect.objectContaining({
+        to: ['olga@example.test'],
+        subject: `Webhook endpoint ${ep.id} was disabled`,
+        text: expect.stringContaining(`"enabled": true`),
+        headers: expect.objectContaining({ 'List-Unsubscribe': expect.stringContaining('/unsubscribe') }),
+      }),
+    ]);
+    expect(h.mail[0]!.text).toContain(`${BASE}/settings/webhooks/${ep.id}\n`);
+    expect((await notificationsOf(h, 'endpoint_disabled')).find((n) => n.user_id === owner.id)!.emailed_at).toMatch(
+      /Z$/,
+    );
     // Each is announced to its recipient alone, caused by the worker.
     const announced = await h.ctx.db
       .selectFrom('event_outbox')
       .select(['recipient_id', 'envelope'])
       .where('type', '=', 'notification.created')
-      .where('recipient_id', 'in', [admin.accountId, owner.id])
+      .where('recipient_id', 'in', [admin.accountId, owner.id, outsideAdmin.id, member.id])
       .orderBy('recipient_id')
       .execute();
     expect(
@@ -326,9 +371,10 @@ describe('webhook delivery to a real HTTPS receiver', () => {
         return [row.recipient_id, envelope.source, envelope.actor.id, envelope.data.notification.reason];
       }),
     ).toEqual([admin.accountId, owner.id].sort((a, b) => a - b).map((id) => [id, 'scheduler', 0, 'endpoint_disabled']));
+    // The operator's view at the command line reads the same notifications.
     const listed = await listNotifications(h.ctx, { org: admin.org, limit: 10 });
-    expect(listed.notifications.map((n) => [n.user, n.kind])).toEqual(
-      notes.map((n) => [n.user_id, 'webhook_endpoint_disabled']).sort((a, b) => Number(b[0]) - Number(a[0])),
+    expect(listed.notifications.filter((n) => n.reason === 'endpoint_disabled').map((n) => n.user)).toEqual(
+      notes.map((n) => n.user_id).sort((a, b) => b - a),
     );
     expect(
       lines.some((l) => l.level === 40 && l.endpoint_id === ep.id && /disabled after 20 consecutive/.test(l.msg)),

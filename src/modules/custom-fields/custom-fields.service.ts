@@ -309,6 +309,7 @@ export async function renameOption(tx: Tx, principal: Principal, optionId: numbe
   assertCanManage(principal);
   const found = await foundOr404(repo.findVisibleOption(tx.db, principal, optionId), 'Option');
   await lockedField(tx, principal, found.field);
+  const before = await presentOne(tx.db, principal, found.field);
   const clash = await repo.otherOptionWithValue(tx.db, found.field, value, optionId);
   if (clash)
     throw new ApiError('ALREADY_EXISTS', `The field already has an option "${value}" (option ${clash.id}).`, {
@@ -316,7 +317,21 @@ export async function renameOption(tx: Tx, principal: Principal, optionId: numbe
     });
   await repo.updateOption(tx.db, optionId, { value });
   await repo.updateFieldColumns(tx.db, found.field, { updated_at: tx.clock.nowIso() });
+  await auditOptions(tx, principal, before, await presentOne(tx.db, principal, found.field));
   return foundOr404(repo.findVisibleOption(tx.db, principal, optionId), 'Option');
+}
+
+/** An option renamed or the options reordered: a change of the definition's `options`. */
+async function auditOptions(tx: Tx, principal: Principal, before: CustomFieldJson, after: CustomFieldJson) {
+  const changes = changedFields(auditedField(before), auditedField(after));
+  if (hasChanges(changes))
+    await recordAudit(tx, {
+      organizationId: principal.organizationId,
+      actor: principal,
+      action: 'custom_field.updated',
+      target: { type: 'custom_field', id: after.id, label: after.name },
+      ...changes,
+    });
 }
 
 /** Sets the order options are offered in (positions only, never stored values; see docs/domain/custom-fields.md). */
@@ -328,6 +343,7 @@ export async function reorderOptions(
 ): Promise<CustomFieldJson> {
   assertCanManage(principal);
   await lockedField(tx, principal, fieldId);
+  const before = await presentOne(tx.db, principal, fieldId);
   const current = ((await repo.optionsByField(tx.db, [fieldId])).get(fieldId) ?? []).map((o) => o.id);
   const missing = current.filter((id) => !optionIds.includes(id));
   const unknown = optionIds.filter((id) => !current.includes(id));
@@ -342,5 +358,7 @@ export async function reorderOptions(
   }
   for (const [position, id] of optionIds.entries()) await repo.updateOption(tx.db, id, { position });
   await repo.updateFieldColumns(tx.db, fieldId, { updated_at: tx.clock.nowIso() });
-  return presentOne(tx.db, principal, fieldId);
+  const after = await presentOne(tx.db, principal, fieldId);
+  await auditOptions(tx, principal, before, after);
+  return after;
 }

@@ -1,21 +1,17 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { isConnectionError } from '../../db/connection-health.ts';
 import { ApiError } from '../../http/errors.ts';
 import { authEpoch } from '../../identity/auth.repository.ts';
 import { principalOfTokenHash } from '../../identity/auth.service.ts';
 import type { Principal } from '../../identity/principal.ts';
+import { type LoopedHub, type ReadOutcome, ReadLoop } from '../live/read-loop.ts';
 import { loadVisibleProjects } from '../../policy/visibility.repository.ts';
 import { EventStream, isAfter, type StreamFilter } from './event-stream.ts';
 import { type EventPosition, largestEventId, readEventsAfter } from './events-stream.repository.ts';
 
 /** Events read per query; a full batch is followed at once by the next. */
 const BATCH = 200;
-/** PostgreSQL: how soon to read again when events wait behind a transaction still running. */
-const HELD_RETRY_MS = 50;
-/** Pauses before reading again while the database cannot be reached, growing with each failure. */
-const READ_RETRY_MS = [250, 500, 1000, 2000, 5000];
 
 /**
  * Every open event stream of this process (docs/api/events-stream.md). A look at the largest
@@ -24,25 +20,33 @@ const READ_RETRY_MS = [250, 500, 1000, 2000, 5000];
  * stream's position, and each stream keeps what its token may see. When the auth epoch moved
  * (a token revoked, a membership or role changed: src/identity/auth-cache.ts) every stream's
  * token is authenticated again first, and a stream whose token no longer works ends. The
- * outbox is the truth, so nothing is lost if a wake-up is.
+ * outbox is the truth, so nothing is lost if a wake-up is. The reading itself is the loop
+ * shared with live streams (live/read-loop.ts).
  */
-export class EventStreamHub {
+export class EventStreamHub implements LoopedHub {
   private readonly streams = new Set<EventStream>();
-  private heartbeat: NodeJS.Timeout | null = null;
-  private poll: NodeJS.Timeout | null = null;
-  private held: NodeJS.Timeout | null = null;
-  private retry: NodeJS.Timeout | null = null;
-  private failedReads = 0;
-  private lastId: number | null = null;
+  private readonly loop: ReadLoop;
   private epoch: number | null = null;
-  private reading = false;
-  private again = false;
   private closed = false;
 
   constructor(
     readonly ctx: AppContext,
     readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.loop = new ReadLoop(this, {
+      heartbeatMs: ctx.config.live.heartbeatMs,
+      pollMs: ctx.config.live.pollMs,
+      log,
+      messages: {
+        readFailed: 'event streams: reading events failed; ending the streams',
+        pollFailed: 'event streams: polling for events failed',
+      },
+    });
+  }
+
+  get size(): number {
+    return this.streams.size;
+  }
 
   /**
    * 429 unless the account may open one more stream: the caps of live streams
@@ -90,62 +94,40 @@ export class EventStreamHub {
     this.streams.add(opened);
     response.on('close', () => opened.end());
     if (response.destroyed) return opened.end();
-    this.startTimers();
+    this.loop.start();
     opened.start(headers, readyId);
-    this.pull();
+    this.loop.pull();
   }
 
   /** This process committed a write: read now rather than at the next poll. */
   poke(): void {
-    if (this.streams.size) this.pull();
+    if (this.streams.size) this.loop.pull();
   }
 
   /** Ends every stream (the server is draining). */
   close(): void {
     this.closed = true;
+    this.loop.close();
     for (const stream of [...this.streams]) stream.end();
-    this.stopTimers();
+  }
+
+  beat(): void {
+    for (const stream of this.streams) stream.beat();
+  }
+
+  endAll(): void {
+    for (const stream of [...this.streams]) stream.end();
+  }
+
+  largestId(): Promise<number | null> {
+    return largestEventId(this.ctx.db);
   }
 
   private remove(stream: EventStream): void {
     this.streams.delete(stream);
-    if (!this.streams.size) this.stopTimers();
-  }
-
-  /** Reads and sends what is new; a call during a read makes that read go round once more. */
-  private pull(): void {
-    if (this.reading) {
-      this.again = true;
-      return;
-    }
-    if (!this.streams.size) return;
-    this.reading = true;
-    void this.read().finally(() => {
-      this.reading = false;
-    });
-  }
-
-  private async read(): Promise<void> {
-    try {
-      do {
-        this.again = false;
-        await this.readOnce();
-      } while (this.again && this.streams.size && !this.closed);
-      this.failedReads = 0;
-    } catch (error) {
-      if (isConnectionError(error)) {
-        // The database is away: the streams stay open and read again from where each one is.
-        const delay = READ_RETRY_MS[Math.min(this.failedReads++, READ_RETRY_MS.length - 1)]!;
-        this.retry ??= setTimeout(() => {
-          this.retry = null;
-          this.pull();
-        }, delay);
-        return;
-      }
-      // Every stream ends: its client reconnects with Last-Event-ID and misses nothing.
-      this.log.warn({ err: error }, 'event streams: reading events failed; ending the streams');
-      for (const stream of [...this.streams]) stream.end();
-    }
+    if (this.streams.size) return;
+    this.loop.stop();
+    this.epoch = null;
   }
 
   /** Streams whose token expired end; when the auth epoch moved, every token is authenticated again. */
@@ -173,50 +155,14 @@ export class EventStreamHub {
     this.epoch = epoch;
   }
 
-  private async readOnce(): Promise<void> {
+  async readOnce(): Promise<ReadOutcome> {
     await this.checkAccess();
     const streams = [...this.streams];
-    if (!streams.length) return;
+    if (!streams.length) return { held: false, full: false };
     const from = streams.map((s) => s.position).reduce((earliest, p) => (isAfter(earliest, p) ? p : earliest));
     const { events, held } = await readEventsAfter(this.ctx.db, this.ctx.dialect, from, BATCH);
-    if (this.closed) return;
+    if (this.closed) return { held: false, full: false };
     for (const stream of streams) stream.deliver(events);
-    if (held && !this.held) {
-      this.held = setTimeout(() => {
-        this.held = null;
-        this.pull();
-      }, HELD_RETRY_MS);
-    }
-    if (events.length === BATCH) this.again = true;
-  }
-
-  private startTimers(): void {
-    // The beat also reads, so a stream whose token was revoked ends even when nothing happens.
-    this.heartbeat ??= setInterval(() => {
-      for (const stream of this.streams) stream.beat();
-      this.pull();
-    }, this.ctx.config.live.heartbeatMs);
-    this.poll ??= setInterval(() => void this.checkForeignWrites(), this.ctx.config.live.pollMs);
-  }
-
-  private stopTimers(): void {
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    if (this.poll) clearInterval(this.poll);
-    if (this.held) clearTimeout(this.held);
-    if (this.retry) clearTimeout(this.retry);
-    this.heartbeat = this.poll = this.held = this.retry = null;
-    this.lastId = null;
-    this.epoch = null;
-  }
-
-  /** One primary-key lookup; a new largest id means someone committed events. */
-  private async checkForeignWrites(): Promise<void> {
-    try {
-      const id = await largestEventId(this.ctx.db);
-      if (id !== this.lastId) this.pull();
-      this.lastId = id;
-    } catch (error) {
-      this.log.warn({ err: error }, 'event streams: polling for events failed');
-    }
+    return { held, full: events.length === BATCH };
   }
 }

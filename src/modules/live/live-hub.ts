@@ -8,14 +8,10 @@ import { LiveStream, isAfter } from './live-stream.ts';
 import { largestLiveEventId, readLiveEvents } from './live.repository.ts';
 import type { LivePosition } from './position.ts';
 import { PgWakeups } from './pg-wakeups.ts';
-import { isConnectionError } from '../../db/connection-health.ts';
+import { type LoopedHub, type ReadOutcome, ReadLoop } from './read-loop.ts';
 
 /** Rows read per query; a full batch is followed at once by the next. */
 const BATCH = 200;
-/** PostgreSQL: how soon to read again when rows wait behind a transaction still running. */
-const HELD_RETRY_MS = 50;
-/** Pauses before reading again while the database cannot be reached, growing with each failure. */
-const READ_RETRY_MS = [250, 500, 1000, 2000, 5000];
 
 /**
  * Every open live stream of this process, and what wakes them: on PostgreSQL a LISTEN
@@ -25,20 +21,13 @@ const READ_RETRY_MS = [250, 500, 1000, 2000, 5000];
  * still stream, what their people see (when that changed), and the rows after the earliest
  * stream's position, which each stream then filters for itself. So a write costs the same few
  * queries however many streams are open. The table is the truth, so nothing is lost if a
- * wake-up is.
+ * wake-up is. The reading itself is the loop shared with event streams (read-loop.ts).
  */
-export class LiveHub {
+export class LiveHub implements LoopedHub {
   private readonly streams = new Set<LiveStream>();
   private readonly audience: LiveAudience;
   private readonly wakeups: PgWakeups | null;
-  private heartbeat: NodeJS.Timeout | null = null;
-  private poll: NodeJS.Timeout | null = null;
-  private held: NodeJS.Timeout | null = null;
-  private retry: NodeJS.Timeout | null = null;
-  private failedReads = 0;
-  private lastId: number | null = null;
-  private reading = false;
-  private again = false;
+  private readonly loop: ReadLoop;
   private closed = false;
 
   constructor(
@@ -47,7 +36,21 @@ export class LiveHub {
   ) {
     this.audience = new LiveAudience(ctx);
     const config = ctx.database.pgClientConfig;
-    this.wakeups = ctx.dialect === 'postgres' && config ? new PgWakeups(config, () => this.pull(), log) : null;
+    this.wakeups = ctx.dialect === 'postgres' && config ? new PgWakeups(config, () => this.loop.pull(), log) : null;
+    this.loop = new ReadLoop(this, {
+      heartbeatMs: ctx.config.live.heartbeatMs,
+      pollMs: ctx.config.live.pollMs,
+      log,
+      messages: {
+        readFailed: 'live updates: reading changes failed; ending the streams',
+        pollFailed: 'live updates: polling for changes failed',
+      },
+      wakeups: this.wakeups,
+    });
+  }
+
+  get size(): number {
+    return this.streams.size;
   }
 
   /**
@@ -89,67 +92,43 @@ export class LiveHub {
     );
     this.streams.add(stream);
     response.on('close', () => stream.end());
-    this.startTimers();
+    this.loop.start();
     stream.start(headers);
-    this.pull();
+    this.loop.pull();
   }
 
   /** This process committed a write: read now rather than at the next poll (SQLite). */
   poke(): void {
-    if (this.streams.size && !this.wakeups) this.pull();
+    if (this.streams.size && !this.wakeups) this.loop.pull();
   }
 
   /** Ends every stream (the server is draining) and stops listening. */
   async close(): Promise<void> {
     this.closed = true;
+    this.loop.close();
     for (const stream of [...this.streams]) stream.end();
-    this.stopTimers();
     await this.wakeups?.stop();
+  }
+
+  beat(): void {
+    for (const stream of this.streams) stream.beat();
+  }
+
+  endAll(): void {
+    for (const stream of [...this.streams]) stream.end();
+  }
+
+  /** SQLite: one primary-key lookup on live_events (PostgreSQL is woken by LISTEN instead). */
+  largestId(): Promise<number | null> {
+    return largestLiveEventId(this.ctx.db);
   }
 
   private remove(stream: LiveStream): void {
     this.streams.delete(stream);
-    if (!this.streams.size) this.stopTimers();
+    if (!this.streams.size) this.loop.stop();
   }
 
-  /** Reads and sends what is new; a call during a read makes that read go round once more. */
-  private pull(): void {
-    if (this.reading) {
-      this.again = true;
-      return;
-    }
-    if (!this.streams.size) return;
-    this.reading = true;
-    void this.read().finally(() => {
-      this.reading = false;
-    });
-  }
-
-  private async read(): Promise<void> {
-    try {
-      do {
-        this.again = false;
-        await this.readOnce();
-      } while (this.again && this.streams.size && !this.closed);
-      this.failedReads = 0;
-    } catch (error) {
-      if (isConnectionError(error)) {
-        // The database is away (the pool logs it once): the streams stay open and read again,
-        // from where each one is, so they miss nothing however long the outage lasts.
-        const delay = READ_RETRY_MS[Math.min(this.failedReads++, READ_RETRY_MS.length - 1)]!;
-        this.retry ??= setTimeout(() => {
-          this.retry = null;
-          this.pull();
-        }, delay);
-        return;
-      }
-      // Every stream is ended: its browser reconnects with Last-Event-ID and misses nothing.
-      this.log.warn({ err: error }, 'live updates: reading changes failed; ending the streams');
-      for (const stream of [...this.streams]) stream.end();
-    }
-  }
-
-  private async readOnce(): Promise<void> {
+  async readOnce(): Promise<ReadOutcome> {
     // Sessions that ended (sign-out, revocation, deactivation, expiry) end their streams first.
     const checked = new Set([...this.streams].map((s) => s.sessionId));
     const open = await this.audience.openSessions([...checked]);
@@ -157,56 +136,17 @@ export class LiveHub {
     for (const stream of [...this.streams])
       if (checked.has(stream.sessionId) && !open.has(stream.sessionId)) stream.end();
     const streams = [...this.streams];
-    if (!streams.length) return;
+    if (!streams.length) return { held: false, full: false };
     const projects = await this.audience.projectsOf([...new Set(streams.map((s) => s.userId))]);
     const from = streams.map((s) => s.position).reduce((earliest, p) => (isAfter(earliest, p) ? p : earliest));
     const { events, held } = await readLiveEvents(this.ctx.db, this.ctx.dialect, from, BATCH);
-    if (this.closed) return;
+    if (this.closed) return { held: false, full: false };
     for (const stream of streams) {
       const visible = projects.get(stream.userId);
       stream.deliver(events, (event) =>
         event.recipientId === null ? visible?.has(event.projectId) === true : event.recipientId === stream.userId,
       );
     }
-    if (held && !this.held) {
-      this.held = setTimeout(() => {
-        this.held = null;
-        this.pull();
-      }, HELD_RETRY_MS);
-    }
-    if (events.length === BATCH) this.again = true;
-  }
-
-  private startTimers(): void {
-    if (!this.heartbeat) {
-      // The beat also reads, so a stream whose session ended closes even when nothing changes.
-      this.heartbeat = setInterval(() => {
-        for (const stream of this.streams) stream.beat();
-        this.pull();
-      }, this.ctx.config.live.heartbeatMs);
-    }
-    if (this.wakeups) this.wakeups.start();
-    else if (!this.poll) this.poll = setInterval(() => void this.checkForeignWrites(), this.ctx.config.live.pollMs);
-  }
-
-  private stopTimers(): void {
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    if (this.poll) clearInterval(this.poll);
-    if (this.held) clearTimeout(this.held);
-    if (this.retry) clearTimeout(this.retry);
-    this.heartbeat = this.poll = this.held = this.retry = null;
-    this.lastId = null;
-  }
-
-  /** SQLite: one primary-key lookup; a new largest id means someone committed live_events rows. */
-  private async checkForeignWrites(): Promise<void> {
-    try {
-      const id = await largestLiveEventId(this.ctx.db);
-      // The first look has nothing to compare with: read, in case rows came since a stream's first read.
-      if (id !== this.lastId) this.pull();
-      this.lastId = id;
-    } catch (error) {
-      this.log.warn({ err: error }, 'live updates: polling for changes failed');
-    }
+    return { held, full: events.length === BATCH };
   }
 }

@@ -79,6 +79,11 @@ export function activeAccountsAmong(db: Executor, userIds: number[], organizatio
     .execute();
 }
 
+/** Custom field definitions by id: what a notification calls a changed field. */
+export function customFieldsByIds(db: Executor, ids: number[]) {
+  return db.selectFrom('custom_fields').select(['id', 'name', 'type']).where('id', 'in', ids).execute();
+}
+
 /** The choices these people made (reasons they did not choose for are at their defaults). */
 export function preferencesOf(db: Executor, userIds: number[]) {
   return db

@@ -18,6 +18,7 @@ import { inTransaction } from '../../db/unit-of-work.ts';
 import { type ActionOrigin, type EventSource, schedulerOrigin } from '../../events/record-event.ts';
 import { emailedLinkBase } from '../../mail/links.ts';
 import { recordActivities } from '../activity/activity.repository.ts';
+import { fieldLabels, type FieldLabels } from './field-labels.ts';
 import { mentionedHandles, newlyMentioned, newlyReferenced, referencedKeys } from './mentions.ts';
 import * as repo from './notifications.repository.ts';
 import { recordNotifications } from './record-notifications.ts';
@@ -72,6 +73,11 @@ interface ActionOnTask {
   /** What caused it, for the notification.created events. */
   origin: ActionOrigin;
   task: TaskRow | null;
+  /**
+   * The project a notification about no task concerns (a project's webhook endpoint): like a
+   * task's, it leaves the inbox, and is not mailed, once its recipient leaves the project.
+   */
+  projectId?: number | null;
   actor: { id: number; name: string } | null;
   createdAt: string;
   wishes: Wish[];
@@ -162,6 +168,11 @@ export async function notifyAboutEvents(ctx: AppContext, limit = 200): Promise<n
         ].filter((userId) => !unfollowed.has(`${task.id}:${userId}`)),
       );
 
+    const labels = await fieldLabels(
+      tx.db,
+      parsed.flatMap((e) => (e.envelope.type === 'task.updated' ? Object.keys(e.envelope.data.changes as object) : [])),
+    );
+
     const actions = new Map<string, ActionOnTask>();
     const references: Reference[] = [];
     for (const event of parsed) {
@@ -200,7 +211,7 @@ export async function notifyAboutEvents(ctx: AppContext, limit = 200): Promise<n
         mentions: [],
       };
       actions.set(actionKey, action);
-      describeEvent(event.envelope, action, task ? followersOf(task) : new Set(), taskOf);
+      describeEvent(event.envelope, action, task ? followersOf(task) : new Set(), taskOf, labels);
     }
     if (references.length) await recordReferences(tx.db, references, tasks);
     if (actions.size === 0) return events.length;
@@ -245,6 +256,7 @@ function describeEvent(
   action: ActionOnTask,
   followers: Set<number>,
   taskOf: (key: string) => TaskRow | undefined,
+  labels: FieldLabels,
 ): void {
   const data = envelope.data;
   const who = action.actor?.name ?? 'Someone';
@@ -313,9 +325,13 @@ function describeEvent(
       wish(
         audience,
         'updated',
-        `${who} changed ${fields.join(', ')} of ${named}`,
+        `${who} changed ${fields.map(labels.name).join(', ')} of ${named}`,
         fields
-          .map((field) => `${field}: ${JSON.stringify(changes[field]!.from)} → ${JSON.stringify(changes[field]!.to)}`)
+          .map((field) => {
+            const { from, to } = changes[field]!;
+            const shown = (value: unknown) => JSON.stringify(labels.value(field, value));
+            return `${labels.name(field)}: ${shown(from)} → ${shown(to)}`;
+          })
           .join('\n'),
       );
       break;
@@ -500,7 +516,7 @@ async function decide(ctx: AppContext, db: Executor, actions: ActionOnTask[]): P
           emailed_at: null,
           email_error: null,
           actor_id: action.actor?.id ?? null,
-          project_id: action.task?.project_id ?? null,
+          project_id: action.task?.project_id ?? action.projectId ?? null,
           task_id: action.task?.id ?? null,
           comment_id: wish.commentId,
           in_app: delivery.in_app ? 1 : 0,
@@ -541,42 +557,43 @@ export async function notifyAboutTask(
 }
 
 /**
- * Notifies one person about something that concerns no task (their standup digest), in the
- * caller's transaction: an active account of the organization, wanting the reason delivered.
- * Returns whether a notification was recorded.
+ * Notifies people about something that concerns no task (their standup digest, a webhook
+ * endpoint disabled), in the caller's transaction: active accounts of the organization, each
+ * wanting the reason delivered. The caller has chosen who may hear of it. Returns how many
+ * notifications were recorded.
  */
-export async function notifyAccount(
+export async function notifyAccounts(
   ctx: AppContext,
   db: Executor,
   notice: {
     organization: ActionOrigin['organization'];
-    userId: number;
+    userIds: number[];
     reason: Reason;
     text: string;
     body: string;
     data: Record<string, unknown>;
+    projectId?: number | null;
   },
-): Promise<boolean> {
+): Promise<number> {
   const decided = await decide(ctx, db, [
     {
       organizationId: notice.organization.id,
       origin: schedulerOrigin(notice.organization),
       task: null,
+      projectId: notice.projectId ?? null,
       actor: null,
       createdAt: ctx.clock.nowIso(),
-      wishes: [
-        {
-          userId: notice.userId,
-          reason: notice.reason,
-          text: notice.text,
-          body: notice.body,
-          commentId: null,
-          data: notice.data,
-        },
-      ],
+      wishes: notice.userIds.map((userId) => ({
+        userId,
+        reason: notice.reason,
+        text: notice.text,
+        body: notice.body,
+        commentId: null,
+        data: notice.data,
+      })),
       mentions: [],
     },
   ]);
   await store(db, decided, ctx.clock.nowIso());
-  return decided.length > 0;
+  return decided.length;
 }

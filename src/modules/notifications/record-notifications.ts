@@ -13,6 +13,18 @@ export interface NotificationToRecord {
 }
 
 /**
+ * Rows per INSERT: a statement carries at most 65535 parameters on PostgreSQL, and one bulk
+ * update followed by many people makes thousands of notifications at once.
+ */
+const ROWS_PER_INSERT = 1000;
+
+function inParts<T>(rows: T[]): T[][] {
+  const parts: T[][] = [];
+  for (let from = 0; from < rows.length; from += ROWS_PER_INSERT) parts.push(rows.slice(from, from + ROWS_PER_INSERT));
+  return parts;
+}
+
+/**
  * The one writer of notifications: inserts them, in the caller's transaction, and announces
  * each shown in the app (`in_app`, the default) with notification.created: the notification as
  * its recipient's inbox lists it, for that account alone (`recipient_id`), of the task's
@@ -25,10 +37,8 @@ export async function recordNotifications(
   now: string,
 ): Promise<number[]> {
   if (notifications.length === 0) return [];
-  const ids = await insertNotifications(
-    db,
-    notifications.map((n) => n.row),
-  );
+  const ids: number[] = [];
+  for (const part of inParts(notifications.map((n) => n.row))) ids.push(...(await insertNotifications(db, part)));
   const events = notifications.flatMap(({ row, origin, actor, task }, i) =>
     row.in_app === 0
       ? []
@@ -57,6 +67,6 @@ export async function recordNotifications(
           },
         ],
   );
-  if (events.length) await outboxInsert(db, events).execute();
+  for (const part of inParts(events)) await outboxInsert(db, part).execute();
   return ids;
 }

@@ -16,8 +16,9 @@ import type { Weekday } from '../../db/schema.ts';
 import { inTransaction } from '../../db/unit-of-work.ts';
 import { DEFAULT_SETTINGS } from '../standups/settings.service.ts';
 import { localDate, localTime, previousDate, startOfLocalDay, weekdayOf } from '../standups/team-day.ts';
+import { fieldLabels } from './field-labels.ts';
 import { mentionedHandles } from './mentions.ts';
-import { notifyAccount } from './notify.service.ts';
+import { notifyAccounts } from './notify.service.ts';
 import * as repo from './standup-digest.repository.ts';
 
 /** Where the digest's link leads: the web app drafts today's check-in from the person's activity. */
@@ -48,9 +49,9 @@ export async function sendStandupDigests(ctx: AppContext, limit = 200): Promise<
           (await repo.previousDigestAt(tx.db, person.id, date)) ??
           isoFromMs(startOfLocalDay(timezone, previousDate(date)));
         const digest = await composeDigest(tx.db, { ...person, organizationId: org.id }, date, since);
-        await notifyAccount(tx, tx.db, {
+        await notifyAccounts(tx, tx.db, {
           organization: { id: org.id, slug: org.slug, name: org.name },
-          userId: person.id,
+          userIds: [person.id],
           reason: 'standup_reminder',
           text: digest.text,
           body: digest.body,
@@ -73,9 +74,14 @@ async function composeDigest(
   const inFlight = await repo.tasksInFlight(db, person.id, MAX_TASKS);
 
   const changed = new Map<number, { key: string; title: string; what: Set<string>; who: Set<string> }>();
-  for (const row of await repo.followedActivity(db, person.id, since, MAX_ACTIVITY_ROWS)) {
+  const activity = await repo.followedActivity(db, person.id, since, MAX_ACTIVITY_ROWS);
+  const labels = await fieldLabels(
+    db,
+    activity.flatMap((row) => (row.field ? [row.field] : [])),
+  );
+  for (const row of activity) {
     const task = changed.get(row.task_id) ?? { key: row.key, title: row.title, what: new Set(), who: new Set() };
-    task.what.add(row.action === 'updated' && row.field ? row.field : row.action.replaceAll('_', ' '));
+    task.what.add(row.action === 'updated' && row.field ? labels.name(row.field) : row.action.replaceAll('_', ' '));
     task.who.add(row.actor_name ?? 'Scheduler');
     changed.set(row.task_id, task);
   }

@@ -24,7 +24,6 @@ import { registerAuditRoutes } from '../audit/audit.routes.ts';
 import * as schemas from './console.schemas.ts';
 import * as invitations from './invitations.service.ts';
 import type { Client } from './links.ts';
-import * as notifications from './notifications.service.ts';
 import * as resets from './password-resets.service.ts';
 import { hashNewPassword } from './passwords.ts';
 import * as people from './people.service.ts';
@@ -188,7 +187,7 @@ function registerSignInRoutes(app: Api, ctx: AppContext, throttle: SignInThrottl
   );
 }
 
-/** Signed in, about oneself: the session, sign-out, one's sessions, profile, password and notifications. */
+/** Signed in, about oneself: the session, sign-out, one's sessions, profile and password. */
 function registerOwnAccountRoutes(app: Api, ctx: AppContext, throttle: SignInThrottle): void {
   app.get(
     '/api/console/session/',
@@ -268,27 +267,6 @@ function registerOwnAccountRoutes(app: Api, ctx: AppContext, throttle: SignInThr
       await attempt.succeeded();
       return commitNoContent(ctx, reply, (tx) => people.changePassword(tx, principal, passwordHash));
     },
-  );
-
-  app.get(
-    '/api/console/notifications/',
-    {
-      schema: { hide, response: { 200: Envelope(Type.Array(schemas.Notification)), ...errorResponses() } },
-      config: signedIn,
-    },
-    async (request) => ok(await notifications.listOwnNotifications(ctx, principalOf(request))),
-  );
-
-  app.post(
-    '/api/console/notifications/:id/read/',
-    {
-      schema: { hide, params: IdParams, response: { ...noContent, ...errorResponses(404) } },
-      config: signedIn,
-    },
-    async (request, reply) =>
-      commitNoContent(ctx, reply, (tx) =>
-        notifications.markNotificationRead(tx, principalOf(request), request.params.id),
-      ),
   );
 }
 

@@ -163,12 +163,3 @@ export const TokenBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const Notification = Type.Object({
-  id: Type.Integer(),
-  kind: Type.String(),
-  message: Type.String(),
-  endpoint: Type.Union([Type.Integer(), Type.Null()]),
-  created_at: Timestamp,
-  read_at: Type.Union([Timestamp, Type.Null()]),
-});

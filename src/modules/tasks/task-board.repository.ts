@@ -1,6 +1,24 @@
 import { sql } from 'kysely';
 import type { Dialect, Executor } from '../../db/database.ts';
-import type { TasksQuery } from './task.repository.ts';
+import { type TaskListFilter, tasksOfProject, type TasksQuery } from './task.repository.ts';
+
+/** The tasks a board shows, as data: a project's tasks matching a list's filters and the board's text. */
+export interface BoardTasks {
+  projectId: number;
+  filter: TaskListFilter;
+  text?: string;
+}
+
+/** Where a board is read: the database and its dialect. */
+export interface BoardContext {
+  readonly db: Executor;
+  readonly dialect: Dialect;
+}
+
+function boardTasks(ctx: BoardContext, tasks: BoardTasks): TasksQuery {
+  const matching = tasksOfProject(ctx.db, tasks.projectId, tasks.filter);
+  return tasks.text ? withText(matching, ctx.dialect, tasks.text) : matching;
+}
 
 /** A project's statuses in board order: the board's columns. */
 export function boardStatuses(db: Executor, projectId: number) {
@@ -13,9 +31,14 @@ export function boardStatuses(db: Executor, projectId: number) {
     .execute();
 }
 
-/** How many of `matching` are in each status, in one statement over the project/status index. */
-export async function countsByStatus(matching: TasksQuery): Promise<Map<number, number>> {
-  const rows = await matching
+/** How many of `tasks` are in each status (in `statusId` alone, if given), in one statement over the project/status index. */
+export async function countsByStatus(
+  ctx: BoardContext,
+  tasks: BoardTasks,
+  statusId?: number,
+): Promise<Map<number, number>> {
+  const matching = boardTasks(ctx, tasks);
+  const rows = await (statusId === undefined ? matching : matching.where('t.status_id', '=', statusId))
     .select((eb) => ['t.status_id', eb.fn.countAll<number | string>().as('count')])
     .groupBy('t.status_id')
     .execute();
@@ -23,16 +46,17 @@ export async function countsByStatus(matching: TasksQuery): Promise<Map<number, 
 }
 
 /**
- * One column's next ids: `matching` in status `statusId` after `afterId`, in id order, one more
+ * One column's next ids: `tasks` in status `statusId` after `afterId`, in id order, one more
  * than `limit` to tell whether more follow. The project/status/id index serves it as a range.
  */
 export async function columnIds(
-  matching: TasksQuery,
+  ctx: BoardContext,
+  tasks: BoardTasks,
   statusId: number,
   afterId: number,
   limit: number,
 ): Promise<number[]> {
-  const rows = await matching
+  const rows = await boardTasks(ctx, tasks)
     .select('t.id')
     .where('t.status_id', '=', statusId)
     .where('t.id', '>', afterId)

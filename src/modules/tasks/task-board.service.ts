@@ -3,10 +3,9 @@ import { invalid } from '../../http/errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/pagination.ts';
 import type { Principal } from '../../identity/principal.ts';
 import { readableProjectByKey } from '../../policy/index.ts';
-import { boardStatuses, columnIds, countsByStatus, withText } from './task-board.repository.ts';
+import { boardStatuses, columnIds, countsByStatus } from './task-board.repository.ts';
 import { DEFAULT_CARDS_PER_COLUMN, type BoardJson, type BoardQueryInput } from './task-board.schemas.ts';
 import { presentTaskRow } from './task.presenter.ts';
-import { tasksOfProject } from './task.repository.ts';
 import { taskRowsInOrder } from './task-list.repository.ts';
 import { listFilter } from './task-read.service.ts';
 
@@ -28,19 +27,16 @@ export async function readBoard(
   const limit = query.limit ?? DEFAULT_CARDS_PER_COLUMN;
   const afterId = decodeCursor(query.cursor ?? '');
   const { text, status, ...filters } = query;
-  let matching = tasksOfProject(ctx.db, project.id, listFilter(filters));
-  if (text) matching = withText(matching, ctx.dialect, text);
+  const matching = { projectId: project.id, filter: listFilter(filters), ...(text ? { text } : {}) };
 
   let statuses = await boardStatuses(ctx.db, project.id);
   if (status !== undefined) {
     statuses = statuses.filter((s) => s.name === status);
     if (!statuses.length) throw invalid({ status: `no status named "${status}" in ${project.key}` });
   }
-  const counts = await countsByStatus(
-    status === undefined ? matching : matching.where('t.status_id', '=', statuses[0]!.id),
-  );
+  const counts = await countsByStatus(ctx, matching, status === undefined ? undefined : statuses[0]!.id);
   const idsPerColumn = await Promise.all(
-    statuses.map((s) => ((counts.get(s.id) ?? 0) > 0 ? columnIds(matching, s.id, afterId, limit) : [])),
+    statuses.map((s) => ((counts.get(s.id) ?? 0) > 0 ? columnIds(ctx, matching, s.id, afterId, limit) : [])),
   );
   const shown = idsPerColumn.map((ids) => ids.slice(0, limit));
   const rows = new Map((await taskRowsInOrder(ctx, shown.flat())).map((row) => [row.id, row]));

@@ -3,22 +3,45 @@ import { paginate } from '../../db/paginate.ts';
 import { preparedIn, type PreparedContext } from '../../db/prepared.ts';
 import type { PageRequest, Pagination } from '../../http/pagination.ts';
 import type { Ordering } from '../query/ast.ts';
-import { orderedTaskIds } from '../query/query.repository.ts';
+import type { Bound } from '../query/bound.ts';
+import { orderedTaskIds, tasksMatching, whereQuery } from '../query/query.repository.ts';
 import {
   countTasksUpTo,
   listedTasks,
   taskExtrasByIds,
   type TaskExtrasRow,
   taskListIds,
+  type TaskListFilter,
   type TaskRow,
   taskRowsWithExtrasByIdList,
   type TaskRowWithExtras,
+  tasksOfProject,
   type TasksQuery,
   tasksWithKeyAndEpoch,
+  subtasksOf,
 } from './task.repository.ts';
 
 /** Where a task list is read: the database, its dialect and the statements compiled for it. */
 export type TaskListContext = PreparedContext & { readonly dialect: Dialect };
+
+/**
+ * Which tasks a list reads, as data: services say which, the page functions here build the query.
+ * One project's tasks matching a list's filters, every task of some projects, or a task's direct
+ * subtasks; with `bound`, only those matching a bound query.
+ */
+export type TaskSet = (
+  { projectId: number; filter: TaskListFilter } | { projectIds: number[] } | { parentId: number }
+) & { bound?: Bound | null };
+
+function matchingTasks(ctx: TaskListContext, set: TaskSet): TasksQuery {
+  const tasks =
+    'projectId' in set
+      ? tasksOfProject(ctx.db, set.projectId, set.filter)
+      : 'projectIds' in set
+        ? tasksMatching(ctx.db, set.projectIds, null, ctx.dialect)
+        : subtasksOf(ctx.db, set.parentId);
+  return whereQuery(tasks, set.bound ?? null, ctx.dialect);
+}
 
 /** A listed task: its row and the extras the task JSON needs (see presentTaskRow). */
 export interface ListedTask {
@@ -62,16 +85,13 @@ function cappedCount(ctx: TaskListContext, matching: TasksQuery, page: PageReque
 const withOwnExtras = (rows: TaskRowWithExtras[]): ListedTask[] => rows.map((row) => ({ row, extras: row }));
 
 /**
- * One page of `matching` in a list's ordering. Two statements whatever the page size, and a
+ * One page of `set` in a list's ordering. Two statements whatever the page size, and a
  * capped count (LIST_COUNT_MARGIN). An offset page on PostgreSQL reads its rows, then the extras
  * of exactly those rows. Otherwise the page's ids come first, then its rows with their extras,
  * by id, in one statement compiled once.
  */
-export async function taskListPage(
-  ctx: TaskListContext,
-  matching: TasksQuery,
-  page: PageRequest,
-): Promise<TaskListPage> {
+export async function taskListPage(ctx: TaskListContext, set: TaskSet, page: PageRequest): Promise<TaskListPage> {
+  const matching = matchingTasks(ctx, set);
   const options = {
     idColumn: 't.id',
     orderable: ORDERABLE,
@@ -95,13 +115,14 @@ export async function taskListPage(
   return { tasks: withOwnExtras(rows), pagination };
 }
 
-/** One offset page of `matching` in a query's ORDER BY (see orderedTaskIds), its count capped as a list's. */
+/** One offset page of `set` in a query's ORDER BY (see orderedTaskIds), its count capped as a list's. */
 export async function queryOrderedPage(
   ctx: TaskListContext,
-  matching: TasksQuery,
+  set: TaskSet,
   orderBy: Ordering[],
   page: Extract<PageRequest, { mode: 'offset' }>,
 ): Promise<TaskListPage> {
+  const matching = matchingTasks(ctx, set);
   const { query: ids, orderable, ordering } = orderedTaskIds(matching, orderBy, ctx.dialect);
   const { rows, pagination } = await paginate(
     ids,

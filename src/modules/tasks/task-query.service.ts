@@ -4,11 +4,9 @@ import type { PageRequest } from '../../http/pagination.ts';
 import { visibleProjectsOf } from '../../policy/index.ts';
 import type { Principal } from '../../identity/principal.ts';
 import type { Ordering } from '../query/ast.ts';
-import { tasksMatching, whereQuery } from '../query/query.repository.ts';
 import { bindFor, checkQuery, timeZoneParameter } from '../query/query.service.ts';
 import { presentListedTasks } from './task.presenter.ts';
-import { queryOrderedPage } from './task-list.repository.ts';
-import type { TasksQuery } from './task.repository.ts';
+import { queryOrderedPage, type TaskSet } from './task-list.repository.ts';
 import { pageOfTasks } from './task-read.service.ts';
 
 /** A query's ORDER BY when it has none: newest first. */
@@ -30,24 +28,19 @@ export async function listTasksByQuery(
 ) {
   const visible = await visibleProjectsOf(ctx.db, principal);
   const projects = [...visible.byId.values()].map((p) => ({ id: p.id, key: p.key }));
-  const matching = tasksMatching(
-    ctx.db,
-    projects.map((p) => p.id),
-    null,
-    ctx.dialect,
-  );
+  const matching: TaskSet = { projectIds: projects.map((p) => p.id) };
   return pageOfQuery(ctx, principal, matching, projects, { q: parameters.q ?? '', tz: parameters.tz }, page);
 }
 
 /**
- * One page of `matching` narrowed by the query `q` over `projects`: in the query's order (or
+ * One page of `set` narrowed by the query `q` over `projects`: in the query's order (or
  * newest first), or by the list's `ordering` when the query has no ORDER BY. Cursor pages walk
  * the ids, as every list does.
  */
 export async function pageOfQuery(
   ctx: AppContext,
   principal: Principal,
-  matching: TasksQuery,
+  set: TaskSet,
   projects: Array<{ id: number; key: string }>,
   parameters: QueryParameters,
   page: PageRequest,
@@ -62,7 +55,7 @@ export async function pageOfQuery(
     projects,
     timeZone,
   });
-  const narrowed = whereQuery(matching, bound, ctx.dialect);
+  const narrowed: TaskSet = { ...set, bound };
   if (page.mode === 'cursor' || (parameters.ordering && !query.orderBy.length)) return pageOfTasks(ctx, narrowed, page);
   const { tasks, pagination } = await queryOrderedPage(
     ctx,

@@ -5,15 +5,15 @@ import type { PageRequest } from '../../http/pagination.ts';
 import type { Principal } from '../../identity/principal.ts';
 import { readableProjectByKey, visibleAmongKeyed } from '../../policy/index.ts';
 import { presentListedTasks, presentTaskRow } from './task.presenter.ts';
-import { taskListPage, tasksByKey } from './task-list.repository.ts';
-import { subtasksOf, type TaskListFilter, tasksOfProject, type TasksQuery } from './task.repository.ts';
+import { taskListPage, tasksByKey, type TaskSet } from './task-list.repository.ts';
+import type { TaskListFilter } from './task.repository.ts';
 import type { TaskJson, TaskListFilters } from './task.schemas.ts';
 import { pageOfQuery } from './task-query.service.ts';
 import { visibleTask } from './task.service.ts';
 
-/** One page of `matching` in a list's ordering, as task JSON (see taskListPage). */
-export async function pageOfTasks(ctx: AppContext, matching: TasksQuery, page: PageRequest) {
-  const { tasks, pagination } = await taskListPage(ctx, matching, page);
+/** One page of `set` in a list's ordering, as task JSON (see taskListPage). */
+export async function pageOfTasks(ctx: AppContext, set: TaskSet, page: PageRequest) {
+  const { tasks, pagination } = await taskListPage(ctx, set, page);
   return { data: presentListedTasks(tasks), pagination };
 }
 
@@ -67,7 +67,7 @@ export async function listTasks(
   page: PageRequest,
 ) {
   const project = await readableProjectByKey(ctx.db, principal, projectKey);
-  const matching = tasksOfProject(ctx.db, project.id, listFilter(filters));
+  const matching: TaskSet = { projectId: project.id, filter: listFilter(filters) };
   if (filters.q === undefined) return pageOfTasks(ctx, matching, page);
   return pageOfQuery(
     ctx,
@@ -97,5 +97,5 @@ export async function getTask(
 
 export async function listSubtasks(ctx: AppContext, principal: Principal, key: string, page: PageRequest) {
   const ref = await visibleTask(ctx, principal, key);
-  return pageOfTasks(ctx, subtasksOf(ctx.db, ref.id), page);
+  return pageOfTasks(ctx, { parentId: ref.id }, page);
 }

@@ -12,7 +12,6 @@ import {
 import type { Principal } from '../../identity/principal.ts';
 import { bindFor, checkQuery } from '../query/query.service.ts';
 import { listTasksByQuery, pageOfQuery } from '../tasks/task-query.service.ts';
-import { tasksOfProject } from '../tasks/task.repository.ts';
 import * as repo from './views.repository.ts';
 import { DEFAULT_COLUMNS, type ViewCreateInput, type ViewJson, type ViewPatchInput } from './views.schemas.ts';
 
@@ -134,5 +133,5 @@ export async function viewTasks(
   const view = await getView(ctx, principal, id);
   if (view.project === null) return listTasksByQuery(ctx, principal, { q: view.query, tz }, page);
   const project = await readableProjectByKey(ctx.db, principal, view.project);
-  return pageOfQuery(ctx, principal, tasksOfProject(ctx.db, project.id, {}), [project], { q: view.query, tz }, page);
+  return pageOfQuery(ctx, principal, { projectId: project.id, filter: {} }, [project], { q: view.query, tz }, page);
 }

@@ -7,6 +7,7 @@ import { projectFor } from '../../policy/index.ts';
 import { visibleOne } from '../../policy/visible-one.ts';
 import { visiblePages } from '../../policy/visible-pages.ts';
 import { lockProject } from '../projects/projects.repository.ts';
+import { changedFields, hasChanges, recordAudit } from '../audit/record-audit.ts';
 import * as repo from './statuses.repository.ts';
 import { presentStatus, type StatusJson } from './workflows.presenter.ts';
 
@@ -46,7 +47,16 @@ export async function createStatus(
   positions.set(id, order.length);
   order.splice(Math.min(input.position ?? order.length, order.length), 0, id);
   await repo.writeStatusPositions(tx.db, order, positions, now);
-  return visibleStatus.read(tx, principal, id);
+  const created = await visibleStatus.read(tx, principal, id);
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'status.created',
+    target: { type: 'status', id, label: created.name },
+    projectId: project.id,
+    after: { name: created.name, category: created.category, position: created.position },
+  });
+  return created;
 }
 
 /** Renaming is safe: tasks reference the status by id, and show its current name. */
@@ -76,6 +86,14 @@ export async function updateStatus(
       to_name: set.name,
       renamed_at: now,
     });
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'status.updated',
+    target: { type: 'status', id, label: set.name ?? current.name },
+    projectId: current.project,
+    ...changedFields({ name: current.name, category: current.category }, set),
+  });
   return visibleStatus.read(tx, principal, id);
 }
 
@@ -114,6 +132,14 @@ export async function deleteStatus(tx: Tx, principal: Principal, id: number): Pr
   }
   const positions = await repo.statusPositions(tx.db, project.id);
   await repo.writeStatusPositions(tx.db, [...positions.keys()], positions, tx.clock.nowIso());
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'status.deleted',
+    target: { type: 'status', id, label: current.name },
+    projectId: project.id,
+    before: { name: current.name, category: current.category },
+  });
 }
 
 /**
@@ -138,6 +164,18 @@ export async function reorderStatuses(
       unknown,
     });
   }
+  const before = (await repo.statusesInBoardOrder(tx.db, principal, project.id)).map((s) => s.name);
   await repo.writeStatusPositions(tx.db, input.statuses, positions, tx.clock.nowIso());
-  return (await repo.statusesInBoardOrder(tx.db, principal, project.id)).map(presentStatus);
+  const after = (await repo.statusesInBoardOrder(tx.db, principal, project.id)).map(presentStatus);
+  const changes = changedFields({ order: before }, { order: after.map((s) => s.name) });
+  if (hasChanges(changes))
+    await recordAudit(tx, {
+      organizationId: principal.organizationId,
+      actor: principal,
+      action: 'status.reordered',
+      target: { type: 'project', id: project.id, label: `${project.key} ${project.name}` },
+      projectId: project.id,
+      ...changes,
+    });
+  return after;
 }

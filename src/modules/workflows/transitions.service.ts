@@ -10,6 +10,7 @@ import { statusNames } from './statuses.repository.ts';
 import * as repo from './transitions.repository.ts';
 import { presentTransition, type TransitionJson } from './workflows.presenter.ts';
 import { findVisibleWorkflow, touchWorkflows } from './workflows.repository.ts';
+import { changedFields, recordAudit } from '../audit/record-audit.ts';
 
 const CONFIGURATION = 'statuses, transitions and workflows';
 
@@ -91,7 +92,21 @@ export async function createTransition(
   };
   const [id] = await writeTransition(tx, principal, target, () => repo.insertTransitions(tx.db, [values], now));
   await touchWorkflows(tx.db, [workflow.id], now);
-  return visibleTransition.read(tx, principal, id!);
+  const created = await visibleTransition.read(tx, principal, id!);
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'transition.created',
+    target: { type: 'transition', id: id!, label: created.name },
+    projectId: workflow.project,
+    after: { workflow: workflow.name, ...auditedTransition(created) },
+  });
+  return created;
+}
+
+/** What an audit record keeps of a transition: its name and its statuses, by name. */
+function auditedTransition(transition: { name: string; from_status_name: string; to_status_name: string }) {
+  return { name: transition.name, from: transition.from_status_name, to: transition.to_status_name };
 }
 
 export async function updateTransition(
@@ -125,7 +140,16 @@ export async function updateTransition(
     repo.updateTransitionRow(tx.db, id, { from_status_id: from, to_status_id: to, name }, now),
   );
   await touchWorkflows(tx.db, [current.workflow], now);
-  return visibleTransition.read(tx, principal, id);
+  const after = await visibleTransition.read(tx, principal, id);
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'transition.updated',
+    target: { type: 'transition', id, label: after.name },
+    projectId: current.project,
+    ...changedFields(auditedTransition(current), auditedTransition(after)),
+  });
+  return after;
 }
 
 export async function deleteTransition(tx: Tx, principal: Principal, id: number): Promise<void> {
@@ -133,4 +157,12 @@ export async function deleteTransition(tx: Tx, principal: Principal, id: number)
   await projectFor(tx.db, principal, { id: current.project }, 'project.administer', CONFIGURATION);
   await repo.deleteTransitionRow(tx.db, id);
   await touchWorkflows(tx.db, [current.workflow], tx.clock.nowIso());
+  await recordAudit(tx, {
+    organizationId: principal.organizationId,
+    actor: principal,
+    action: 'transition.deleted',
+    target: { type: 'transition', id, label: current.name },
+    projectId: current.project,
+    before: auditedTransition(current),
+  });
 }

@@ -1,33 +1,15 @@
 -- modules/webhooks/notifications.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
 
 -- disableEnabledEndpoint
-update "webhook_endpoints" set "enabled" = $1, "disabled_reason" = $2, "updated_at" = $3 where "id" = $4 and "enabled" = $5 returning "id", "url", "organization_id", "created_by", "project_id";
+update "webhook_endpoints" set "enabled" = $1, "disabled_reason" = $2, "updated_at" = $3 where "id" = $4 and "enabled" = $5 returning "id", "url", "organization_id", "created_by", "governed_by", "project_id";
 -- parameters: [0,"Disabled automatically.","2026-11-21T09:00:00.000Z",4,1]
 
--- endpointStewards
-select "id", "email" from "users" where "organization_id" = $1 and ("id" = $2 or "role" = $3) order by "id";
--- parameters: [1,3,"owner"]
-
--- markNotificationEmailed
-update "notifications" set "emailed_at" = $1 where "id" = $2;
--- parameters: ["2026-11-21T09:00:00.000Z",12]
-
--- markNotificationEmailFailed
-update "notifications" set "email_error" = $1 where "id" = $2;
--- parameters: ["connection refused",12]
+-- endpointAudience
+select "u"."id" from "users" as "u" where "u"."organization_id" = $1 and "u"."active" = $2 and ("u"."id" in ($3, $4) or "u"."role" in ($5, $6)) and exists (select "pm"."project_id" from "project_memberships" as "pm" where "pm"."user_id" = "u"."id" and "pm"."project_id" = $7) order by "u"."id";
+-- parameters: [1,1,3,5,"owner","admin",2]
+select "u"."id" from "users" as "u" where "u"."organization_id" = $1 and "u"."active" = $2 and ("u"."id" in ($3, $4) or "u"."role" in ($5, $6)) and not exists (select "gm"."project_id" from "project_memberships" as "gm" where "gm"."user_id" = $7 and not exists (select "pm"."project_id" from "project_memberships" as "pm" where "pm"."project_id" = "gm"."project_id" and "pm"."user_id" = "u"."id")) order by "u"."id";
+-- parameters: [1,1,3,5,"owner","admin",5]
 
 -- recentNotifications
-select "n"."id", "o"."slug" as "organization", "n"."user_id" as "user", "u"."name" as "user_name", "u"."email" as "user_email", "n"."kind", "n"."subject", "n"."body", "n"."data", "n"."created_at", "n"."emailed_at", "n"."email_error" from "notifications" as "n" inner join "users" as "u" on "u"."id" = "n"."user_id" inner join "organizations" as "o" on "o"."id" = "n"."organization_id" where "o"."slug" = $1 order by "n"."id" desc limit $2;
+select "n"."id", "o"."slug" as "organization", "n"."user_id" as "user", "u"."name" as "user_name", "u"."email" as "user_email", "n"."kind", "n"."reason", "n"."subject", "n"."body", "n"."data", "n"."created_at", "n"."read_at", "n"."emailed_at", "n"."email_error" from "notifications" as "n" inner join "users" as "u" on "u"."id" = "n"."user_id" inner join "organizations" as "o" on "o"."id" = "n"."organization_id" where "o"."slug" = $1 order by "n"."id" desc limit $2;
 -- parameters: ["acme",50]
-
--- notificationsOf
-select "id", "kind", "subject", "data", "created_at", "read_at" from "notifications" where "user_id" = $1 order by "id" desc limit $2;
--- parameters: [3,200]
-
--- findOwnNotification
-select "id", "read_at" from "notifications" where "id" = $1 and "user_id" = $2;
--- parameters: [12,3]
-
--- markNotificationRead
-update "notifications" set "read_at" = $1 where "id" = $2;
--- parameters: ["2026-11-21T09:00:00.000Z",12]

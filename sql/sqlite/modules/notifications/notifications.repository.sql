@@ -28,6 +28,10 @@ select "pm"."user_id", "pm"."project_id", "u"."email" from "project_memberships"
 select "id", "organization_id", "email" from "users" where "id" in (?, ?) and "organization_id" in (?) and "active" = ?;
 -- parameters: [3,4,1,1]
 
+-- customFieldsByIds
+select "id", "name", "type" from "custom_fields" where "id" in (?, ?);
+-- parameters: [7,9]
+
 -- preferencesOf
 select "user_id", "reason", "in_app", "email" from "notification_preferences" where "user_id" in (?, ?);
 -- parameters: [3,4]

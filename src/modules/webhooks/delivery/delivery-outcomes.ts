@@ -2,13 +2,13 @@
  * Recording outcomes: its own short unit of work after the attempt. An outcome is written
  * only if the lease is still the worker's; the delivery is then delivered, rescheduled or
  * abandoned, and an endpoint with too many consecutive abandoned deliveries is disabled (its
- * notices go out after the commit).
+ * notifications recorded with it, its log line written after the commit).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { isoFromMs } from '../../../clock.ts';
 import type { AppContext } from '../../../context.ts';
 import type { Executor } from '../../../db/database.ts';
-import { inTransaction } from '../../../db/unit-of-work.ts';
+import { inTransaction, type Tx } from '../../../db/unit-of-work.ts';
 import * as queue from './delivery-queue.repository.ts';
 import { DISABLE_AFTER_ABANDONED, isSuccessStatus, nextAttemptAt } from './delivery-policy.ts';
 import { announceDisabled, type DisabledNotice, disableForFailures } from '../notifications.ts';
@@ -64,9 +64,9 @@ export async function recordOutcomes(
         continue;
       }
       if (resets.delete(claim.endpointId)) await queue.resetFailureCounts(tx.db, [claim.endpointId]);
-      const notice = await countAbandoned(tx.db, claim.endpointId, now, result.error);
-      // The log line and the e-mails wait for the commit, outside the transaction.
-      if (notice) tx.afterCommit(() => announceDisabled(ctx, log, notice));
+      const notice = await countAbandoned(tx, claim.endpointId, result.error);
+      // The log line waits for the commit: it must not claim a disabling that rolled back.
+      if (notice) tx.afterCommit(() => announceDisabled(log, notice));
     }
     if (resets.size > 0) await queue.resetFailureCounts(tx.db, [...resets]);
   });
@@ -120,13 +120,8 @@ async function writeDeliveries(
 }
 
 /** Counts an abandoned delivery against its endpoint; disables the endpoint at the limit. */
-async function countAbandoned(
-  db: Executor,
-  endpointId: number,
-  now: string,
-  lastError: string | null,
-): Promise<DisabledNotice | null> {
-  const counter = await queue.countAbandonedDelivery(db, endpointId);
+async function countAbandoned(tx: Tx, endpointId: number, lastError: string | null): Promise<DisabledNotice | null> {
+  const counter = await queue.countAbandonedDelivery(tx.db, endpointId);
   if (!counter || counter.enabled !== 1 || counter.consecutive_failures < DISABLE_AFTER_ABANDONED) return null;
-  return disableForFailures(db, endpointId, now, lastError);
+  return disableForFailures(tx, endpointId, lastError);
 }

@@ -34,20 +34,10 @@ export interface TokenRow {
   token?: string;
 }
 
-export interface OperatorNotice {
-  id: number;
-  kind: string;
-  message: string;
-  endpoint: number | null;
-  created_at: string;
-  read_at: string | null;
-}
-
 export const settingsKeys = {
   sessions: ['console', 'sessions'] as const,
   invitations: ['console', 'invitations'] as const,
   tokens: ['console', 'tokens'] as const,
-  notifications: ['console', 'notifications'] as const,
 };
 
 export const sessionsQuery = queryOptions({
@@ -75,9 +65,3 @@ export const tokensQuery = queryOptions({
 export const createToken = (body: { name: string; account: number; scopes: string[] }) =>
   post<TokenRow>('/api/console/tokens/', body);
 export const revokeToken = (id: number) => del(`/api/console/tokens/${id}/`);
-
-export const notificationsQuery = queryOptions({
-  queryKey: settingsKeys.notifications,
-  queryFn: ({ signal }) => get<OperatorNotice[]>('/api/console/notifications/', signal),
-});
-export const markNoticeRead = (id: number) => post(`/api/console/notifications/${id}/read/`);

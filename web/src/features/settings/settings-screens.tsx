@@ -28,8 +28,6 @@ import {
   createToken,
   invitationsQuery,
   invite as sendInvitation,
-  markNoticeRead,
-  notificationsQuery,
   renameMe,
   revokeSession,
   revokeToken,
@@ -52,7 +50,6 @@ const SECTIONS = [
   { id: 'invitations', label: 'Invitations', admin: true },
   { id: 'tokens', label: 'API tokens', admin: true },
   { id: 'webhooks', label: 'Webhooks', admin: true },
-  { id: 'notifications', label: 'Notifications', admin: true },
   { id: 'sign-in', label: 'Sign-in', admin: true },
   { id: 'audit', label: 'Audit log', admin: true },
   { id: 'projects', label: 'Project settings', admin: false },
@@ -68,6 +65,8 @@ export function Settings({ section, rest }: { section: string; rest?: string }) 
   const visible = SECTIONS.filter((s) => admin || !s.admin);
   // The address before settings had sections: its first section is where it used to start.
   if (section === 'organization') return <Redirect to="/settings/people" replace />;
+  // Its notices (a webhook endpoint disabled) now arrive in the inbox with every other notification.
+  if (section === 'notifications') return <Redirect to="/inbox" replace />;
   const current = visible.find((s) => s.id === section);
   return (
     <section className="page settings" aria-labelledby="settings-title">
@@ -100,8 +99,6 @@ export function Settings({ section, rest }: { section: string; rest?: string }) 
             <Tokens />
           ) : section === 'webhooks' ? (
             <Webhooks endpoint={rest ? Number(rest) : null} />
-          ) : section === 'notifications' ? (
-            <Notifications />
           ) : section === 'sign-in' ? (
             <SignInSettings />
           ) : section === 'audit' ? (
@@ -604,34 +601,5 @@ function NewToken() {
         </SecretNote>
       ) : null}
     </>
-  );
-}
-
-/** Operator notices, such as a webhook endpoint disabled after failing deliveries. */
-function Notifications() {
-  const client = useQueryClient();
-  const list = useQuery(notificationsQuery);
-  const read = useMutation({
-    mutationFn: markNoticeRead,
-    onSuccess: () => client.invalidateQueries({ queryKey: settingsKeys.notifications }),
-  });
-  return (
-    <section aria-labelledby="notifications-title">
-      <h2 id="notifications-title">Notifications</h2>
-      <ErrorNote error={list.error} />
-      {list.data?.length === 0 ? <p className="muted">Nothing to report.</p> : null}
-      <ul className="plain">
-        {list.data?.map((n) => (
-          <li key={n.id} className={n.read_at ? 'muted' : undefined}>
-            {formatDateTime(n.created_at)}: {n.message}{' '}
-            {!n.read_at ? (
-              <button type="button" className="link" onClick={() => read.mutate(n.id)}>
-                Mark as read
-              </button>
-            ) : null}
-          </li>
-        ))}
-      </ul>
-    </section>
   );
 }
