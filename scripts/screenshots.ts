@@ -37,7 +37,7 @@ try {
   const project = (await world.h.request('GET', '/api/v1/projects/', { token: owner.bot.token })).body.data.find(
     (p: { key: string }) => p.key === 'WEB',
   );
-  await api('POST', '/api/v1/projects/WEB/sprints/', {
+  const sprint = await api('POST', '/api/v1/projects/WEB/sprints/', {
     name: 'Sprint 12',
     start_date: '2026-11-16',
     end_date: '2026-11-27',
@@ -56,23 +56,31 @@ try {
     type: 'number',
     projects: [project.id],
   });
-  const seed: Array<[string, string, string[], string | null, string]> = [
-    ['Landing page hero', 'High', ['frontend', 'design'], '2026-11-25', 'In Progress'],
-    ['Pricing table', 'Medium', ['frontend'], '2026-11-28', 'In Review'],
-    ['Contact form spam filter', 'Urgent', ['backend'], '2026-11-20', 'In Progress'],
-    ['Cookie banner copy', 'Low', ['design'], null, 'To Do'],
-    ['Image CDN', 'Medium', ['backend'], '2026-12-02', 'To Do'],
-    ['Newsletter sign-up', 'Medium', ['frontend', 'backend'], null, 'To Do'],
-    ['Accessibility audit', 'High', ['frontend'], '2026-12-05', 'To Do'],
-    ['Staging environment', 'Medium', ['backend'], null, 'Done'],
-    ['Brand colours', 'Low', ['design'], null, 'Done'],
+  // Title, priority, labels, start and due dates, estimate (points), status, in the sprint.
+  const seed: Array<[string, string, string[], string | null, string | null, number, string, boolean]> = [
+    ['Landing page hero', 'High', ['frontend', 'design'], '2026-11-18', '2026-11-25', 5, 'In Progress', true],
+    ['Pricing table', 'Medium', ['frontend'], '2026-11-23', '2026-11-28', 3, 'In Review', true],
+    ['Contact form spam filter', 'Urgent', ['backend'], '2026-11-16', '2026-11-20', 2, 'In Progress', true],
+    ['Cookie banner copy', 'Low', ['design'], null, null, 1, 'To Do', true],
+    ['Image CDN', 'Medium', ['backend'], '2026-11-30', '2026-12-02', 3, 'To Do', false],
+    ['Newsletter sign-up', 'Medium', ['frontend', 'backend'], null, null, 2, 'To Do', true],
+    ['Accessibility audit', 'High', ['frontend'], '2026-12-03', '2026-12-05', 5, 'To Do', false],
+    ['Staging environment', 'Medium', ['backend'], '2026-11-16', '2026-11-19', 3, 'Done', true],
+    ['Brand colours', 'Low', ['design'], '2026-11-17', '2026-11-18', 1, 'Done', true],
   ];
-  for (const [title, priority, labels, due, status] of seed) {
+  // Planned the day before the sprint starts, then its history spreads over its days, so the
+  // reports have something to draw.
+  world.h.clock.set('2026-11-15T15:00:00Z');
+  const steps: Array<[string, string]> = [];
+  for (const [title, priority, labels, start, due, points, status, inSprint] of seed) {
     const task = await api('POST', '/api/v1/projects/WEB/tasks/', {
       title,
       priority,
       labels,
+      start_date: start,
       due_date: due,
+      estimate: points,
+      sprint: inSprint ? sprint.id : null,
       assignee: owner.userId,
       description: `## Goal\n\n${title} ships with the relaunch.\n\n- [x] Sketch\n- [ ] Build\n- [ ] Review with **design**`,
     });
@@ -83,8 +91,14 @@ try {
         'In Review': ['In Progress', 'In Review'],
         Done: ['In Progress', 'Done'],
       }[status] ?? [];
-    for (const step of path) await api('PUT', `/api/v1/tasks/${task.key}/`, { status: step });
+    for (const step of path) steps.push([task.key, step]);
   }
+  for (const [key, step] of steps) {
+    world.h.clock.advance(20 * 3_600_000);
+    await api('PUT', `/api/v1/tasks/${key}/`, { status: step });
+  }
+  await api('POST', '/api/v1/tasks/WEB-5/link/', { task: 'WEB-7', type: 'blocks' });
+  world.h.clock.set('2026-11-26T16:00:00Z');
   await api('POST', '/api/v1/tasks/WEB-1/comments/', {
     body: 'The hero image is in the shared drive; use the **wide** crop.',
   });
@@ -104,6 +118,14 @@ try {
     description: 'Bugs to the team chat',
     events: ['task.created', 'task.updated'],
     filter: 'label = backend AND status_category != done',
+  });
+
+  const view = await api('POST', '/api/v1/views/', {
+    name: 'Backend in flight',
+    query: 'label = backend AND status_category != done ORDER BY priority DESC',
+    layout: 'list',
+    project: 'WEB',
+    shared: true,
   });
 
   const { page } = world;
@@ -131,6 +153,21 @@ try {
     await page.goto('/t/WEB-1');
     await page.locator('.comments li').first().waitFor();
     await shot('task');
+    await page.goto('/p/WEB/calendar?date=2026-11-26');
+    await page
+      .getByRole('button', { name: /WEB-2 Pricing table/ })
+      .first()
+      .waitFor();
+    await shot('calendar');
+    await page.goto('/p/WEB/timeline?zoom=day');
+    await page.locator('[data-bar="WEB-7"]').waitFor();
+    await shot('timeline');
+    await page.goto('/p/WEB/reports');
+    await page.getByRole('figure', { name: 'Burndown: Days' }).getByRole('table').waitFor();
+    await shot('reports', true);
+    await page.goto(`/views/${view.id}`);
+    await page.getByRole('link', { name: 'WEB-3' }).waitFor();
+    await shot('view');
     await page.goto('/p/WEB/settings');
     await page.getByRole('button', { name: 'Drag Done' }).waitFor();
     await page.getByRole('button', { name: 'Drag Docs' }).waitFor();
@@ -193,6 +230,18 @@ try {
     await page.goto('/p/WEB/list');
     await page.getByRole('link', { name: 'WEB-9' }).waitFor();
     await shot('list-phone');
+    await page.goto('/p/WEB/calendar?date=2026-11-26&mode=week');
+    await page
+      .getByRole('button', { name: /WEB-2 Pricing table/ })
+      .first()
+      .waitFor();
+    await shot('calendar-phone');
+    await page.goto('/p/WEB/timeline?zoom=day');
+    await page.locator('[data-bar="WEB-7"]').waitFor();
+    await shot('timeline-phone');
+    await page.goto('/p/WEB/reports');
+    await page.getByRole('figure', { name: 'Burndown: Days' }).getByRole('table').waitFor();
+    await shot('reports-phone');
     await page.goto('/my-work');
     await page.getByRole('link', { name: /WEB-3/ }).waitFor();
     await shot('my-work-phone');

@@ -41,6 +41,9 @@ describe.skipIf(skipReason !== null)('the reports screen in Chromium', { timeout
     await page.getByRole('navigation', { name: 'Project views' }).getByRole('link', { name: 'Reports' }).click();
     const burndown = page.getByRole('figure', { name: 'Burndown: Days' });
     await burndown.waitFor();
+    // When the report was taken, as a person reads a date, not the API's timestamp.
+    const asOf = page.locator('.report-summary div', { hasText: 'As of' }).locator('dd');
+    expect(await asOf.textContent()).toMatch(/^Nov \d{1,2}, 2026, \d{1,2}:\d{2}\s[AP]M$/);
     expect(await burndown.getByRole('img', { name: /Burndown: Days, chart/ }).count()).toBe(1);
     const table = burndown.getByRole('table', { name: 'Burndown: Days' });
     expect(await table.getByRole('columnheader').allTextContents()).toEqual([

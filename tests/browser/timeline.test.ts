@@ -181,4 +181,21 @@ describe.skipIf(skipReason !== null)('the timeline in Chromium', { timeout: 240_
     await page.waitForURL(`**/p/TL/timeline?view=${id}`);
     await bar('TL-2').waitFor();
   });
+
+  it('opens on today on a phone too, with today inside the visible dates', async () => {
+    const { page } = w;
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto('/p/TL/timeline?zoom=day');
+      await bar('TL-1').waitFor();
+      const region = (await page.getByRole('region', { name: 'Timeline', exact: true }).boundingBox())!;
+      const names = (await page.locator('.tl-label').first().boundingBox())!;
+      const today = (await page.locator('.tl-today').boundingBox())!;
+      // Right of the sticky task column, left of the region's right edge.
+      expect(today.x).toBeGreaterThan(region.x + names.width - 1);
+      expect(today.x + today.width).toBeLessThanOrEqual(region.x + region.width);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
 });

@@ -1,45 +1,73 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 
 /** What reports read of one project: its tasks now, and the changes of the fields they replay (history.ts). */
 
-/** The project's tasks that existed at `asOf`, with the values they have now. */
-export function tasksOfProject(db: Executor, projectId: number, asOf: string) {
-  return db
-    .selectFrom('tasks as t')
-    .innerJoin('task_types as tt', 'tt.id', 't.task_type_id')
-    .select([
-      't.id',
-      't.key',
-      't.title',
-      't.status_id',
-      't.estimate',
-      't.sprint_id',
-      'tt.name as task_type',
-      't.created_at',
+/**
+ * The project's change records (the changes feed's, one in the transaction of every task write)
+ * as a mark: their last id, and how many there are when `counted` (else 0), with the tasks of
+ * those after `afterId` (none when null). One statement, so the mark and the rows after it are
+ * of one snapshot.
+ */
+export function changesSince(db: Executor, projectId: number, afterId: number | null, counted: boolean) {
+  const mark = db
+    .selectFrom('task_changes')
+    .select((eb) => [
+      counted ? eb.fn.countAll<number | string>().as('total') : sql<number>`0`.as('total'),
+      eb.fn.max('id').as('last'),
     ])
-    .where('t.project_id', '=', projectId)
-    .where('t.created_at', '<=', asOf)
-    .orderBy('t.id')
+    .where('project_id', '=', projectId);
+  if (afterId === null)
+    return db
+      .selectFrom(mark.as('m'))
+      .select(['m.total', 'm.last', sql<number | null>`null`.as('task_id')])
+      .execute();
+  return db
+    .selectFrom(mark.as('m'))
+    .leftJoin('task_changes as c', (join) => join.on('c.project_id', '=', projectId).on('c.id', '>', afterId))
+    .select(['m.total', 'm.last', 'c.task_id'])
     .execute();
 }
 
+/** The project's tasks (all of them, or those of `ids`), with the values they have now. */
+export function tasksOfProject(db: Executor, projectId: number, ids: number[] | null) {
+  let query = db
+    .selectFrom('tasks')
+    .select(['id', 'key', 'title', 'task_type_id', 'status_id', 'estimate', 'sprint_id', 'created_at'])
+    .where('project_id', '=', projectId);
+  if (ids !== null) query = query.where('id', 'in', ids);
+  return query.orderBy('id').execute();
+}
+
 export type ReportField = 'status' | 'estimate' | 'sprint';
+export const REPORT_FIELDS: ReportField[] = ['status', 'estimate', 'sprint'];
 
 /**
- * The changes of `fields` on the project's tasks after `after` (all of them when null), by task
- * and field, oldest first: rows after `asOf` are read too, since a task's value at a time is found
- * by undoing every later change from its value now. In the order of the index on (task, field,
- * time), so neither database sorts the rows (there can be 100,000s of them).
+ * Every recorded change of the fields reports replay, of the project's tasks (or of `ids`), by
+ * task and field, oldest first: in the order of the index on (task, field, time), so neither
+ * database sorts the rows (there can be 100,000s of them).
  */
-export function fieldChanges(db: Executor, projectId: number, fields: ReportField[], after: string | null) {
-  let query = db
+export function fieldChanges(db: Executor, projectId: number, ids: number[] | null) {
+  return db
     .selectFrom('activities as a')
     .select(['a.task_id', 'a.field', 'a.from_value', 'a.created_at'])
-    .where('a.task_id', 'in', (eb) => eb.selectFrom('tasks').select('id').where('project_id', '=', projectId))
-    .where('a.field', 'in', fields)
-    .where('a.action', '=', 'updated');
-  if (after !== null) query = query.where('a.created_at', '>', after);
-  return query.orderBy('a.task_id').orderBy('a.field').orderBy('a.created_at').orderBy('a.id').execute();
+    .where('a.task_id', 'in', (eb) => {
+      let tasks = eb.selectFrom('tasks').select('id').where('project_id', '=', projectId);
+      if (ids !== null) tasks = tasks.where('id', 'in', ids);
+      return tasks;
+    })
+    .where('a.field', 'in', REPORT_FIELDS)
+    .where('a.action', '=', 'updated')
+    .orderBy('a.task_id')
+    .orderBy('a.field')
+    .orderBy('a.created_at')
+    .orderBy('a.id')
+    .execute();
+}
+
+/** The project's task types, by id. */
+export function taskTypesOf(db: Executor, projectId: number) {
+  return db.selectFrom('task_types').select(['id', 'name']).where('project_id', '=', projectId).orderBy('id').execute();
 }
 
 /** The project's statuses in board order, each with its renames, oldest first. */

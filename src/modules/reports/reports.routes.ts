@@ -7,7 +7,16 @@ import { Envelope, errorResponses } from '../../http/schemas.ts';
 import type { Api } from '../../http/types.ts';
 import { ProjectKeyParams } from '../projects/projects.schemas.ts';
 import { type CsvKind, type CsvReport, toCsv } from './reports.csv.ts';
-import { Burndown, BurndownQuery, CycleTime, Flow, RangeQuery, Velocity, VelocityQuery } from './reports.schemas.ts';
+import {
+  Burndown,
+  BurndownQuery,
+  CycleTime,
+  Flow,
+  FlowQuery,
+  RangeQuery,
+  Velocity,
+  VelocityQuery,
+} from './reports.schemas.ts';
 import * as reports from './reports.service.ts';
 
 export const reportModels = [Burndown, Flow, CycleTime, Velocity];
@@ -75,9 +84,9 @@ export function registerReportRoutes(app: Api, ctx: AppContext): void {
       schema: {
         tags,
         summary: 'Cumulative flow: tasks per status per day, and the time each task spent in each status',
-        description: `Each status under its name now, so a rename within the range does not split it. ${AS_OF}`,
+        description: `Each status under its name now, so a rename within the range does not split it. The tasks' time in each status comes a page at a time (\`limit\`, \`cursor\`); CSV is the days' table. ${AS_OF}`,
         params: ProjectKeyParams,
-        querystring: RangeQuery,
+        querystring: FlowQuery,
         response: answered(Flow, 'The flow.'),
       },
       config: read,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateString } from '../../http/schemas.ts';
+import { CursorPagination, DateString } from '../../http/schemas.ts';
 
 const AsOf = Type.Optional(
   Type.String({
@@ -37,6 +37,21 @@ export const BurndownQuery = Type.Object({
   format: Format,
 });
 export const RangeQuery = Type.Object({ from: From, to: To, as_of: AsOf, format: Format });
+export const FlowQuery = Type.Object({
+  from: From,
+  to: To,
+  as_of: AsOf,
+  format: Format,
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 200, description: 'Tasks per page of `tasks`, default 50, maximum 200.' }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: 'The page of `tasks` after this one (`tasks_pagination.next_cursor`); empty or absent: the first.',
+    }),
+  ),
+});
 export const VelocityQuery = Type.Object({ as_of: AsOf, format: Format });
 
 export const Burndown = Type.Object(
@@ -106,8 +121,12 @@ export const Flow = Type.Object(
           description: 'Hours spent in each status within the range.',
         }),
       }),
-      { description: 'The tasks that were not done throughout the range.' },
+      {
+        description:
+          'One page of the tasks that were not done throughout the range, in task order (`limit`, `cursor`); the days are whole on every page.',
+      },
     ),
+    tasks_pagination: Type.Ref(CursorPagination),
   },
   { $id: 'FlowReport', title: 'FlowReport' },
 );

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { invalid, notFound } from '../../http/errors.ts';
+import { DEFAULT_LIMIT, decodeCursor, encodeCursor } from '../../http/pagination.ts';
 import type { Principal } from '../../identity/principal.ts';
 import { projectFor } from '../../policy/index.ts';
 import {
@@ -13,27 +14,15 @@ import {
   type Stamp,
   stampOf,
   StatusNames,
-  type Timeline,
-  timelineOf,
   valueAt,
 } from './history.ts';
+import { pastOfProject, type TaskPast } from './history-cache.ts';
 import * as repo from './reports.repository.ts';
 
 /**
  * Reports computed from the tasks' activity history (docs/api/planning.md#reports), as they
  * stood at `as_of`. Days are UTC days.
  */
-
-interface TaskPast {
-  id: number;
-  key: string;
-  title: string;
-  taskType: string;
-  createdAt: Stamp;
-  status: Timeline<ReportStatus>;
-  estimate: Timeline<number | null>;
-  sprint: Timeline<number | null>;
-}
 
 interface Loaded {
   project: { id: number; key: string };
@@ -51,53 +40,22 @@ function checkRange(from: string, to: string): void {
   if (to > addDays(from, MAX_DAYS - 1)) throw invalid({ to: `the range is at most ${MAX_DAYS} days` });
 }
 
-/**
- * The project's tasks at `asOf` with the past of `fields` after `after`; a field not asked for
- * keeps its value now throughout, so only reports that never look at it leave it out.
- */
+/** The project's tasks that existed at `asOf`, with their pasts (history-cache.ts). */
 async function load(
   ctx: AppContext,
   principal: Principal,
   projectKey: string,
   asOfParam: string | undefined,
-  after: string | null,
-  fields: repo.ReportField[],
 ): Promise<Loaded> {
   const project = await projectFor(ctx.db, principal, { key: projectKey });
   const now = ctx.clock.nowIso();
   const asked = asOfParam === undefined ? now : stampOf(Date.parse(asOfParam));
   const asOf = asked < now ? asked : now;
-  const [rows, changes, { statuses, renames }, unit] = await Promise.all([
-    repo.tasksOfProject(ctx.db, project.id, asOf),
-    repo.fieldChanges(ctx.db, project.id, fields, after),
-    repo.statusesWithRenames(ctx.db, project.id),
+  const [{ tasks, names }, unit] = await Promise.all([
+    pastOfProject(ctx.db, ctx.dialect, project.id),
     repo.estimateUnitOf(ctx.db, project.id),
   ]);
-  const names = new StatusNames(statuses, renames);
-  // The changes come by task and field, oldest first: each task's are one run of rows.
-  const byTask = new Map<number, Record<repo.ReportField, Array<{ at: Stamp; from: string | null }>>>();
-  for (const change of changes) {
-    let fieldsOfTask = byTask.get(change.task_id);
-    if (!fieldsOfTask) byTask.set(change.task_id, (fieldsOfTask = { status: [], estimate: [], sprint: [] }));
-    fieldsOfTask[change.field as repo.ReportField].push({ at: change.created_at, from: change.from_value });
-  }
-  const none = { status: [], estimate: [], sprint: [] };
-  const tasks = rows.map((row) => {
-    const past = byTask.get(row.id) ?? none;
-    return {
-      id: row.id,
-      key: row.key,
-      title: row.title,
-      taskType: row.task_type,
-      createdAt: row.created_at,
-      status: timelineOf(names.byStatusId(row.status_id), past.status, (from, at) => names.resolve(String(from), at)),
-      estimate: timelineOf(row.estimate === null ? null : Number(row.estimate), past.estimate, (from) =>
-        typeof from === 'number' ? from : null,
-      ),
-      sprint: timelineOf(row.sprint_id, past.sprint, (from) => (typeof from === 'number' ? from : null)),
-    };
-  });
-  return { project, unit, asOf, tasks, names };
+  return { project, unit, asOf, tasks: tasks.filter((task) => task.createdAt <= asOf), names };
 }
 
 /** Whether a task was ever in `sprintId`, by its sprint's past: tasks that never were cannot count for it. */
@@ -107,6 +65,33 @@ const everIn = (task: TaskPast, sprintId: number) =>
 const exists = (task: TaskPast, at: Stamp) => task.createdAt <= at;
 const isDone = (task: TaskPast, at: Stamp) => valueAt(task.status, at).category === 'done';
 const estimateAt = (task: TaskPast, at: Stamp) => valueAt(task.estimate, at) ?? 0;
+/** The index of the first of `stamps` (ascending) not before `at`; their count when there is none. */
+function firstAtOrAfter(stamps: Stamp[], at: Stamp): number {
+  let low = 0;
+  let high = stamps.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (stamps[mid]! < at) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** The bounds after the first (ascending) at which one of the task's fields has changed since the bound before, in order. */
+function boundsOfChanges(task: TaskPast, bounds: Stamp[]): number[] {
+  const found = new Set<number>();
+  for (const at of [
+    task.createdAt,
+    ...task.status.changes.map((c) => c.at),
+    ...task.estimate.changes.map((c) => c.at),
+    ...task.sprint.changes.map((c) => c.at),
+  ]) {
+    const i = firstAtOrAfter(bounds, at);
+    if (i > 0 && i < bounds.length) found.add(i);
+  }
+  return [...found].sort((a, b) => a - b);
+}
+
 /** The sample time of a day: its end, or `as_of` on the day it falls in. */
 const sampleOf = (date: string, asOf: Stamp): Stamp => (endOfDay(date) < asOf ? endOfDay(date) : asOf);
 const daysUpTo = (from: string, to: string, asOf: Stamp) =>
@@ -138,55 +123,60 @@ export async function burndown(ctx: AppContext, principal: Principal, projectKey
       [from === undefined ? 'from' : 'to']: 'is required without a sprint, or with a sprint that has no such date',
     });
   checkRange(from, to);
-  const data = await load(
-    ctx,
-    principal,
-    projectKey,
-    query.as_of,
-    endOfDay(addDays(from, -1)),
-    sprint === null ? ['status', 'estimate'] : ['status', 'estimate', 'sprint'],
-  );
+  const data = await load(ctx, principal, projectKey, query.as_of);
   const scoped = sprint === null ? data.tasks : data.tasks.filter((task) => everIn(task, sprint.id));
   const inScope = (task: TaskPast, at: Stamp) =>
     exists(task, at) && (sprint === null || valueAt(task.sprint, at) === sprint.id);
-  const remainingAt = (at: Stamp) => {
-    let estimate = 0;
-    let tasks = 0;
-    for (const task of scoped)
-      if (inScope(task, at) && !isDone(task, at)) {
-        estimate += estimateAt(task, at);
-        tasks++;
-      }
-    return { estimate, tasks };
+  // Bound 0 is the end of the day before `from`, bound i the sample of the i-th day.
+  const dates = daysUpTo(from, to, data.asOf);
+  const bounds = [endOfDay(addDays(from, -1)), ...dates.map((date) => sampleOf(date, data.asOf))];
+  const remainingTasks = new Array<number>(bounds.length).fill(0);
+  const remainingEstimate = new Array<number>(bounds.length).fill(0);
+  const added = bounds.map(() => ({ tasks: 0, estimate: 0 }));
+  const removed = bounds.map(() => ({ tasks: 0, estimate: 0 }));
+  const stateAt = (task: TaskPast, at: Stamp) => {
+    const scoped = inScope(task, at);
+    return { scoped, open: scoped && !isDone(task, at), estimate: scoped ? estimateAt(task, at) : 0 };
   };
-  const allDays = datesBetween(from, to);
-  const start = remainingAt(endOfDay(addDays(from, -1))).estimate;
-  const days = daysUpTo(from, to, data.asOf).map((date, i) => {
-    const at = sampleOf(date, data.asOf);
-    const before = endOfDay(addDays(date, -1));
-    const remaining = remainingAt(at);
-    const added = { tasks: 0, estimate: 0 };
-    const removed = { tasks: 0, estimate: 0 };
-    for (const task of scoped) {
-      const now = inScope(task, at);
-      const then = inScope(task, before);
-      if (now && !then) {
-        added.tasks++;
-        added.estimate += estimateAt(task, at);
-      } else if (then && !now) {
-        removed.tasks++;
-        removed.estimate += estimateAt(task, before);
-      }
+  // Each task is looked at only at the bounds where one of its fields changed (in between it is
+  // the same), and adds what changed there to that bound: one pass over its changes, not one per day.
+  for (const task of scoped) {
+    let before = stateAt(task, bounds[0]!);
+    if (before.open) {
+      remainingTasks[0]!++;
+      remainingEstimate[0]! += before.estimate;
     }
-    const ideal = allDays.length === 1 ? 0 : (start * (allDays.length - 1 - i)) / (allDays.length - 1);
+    for (const i of boundsOfChanges(task, bounds)) {
+      const state = stateAt(task, bounds[i]!);
+      remainingTasks[i]! += Number(state.open) - Number(before.open);
+      remainingEstimate[i]! += (state.open ? state.estimate : 0) - (before.open ? before.estimate : 0);
+      if (state.scoped && !before.scoped) {
+        added[i]!.tasks++;
+        added[i]!.estimate += state.estimate;
+      } else if (before.scoped && !state.scoped) {
+        removed[i]!.tasks++;
+        removed[i]!.estimate += before.estimate;
+      }
+      before = state;
+    }
+  }
+  const allDays = datesBetween(from, to);
+  const start = remainingEstimate[0]!;
+  let tasksLeft = remainingTasks[0]!;
+  let estimateLeft = start;
+  const days = dates.map((date, day) => {
+    const i = day + 1;
+    tasksLeft += remainingTasks[i]!;
+    estimateLeft += remainingEstimate[i]!;
+    const ideal = allDays.length === 1 ? 0 : (start * (allDays.length - 1 - day)) / (allDays.length - 1);
     return {
       date,
-      remaining_estimate: round(remaining.estimate),
-      remaining_tasks: remaining.tasks,
-      added_tasks: added.tasks,
-      added_estimate: round(added.estimate),
-      removed_tasks: removed.tasks,
-      removed_estimate: round(removed.estimate),
+      remaining_estimate: round(estimateLeft),
+      remaining_tasks: tasksLeft,
+      added_tasks: added[i]!.tasks,
+      added_estimate: round(added[i]!.estimate),
+      removed_tasks: removed[i]!.tasks,
+      removed_estimate: round(removed[i]!.estimate),
       ideal_estimate: round(ideal),
     };
   });
@@ -201,16 +191,46 @@ export interface RangeQuery {
   as_of?: string;
 }
 
-export async function flow(ctx: AppContext, principal: Principal, projectKey: string, query: RangeQuery) {
+export interface FlowQuery extends RangeQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+export async function flow(ctx: AppContext, principal: Principal, projectKey: string, query: FlowQuery) {
   checkRange(query.from, query.to);
-  const data = await load(ctx, principal, projectKey, query.as_of, endOfDay(addDays(query.from, -1)), ['status']);
-  const days = daysUpTo(query.from, query.to, data.asOf).map((date) => {
-    const at = sampleOf(date, data.asOf);
+  const afterId = decodeCursor(query.cursor ?? '');
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const data = await load(ctx, principal, projectKey, query.as_of);
+  const dates = daysUpTo(query.from, query.to, data.asOf);
+  const samples = dates.map((date) => sampleOf(date, data.asOf));
+  // Per status, how its count changes at each sample: each task adds its moves, once.
+  const moves = new Map<string, number[]>();
+  const move = (status: ReportStatus, i: number, by: number) => {
+    let counts = moves.get(status.id);
+    if (!counts) moves.set(status.id, (counts = new Array<number>(samples.length).fill(0)));
+    counts[i]! += by;
+  };
+  for (const task of data.tasks) {
+    const first = firstAtOrAfter(samples, task.createdAt);
+    if (first === samples.length) continue;
+    let status = valueAt(task.status, samples[first]!);
+    move(status, first, 1);
+    for (const change of task.status.changes) {
+      if (change.at <= samples[first]!) continue;
+      const i = firstAtOrAfter(samples, change.at);
+      if (i === samples.length) break;
+      move(status, i, -1);
+      status = change.value;
+      move(status, i, 1);
+    }
+  }
+  const running = new Map([...moves.keys()].map((id) => [id, 0]));
+  const days = dates.map((date, i) => {
     const counts = new Map<string, number>();
-    for (const task of data.tasks) {
-      if (!exists(task, at)) continue;
-      const status = valueAt(task.status, at);
-      counts.set(status.id, (counts.get(status.id) ?? 0) + 1);
+    for (const [id, changes] of moves) {
+      const count = running.get(id)! + changes[i]!;
+      running.set(id, count);
+      if (count > 0) counts.set(id, count);
     }
     return { date, counts };
   });
@@ -218,9 +238,11 @@ export async function flow(ctx: AppContext, principal: Principal, projectKey: st
   // Time in each status within the range (up to as_of), for the tasks that were not done throughout it.
   const windowStart = `${query.from}T00:00:00.000000Z`;
   const windowEnd = sampleOf(query.to, data.asOf);
-  const tasks: Array<{ key: string; title: string; hours: Map<string, number> }> = [];
+  const tasks: Array<{ id: number; key: string; title: string; hours: Map<string, number> }> = [];
   for (const task of data.tasks) {
-    if (!exists(task, windowEnd)) continue;
+    // One past the page tells whether there is more.
+    if (tasks.length > limit) break;
+    if (task.id <= afterId || !exists(task, windowEnd)) continue;
     const start = task.createdAt > windowStart ? task.createdAt : windowStart;
     if (start > windowEnd) continue;
     const hours = new Map<string, number>();
@@ -236,8 +258,10 @@ export async function flow(ctx: AppContext, principal: Principal, projectKey: st
       allDone &&= status.category === 'done';
     }
     hours.set(status.id, (hours.get(status.id) ?? 0) + hoursBetween(at, windowEnd));
-    if (!allDone) tasks.push({ key: task.key, title: task.title, hours });
+    if (!allDone) tasks.push({ id: task.id, key: task.key, title: task.title, hours });
   }
+  const hasMore = tasks.length > limit;
+  const page = tasks.slice(0, limit);
 
   const shown = data.names.all().filter((s) => s.category !== null || days.some((d) => d.counts.has(s.id)));
   return {
@@ -250,13 +274,14 @@ export async function flow(ctx: AppContext, principal: Principal, projectKey: st
       date,
       counts: Object.fromEntries(shown.map((s) => [s.name, counts.get(s.id) ?? 0])),
     })),
-    tasks: tasks.map(({ key, title, hours }) => ({
+    tasks: page.map(({ key, title, hours }) => ({
       key,
       title,
       hours_in_status: Object.fromEntries(
         shown.filter((s) => hours.has(s.id)).map((s) => [s.name, Math.round(hours.get(s.id)! * 100) / 100]),
       ),
     })),
+    tasks_pagination: { limit, next_cursor: encodeCursor(page.at(-1)?.id ?? afterId), has_more: hasMore },
   };
 }
 
@@ -316,8 +341,7 @@ function weekOf(date: string): string {
 
 export async function cycleTime(ctx: AppContext, principal: Principal, projectKey: string, query: RangeQuery) {
   checkRange(query.from, query.to);
-  // A completion in the range may have started long before it: the whole status history is read.
-  const data = await load(ctx, principal, projectKey, query.as_of, null, ['status']);
+  const data = await load(ctx, principal, projectKey, query.as_of);
   const windowStart = `${query.from}T00:00:00.000000Z`;
   const windowEnd = sampleOf(query.to, data.asOf);
   const completions = data.tasks.flatMap((task) => completionOf(task, windowStart, windowEnd) ?? []);
@@ -351,18 +375,7 @@ export async function velocity(ctx: AppContext, principal: Principal, projectKey
     (s): s is typeof s & { start_date: string; end_date: string } =>
       s.state === 'completed' && s.start_date !== null && s.end_date !== null,
   );
-  const earliest = sprints.reduce<string | null>(
-    (min, s) => (min === null || s.start_date < min ? s.start_date : min),
-    null,
-  );
-  const data = await load(
-    ctx,
-    principal,
-    projectKey,
-    query.as_of,
-    earliest === null ? null : endOfDay(addDays(earliest, -1)),
-    ['status', 'estimate', 'sprint'],
-  );
+  const data = await load(ctx, principal, projectKey, query.as_of);
   const closed = sprints.filter((s) => endOfDay(s.end_date) <= data.asOf);
   // Each task under every sprint it was ever in: it cannot count for any other.
   const bySprint = new Map<number, TaskPast[]>();

@@ -12,8 +12,10 @@ export function Table({
   children: ReactNode;
   caption?: string;
 }) {
+  // A table wider than a phone scrolls; keyboard users reach that scroll by focusing the named region.
+  const region = caption ? { tabIndex: 0, role: 'region', 'aria-label': caption } : {};
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" {...region}>
       <table>
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead>

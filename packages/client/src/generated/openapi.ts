@@ -1269,7 +1269,7 @@ export interface paths {
         };
         /**
          * Cumulative flow: tasks per status per day, and the time each task spent in each status
-         * @description Each status under its name now, so a rename within the range does not split it. Computed from the tasks' activity history, so it is correct for periods before estimates existed (an estimate counts from when it was set); `as_of` shows it as it stood then. Days are UTC days. For people who may see the project (404 otherwise).
+         * @description Each status under its name now, so a rename within the range does not split it. The tasks' time in each status comes a page at a time (`limit`, `cursor`); CSV is the days' table. Computed from the tasks' activity history, so it is correct for periods before estimates existed (an estimate counts from when it was set); `as_of` shows it as it stood then. Days are UTC days. For people who may see the project (404 otherwise).
          *
          *     Scope: `tasks:read`.
          */
@@ -4101,7 +4101,7 @@ export interface components {
                     [key: string]: number;
                 };
             }[];
-            /** @description The tasks that were not done throughout the range. */
+            /** @description One page of the tasks that were not done throughout the range, in task order (`limit`, `cursor`); the days are whole on every page. */
             tasks: {
                 key: string;
                 title: string;
@@ -4110,6 +4110,7 @@ export interface components {
                     [key: string]: number;
                 };
             }[];
+            tasks_pagination: components["schemas"]["CursorPagination"];
         };
         /** CycleTimeReport */
         CycleTimeReport: {
@@ -18918,6 +18919,10 @@ export interface operations {
                 as_of?: string;
                 /** @description `csv` answers the report's table as CSV (as does `Accept: text/csv`). Default: JSON. */
                 format?: "json" | "csv";
+                /** @description Tasks per page of `tasks`, default 50, maximum 200. */
+                limit?: number;
+                /** @description The page of `tasks` after this one (`tasks_pagination.next_cursor`); empty or absent: the first. */
+                cursor?: string;
             };
             header?: never;
             path: {

@@ -127,7 +127,7 @@ export const RESOURCES = {
   },
   reports: {
     getBurndownReport: { method: 'get', path: '/api/v1/projects/{project_key}/reports/burndown/', pathParams: ['project_key'], cursor: false, operationId: 'getBurndownReport' },
-    getFlowReport: { method: 'get', path: '/api/v1/projects/{project_key}/reports/flow/', pathParams: ['project_key'], cursor: false, operationId: 'getFlowReport' },
+    getFlowReport: { method: 'get', path: '/api/v1/projects/{project_key}/reports/flow/', pathParams: ['project_key'], cursor: true, operationId: 'getFlowReport' },
     getCycleTimeReport: { method: 'get', path: '/api/v1/projects/{project_key}/reports/cycle-time/', pathParams: ['project_key'], cursor: false, operationId: 'getCycleTimeReport' },
     getVelocityReport: { method: 'get', path: '/api/v1/projects/{project_key}/reports/velocity/', pathParams: ['project_key'], cursor: false, operationId: 'getVelocityReport' },
   },

@@ -1,12 +1,16 @@
 -- modules/reports/reports.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
 
+-- changesSince
+select "m"."total", "m"."last", "c"."task_id" from (select count(*) as "total", max("id") as "last" from "task_changes" where "project_id" = ?) as "m" left join "task_changes" as "c" on "c"."project_id" = ? and "c"."id" > ?;
+-- parameters: [10,10,120]
+
 -- tasksOfProject
-select "t"."id", "t"."key", "t"."title", "t"."status_id", "t"."estimate", "t"."sprint_id", "tt"."name" as "task_type", "t"."created_at" from "tasks" as "t" inner join "task_types" as "tt" on "tt"."id" = "t"."task_type_id" where "t"."project_id" = ? and "t"."created_at" <= ? order by "t"."id";
--- parameters: [10,"2026-11-21T09:00:00.000000Z"]
+select "id", "key", "title", "task_type_id", "status_id", "estimate", "sprint_id", "created_at" from "tasks" where "project_id" = ? and "id" in (?, ?) order by "id";
+-- parameters: [10,3,4]
 
 -- fieldChanges
-select "a"."task_id", "a"."field", "a"."from_value", "a"."created_at" from "activities" as "a" where "a"."task_id" in (select "id" from "tasks" where "project_id" = ?) and "a"."field" in (?, ?, ?) and "a"."action" = ? and "a"."created_at" > ? order by "a"."task_id", "a"."field", "a"."created_at", "a"."id";
--- parameters: [10,"status","estimate","sprint","updated","2026-11-01T23:59:59.999999Z"]
+select "a"."task_id", "a"."field", "a"."from_value", "a"."created_at" from "activities" as "a" where "a"."task_id" in (select "id" from "tasks" where "project_id" = ?) and "a"."field" in (?, ?, ?) and "a"."action" = ? order by "a"."task_id", "a"."field", "a"."created_at", "a"."id";
+-- parameters: [10,"status","estimate","sprint","updated"]
 
 -- statusesWithRenames
 select "id", "name", "category", "position" from "statuses" where "project_id" = ? order by "position", "id";
@@ -22,3 +26,7 @@ select "id", "name", "state", "start_date", "end_date" from "sprints" where "pro
 select "estimate_unit" from "projects" where "id" = ?;
 -- parameters: [10]
 -- (stops here without a row: no result)
+
+-- taskTypesOf
+select "id", "name" from "task_types" where "project_id" = ? order by "id";
+-- parameters: [10]

@@ -258,12 +258,14 @@ function Chart({
     return map;
   }, [rows]);
 
-  // Opens on today, a little in from the left edge.
+  // Opens on today, a little in from the edge of the task column: three weeks in, or a third of
+  // the dates' width on a phone.
   const scrolled = useRef(false);
   useEffect(() => {
-    if (scrolled.current || !scrollRef.current) return;
+    const scroller = scrollRef.current;
+    if (scrolled.current || !scroller) return;
     scrolled.current = true;
-    scrollRef.current.scrollLeft = Math.max(0, x(now) - 3 * 7 * pxPerDay);
+    scroller.scrollLeft = Math.max(0, x(now) - Math.min(3 * 7 * pxPerDay, (scroller.clientWidth - LEFT) / 3));
   });
 
   const [moving, setMoving] = useState<Moving | null>(null);

@@ -4,7 +4,7 @@ import { useLocation, useSearch } from 'wouter';
 import { get, qs } from '../../lib/http.ts';
 import { ProjectTabs } from '../projects/project-header.tsx';
 import { useProject, useProjectConfig } from '../projects/use-project.ts';
-import { ErrorNote, Spinner } from '../../ui/index.ts';
+import { ErrorNote, formatDateTime, Spinner } from '../../ui/index.ts';
 import { addDays, today } from '../planning/dates.ts';
 import { ChartView, PALETTE, type ChartSpec, type Series } from './chart.tsx';
 import { csvOf, summaryOf, tablesOf, title, type ReportTable } from './tables.ts';
@@ -140,7 +140,13 @@ function ReportView({ report, answer, projectKey }: { report: Report; answer: un
           {summary.map(([name, value]) => (
             <div key={name}>
               <dt>{title(name)}</dt>
-              <dd>{typeof value === 'number' ? value.toLocaleString() : value}</dd>
+              <dd>
+                {typeof value === 'number'
+                  ? value.toLocaleString()
+                  : name === 'as_of' && typeof value === 'string'
+                    ? formatDateTime(value)
+                    : value}
+              </dd>
             </div>
           ))}
         </dl>
