@@ -43,22 +43,27 @@ export default snapshotsOf('modules/query/query.repository.ts', repo, {
       .whereQuery(db.selectFrom('tasks as t'), { kind: 'blocked', projectIds: [10] }, dialect)
       .select('t.id')
       .execute(),
-  orderKeys: ({ db, dialect }) =>
-    repo
-      .orderedTaskIds(
-        db.selectFrom('tasks as t'),
-        [
-          { field: 'priority', direction: 'desc' },
-          { field: 'due', direction: 'asc' },
-          { field: 'title', direction: 'asc' },
-        ],
-        dialect,
-      )
-      .query.execute(),
-  orderedTaskIds: ({ db, dialect }) =>
-    repo
-      .orderedTaskIds(db.selectFrom('tasks as t'), [{ field: 'created', direction: 'desc' }], dialect)
-      .query.execute(),
+  orderedPageIds: async ({ db, dialect }) => {
+    const matchingIn = (ids: number[]) => repo.tasksMatching(db, ids, everyKind, dialect);
+    const projects = [
+      { id: 10, key: 'WEB' },
+      { id: 11, key: 'API' },
+    ];
+    const page = { limit: 50, offset: 0, byWords: false };
+    await repo
+      .orderedPageIds(db, matchingIn, projects, [{ field: 'created', direction: 'desc' }], dialect, page)
+      .execute();
+    const ordering = [
+      { field: 'priority', direction: 'desc' },
+      { field: 'due', direction: 'asc' },
+      { field: 'key', direction: 'desc' },
+    ] as const;
+    await repo.orderedPageIds(db, matchingIn, projects, [...ordering], dialect, page).execute();
+    // Words required, or over MERGED_PROJECTS_MAX projects: one statement.
+    await repo.orderedPageIds(db, matchingIn, projects, [...ordering], dialect, { ...page, byWords: true }).execute();
+    const many = Array.from({ length: repo.MERGED_PROJECTS_MAX + 1 }, (_, i) => ({ id: i + 1, key: `P${i + 1}` }));
+    await repo.orderedPageIds(db, matchingIn, many, [...ordering], dialect, page).execute();
+  },
   queryLookups: async ({ db }) => {
     const lookups = repo.queryLookups(db, 1, [10, 11]);
     await lookups.options('status', [10, 11]);
@@ -70,4 +75,5 @@ export default snapshotsOf('modules/query/query.repository.ts', repo, {
     await lookups.customFields();
   },
   taskFactsExtras: ({ db }) => repo.taskFactsExtras(db, [1, 2], [10]),
+  requiresWords: () => repo.requiresWords(everyKind),
 });

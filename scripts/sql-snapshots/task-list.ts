@@ -11,7 +11,7 @@ export default snapshotsOf('modules/tasks/task-list.repository.ts', repo, {
     await repo.taskListPage(context(s), matching, { mode: 'cursor', afterId: 0, limit: 50 });
   },
   queryOrderedPage: (s) =>
-    repo.queryOrderedPage(context(s), matching, [{ field: 'created', direction: 'desc' }], {
+    repo.queryOrderedPage(context(s), matching, [{ id: 10, key: 'WEB' }], [{ field: 'created', direction: 'desc' }], {
       mode: 'offset',
       limit: 50,
       offset: 0,

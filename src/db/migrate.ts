@@ -39,6 +39,8 @@ import * as standupDigests from './migrations/0038_standup_digests.ts';
 import * as taskUnfollows from './migrations/0039_task_unfollows.ts';
 import * as eventRecipients from './migrations/0041_event_recipients.ts';
 import * as oidcMappings from './migrations/0043_oidc_mappings.ts';
+import * as webhookFormats from './migrations/0048_webhook_formats.ts';
+import * as queryOrderIndexes from './migrations/0050_query_order_indexes.ts';
 
 interface DialectMigration {
   up(context: MigrationContext): Promise<void>;
@@ -84,6 +86,8 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0039_task_unfollows', taskUnfollows],
   ['0041_event_recipients', eventRecipients],
   ['0043_oidc_mappings', oidcMappings],
+  ['0048_webhook_formats', webhookFormats],
+  ['0050_query_order_indexes', queryOrderIndexes],
 ];
 
 /** Every migration of this version, in the order they run. */

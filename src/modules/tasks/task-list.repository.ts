@@ -4,7 +4,7 @@ import { preparedIn, type PreparedContext } from '../../db/prepared.ts';
 import type { PageRequest, Pagination } from '../../http/pagination.ts';
 import type { Ordering } from '../query/ast.ts';
 import type { Bound } from '../query/bound.ts';
-import { orderedTaskIds, tasksMatching, whereQuery } from '../query/query.repository.ts';
+import { orderedPageIds, requiresWords, tasksMatching, whereQuery } from '../query/query.repository.ts';
 import {
   countTasksUpTo,
   listedTasks,
@@ -115,25 +115,33 @@ export async function taskListPage(ctx: TaskListContext, set: TaskSet, page: Pag
   return { tasks: withOwnExtras(rows), pagination };
 }
 
-/** One offset page of `set` in a query's ORDER BY (see orderedTaskIds), its count capped as a list's. */
+/**
+ * One offset page of `set` in a query's ORDER BY, cut in SQL (see orderedPageIds): `set` is the
+ * tasks of `projects`, or of the one project in it. Its count is capped as a list's.
+ */
 export async function queryOrderedPage(
   ctx: TaskListContext,
   set: TaskSet,
+  projects: Array<{ id: number; key: string }>,
   orderBy: Ordering[],
   page: Extract<PageRequest, { mode: 'offset' }>,
 ): Promise<TaskListPage> {
-  const matching = matchingTasks(ctx, set);
-  const { query: ids, orderable, ordering } = orderedTaskIds(matching, orderBy, ctx.dialect);
-  const { rows, pagination } = await paginate(
-    ids,
-    { ...page, ordering },
-    { idColumn: 't.id', orderable, count: cappedCount(ctx, matching, page) },
-  );
+  const matchingIn = (projectIds: number[]) => matchingTasks(ctx, 'projectIds' in set ? { ...set, projectIds } : set);
+  const [ids, { count }] = await Promise.all([
+    orderedPageIds(ctx.db, matchingIn, projects, orderBy, ctx.dialect, {
+      ...page,
+      byWords: requiresWords(set.bound ?? null),
+    }).execute(),
+    cappedCount(ctx, matchingTasks(ctx, set), page)(),
+  ]);
   const tasks = await taskRowsInOrder(
     ctx,
-    rows.map((row) => row.id),
+    ids.map((row) => row.id),
   );
-  return { tasks: withOwnExtras(tasks), pagination };
+  return {
+    tasks: withOwnExtras(tasks),
+    pagination: { count: Number(count), limit: page.limit, offset: page.offset },
+  };
 }
 
 /** Task rows with their extras in the order of `ids` (ids without a row are skipped), in one statement compiled once. */

@@ -60,6 +60,7 @@ export async function pageOfQuery(
   const { tasks, pagination } = await queryOrderedPage(
     ctx,
     narrowed,
+    projects,
     query.orderBy.length ? query.orderBy : DEFAULT_ORDER,
     page,
   );

@@ -8,8 +8,8 @@ select count(*) as "count" from (select "t"."id" from "tasks" as "t" where "t"."
 -- (stops here without a row: no result)
 
 -- queryOrderedPage
-select "t"."id" as "id", "t"."created_at" as "o0", (select "p"."key" collate "C" from projects p where p.id = t.project_id) as "o1", "t"."number" as "o2" from "tasks" as "t" where "t"."project_id" = $1 and "t"."status_id" in (select "id" from "statuses" where "project_id" = $2 and "category" in ($3)) and "t"."id" in (select "tl"."task_id" from "task_labels" as "tl" inner join "labels" as "l" on "l"."id" = "tl"."label_id" where "l"."project_id" = $4 and "l"."name" in ($5)) order by "o0" desc, "o1" asc, "o2" asc, "t"."id" asc limit $6 offset $7;
--- parameters: [10,10,"todo",10,"ui",50,0]
+select "m"."id" from (select * from (select "t"."id" as "id", "t"."created_at" as "o0", 0 as "o1", "t"."number" as "o2" from "tasks" as "t" where "t"."project_id" = $1 and "t"."status_id" in (select "id" from "statuses" where "project_id" = $2 and "category" in ($3)) and "t"."id" in (select "tl"."task_id" from "task_labels" as "tl" inner join "labels" as "l" on "l"."id" = "tl"."label_id" where "l"."project_id" = $4 and "l"."name" in ($5)) order by "t"."created_at" desc, "t"."number" asc limit $6) as "b0") as "m" order by "m"."o0" desc, "m"."o1" asc, "m"."o2" asc limit $7 offset $8;
+-- parameters: [10,10,"todo",10,"ui",50,50,0]
 select count(*) as "count" from (select "t"."id" from "tasks" as "t" where "t"."project_id" = $1 and "t"."status_id" in (select "id" from "statuses" where "project_id" = $2 and "category" in ($3)) and "t"."id" in (select "tl"."task_id" from "task_labels" as "tl" inner join "labels" as "l" on "l"."id" = "tl"."label_id" where "l"."project_id" = $4 and "l"."name" in ($5)) limit $6) as "m";
 -- parameters: [10,10,"todo",10,"ui",1051]
 -- (stops here without a row: no result)
