@@ -2,7 +2,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db, Dialect } from './db/database.ts';
 import { configuredMailer, type Mailer } from './mail/mailer.ts';
-import { HashingQueue } from './modules/people/hashing-queue.ts';
+import { HashingQueue } from './identity/hashing-queue.ts';
 import { defaultWebhookIo, type WebhookIo } from './modules/webhooks/delivery/io.ts';
 import { ConnectionPools } from './modules/webhooks/delivery/connection-pool.ts';
 import type { OidcProviderState } from './modules/oidc/oidc.client.ts';

@@ -9,12 +9,10 @@ export default snapshotsOf('modules/people/people.repository.ts', repo, {
   insertOrganization: ({ db }) => repo.insertOrganization(db, { name: 'Acme', slug: 'acme', created_at: now }),
   renameOrganization: ({ db }) => repo.renameOrganization(db, 1, 'Acme Inc.'),
   lockOrganization: ({ db, dialect }) => repo.lockOrganization(db, dialect, 1),
-  findPersonWithOrganization: ({ db }) => repo.findPersonWithOrganization(db, 3),
   peopleOf: ({ db }) => repo.peopleOf(db, 1),
   peopleSharingAProjectWith: ({ db }) => repo.peopleSharingAProjectWith(db, 1, 3),
   findPersonIn: ({ db }) => repo.findPersonIn(db, 1, 3),
   findUser: ({ db }) => repo.findUser(db, 3),
-  humansWithEmail: ({ db }) => repo.humansWithEmail(db, 'ada@example.test', { activeOnly: true }),
   emailTakenIn: ({ db }) => repo.emailTakenIn(db, 1, 'ada@example.test'),
   hasAnotherActiveOwner: ({ db }) => repo.hasAnotherActiveOwner(db, 1, 3),
   insertUser: ({ db }) =>

@@ -66,7 +66,7 @@ function ownOrigins(ctx: AppContext, request: FastifyRequest): string[] {
 /**
  * The base URL of a link shown in the answer to the signed-in person who asked for it (an
  * invitation, a reset link they pass on): PUBLIC_BASE_URL, else the origin their request
- * reached. Never for a link that is e-mailed: see emailedLinkBase in src/modules/people/links.ts.
+ * reached. Never for a link that is e-mailed: see emailedLinkBase in src/mail/links.ts.
  */
 export function linkBase(ctx: AppContext, request: FastifyRequest): string {
   return ctx.config.publicBaseUrl

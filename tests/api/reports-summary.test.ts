@@ -108,7 +108,7 @@ describe('reports stay current as history changes (#34)', () => {
     });
   });
 
-  it('change records swept by retention: the history is read again, the figures stay', async () => {
+  it('change records swept by retention leave the figures as they were', async () => {
     const before = await flow();
     await h.ctx.db.deleteFrom('task_changes').where('task_key', '=', 'SUM-1').where('action', '=', 'updated').execute();
     at('2026-11-12T18:00:00Z');

@@ -27,8 +27,9 @@ function inParts<T>(rows: T[]): T[][] {
 /**
  * The one writer of notifications: inserts them, in the caller's transaction, and announces
  * each shown in the app (`in_app`, the default) with notification.created: the notification as
- * its recipient's inbox lists it, for that account alone (`recipient_id`), of the task's
- * project when it is about one (so it stops when they leave it). Nobody is notified of these
+ * its recipient's inbox lists it, for that account alone (`recipient_id`), of the project it
+ * concerns when it concerns one (a task's, a webhook endpoint's: so it stops when they leave
+ * it). Nobody is notified of these
  * events (`notified_at` is set). Returns the notifications' ids, in order.
  */
 export async function recordNotifications(

@@ -23,12 +23,12 @@ import { SignInThrottle } from '../../identity/sign-in-throttle.ts';
 import { registerAuditRoutes } from '../audit/audit.routes.ts';
 import * as schemas from './console.schemas.ts';
 import * as invitations from './invitations.service.ts';
-import type { Client } from './links.ts';
+import type { Client } from '../../identity/client.ts';
 import * as resets from './password-resets.service.ts';
-import { hashNewPassword } from './passwords.ts';
+import { hashNewPassword } from '../../identity/passwords.ts';
 import * as people from './people.service.ts';
 import * as setup from './setup.service.ts';
-import * as signIn from './sign-in.service.ts';
+import * as signIn from '../../identity/sign-in.service.ts';
 import * as tokens from './tokens.service.ts';
 import { registerOidcRoutes } from '../oidc/oidc.routes.ts';
 

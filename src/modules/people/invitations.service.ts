@@ -24,12 +24,13 @@ import type { MailMessage } from '../../mail/mailer.ts';
 import { sendOrLogFailure } from '../../mail/send.ts';
 import type { Log } from '../../logger.ts';
 import { invitationMail } from '../../mail/templates.ts';
-import { badLink, type Client, newLinkToken, normalEmail } from './links.ts';
+import { type Client, normalEmail } from '../../identity/client.ts';
+import { badLink, newLinkToken } from './links.ts';
 import { personTarget, requireManager } from './people.service.ts';
 import { type AuditActor, OPERATOR_ACTOR, recordAudit } from '../audit/record-audit.ts';
 import { handleForNewAccount } from '../accounts/handles.service.ts';
 import * as repo from './people.repository.ts';
-import { signedInSession } from './sign-in.service.ts';
+import { signedInSession } from '../../identity/sign-in.service.ts';
 import { recordMembershipChangedEvent } from '../projects/memberships.service.ts';
 import { newEventId } from '../../events/record-event.ts';
 

@@ -5,16 +5,7 @@ import { invalid } from '../../http/errors.ts';
  * What the people services share: links people receive carry a 256-bit token in the URL
  * fragment (never sent to a server, so never in a log); the database keeps only its SHA-256.
  */
-export interface Client {
-  userAgent: string;
-  ip: string;
-  /** The request's id: the correlation_id of the audit records it writes. */
-  requestId?: string;
-}
-
 export const newLinkToken = () => randomBytes(32).toString('base64url');
-
-export const normalEmail = (email: string) => email.trim().toLowerCase();
 
 export const badLink = (what: string) =>
   invalid({ token: `is not a valid ${what} link, or it was used or has expired` });

@@ -12,11 +12,13 @@ import { emailedLinkBase } from '../../mail/links.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { canMail, sendOrLogFailure } from '../../mail/send.ts';
 import { passwordResetMail } from '../../mail/templates.ts';
-import { badLink, type Client, newLinkToken, normalEmail } from './links.ts';
+import { type Client, normalEmail } from '../../identity/client.ts';
+import { humansWithEmail } from '../../identity/sign-in.repository.ts';
+import { badLink, newLinkToken } from './links.ts';
 import { personInOrg, personTarget, requireManager } from './people.service.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import * as repo from './people.repository.ts';
-import { signedInSession } from './sign-in.service.ts';
+import { signedInSession } from '../../identity/sign-in.service.ts';
 
 /**
  * Password resets (docs/people.md, "Password resets"): a single-use link, issued by an owner or admin
@@ -66,7 +68,7 @@ export async function issuePasswordReset(tx: Tx, principal: Principal, id: numbe
 export async function requestPasswordReset(tx: Tx, email: string): Promise<MailMessage[]> {
   const base = emailedLinkBase(tx);
   if (!canMail(tx) || !base) return [];
-  const people = await repo.humansWithEmail(tx.db, normalEmail(email), { activeOnly: true });
+  const people = await humansWithEmail(tx.db, normalEmail(email), { activeOnly: true });
   const mails: MailMessage[] = [];
   for (const person of people) {
     mails.push(passwordResetMail(person.email!, person.name, await insertReset(tx, person.id, null, base)));

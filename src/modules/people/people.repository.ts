@@ -46,16 +46,6 @@ export async function lockOrganization(db: Executor, dialect: Dialect, id: numbe
 // ---------------------------------------------------------------------------------------------
 // People
 
-/** A signed-in person with their organization, for the console's session payload. */
-export function findPersonWithOrganization(db: Executor, userId: number) {
-  return db
-    .selectFrom('users as u')
-    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-    .select(['u.id', 'u.email', 'u.name', 'u.role', 'o.id as org_id', 'o.slug as org_slug', 'o.name as org_name'])
-    .where('u.id', '=', userId)
-    .executeTakeFirstOrThrow();
-}
-
 export function peopleOf(db: Executor, organizationId: number) {
   return db
     .selectFrom('users')
@@ -106,18 +96,6 @@ export function findUser(db: Executor, id: number) {
     .select(['id', 'kind', 'active', 'password_hash'])
     .where('id', '=', id)
     .executeTakeFirst();
-}
-
-/** Human accounts with this (lower-cased) address in any organization, oldest first, with their password hash. */
-export function humansWithEmail(db: Executor, email: string, options: { activeOnly: boolean }) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'organization_id', 'email', 'name', 'password_hash', 'active', 'role'])
-    .where('kind', '=', 'human')
-    .$if(options.activeOnly, (qb) => qb.where('active', '=', 1))
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
-    .orderBy('id')
-    .execute();
 }
 
 /** Whether someone in the organization has this (lower-cased) address. */

@@ -6,7 +6,7 @@ import { ApiError, foundOr404, invalid, notFound } from '../../http/errors.ts';
 import type { Principal } from '../../identity/principal.ts';
 import { revokeSessionsOf } from '../../identity/sessions.repository.ts';
 import { authorize, roleRefusal, seesWholeDirectory, WORKSPACE } from '../../policy/index.ts';
-import { checkPasswordRules, hashNewPassword, hashPassword, verifyPassword } from './passwords.ts';
+import { checkPasswordRules, hashNewPassword, hashPassword, verifyPassword } from '../../identity/passwords.ts';
 import { handleForNewAccount } from '../accounts/handles.service.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import * as repo from './people.repository.ts';

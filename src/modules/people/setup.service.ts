@@ -3,12 +3,13 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
 import { invalid } from '../../http/errors.ts';
 import { hashToken } from '../../identity/tokens.ts';
-import { badLink, type Client, newLinkToken, normalEmail } from './links.ts';
+import { type Client, normalEmail } from '../../identity/client.ts';
+import { badLink, newLinkToken } from './links.ts';
 import { handleForNewAccount } from '../accounts/handles.service.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { personTarget } from './people.service.ts';
 import * as repo from './people.repository.ts';
-import { signedInSession } from './sign-in.service.ts';
+import { signedInSession } from '../../identity/sign-in.service.ts';
 
 /** First run (docs/people.md, "The first person"): while no organization exists, a setup link creates it and its owner. */
 

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/database.ts';
+import type { Dialect, Executor } from '../../db/database.ts';
 import { type ReportStatus, type Stamp, StatusNames, type Timeline, timelineOf } from './history.ts';
 import * as repo from './reports.repository.ts';
 
@@ -9,11 +9,13 @@ import * as repo from './reports.repository.ts';
  * statement when nothing changed.
  *
  * Every task write (create, update, delete) inserts a change record of its project in its
- * transaction (task-writes.ts), so the project's count of change records and their last id
- * change whenever a task's history does. One statement reads both with the tasks of the records
- * after the last id seen; when the count grew by exactly those records, only their tasks are read
- * again, otherwise (a record that committed late below the last id, records swept by retention,
- * a first report) the whole project is. Statuses, their renames and task types are read on every
+ * transaction (task-writes.ts), so the project's last change record id moves whenever a task's
+ * history does. One statement reads it with the tasks of the records after the last id seen, and
+ * only those tasks are read again. SQLite commits one writer at a time in id order, so no record
+ * can appear below the last id seen. On PostgreSQL one can (a transaction that took its id before
+ * another committed), so the statement also counts the project's records: when the count did not
+ * grow by exactly the records after the last id, the whole project is read again. Records swept by
+ * retention take no history with them (it is in `activities`); on PostgreSQL they only cost a read. Statuses, their renames and task types are read on every
  * report: the timelines are resolved again when any of them changed, without reading history.
  */
 
@@ -77,15 +79,22 @@ async function readTasks(db: Executor, projectId: number, ids: number[] | null):
 }
 
 /** Brings the project's tasks up to date with its change records: the ids of the tasks read again, or all. */
-async function refreshTasks(db: Executor, projectId: number, history: ProjectHistory): Promise<Set<number> | 'all'> {
-  const rows = await repo.changesSince(db, projectId, history.last);
+async function refreshTasks(
+  db: Executor,
+  dialect: Dialect,
+  projectId: number,
+  history: ProjectHistory,
+): Promise<Set<number> | 'all'> {
+  const counted = dialect === 'postgres';
+  const rows = await repo.changesSince(db, projectId, history.last, counted);
   const total = Number(rows[0]!.total);
   const last = rows[0]!.last === null ? null : Number(rows[0]!.last);
   if (total === history.total && last === history.last && history.namesKey !== null) return new Set();
   const after = rows.filter((r) => r.task_id !== null);
   const changed = new Set(after.map((r) => r.task_id!));
   let read: Set<number> | 'all' = changed;
-  if (history.namesKey !== null && total === history.total + after.length && changed.size <= MAX_TASKS_READ_AGAIN) {
+  const complete = !counted || total === history.total + after.length;
+  if (history.namesKey !== null && complete && changed.size <= MAX_TASKS_READ_AGAIN) {
     const tasks = await readTasks(db, projectId, [...changed]);
     for (const id of changed) {
       const task = tasks.get(id);
@@ -117,9 +126,9 @@ function resolve(task: RawTask, names: StatusNames, types: Map<number, string>):
   };
 }
 
-async function refresh(db: Executor, projectId: number, history: ProjectHistory) {
+async function refresh(db: Executor, dialect: Dialect, projectId: number, history: ProjectHistory) {
   const [changed, { statuses, renames }, types] = await Promise.all([
-    refreshTasks(db, projectId, history),
+    refreshTasks(db, dialect, projectId, history),
     repo.statusesWithRenames(db, projectId),
     repo.taskTypesOf(db, projectId),
   ]);
@@ -144,7 +153,11 @@ async function refresh(db: Executor, projectId: number, history: ProjectHistory)
 }
 
 /** Every task of the project now with its past, in task order, and the status names they were resolved with. */
-export function pastOfProject(db: Executor, projectId: number): Promise<{ tasks: TaskPast[]; names: StatusNames }> {
+export function pastOfProject(
+  db: Executor,
+  dialect: Dialect,
+  projectId: number,
+): Promise<{ tasks: TaskPast[]; names: StatusNames }> {
   const projects = projectsOf(db);
   let history = projects.get(projectId);
   if (history) projects.delete(projectId);
@@ -161,7 +174,7 @@ export function pastOfProject(db: Executor, projectId: number): Promise<{ tasks:
   projects.set(projectId, history);
   while (projects.size > MAX_PROJECTS) projects.delete(projects.keys().next().value!);
   const current = history;
-  const result = current.queue.then(() => refresh(db, projectId, current));
+  const result = current.queue.then(() => refresh(db, dialect, projectId, current));
   current.queue = result.catch(() => undefined);
   return result;
 }

@@ -5,13 +5,17 @@ import type { Executor } from '../../db/database.ts';
 
 /**
  * The project's change records (the changes feed's, one in the transaction of every task write)
- * as a mark: how many and the last id, with the tasks of those after `afterId` (none when null).
- * One statement, so the mark and the rows after it are of one snapshot.
+ * as a mark: their last id, and how many there are when `counted` (else 0), with the tasks of
+ * those after `afterId` (none when null). One statement, so the mark and the rows after it are
+ * of one snapshot.
  */
-export function changesSince(db: Executor, projectId: number, afterId: number | null) {
+export function changesSince(db: Executor, projectId: number, afterId: number | null, counted: boolean) {
   const mark = db
     .selectFrom('task_changes')
-    .select((eb) => [eb.fn.countAll<number | string>().as('total'), eb.fn.max('id').as('last')])
+    .select((eb) => [
+      counted ? eb.fn.countAll<number | string>().as('total') : sql<number>`0`.as('total'),
+      eb.fn.max('id').as('last'),
+    ])
     .where('project_id', '=', projectId);
   if (afterId === null)
     return db

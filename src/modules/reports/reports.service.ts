@@ -52,7 +52,7 @@ async function load(
   const asked = asOfParam === undefined ? now : stampOf(Date.parse(asOfParam));
   const asOf = asked < now ? asked : now;
   const [{ tasks, names }, unit] = await Promise.all([
-    pastOfProject(ctx.db, project.id),
+    pastOfProject(ctx.db, ctx.dialect, project.id),
     repo.estimateUnitOf(ctx.db, project.id),
   ]);
   return { project, unit, asOf, tasks: tasks.filter((task) => task.createdAt <= asOf), names };

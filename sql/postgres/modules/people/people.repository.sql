@@ -22,11 +22,6 @@ update "organizations" set "name" = $1 where "id" = $2;
 select "id" from "organizations" where "id" = $1 for update;
 -- parameters: [1]
 
--- findPersonWithOrganization
-select "u"."id", "u"."email", "u"."name", "u"."role", "o"."id" as "org_id", "o"."slug" as "org_slug", "o"."name" as "org_name" from "users" as "u" inner join "organizations" as "o" on "o"."id" = "u"."organization_id" where "u"."id" = $1;
--- parameters: [3]
--- (stops here without a row: no result)
-
 -- peopleOf
 select "id", "kind", "email", "name", "handle", "role", "active", "created_at" from "users" where "organization_id" = $1 order by "id";
 -- parameters: [1]
@@ -42,10 +37,6 @@ select "id", "kind", "email", "name", "handle", "role", "active", "created_at" f
 -- findUser
 select "id", "kind", "active", "password_hash" from "users" where "id" = $1;
 -- parameters: [3]
-
--- humansWithEmail
-select "id", "organization_id", "email", "name", "password_hash", "active", "role" from "users" where "kind" = $1 and "active" = $2 and lower("email") = $3 order by "id";
--- parameters: ["human",1,"ada@example.test"]
 
 -- emailTakenIn
 select "id" from "users" where "organization_id" = $1 and lower("email") = $2;

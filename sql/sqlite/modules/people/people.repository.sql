@@ -20,11 +20,6 @@ update "organizations" set "name" = ? where "id" = ?;
 
 -- lockOrganization
 
--- findPersonWithOrganization
-select "u"."id", "u"."email", "u"."name", "u"."role", "o"."id" as "org_id", "o"."slug" as "org_slug", "o"."name" as "org_name" from "users" as "u" inner join "organizations" as "o" on "o"."id" = "u"."organization_id" where "u"."id" = ?;
--- parameters: [3]
--- (stops here without a row: no result)
-
 -- peopleOf
 select "id", "kind", "email", "name", "handle", "role", "active", "created_at" from "users" where "organization_id" = ? order by "id";
 -- parameters: [1]
@@ -40,10 +35,6 @@ select "id", "kind", "email", "name", "handle", "role", "active", "created_at" f
 -- findUser
 select "id", "kind", "active", "password_hash" from "users" where "id" = ?;
 -- parameters: [3]
-
--- humansWithEmail
-select "id", "organization_id", "email", "name", "password_hash", "active", "role" from "users" where "kind" = ? and "active" = ? and lower("email") = ? order by "id";
--- parameters: ["human",1,"ada@example.test"]
 
 -- emailTakenIn
 select "id" from "users" where "organization_id" = ? and lower("email") = ?;

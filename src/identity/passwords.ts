@@ -1,6 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
-import type { ContextState } from '../../context.ts';
-import { invalid } from '../../http/errors.ts';
+import type { ContextState } from '../context.ts';
+import { invalid } from '../http/errors.ts';
 
 /**
  * Password hashing: argon2id with the OWASP Password Storage Cheat Sheet's first

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/database.ts';
-import { inTransaction, type Tx } from '../../db/unit-of-work.ts';
-import { recordAudit } from '../audit/record-audit.ts';
-import { type CurrentSession, csrfTokenOf, sessionExpiresAt, startSession } from '../../identity/sessions.service.ts';
-import { type Client, normalEmail } from './links.ts';
+import type { AppContext } from '../context.ts';
+import type { Executor } from '../db/database.ts';
+import { inTransaction, type Tx } from '../db/unit-of-work.ts';
+import { recordAudit } from '../modules/audit/record-audit.ts';
+import { type CurrentSession, csrfTokenOf, sessionExpiresAt, startSession } from './sessions.service.ts';
+import { type Client, normalEmail } from './client.ts';
 import { verifyPassword } from './passwords.ts';
-import * as repo from './people.repository.ts';
+import * as repo from './sign-in.repository.ts';
 
 /** Sign-in and what the console learns about the signed-in person (docs/people.md; throttling: docs/operating/security.md). */
 

@@ -1,4 +1,4 @@
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../http/errors.ts';
 
 /**
  * Bounds the password hashing of a process (argon2 hashes and verifications): at most

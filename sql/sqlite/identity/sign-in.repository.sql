@@ -1,0 +1,10 @@
+-- identity/sign-in.repository.ts, sqlite. Written by scripts/write-sql-snapshots.ts; do not edit.
+
+-- humansWithEmail
+select "id", "organization_id", "email", "name", "password_hash", "active", "role" from "users" where "kind" = ? and "active" = ? and lower("email") = ? order by "id";
+-- parameters: ["human",1,"ada@example.test"]
+
+-- findPersonWithOrganization
+select "u"."id", "u"."email", "u"."name", "u"."role", "o"."id" as "org_id", "o"."slug" as "org_slug", "o"."name" as "org_name" from "users" as "u" inner join "organizations" as "o" on "o"."id" = "u"."organization_id" where "u"."id" = ?;
+-- parameters: [3]
+-- (stops here without a row: no result)
