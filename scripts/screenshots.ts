@@ -116,6 +116,7 @@ try {
   const hook = await api('POST', '/api/v1/webhooks/endpoints/', {
     url: 'https://hooks.test/tasktracker',
     description: 'Bugs to the team chat',
+    format: 'slack',
     events: ['task.created', 'task.updated'],
     filter: 'label = backend AND status_category != done',
   });

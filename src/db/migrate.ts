@@ -39,6 +39,7 @@ import * as standupDigests from './migrations/0038_standup_digests.ts';
 import * as taskUnfollows from './migrations/0039_task_unfollows.ts';
 import * as eventRecipients from './migrations/0041_event_recipients.ts';
 import * as oidcMappings from './migrations/0043_oidc_mappings.ts';
+import * as webhookFormats from './migrations/0048_webhook_formats.ts';
 import * as queryOrderIndexes from './migrations/0050_query_order_indexes.ts';
 
 interface DialectMigration {
@@ -85,6 +86,7 @@ const MIGRATIONS: Array<[string, DialectMigration]> = [
   ['0039_task_unfollows', taskUnfollows],
   ['0041_event_recipients', eventRecipients],
   ['0043_oidc_mappings', oidcMappings],
+  ['0048_webhook_formats', webhookFormats],
   ['0050_query_order_indexes', queryOrderIndexes],
 ];
 

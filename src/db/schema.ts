@@ -388,9 +388,13 @@ export interface WebhookEndpointsTable {
   consecutive_failures: number;
   /** A query (docs/api/query-language.md): task events are sent only for tasks it matches (migration 0025). */
   filter: string | null;
+  /** What each attempt POSTs: the event envelope, or a chat message rendered from it (migration 0048). */
+  format: Generated<WebhookFormat>;
   created_at: string;
   updated_at: string;
 }
+
+export type WebhookFormat = 'json' | 'slack' | 'discord' | 'teams';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 

@@ -235,10 +235,17 @@ describe.skipIf(skipReason !== null)('standups and settings in Chromium', { time
       .waitFor();
     expect((await stored()).description).toBe('');
     await form.getByLabel('Only tasks matching').fill('label = bug');
+    await form.getByLabel('Message format').selectOption('slack');
     await form.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Endpoint saved.' }).waitFor();
     await page.getByText('Only tasks matching label = bug').waitFor();
-    expect(await stored()).toMatchObject({ description: 'Bugs to the chat', filter: 'label = bug', enabled: true });
+    await page.getByText('Posts as: Slack').waitFor();
+    expect(await stored()).toMatchObject({
+      description: 'Bugs to the chat',
+      filter: 'label = bug',
+      format: 'slack',
+      enabled: true,
+    });
 
     await page.getByRole('button', { name: 'Disable endpoint' }).click();
     await page.getByRole('button', { name: 'Re-enable endpoint' }).waitFor();

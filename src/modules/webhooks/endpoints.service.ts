@@ -1,6 +1,7 @@
 import { signatureMatches } from '@tasktracker/webhooks';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/unit-of-work.ts';
+import type { WebhookFormat } from '../../db/schema.ts';
 import { decryptSecret, encryptSecret, newSigningSecret, secretKey } from '../../crypto/secret-box.ts';
 import { EVENT_CATALOG, SUBSCRIBABLE_EVENT_TYPES } from '../../events/catalog.ts';
 import { originFromPrincipal, recordEvent } from '../../events/record-event.ts';
@@ -28,6 +29,7 @@ export interface EndpointCreate {
   events?: string[];
   project?: number | null;
   filter?: string | null;
+  format?: WebhookFormat;
 }
 
 export interface EndpointChanges {
@@ -36,6 +38,7 @@ export interface EndpointChanges {
   events?: string[];
   project?: number | null;
   filter?: string | null;
+  format?: WebhookFormat;
   enabled?: boolean;
 }
 
@@ -115,6 +118,7 @@ export interface CheckedEndpoint {
   events: string[];
   projectId: number | null;
   filter: string | null;
+  format: WebhookFormat;
   secret: string;
   secretCiphertext: string;
 }
@@ -137,6 +141,7 @@ export async function checkNewEndpoint(
     events,
     projectId,
     filter,
+    format: input.format ?? 'json',
     secret,
     secretCiphertext: encryptSecret(await secretKey(ctx), secret),
   };
@@ -157,6 +162,7 @@ export async function createEndpoint(
     description: endpoint.description,
     events: JSON.stringify(endpoint.events),
     filter: endpoint.filter,
+    format: endpoint.format,
     secret_ciphertext: endpoint.secretCiphertext,
     enabled: 1,
     disabled_reason: null,
@@ -183,6 +189,7 @@ export type CheckedEndpointChanges = Partial<{
   events: string;
   project_id: number | null;
   filter: string | null;
+  format: WebhookFormat;
   enabled: number;
   disabled_reason: string | null;
   consecutive_failures: number;
@@ -199,6 +206,7 @@ export async function checkEndpointChanges(
   const set: CheckedEndpointChanges = {};
   if (changes.url !== undefined) set.url = await checkedUrl(ctx, changes.url);
   if (changes.description !== undefined) set.description = changes.description;
+  if (changes.format !== undefined) set.format = changes.format;
   if (changes.events !== undefined) set.events = JSON.stringify(validateEvents(changes.events));
   if (changes.project !== undefined) {
     if (changes.project === null) authorizeSpanning(principal);
@@ -239,8 +247,8 @@ export async function updateEndpoint(tx: Tx, principal: Principal, id: number, s
 
 /** What an audit record keeps of an endpoint (never its secret). */
 function auditedEndpoint(endpoint: ReturnType<typeof presentEndpoint>) {
-  const { url, description, events, filter, project, enabled } = endpoint;
-  return { url, description, events, filter, project, enabled };
+  const { url, description, events, filter, format, project, enabled } = endpoint;
+  return { url, description, events, filter, format, project, enabled };
 }
 
 /** Enabling and disabling are records of their own; any other change is `webhook.updated`. */

@@ -7,6 +7,7 @@ export function presentEndpoint(row: EndpointRow) {
     description: row.description,
     events: JSON.parse(row.events) as string[],
     filter: row.filter,
+    format: row.format,
     project: row.project_id,
     enabled: row.enabled === 1,
     disabled_reason: row.disabled_reason,

@@ -12,6 +12,7 @@ export const ENDPOINT_COLUMNS = [
   'e.description',
   'e.events',
   'e.filter',
+  'e.format',
   'e.project_id',
   'e.enabled',
   'e.disabled_reason',

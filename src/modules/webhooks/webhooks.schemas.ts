@@ -40,12 +40,21 @@ const Filter = Type.Union([QueryText, Type.Null()], {
   examples: ['label = bug AND status_category != done'],
 });
 
+const Format = Type.Union(
+  [Type.Literal('json'), Type.Literal('slack'), Type.Literal('discord'), Type.Literal('teams')],
+  {
+    description:
+      'What each delivery POSTs: `json`, the event envelope; `slack`, `discord` or `teams`, a chat message rendered from it for a Slack incoming webhook, a Discord webhook or a Teams workflow (Adaptive Card), so a channel needs no relay. Signed the same way, over the bytes sent (docs/api/webhooks.md, "Chat formats").',
+  },
+);
+
 const endpointFields = {
   id: Type.Integer(),
   url: Type.String(),
   description: Type.String(),
   events: Type.Array(Type.String()),
   filter: Filter,
+  format: Format,
   project: Type.Union([Type.Integer(), Type.Null()], {
     description: 'Project id, or null when the endpoint spans every project its creator can see.',
   }),
@@ -82,6 +91,7 @@ export const EndpointCreateBody = Type.Object(
     ),
     project: Type.Optional(ProjectId),
     filter: Type.Optional(Filter),
+    format: Type.Optional(Type.Union([Format], { description: 'Default: `json`.' })),
   },
   { additionalProperties: false },
 );
@@ -93,6 +103,7 @@ export const EndpointPatchBody = Type.Object(
     events: Type.Optional(Events),
     project: Type.Optional(ProjectId),
     filter: Type.Optional(Filter),
+    format: Type.Optional(Format),
     enabled: Type.Optional(
       Type.Boolean({
         description: 'false pauses deliveries; true re-enables (also after auto-disable) and resets the failure count.',

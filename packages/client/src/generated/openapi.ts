@@ -4196,6 +4196,8 @@ export interface components {
              * @example label = bug AND status_category != done
              */
             filter: string | null;
+            /** @description What each delivery POSTs: `json`, the event envelope; `slack`, `discord` or `teams`, a chat message rendered from it for a Slack incoming webhook, a Discord webhook or a Teams workflow (Adaptive Card), so a channel needs no relay. Signed the same way, over the bytes sent (docs/api/webhooks.md, "Chat formats"). */
+            format: "json" | "slack" | "discord" | "teams";
             /** @description Project id, or null when the endpoint spans every project its creator can see. */
             project: number | null;
             enabled: boolean;
@@ -4220,6 +4222,8 @@ export interface components {
              * @example label = bug AND status_category != done
              */
             filter: string | null;
+            /** @description What each delivery POSTs: `json`, the event envelope; `slack`, `discord` or `teams`, a chat message rendered from it for a Slack incoming webhook, a Discord webhook or a Teams workflow (Adaptive Card), so a channel needs no relay. Signed the same way, over the bytes sent (docs/api/webhooks.md, "Chat formats"). */
+            format: "json" | "slack" | "discord" | "teams";
             /** @description Project id, or null when the endpoint spans every project its creator can see. */
             project: number | null;
             enabled: boolean;
@@ -19564,6 +19568,8 @@ export interface operations {
                      * @example label = bug AND status_category != done
                      */
                     filter?: string | null;
+                    /** @description What each delivery POSTs: `json`, the event envelope; `slack`, `discord` or `teams`, a chat message rendered from it for a Slack incoming webhook, a Discord webhook or a Teams workflow (Adaptive Card), so a channel needs no relay. Signed the same way, over the bytes sent (docs/api/webhooks.md, "Chat formats"). */
+                    format?: "json" | "slack" | "discord" | "teams";
                 };
             };
         };
@@ -20009,6 +20015,8 @@ export interface operations {
                      * @example label = bug AND status_category != done
                      */
                     filter?: string | null;
+                    /** @description What each delivery POSTs: `json`, the event envelope; `slack`, `discord` or `teams`, a chat message rendered from it for a Slack incoming webhook, a Discord webhook or a Teams workflow (Adaptive Card), so a channel needs no relay. Signed the same way, over the bytes sent (docs/api/webhooks.md, "Chat formats"). */
+                    format?: "json" | "slack" | "discord" | "teams";
                     /** @description false pauses deliveries; true re-enables (also after auto-disable) and resets the failure count. */
                     enabled?: boolean;
                 };

@@ -1,11 +1,11 @@
 -- modules/webhooks/webhooks.repository.ts, postgres. Written by scripts/write-sql-snapshots.ts; do not edit.
 
 -- findVisibleEndpoint
-select "e"."id", "e"."url", "e"."description", "e"."events", "e"."filter", "e"."project_id", "e"."enabled", "e"."disabled_reason", "e"."created_at", "e"."created_by", "e"."governed_by" from "webhook_endpoints" as "e" where "e"."organization_id" = $1 and "e"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $2 where "p"."organization_id" = $3 and "p"."id" in ($4, $5)) and "e"."id" = $6;
+select "e"."id", "e"."url", "e"."description", "e"."events", "e"."filter", "e"."format", "e"."project_id", "e"."enabled", "e"."disabled_reason", "e"."created_at", "e"."created_by", "e"."governed_by" from "webhook_endpoints" as "e" where "e"."organization_id" = $1 and "e"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $2 where "p"."organization_id" = $3 and "p"."id" in ($4, $5)) and "e"."id" = $6;
 -- parameters: [1,3,1,10,11,4]
 
 -- endpointsPage
-select "e"."id", "e"."url", "e"."description", "e"."events", "e"."filter", "e"."project_id", "e"."enabled", "e"."disabled_reason", "e"."created_at", "e"."created_by", "e"."governed_by" from "webhook_endpoints" as "e" where "e"."organization_id" = $1 and "e"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $2 where "p"."organization_id" = $3 and "p"."id" in ($4, $5)) order by "e"."id" asc, "e"."id" asc limit $6 offset $7;
+select "e"."id", "e"."url", "e"."description", "e"."events", "e"."filter", "e"."format", "e"."project_id", "e"."enabled", "e"."disabled_reason", "e"."created_at", "e"."created_by", "e"."governed_by" from "webhook_endpoints" as "e" where "e"."organization_id" = $1 and "e"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $2 where "p"."organization_id" = $3 and "p"."id" in ($4, $5)) order by "e"."id" asc, "e"."id" asc limit $6 offset $7;
 -- parameters: [1,3,1,10,11,50,0]
 select count(*) as "count" from "webhook_endpoints" as "e" where "e"."organization_id" = $1 and "e"."project_id" in (select "p"."id" from "projects" as "p" inner join "project_memberships" as "pm" on "pm"."project_id" = "p"."id" and "pm"."user_id" = $2 where "p"."organization_id" = $3 and "p"."id" in ($4, $5));
 -- parameters: [1,3,1,10,11]

@@ -12,6 +12,7 @@ import { webhookIo } from './io.ts';
 import { checkTarget, UnsafeTargetError } from './url-guard.ts';
 import type { ClaimedAttempt } from './delivery-claims.ts';
 import { postWebhook } from './post-webhook.ts';
+import { deliveryBody } from './chat-formats.ts';
 
 export type AttemptOutcome = AttemptResult;
 
@@ -29,7 +30,7 @@ async function signingSecret(ctx: AppContext, ciphertext: string): Promise<strin
   return secret;
 }
 
-/** The headers of an attempt: the stored bytes signed with a fresh timestamp. */
+/** The headers of an attempt: the bytes sent (the stored envelope, or its chat message) signed with a fresh timestamp. */
 function signedHeaders(ctx: AppContext, claim: ClaimedAttempt, secret: string, body: Buffer): Record<string, string> {
   const timestamp = String(Math.floor(ctx.clock.nowMs() / 1000));
   return {
@@ -77,7 +78,8 @@ export async function attemptDelivery(ctx: AppContext, claim: ClaimedAttempt): P
       resolve: io.resolve,
       signal,
     });
-    const body = Buffer.from(claim.envelope, 'utf8');
+    const baseUrl = ctx.config.publicBaseUrl?.replace(/\/+$/, '') ?? null;
+    const body = deliveryBody(claim.format, claim.envelope, baseUrl);
     const secureContext = target.url.protocol === 'https:' ? pools.secureContextFor(io.ca) : undefined;
     const result = await postWebhook(target, body, signedHeaders(ctx, claim, secret, body), {
       signal,

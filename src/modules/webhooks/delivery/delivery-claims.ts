@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { isoFromMs } from '../../../clock.ts';
 import type { AppContext } from '../../../context.ts';
 import { inTransaction } from '../../../db/unit-of-work.ts';
+import type { WebhookFormat } from '../../../db/schema.ts';
 import * as queue from './delivery-queue.repository.ts';
 
 export const LOST_ATTEMPT_ERROR =
@@ -20,6 +21,8 @@ export interface ClaimedAttempt {
   leaseToken: string;
   endpointId: number;
   url: string;
+  /** What to POST: the envelope (`json`) or a chat message rendered from it. */
+  format: WebhookFormat;
   secretCiphertext: string;
   eventId: string;
   isTest: boolean;
@@ -74,6 +77,7 @@ export async function claimDueDeliveries(
           leaseToken,
           endpointId: c.endpoint_id,
           url: endpoint.url,
+          format: endpoint.format,
           secretCiphertext: endpoint.secret_ciphertext,
           eventId: c.event_id,
           isTest: c.is_test === 1,

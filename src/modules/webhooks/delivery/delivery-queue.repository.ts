@@ -95,7 +95,7 @@ export function insertAttempts(db: Executor, attempts: Array<{ deliveryId: numbe
 export function endpointTargets(db: Executor, endpointIds: number[]) {
   return db
     .selectFrom('webhook_endpoints')
-    .select(['id', 'url', 'secret_ciphertext'])
+    .select(['id', 'url', 'format', 'secret_ciphertext'])
     .where('id', 'in', endpointIds)
     .execute();
 }

@@ -56,7 +56,22 @@ export const deliveryQuery = (id: number, attempts: number) =>
     queryFn: ({ signal }) => get<WebhookDeliveryDetail>(`/api/v1/webhooks/deliveries/${id}/`, signal),
   });
 
-export type EndpointBody = { url: string; description: string; events?: string[]; filter?: string | null };
+export type WebhookFormat = WebhookEndpoint['format'];
+export type EndpointBody = {
+  url: string;
+  description: string;
+  events?: string[];
+  filter?: string | null;
+  format?: WebhookFormat;
+};
+
+/** The formats an endpoint can post in, as the form names them. */
+export const WEBHOOK_FORMATS: ReadonlyArray<{ value: WebhookFormat; label: string }> = [
+  { value: 'json', label: 'JSON event' },
+  { value: 'slack', label: 'Slack' },
+  { value: 'discord', label: 'Discord' },
+  { value: 'teams', label: 'Microsoft Teams' },
+];
 export const createEndpoint = (body: EndpointBody) => post<WebhookEndpointCreated>('/api/v1/webhooks/endpoints/', body);
 export const updateEndpoint = (id: number, body: Partial<EndpointBody> & { enabled?: boolean }) =>
   patch<WebhookEndpoint>(`/api/v1/webhooks/endpoints/${id}/`, body);

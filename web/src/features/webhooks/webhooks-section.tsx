@@ -30,8 +30,10 @@ import {
   replayDelivery,
   sendTest,
   updateEndpoint,
+  WEBHOOK_FORMATS,
   webhookKeys,
   type EndpointBody,
+  type WebhookFormat,
 } from './api.ts';
 
 const endpointPath = (id: number) => `/settings/webhooks/${id}`;
@@ -89,6 +91,9 @@ function EndpointSummary({ endpoint: e, link }: { endpoint: WebhookEndpoint; lin
         {e.description ? <span className="muted">{e.description}</span> : null}
       </div>
       <div className="muted">Events: {e.events.join(', ')}</div>
+      {e.format !== 'json' ? (
+        <div className="muted">Posts as: {WEBHOOK_FORMATS.find((f) => f.value === e.format)?.label ?? e.format}</div>
+      ) : null}
       {e.filter ? (
         <div className="muted">
           Only tasks matching <code>{e.filter}</code>
@@ -199,7 +204,7 @@ function EndpointScreen({ id }: { id: number }) {
   );
 }
 
-/** Create or change an endpoint: receiver URL, description, events (none ticked: all) and a task filter. */
+/** Create or change an endpoint: receiver URL, description, message format, events (none ticked: all) and a task filter. */
 function EndpointForm({
   subscribable,
   initial,
@@ -220,6 +225,7 @@ function EndpointForm({
   const [description, setDescription] = useState(initial?.description ?? '');
   const [events, setEvents] = useState<string[]>(everything ? [] : (initial?.events ?? []));
   const [filter, setFilter] = useState(initial?.filter ?? '');
+  const [format, setFormat] = useState<WebhookFormat>(initial?.format ?? 'json');
   const mutation = useMutation({
     mutationFn: () =>
       save({
@@ -232,6 +238,7 @@ function EndpointForm({
             ? { events: subscribable.map((c) => c.type) }
             : {}),
         filter: filter.trim() ? filter.trim() : null,
+        format,
       }),
     meta: { quiet: true },
     onSuccess: (endpoint) => {
@@ -240,6 +247,7 @@ function EndpointForm({
         setDescription('');
         setEvents([]);
         setFilter('');
+        setFormat('json');
       }
       onSaved(endpoint);
     },
@@ -256,6 +264,20 @@ function EndpointForm({
             value={url}
             onChange={(e) => setUrl(e.target.value)}
           />
+        )}
+      </Field>
+      <Field
+        label="Message format"
+        hint="JSON for a receiver of your own; Slack, Discord or Teams post a message into a channel (its webhook URL above)."
+      >
+        {(id) => (
+          <select id={id} value={format} onChange={(e) => setFormat(e.target.value as WebhookFormat)}>
+            {WEBHOOK_FORMATS.map((f) => (
+              <option key={f.value} value={f.value}>
+                {f.label}
+              </option>
+            ))}
+          </select>
         )}
       </Field>
       <Field label="Endpoint description">

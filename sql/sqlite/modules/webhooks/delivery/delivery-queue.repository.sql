@@ -13,7 +13,7 @@ insert into "webhook_attempts" ("delivery_id", "number", "started_at", "finished
 -- parameters: [7,1,"2026-11-21T09:00:00.000Z",null,null,null,null,null,8,3,"2026-11-21T09:00:00.000Z",null,null,null,null,null]
 
 -- endpointTargets
-select "id", "url", "secret_ciphertext" from "webhook_endpoints" where "id" in (?, ?);
+select "id", "url", "format", "secret_ciphertext" from "webhook_endpoints" where "id" in (?, ?);
 -- parameters: [4,5]
 
 -- outboxEnvelopes
