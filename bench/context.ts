@@ -7,7 +7,8 @@ import { type AppContext, createAppContext } from '../src/context.ts';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { ALL_SCOPES } from '../src/identity/scopes.ts';
-import { createOrganization, createToken, createUser } from '../src/modules/accounts/accounts.service.ts';
+import { createOrganization, createUser } from '../src/modules/accounts/accounts.service.ts';
+import { createToken } from '../src/identity/tokens.service.ts';
 
 /** The service's context for benchmarks: real clock and configuration, rate limits out of the way of the load. */
 export function benchContext(database: DatabaseHandle): AppContext {

@@ -29,7 +29,8 @@ import { loadConfig } from '../src/config.ts';
 import { createAppContext } from '../src/context.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { createOrganization, createToken, createUser } from '../src/modules/accounts/accounts.service.ts';
+import { createOrganization, createUser } from '../src/modules/accounts/accounts.service.ts';
+import { createToken } from '../src/identity/tokens.service.ts';
 import { setPassword } from '../src/modules/people/people.service.ts';
 
 const CHANGES = Number(process.env.CHANGES ?? 200);

@@ -15,12 +15,8 @@ import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import {
-  addProjectMember,
-  createOrganization,
-  createToken,
-  createUser,
-} from '../src/modules/accounts/accounts.service.ts';
+import { addProjectMember, createOrganization, createUser } from '../src/modules/accounts/accounts.service.ts';
+import { createToken } from '../src/identity/tokens.service.ts';
 import { ALL_SCOPES } from '../src/identity/scopes.ts';
 import { notifyAboutEvents } from '../src/modules/notifications/notify.service.ts';
 import { benchContext } from './context.ts';

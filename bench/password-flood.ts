@@ -27,12 +27,8 @@ import { loadConfig } from '../src/config.ts';
 import { createAppContext } from '../src/context.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import {
-  addProjectMember,
-  createOrganization,
-  createToken,
-  createUser,
-} from '../src/modules/accounts/accounts.service.ts';
+import { addProjectMember, createOrganization, createUser } from '../src/modules/accounts/accounts.service.ts';
+import { createToken } from '../src/identity/tokens.service.ts';
 import { setPassword } from '../src/modules/people/people.service.ts';
 
 const READS = Number(process.env.READS ?? 300);

@@ -17,7 +17,8 @@ import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { benchContext } from './context.ts';
 import { taskDescription, taskTitle } from './text.ts';
-import { createOrganization, createToken, createUser } from '../src/modules/accounts/accounts.service.ts';
+import { createOrganization, createUser } from '../src/modules/accounts/accounts.service.ts';
+import { createToken } from '../src/identity/tokens.service.ts';
 
 const TASKS = Number(process.argv[2] ?? 100_000);
 const REQUESTS = Number(process.argv[3] ?? 2_000);

@@ -22,9 +22,6 @@ export default snapshotsOf('modules/accounts/accounts.repository.ts', repo, {
     await repo.projectsByKeys(db, 1, ['WEB', 'OPS']);
     await repo.projectsByKeys(db, 1, []);
   },
-  revokeToken: ({ db }) => repo.revokeToken(db, 5, at),
-  findTokenForAudit: ({ db }) => repo.findTokenForAudit(db, 5),
-  findTokenRevocation: ({ db }) => repo.findTokenRevocation(db, 5),
   findMembership: ({ db }) => repo.findMembership(db, 10, 3),
   updateMembershipRole: ({ db }) => repo.updateMembershipRole(db, 8, 'viewer', at),
   visibleProjectsWithRole: ({ db }) => repo.visibleProjectsWithRole(db, principal),

@@ -60,7 +60,4 @@ export default snapshotsOf('modules/people/people.repository.ts', repo, {
   findLivePasswordReset: ({ db }) => repo.findLivePasswordReset(db, 'sha256', now),
   usePasswordReset: ({ db }) => repo.usePasswordReset(db, 5, now),
   endOpenResetLinksOf: ({ db }) => repo.endOpenResetLinksOf(db, 3, now),
-  liveTokens: ({ db }) => repo.liveTokens(db, { organizationId: 1, accountId: 3 }),
-  findLiveTokenIn: ({ db }) => repo.findLiveTokenIn(db, 1, 5),
-  projectKeysOf: ({ db }) => repo.projectKeysOf(db, [10, 11]),
 });

@@ -14,7 +14,7 @@ import { listNotifications } from '../modules/webhooks/notifications.ts';
 import { inTransaction } from '../db/unit-of-work.ts';
 import { invite, mailInvitation } from '../modules/people/invitations.service.ts';
 import * as people from '../modules/people/people.service.ts';
-import { listTokensFor } from '../modules/people/tokens.service.ts';
+import { createToken, listTokensFor, revokeToken } from '../identity/tokens.service.ts';
 import { loadConfig, serviceBaseUrl } from '../config.ts';
 import { SERVICE_VERSION } from '../version.ts';
 
@@ -224,7 +224,7 @@ token
   .option('--name <name>', 'to recognise the token in lists')
   .action(
     action((ctx, opts: { account: number; scopes: string[]; projects?: string[]; expiresIn?: number; name?: string }) =>
-      accounts.createToken(ctx, {
+      createToken(ctx, {
         accountId: opts.account,
         scopes: opts.scopes,
         projectKeys: opts.projects,
@@ -247,7 +247,7 @@ token
 token
   .command('revoke')
   .requiredOption('--id <id>', 'token id', positiveInt)
-  .action(action((ctx, opts: { id: number }) => accounts.revokeToken(ctx, opts.id)));
+  .action(action((ctx, opts: { id: number }) => revokeToken(ctx, opts.id)));
 
 program
   .command('project')

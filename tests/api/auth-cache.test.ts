@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { createAppContext } from '../../src/context.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
-import { revokeToken } from '../../src/modules/accounts/accounts.service.ts';
+import { revokeToken } from '../../src/identity/tokens.service.ts';
 import { secondConnection } from '../helpers/database.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 

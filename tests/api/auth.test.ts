@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeToken } from '../../src/modules/accounts/accounts.service.ts';
+import { revokeToken } from '../../src/identity/tokens.service.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 
 describe('authentication, scopes and visibility', () => {

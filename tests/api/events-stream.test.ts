@@ -3,7 +3,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../src/events/record-event.ts';
-import { revokeToken } from '../../src/modules/accounts/accounts.service.ts';
+import { revokeToken } from '../../src/identity/tokens.service.ts';
 import { createHarness, type Actor, type TestHarness } from '../helpers/harness.ts';
 import { openLive, openWriteElsewhere, type LiveClient } from '../helpers/live.ts';
 

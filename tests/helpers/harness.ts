@@ -8,12 +8,8 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { type AppContext, createAppContext } from '../../src/context.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import type { ProjectRole, WorkspaceRole } from '../../src/db/schema.ts';
-import {
-  addProjectMember,
-  createOrganization,
-  createToken,
-  createUser,
-} from '../../src/modules/accounts/accounts.service.ts';
+import { addProjectMember, createOrganization, createUser } from '../../src/modules/accounts/accounts.service.ts';
+import { createToken } from '../../src/identity/tokens.service.ts';
 import { ALL_SCOPES } from '../../src/identity/scopes.ts';
 import { freshDatabase } from './database.ts';
 import { createLogger } from '../../src/logger.ts';

@@ -38,31 +38,6 @@ export function projectsByKeys(db: Executor, organizationId: number, keys: strin
     .execute();
 }
 
-/** Whether this call revoked the token (false: it is unknown or was revoked already). */
-export async function revokeToken(db: Executor, id: number, at: string): Promise<boolean> {
-  const result = await db
-    .updateTable('api_tokens')
-    .set({ revoked_at: at })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/** A token as an audit record names it: its name or prefix, and the account it acts as. */
-export function findTokenForAudit(db: Executor, id: number) {
-  return db
-    .selectFrom('api_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .select(['t.id', 't.name', 't.token_prefix', 'u.id as account_id', 'u.name as account_name', 'u.organization_id'])
-    .where('t.id', '=', id)
-    .executeTakeFirst();
-}
-
-export function findTokenRevocation(db: Executor, id: number) {
-  return db.selectFrom('api_tokens').select('revoked_at').where('id', '=', id).executeTakeFirst();
-}
-
 export function findMembership(db: Executor, projectId: number, userId: number) {
   return db
     .selectFrom('project_memberships')

@@ -3,10 +3,7 @@ import { isUniqueViolation } from '../../db/database.ts';
 import type { ProjectRole, WorkspaceRole } from '../../db/schema.ts';
 import { inTransaction, type Tx, withSavepoint } from '../../db/unit-of-work.ts';
 import { ApiError, invalid, notFound } from '../../http/errors.ts';
-import { issueToken } from '../../identity/issue-token.ts';
-import type { Principal } from '../../identity/principal.ts';
 import { roleRefusal } from '../../policy/index.ts';
-import { type AuditActor, OPERATOR_ACTOR, recordAudit } from '../audit/record-audit.ts';
 import { lockProjectForDecision } from '../projects/projects.repository.ts';
 import { assertAnotherAdminRemains, recordMembershipChangedEvent } from '../projects/memberships.service.ts';
 import { operatorOrigin } from '../../events/record-event.ts';
@@ -16,8 +13,8 @@ import * as repo from './accounts.repository.ts';
 import { handleForNewAccount } from './handles.service.ts';
 
 /**
- * The human side of access: organizations, people, service accounts, tokens and project
- * membership grants (docs/operating/cli.md). Used by the operator CLI and by other services,
+ * The human side of access: organizations, people, service accounts and project membership
+ * grants (docs/operating/cli.md; tokens are src/identity/tokens.service.ts). Used by the operator CLI and by other services,
  * never exposed over HTTP as such. Each write is a unit of work of its own, or joins the
  * caller's when given one (src/db/unit-of-work.ts).
  */
@@ -73,45 +70,6 @@ export async function createUser(
       () => repo.insertUser(tx.db, values),
       () => new ApiError('ALREADY_EXISTS', `A user with e-mail ${input.email} already exists.`, { field: 'email' }),
     );
-  });
-}
-
-/** A token created by the operator (the command line): see issueToken. */
-export async function createToken(
-  ctx: AppContext,
-  input: { accountId: number; scopes: string[]; projectKeys?: string[]; expiresInHours?: number; name?: string },
-) {
-  return inTransaction(ctx, (tx) =>
-    issueToken(tx, 'operator', {
-      account: input.accountId,
-      scopes: input.scopes,
-      projects: input.projectKeys,
-      expiresInHours: input.expiresInHours,
-      name: input.name,
-    }),
-  );
-}
-
-/** Revokes a token: by the operator (the command line), or by `by` in the console. */
-export async function revokeToken(ctx: AppContext, tokenId: number, by: Principal | AuditActor = OPERATOR_ACTOR) {
-  return inTransaction(ctx, async (tx) => {
-    const now = tx.clock.nowIso();
-    if (await repo.revokeToken(tx.db, tokenId, now)) {
-      const token = await repo.findTokenForAudit(tx.db, tokenId);
-      if (token) {
-        await recordAudit(tx, {
-          organizationId: token.organization_id,
-          actor: by,
-          action: 'token.revoked',
-          target: { type: 'token', id: token.id, label: token.name || token.token_prefix },
-          before: { account: { id: token.account_id, name: token.account_name } },
-        });
-      }
-      return { id: tokenId, revoked_at: now };
-    }
-    const exists = await repo.findTokenRevocation(tx.db, tokenId);
-    if (!exists) throw notFound(`Token ${tokenId}`);
-    return { id: tokenId, revoked_at: exists.revoked_at };
   });
 }
 

@@ -29,7 +29,7 @@ import { hashNewPassword } from '../../identity/passwords.ts';
 import * as people from './people.service.ts';
 import * as setup from './setup.service.ts';
 import * as signIn from '../../identity/sign-in.service.ts';
-import * as tokens from './tokens.service.ts';
+import * as tokens from '../../identity/tokens.service.ts';
 import { registerOidcRoutes } from '../oidc/oidc.routes.ts';
 
 /**

@@ -273,10 +273,11 @@ export function requiresWords(bound: Bound | null): boolean {
  * ordering by another field still sorts each project's matches.
  *
  * One statement sorting every match instead, the project's key read per match: over more than
- * MERGED_PROJECTS_MAX projects, and on SQLite when the query requires words (`byWords`): SQLite
- * then always reads the matches from the FTS index, once per branch (at 100,000 tasks, 105 ms
- * against 23 ms for `status_category = todo AND text ~ login`), where PostgreSQL weighs the
- * text index against walking each project in order (5.7 ms against 90 ms for the same query).
+ * MERGED_PROJECTS_MAX projects, and when the query requires words (`byWords`), whose matches
+ * the text index finds. SQLite reads them from the FTS index once per branch (at 100,000
+ * tasks, 105 ms against 23 ms for `status_category = todo AND text ~ login`); PostgreSQL, with
+ * the words a parameter of a prepared statement's generic plan, walked each project in order
+ * testing every task's words (89 ms of database CPU a page for `text ~ "login timeout"`).
  */
 export function orderedPageIds(
   db: Executor,
@@ -287,7 +288,7 @@ export function orderedPageIds(
   page: { limit: number; offset: number; byWords: boolean },
 ) {
   const text = dialect === 'postgres' ? sql`p.key collate "C"` : sql`p.key`;
-  if ((page.byWords && dialect === 'sqlite') || projects.length === 0 || projects.length > MERGED_PROJECTS_MAX) {
+  if (page.byWords || projects.length === 0 || projects.length > MERGED_PROJECTS_MAX) {
     const keys = orderKeys(orderBy, dialect, sql`(select ${text} from projects p where p.id = t.project_id)`);
     let query = matchingIn(projects.map((p) => p.id)).select('t.id as id');
     for (const { expression, direction } of keys) query = query.orderBy(expression, direction);

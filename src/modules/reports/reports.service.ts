@@ -379,13 +379,17 @@ export async function velocity(ctx: AppContext, principal: Principal, projectKey
   const closed = sprints.filter((s) => endOfDay(s.end_date) <= data.asOf);
   // Each task under every sprint it was ever in: it cannot count for any other.
   const bySprint = new Map<number, TaskPast[]>();
-  for (const task of data.tasks)
-    for (const id of new Set([task.sprint.initial, ...task.sprint.changes.map((c) => c.value)]))
-      if (id !== null) {
-        const list = bySprint.get(id);
-        if (list) list.push(task);
-        else bySprint.set(id, [task]);
-      }
+  const file = (task: TaskPast, id: number | null) => {
+    if (id === null) return;
+    const list = bySprint.get(id);
+    // Tasks come one at a time, so a task already filed under this sprint is its list's last.
+    if (!list) bySprint.set(id, [task]);
+    else if (list.at(-1) !== task) list.push(task);
+  };
+  for (const task of data.tasks) {
+    file(task, task.sprint.initial);
+    for (const change of task.sprint.changes) file(task, change.value);
+  }
   const rows = closed.map((sprint) => {
     const start = endOfDay(addDays(sprint.start_date, -1));
     const end = endOfDay(sprint.end_date);

@@ -24,18 +24,6 @@ select "id", "key" from "projects" where "organization_id" = $1 and "key" in ($2
 select "id", "key" from "projects" where "organization_id" = $1 and "key" in ($2);
 -- parameters: [1,""]
 
--- revokeToken
-update "api_tokens" set "revoked_at" = $1 where "id" = $2 and "revoked_at" is null;
--- parameters: ["2026-11-21T09:00:00.000Z",5]
-
--- findTokenForAudit
-select "t"."id", "t"."name", "t"."token_prefix", "u"."id" as "account_id", "u"."name" as "account_name", "u"."organization_id" from "api_tokens" as "t" inner join "users" as "u" on "u"."id" = "t"."user_id" where "t"."id" = $1;
--- parameters: [5]
-
--- findTokenRevocation
-select "revoked_at" from "api_tokens" where "id" = $1;
--- parameters: [5]
-
 -- findMembership
 select "id", "role" from "project_memberships" where "project_id" = $1 and "user_id" = $2;
 -- parameters: [10,3]

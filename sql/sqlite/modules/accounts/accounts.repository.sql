@@ -24,18 +24,6 @@ select "id", "key" from "projects" where "organization_id" = ? and "key" in (?, 
 select "id", "key" from "projects" where "organization_id" = ? and "key" in (?);
 -- parameters: [1,""]
 
--- revokeToken
-update "api_tokens" set "revoked_at" = ? where "id" = ? and "revoked_at" is null;
--- parameters: ["2026-11-21T09:00:00.000Z",5]
-
--- findTokenForAudit
-select "t"."id", "t"."name", "t"."token_prefix", "u"."id" as "account_id", "u"."name" as "account_name", "u"."organization_id" from "api_tokens" as "t" inner join "users" as "u" on "u"."id" = "t"."user_id" where "t"."id" = ?;
--- parameters: [5]
-
--- findTokenRevocation
-select "revoked_at" from "api_tokens" where "id" = ?;
--- parameters: [5]
-
 -- findMembership
 select "id", "role" from "project_memberships" where "project_id" = ? and "user_id" = ?;
 -- parameters: [10,3]

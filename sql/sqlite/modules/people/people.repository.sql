@@ -121,15 +121,3 @@ update "password_resets" set "used_at" = ? where "id" = ? and "used_at" is null;
 -- endOpenResetLinksOf
 update "password_resets" set "used_at" = ? where "user_id" = ? and "used_at" is null;
 -- parameters: ["2026-11-21T09:00:00.000Z",3]
-
--- liveTokens
-select "t"."id", "t"."name", "u"."id" as "account_id", "u"."name" as "account_name", "t"."scopes", "t"."project_ids", "t"."created_at", "t"."expires_at", "tu"."last_used_at" from "api_tokens" as "t" inner join "users" as "u" on "u"."id" = "t"."user_id" left join "api_token_usage" as "tu" on "tu"."token_id" = "t"."id" where "t"."revoked_at" is null and "u"."organization_id" = ? and "u"."id" = ? order by "t"."id";
--- parameters: [1,3]
-
--- findLiveTokenIn
-select "t"."id", "u"."id" as "account_id" from "api_tokens" as "t" inner join "users" as "u" on "u"."id" = "t"."user_id" where "t"."id" = ? and "u"."organization_id" = ? and "t"."revoked_at" is null;
--- parameters: [5,1]
-
--- projectKeysOf
-select "id", "key" from "projects" where "id" in (?, ?);
--- parameters: [10,11]

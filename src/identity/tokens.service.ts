@@ -1,11 +1,11 @@
-import type { AppContext } from '../../context.ts';
-import type { Tx } from '../../db/unit-of-work.ts';
-import { notFound } from '../../http/errors.ts';
-import { revokeToken } from '../accounts/accounts.service.ts';
-import { issueToken } from '../../identity/issue-token.ts';
-import type { Principal } from '../../identity/principal.ts';
-import { can, WORKSPACE } from '../../policy/index.ts';
-import * as repo from './people.repository.ts';
+import type { AppContext } from '../context.ts';
+import { inTransaction, type Tx } from '../db/unit-of-work.ts';
+import { notFound } from '../http/errors.ts';
+import { type AuditActor, OPERATOR_ACTOR, recordAudit } from '../modules/audit/record-audit.ts';
+import { issueToken } from './issue-token.ts';
+import type { Principal } from './principal.ts';
+import { can, WORKSPACE } from '../policy/index.ts';
+import * as repo from './tokens.repository.ts';
 
 /** API tokens in the console: owners and admins see and manage every token of the organization; anyone else their own account's. */
 
@@ -60,4 +60,43 @@ export async function revokeConsoleToken(tx: Tx, principal: Principal, id: numbe
   if (!row || (row.account_id !== principal.userId && !can(principal, 'people.manage', WORKSPACE)))
     throw notFound('Token');
   await revokeToken(tx, id, principal);
+}
+
+/** A token created by the operator (the command line): see issueToken. */
+export async function createToken(
+  ctx: AppContext,
+  input: { accountId: number; scopes: string[]; projectKeys?: string[]; expiresInHours?: number; name?: string },
+) {
+  return inTransaction(ctx, (tx) =>
+    issueToken(tx, 'operator', {
+      account: input.accountId,
+      scopes: input.scopes,
+      projects: input.projectKeys,
+      expiresInHours: input.expiresInHours,
+      name: input.name,
+    }),
+  );
+}
+
+/** Revokes a token: by the operator (the command line), or by `by` in the console. */
+export async function revokeToken(ctx: AppContext, tokenId: number, by: Principal | AuditActor = OPERATOR_ACTOR) {
+  return inTransaction(ctx, async (tx) => {
+    const now = tx.clock.nowIso();
+    if (await repo.revokeToken(tx.db, tokenId, now)) {
+      const token = await repo.findTokenForAudit(tx.db, tokenId);
+      if (token) {
+        await recordAudit(tx, {
+          organizationId: token.organization_id,
+          actor: by,
+          action: 'token.revoked',
+          target: { type: 'token', id: token.id, label: token.name || token.token_prefix },
+          before: { account: { id: token.account_id, name: token.account_name } },
+        });
+      }
+      return { id: tokenId, revoked_at: now };
+    }
+    const exists = await repo.findTokenRevocation(tx.db, tokenId);
+    if (!exists) throw notFound(`Token ${tokenId}`);
+    return { id: tokenId, revoked_at: exists.revoked_at };
+  });
 }
