@@ -127,6 +127,8 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
 /** Distinct statements given a name per open database; each connection prepares a named one once. */
 const NAMED_STATEMENTS = 1000;
 const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
+/** First statements of a checkout that may run again on another connection after a connection error. */
+const RETRYABLE_FIRST = /^\s*(select|begin)\b/i;
 
 /**
  * PostgreSQL parses and plans an unnamed statement on every execution, which for the task read
@@ -147,28 +149,60 @@ function withNamedStatements(pool: pg.Pool, health: ConnectionHealth): PostgresP
     }
     return name;
   };
+  // A connection that fails while checked out fails its query too, and is dropped when
+  // released; its 'error' event must still have a listener, or it would end the process.
+  const failed = (error: Error) => health.lost(error);
+  const checkOut = async () => {
+    try {
+      const client = await pool.connect();
+      client.on('error', failed);
+      return client;
+    } catch (error) {
+      if (isConnectionError(error)) health.lost(error);
+      throw error;
+    }
+  };
   return {
     async connect() {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (error) {
-        if (isConnectionError(error)) health.lost(error);
-        throw error;
-      }
-      // A connection that fails while checked out fails its query too, and is dropped when
-      // released; its 'error' event must still have a listener, or it would end the process.
-      const failed = (error: Error) => health.lost(error);
-      client.on('error', failed);
-      // A streamed query passes a cursor object instead of text: it goes through as it is.
-      const query = (text: string | pg.Submittable, values?: readonly unknown[]) => {
-        if (typeof text !== 'string') return client.query(text);
+      let client = await checkOut();
+      // Set while a dead connection has been given back and no other could be had yet.
+      let released = false;
+      let first = true;
+      const send = (text: string, values?: readonly unknown[]) => {
         const name = nameOf(text);
         return name
           ? client.query({ name, text, values: values as unknown[] })
           : client.query(text, values as unknown[]);
       };
+      // A streamed query passes a cursor object instead of text: it goes through as it is, and
+      // its caller reads the cursor it returns at once (not a promise of it).
+      const query = (text: string | pg.Submittable, values?: readonly unknown[]) => {
+        const wasFirst = first;
+        first = false;
+        if (typeof text !== 'string') return client.query(text);
+        return wasFirst ? sendFirst(text, values) : send(text, values);
+      };
+      const sendFirst = async (text: string, values?: readonly unknown[]) => {
+        // The pool can hand out a connection the server ended while it sat idle (a restart, an
+        // operator, a proxy's idle timeout) before the pool has heard of it. Nothing ran on it
+        // yet, and a read or a `begin` changes nothing, so they go again on another connection,
+        // dropping the dead one: at most every idle connection can be dead, then a new one is
+        // opened (or fails to open, the outage it is).
+        for (let dead = 0; ; dead++) {
+          try {
+            return await send(text, values);
+          } catch (error) {
+            if (!isConnectionError(error) || !RETRYABLE_FIRST.test(text) || dead >= pool.options.max) throw error;
+            client.removeListener('error', failed);
+            client.release(error as Error);
+            released = true;
+            client = await checkOut();
+            released = false;
+          }
+        }
+      };
       const release = () => {
+        if (released) return;
         client.removeListener('error', failed);
         client.release();
       };

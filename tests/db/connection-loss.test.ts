@@ -198,6 +198,23 @@ describe.skipIf(!pgUrl)('PostgreSQL connection loss', { timeout: 120_000 }, () =
       live.close();
       expect(log.raw.filter((line) => SQL_TEXT.test(line))).toEqual([]);
     });
+
+    it('costs no request when the connections idle in the pool were ended without a word: reads and writes run on new ones', async () => {
+      // Every connection of the pool gets used, then sits idle.
+      await Promise.all([1, 2, 3].map(() => h.request('GET', '/readyz')));
+      proxy.dropSilently();
+      const read = await h.request('GET', '/api/v1/projects/DOWN/', { token: actor.token });
+      expect(read.status, read.text).toBe(200);
+      proxy.dropSilently();
+      const write = await h.request('POST', '/api/v1/projects/DOWN/tasks/', {
+        token: actor.token,
+        body: { title: 'after an idle timeout' },
+      });
+      expect(write.status, write.text).toBe(201);
+      expect((await h.request('GET', `/api/v1/tasks/${write.body.data.key}/`, { token: actor.token })).status).toBe(
+        200,
+      );
+    });
   });
 
   describe('serve and worker as processes', () => {
